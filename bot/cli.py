@@ -1,0 +1,298 @@
+"""The `debrief` command line. Errors become one clean line and an exit code."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from store.db import Resolution, Store, StoreError
+from store.indexer import index_paths
+from store.models import Candidate, IndexResult
+
+from .settings import Settings, SettingsError, load_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.secho(f"Error: {message}", fg="red", err=True)
+    sys.exit(code)
+
+
+def clean_errors(fn: F) -> F:
+    """Turn the errors a user can cause into a message, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SettingsError as exc:
+            _fail(str(exc), 2)
+        except StoreError as exc:
+            _fail(str(exc), 1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def db_option(fn: F) -> F:
+    return click.option(
+        "--db",
+        "db_path",
+        metavar="FILE",
+        help="SQLite database (default: $DEBRIEF_DB, else ./debrief.db).",
+    )(fn)
+
+
+def json_option(fn: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+
+
+def settings_for(db_path: str | None) -> Settings:
+    return load_settings(db_path=db_path)
+
+
+def open_store(db_path: str | None) -> Store:
+    return Store(settings_for(db_path).db_path)
+
+
+def echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="debrief-bot")
+def cli() -> None:
+    """Debrief: interview transcripts, indexed, in Slack."""
+
+
+# -- index -------------------------------------------------------------------------------
+
+
+def index_json(result: IndexResult) -> dict[str, Any]:
+    return {
+        "indexed": result.indexed,
+        "unchanged": result.unchanged,
+        "removed": result.removed,
+        "failed": [f.model_dump() for f in result.failed],
+    }
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@db_option
+@json_option
+@clean_errors
+def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
+    """Index transcript files and folders (new, changed and removed files)."""
+    store = open_store(db_path)
+    if as_json or not sys.stderr.isatty():
+        result = index_paths(store, paths)
+    else:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        columns = (
+            TextColumn("indexing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.speed:>7.0f} files/s" if False else "{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, transient=True) as bar:
+            task = bar.add_task("index", total=None, rate="")
+
+            def progress(done: int, total: int) -> None:
+                speed = bar.tasks[0].speed
+                rate = f"{speed:,.0f} files/s" if speed else ""
+                bar.update(task, completed=done, total=total, rate=rate)
+
+            result = index_paths(store, paths, progress=progress)
+    if as_json:
+        echo_json(index_json(result))
+    else:
+        click.echo(
+            f"{len(result.indexed)} indexed, {len(result.unchanged)} unchanged, "
+            f"{len(result.removed)} removed, {len(result.failed)} failed"
+        )
+        for f in result.failed:
+            where = f":{f.line}" if f.line else ""
+            click.secho(f"  failed: {f.path}{where}: {f.error}", fg="yellow", err=True)
+    sys.exit(1 if result.failed else 0)
+
+
+# -- show ----------------------------------------------------------------------------------
+
+
+def candidate_json(c: Candidate) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "position": c.position,
+        "years": c.years,
+        "intro": c.intro,
+        "summary": c.summary,
+        "questions": [
+            {
+                "number": q.number,
+                "question": q.question,
+                "goal": q.goal,
+                "answer": q.answer,
+                "answered": not c.is_open(q),
+            }
+            for q in c.questions
+        ],
+        "verdict": c.verdict,
+        "source": c.source,
+        "decisions": [d.model_dump() for d in c.decisions],
+        "followups": [f.model_dump() for f in c.followups],
+        "indexed_at": c.indexed_at,
+    }
+
+
+def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
+    found: Resolution = store.resolve(who)
+    if found.unique is not None:
+        candidate = store.get(found.unique.id)
+        if candidate is not None:
+            return candidate
+    if as_json:
+        echo_json(
+            {
+                "error": "ambiguous" if found.matches else "not_found",
+                "query": who,
+                "matches": [m.id for m in found.matches],
+            }
+        )
+    if not found.matches:
+        _fail(f"no candidate matches {who!r}")
+    lines = "\n".join(f"  {m.id}  {m.position or '?'}  {m.years or '?'}" for m in found.matches)
+    _fail(f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}")
+    raise AssertionError("unreachable")
+
+
+@cli.command()
+@click.argument("candidate", nargs=-1, required=True)
+@db_option
+@json_option
+@clean_errors
+def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
+    """Show one candidate: an id, a unique id prefix, or words matching one candidate."""
+    store = open_store(db_path)
+    c = resolve_or_exit(store, " ".join(candidate), as_json)
+    if as_json:
+        echo_json(candidate_json(c))
+        return
+    click.secho(f"{c.id}  {c.position or '?'}  {_years(c.years)}", bold=True)
+    if c.intro:
+        click.echo(f"简介: {c.intro}")
+    if c.summary:
+        click.echo(f"\n{c.summary}")
+    for q in c.questions:
+        state = "" if not c.is_open(q) else "  [unanswered]"
+        click.secho(f"\n问题{q.number}: {q.question}{state}", bold=True)
+        if q.goal:
+            click.echo(f"考察目标: {q.goal}")
+        click.echo(f"回答: {q.answer}" if q.answer else "回答: —")
+        followup = c.followup_for(q.number)
+        if followup:
+            click.echo(f"追问回答 ({followup.reviewer}): {followup.answer}")
+    click.secho("\n点评:", bold=True)
+    click.echo(c.verdict or "—")
+    click.echo(f"\nsource: {c.source}")
+
+
+def _years(years: int | None) -> str:
+    return f"{years}年" if years is not None else "?"
+
+
+# -- search --------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("query", nargs=-1, required=True)
+@db_option
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@json_option
+@clean_errors
+def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: bool) -> None:
+    """Full-text search: best matches first."""
+    store = open_store(db_path)
+    hits = store.search(" ".join(query), limit=limit)
+    if as_json:
+        echo_json(
+            [
+                {
+                    "id": h.id,
+                    "position": h.position,
+                    "years": h.years,
+                    "snippet": h.snippet,
+                    "score": h.score,
+                }
+                for h in hits
+            ]
+        )
+        return
+    if not hits:
+        click.echo("no matches")
+    for h in hits:
+        click.secho(f"{h.id}  {h.position or '?'}  {_years(h.years)}  ({h.score:.2f})", bold=True)
+        if h.highlight:
+            a, b = h.highlight
+            click.echo("  " + h.snippet[:a] + click.style(h.snippet[a:b], fg="yellow", bold=True) + h.snippet[b:])
+        else:
+            click.echo(f"  {h.snippet}")
+
+
+# -- list ----------------------------------------------------------------------------------
+
+
+@cli.command(name="list")
+@click.argument("position", required=False)
+@db_option
+@json_option
+@clean_errors
+def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
+    """Candidates, newest first, optionally for one position."""
+    store = open_store(db_path)
+    rows = store.list(position)
+    if as_json:
+        echo_json(
+            [
+                {
+                    "id": r.id,
+                    "position": r.position,
+                    "years": r.years,
+                    "questions": r.questions,
+                    "unanswered": r.unanswered,
+                    "has_verdict": r.has_verdict,
+                }
+                for r in rows
+            ]
+        )
+        return
+    if not rows:
+        click.echo("no candidates" + (f" for {position!r}" if position else ""))
+    for r in rows:
+        verdict = "点评" if r.has_verdict else "—"
+        click.echo(
+            f"{r.id}  {r.position or '?'}  {_years(r.years)}  "
+            f"{r.questions} questions, {r.unanswered} unanswered  {verdict}"
+        )
+
+
+def main() -> None:
+    cli(prog_name="debrief")

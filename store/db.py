@@ -1,0 +1,368 @@
+"""The SQLite store: the only module that speaks SQL. It hands out pydantic models.
+
+One `Store` per database file; it is safe to share between threads (each thread
+gets its own connection). WAL lets readers go on while an index run writes, and the
+busy timeout makes writers wait for each other instead of failing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from sqlite_utils.utils import sqlite3
+
+from . import fulltext
+from .migrations import migrate
+from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+
+BUSY_TIMEOUT_MS = 15_000
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class StoreError(Exception):
+    """A problem with the database itself (not with a transcript)."""
+
+
+class Resolution:
+    """What `resolve()` found for some text: one candidate, several, or none."""
+
+    def __init__(self, query: str, matches: list[CandidateSummary]) -> None:
+        self.query = query
+        self.matches = matches
+
+    @property
+    def unique(self) -> CandidateSummary | None:
+        return self.matches[0] if len(self.matches) == 1 else None
+
+
+class Store:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        try:
+            migrate(self.db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+
+    # -- connections and transactions -------------------------------------------
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is None:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,  # transactions are explicit: see tx()
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction: all of it lands, or none of it."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+        return list(self.db.query(sql, params))
+
+    # -- writing transcripts --------------------------------------------------------
+
+    def file_state(self) -> dict[str, tuple[str, str, int, int]]:
+        """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
+        return {
+            r["source"]: (r["id"], r["hash"], r["mtime_ns"] or 0, r["size"] or 0)
+            for r in self.db.query("SELECT id, source, hash, mtime_ns, size FROM candidates")
+        }
+
+    def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
+        """The file was touched but its content is the same: remember the new stat."""
+        with self.tx() as db:
+            db.execute(
+                "UPDATE candidates SET mtime_ns = ?, size = ? WHERE id = ?",
+                [mtime_ns, size, candidate_id],
+            )
+
+    def save(self, t: Transcript, mtime_ns: int = 0, size: int = 0) -> None:
+        """Insert or replace one transcript, in one transaction."""
+        now = utcnow()
+        with self.tx() as db:
+            old = db.execute(
+                "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
+            ).fetchone()
+            values = [
+                t.id,
+                t.position,
+                t.years,
+                t.intro,
+                t.summary,
+                t.verdict,
+                t.source,
+                t.hash,
+                mtime_ns,
+                size,
+                len(t.questions),
+                len(t.unanswered),
+            ]
+            if old is None:
+                cur = db.execute(
+                    "INSERT INTO candidates (id, position, years, intro, summary, verdict, source,"
+                    " hash, mtime_ns, size, question_count, unanswered_count, first_indexed_at,"
+                    " indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [*values, now, now],
+                )
+                rid = cur.lastrowid
+            else:
+                rid = old[0]
+                self._fts_delete(db, rid)
+                db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
+                db.execute(
+                    "UPDATE candidates SET id = ?, position = ?, years = ?, intro = ?, summary = ?,"
+                    " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
+                    " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
+                    [*values, now, rid],
+                )
+            db.conn.executemany(
+                "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
+                " answered) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (rid, seq, q.number, q.question, q.goal, q.answer, int(q.answered))
+                    for seq, q in enumerate(t.questions)
+                ],
+            )
+            cols = fulltext.doc_columns(t.position, t.intro, t.summary, t.questions, t.verdict)
+            db.execute(
+                "INSERT INTO candidates_fts (rowid, position, intro, summary, qa, verdict)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [rid, *cols],
+            )
+
+    def _fts_delete(self, db: sqlite_utils.Database, rid: int) -> None:
+        """Contentless FTS5 forgets a row only when told exactly what it indexed."""
+        row = db.execute(
+            "SELECT position, intro, summary, verdict FROM candidates WHERE rid = ?", [rid]
+        ).fetchone()
+        if row is None:
+            return
+        cols = fulltext.doc_columns(row[0], row[1], row[2], self._questions(db, rid), row[3])
+        db.execute(
+            "INSERT INTO candidates_fts (candidates_fts, rowid, position, intro, summary, qa,"
+            " verdict) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
+            [rid, *cols],
+        )
+
+    def remove(self, candidate_id: str) -> bool:
+        """Delete a candidate's transcript (its questions and full-text row too)."""
+        with self.tx() as db:
+            row = db.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
+            if row is None:
+                return False
+            self._fts_delete(db, row[0])
+            db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
+        return True
+
+    # -- reading ----------------------------------------------------------------------
+
+    @staticmethod
+    def _questions(db: sqlite_utils.Database, rid: int) -> list[Question]:
+        return [
+            Question(
+                number=r[0], question=r[1], goal=r[2], answer=r[3], answered=bool(r[4])
+            )
+            for r in db.execute(
+                "SELECT number, question, goal, answer, answered FROM questions"
+                " WHERE candidate_rid = ? ORDER BY seq",
+                [rid],
+            ).fetchall()
+        ]
+
+    def get(self, candidate_id: str) -> Candidate | None:
+        rows = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
+        if not rows:
+            return None
+        r = rows[0]
+        return Candidate(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            intro=r["intro"] or "",
+            summary=r["summary"] or "",
+            questions=self._questions(self.db, r["rid"]),
+            verdict=r["verdict"],
+            source=r["source"] or "",
+            hash=r["hash"],
+            indexed_at=r["first_indexed_at"],
+        )
+
+    _SUMMARY_SQL = (
+        "SELECT id, position, years, question_count, unanswered_count, verdict IS NOT NULL"
+        " AS has_verdict, first_indexed_at FROM candidates"
+    )
+
+    @staticmethod
+    def _summary(r: dict[str, Any]) -> CandidateSummary:
+        return CandidateSummary(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            questions=r["question_count"],
+            unanswered=r["unanswered_count"],
+            has_verdict=bool(r["has_verdict"]),
+            indexed_at=r["first_indexed_at"],
+        )
+
+    def count(self, position: str | None = None) -> int:
+        if position:
+            row = self.db.execute(
+                "SELECT count(*) FROM candidates WHERE instr(lower(position), lower(?)) > 0",
+                [position],
+            ).fetchone()
+        else:
+            row = self.db.execute("SELECT count(*) FROM candidates").fetchone()
+        return int(row[0])
+
+    def list(
+        self,
+        position: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        unanswered_only: bool = False,
+    ) -> list[CandidateSummary]:
+        """Candidates, newest first; `position` filters by substring, any case."""
+        where: list[str] = []
+        params: list[Any] = []
+        if position:
+            where.append("instr(lower(position), lower(?)) > 0")
+            params.append(position)
+        if unanswered_only:
+            where.append("unanswered_count > 0")
+        sql = self._SUMMARY_SQL
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        return [self._summary(r) for r in self._rows(sql, params)]
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM candidates ORDER BY id")]
+
+    def resolve(self, text: str, limit: int = 25) -> Resolution:
+        """A full id, a unique id prefix, or words that match one candidate."""
+        text = " ".join(text.replace("\x00", " ").split())
+        if not text:
+            return Resolution(text, [])
+        exact = self._rows(self._SUMMARY_SQL + " WHERE id = ?", [text])
+        if exact:
+            return Resolution(text, [self._summary(exact[0])])
+        prefix = self._rows(
+            self._SUMMARY_SQL + " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            [text, text + "\U0010ffff", limit],
+        )
+        if prefix:
+            return Resolution(text, [self._summary(r) for r in prefix])
+        words = text.split()
+        by_position = self._rows(
+            self._SUMMARY_SQL
+            + " WHERE "
+            + " AND ".join("instr(lower(position), lower(?)) > 0" for _ in words)
+            + " ORDER BY first_indexed_at DESC, id LIMIT ?",
+            [*words, limit],
+        )
+        if by_position:
+            return Resolution(text, [self._summary(r) for r in by_position])
+        hits = self.search(text, limit=limit, snippets=False)
+        if not hits:
+            return Resolution(text, [])
+        found = {r["id"]: r for r in self._rows(
+            self._SUMMARY_SQL + f" WHERE id IN ({', '.join('?' for _ in hits)})",
+            [h.id for h in hits],
+        )}
+        return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])
+
+    # -- full-text search ----------------------------------------------------------------
+
+    def _expand(self, prefix: str) -> list[str]:
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT term FROM candidates_fts_vocab WHERE term >= ? AND term < ?",
+                [prefix, prefix + "\U0010ffff"],
+            )
+        ]
+
+    def search(self, query: str, limit: int = 10, snippets: bool = True) -> list[SearchHit]:
+        """Candidates containing every term of `query`, best first. Never raises on input."""
+        query_terms = fulltext.terms(query)
+        expr = fulltext.match_expression(query_terms, self._expand)
+        if expr is None:
+            return []
+        weights = ", ".join(str(w) for w in fulltext.WEIGHTS)
+        rows = self.db.execute(
+            f"SELECT rowid, bm25(candidates_fts, {weights}) AS score FROM candidates_fts"
+            " WHERE candidates_fts MATCH ? ORDER BY score LIMIT ?",
+            [expr, max(1, min(limit, 1000))],
+        ).fetchall()
+        if not rows:
+            return []
+        info = {
+            r["rid"]: r
+            for r in self._rows(
+                "SELECT rid, id, position, years, intro, summary, verdict FROM candidates"
+                f" WHERE rid IN ({', '.join('?' for _ in rows)})",
+                [r[0] for r in rows],
+            )
+        }
+        hits: list[SearchHit] = []
+        for rid, score in rows:
+            r = info.get(rid)
+            if r is None:
+                continue
+            text, hl = "", None
+            if snippets:
+                qs = self._questions(self.db, rid)
+                texts = [r["position"] or "", r["intro"], r["summary"]]
+                for q in qs:
+                    texts += [q.question, q.goal, q.answer]
+                texts.append(r["verdict"] or "")
+                text, hl = fulltext.snippet(texts, query_terms)
+            hits.append(
+                SearchHit(
+                    id=r["id"],
+                    position=r["position"],
+                    years=r["years"],
+                    snippet=text,
+                    score=round(-score, 6),
+                    highlight=hl,
+                )
+            )
+        return hits

@@ -1,0 +1,94 @@
+"""The schema, as an ordered registry of migrations (after simonw/llm's migrations.py).
+
+Each migration runs once, in order, inside one transaction with its record in
+`_migrations`, so a database is always at a known step and two processes starting
+at once do not both migrate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+Migration = Callable[[sqlite_utils.Database], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def migrate(db: sqlite_utils.Database) -> list[str]:
+    """Apply what is missing; return the names applied."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    applied: list[str] = []
+    for fn in MIGRATIONS:
+        name = fn.__name__
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            done = db.execute("SELECT 1 FROM _migrations WHERE name = ?", [name]).fetchone()
+            if not done:
+                fn(db)
+                db.execute(
+                    "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
+                    [name, datetime.now(UTC).isoformat(timespec="seconds")],
+                )
+                applied.append(name)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return applied
+
+
+@migration
+def m001_transcripts(db: sqlite_utils.Database) -> None:
+    db["candidates"].create(
+        {
+            "rid": int,
+            "id": str,
+            "position": str,
+            "years": int,
+            "intro": str,
+            "summary": str,
+            "verdict": str,
+            "source": str,
+            "hash": str,
+            "mtime_ns": int,
+            "size": int,
+            "question_count": int,
+            "unanswered_count": int,
+            "first_indexed_at": str,
+            "indexed_at": str,
+        },
+        pk="rid",
+        not_null={"id", "hash", "first_indexed_at", "indexed_at"},
+    )
+    db["candidates"].create_index(["id"], unique=True)
+    db["candidates"].create_index(["first_indexed_at"])
+    db["candidates"].create_index(["source"])
+    db.execute(
+        """
+        CREATE TABLE questions (
+            candidate_rid INTEGER NOT NULL REFERENCES candidates(rid) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            number INTEGER NOT NULL,
+            question TEXT NOT NULL,
+            goal TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            answered INTEGER NOT NULL,
+            PRIMARY KEY (candidate_rid, seq)
+        ) WITHOUT ROWID
+        """
+    )
+    # Contentless: the text lives once, in the tables above; see store/fulltext.py.
+    db.execute(
+        "CREATE VIRTUAL TABLE candidates_fts USING fts5("
+        "position, intro, summary, qa, verdict, tokenize='trigram', content='')"
+    )
+    db.execute("CREATE VIRTUAL TABLE candidates_fts_vocab USING fts5vocab(candidates_fts, 'row')")

@@ -1,0 +1,128 @@
+"""The pydantic models that flow from the parser through the store to the handlers.
+
+Nothing here talks to SQLite or Slack: these are plain values.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
+
+
+class Question(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    question: str
+    goal: str = ""
+    answer: str = ""
+    answered: bool = False
+
+
+class Transcript(BaseModel):
+    """One interview, as parsed from one file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    position: str | None = None
+    years: int | None = None
+    intro: str = ""
+    summary: str = ""
+    questions: list[Question] = Field(default_factory=list)
+    verdict: str | None = None
+    source: str = ""
+    hash: str = ""
+
+    @property
+    def unanswered(self) -> list[Question]:
+        return [q for q in self.questions if not q.answered]
+
+
+class DecisionRecord(BaseModel):
+    reviewer: str
+    decision: Decision
+    text: str
+    ts: str
+
+
+class Followup(BaseModel):
+    number: int
+    answer: str
+    reviewer: str
+    ts: str
+
+
+class Note(BaseModel):
+    reviewer: str
+    text: str
+    ts: str
+
+
+class Candidate(Transcript):
+    """A transcript as the store knows it: with what reviewers said in Slack."""
+
+    indexed_at: str = ""
+    decisions: list[DecisionRecord] = Field(default_factory=list)
+    followups: list[Followup] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+
+    def followup_for(self, number: int) -> Followup | None:
+        found = [f for f in self.followups if f.number == number]
+        return found[-1] if found else None
+
+    def is_open(self, q: Question) -> bool:
+        """Unanswered in the transcript and not answered later in a thread."""
+        return not q.answered and self.followup_for(q.number) is None
+
+    @property
+    def open_questions(self) -> list[Question]:
+        return [q for q in self.questions if self.is_open(q)]
+
+    @property
+    def tally(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for d in self.decisions:
+            counts[d.decision] = counts.get(d.decision, 0) + 1
+        return counts
+
+
+class CandidateSummary(BaseModel):
+    """One line of `list`: enough to pick a candidate, no transcript text."""
+
+    id: str
+    position: str | None
+    years: int | None
+    questions: int
+    unanswered: int
+    has_verdict: bool
+    indexed_at: str = ""
+
+
+class SearchHit(BaseModel):
+    id: str
+    position: str | None
+    years: int | None
+    snippet: str
+    score: float
+    # where the match sits inside `snippet`, as [start, end) character offsets
+    highlight: tuple[int, int] | None = None
+
+
+class IndexResult(BaseModel):
+    indexed: list[str] = Field(default_factory=list)
+    unchanged: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+    failed: list[ParseFailure] = Field(default_factory=list)
+
+
+class ParseFailure(BaseModel):
+    path: str
+    line: int | None = None
+    error: str
+
+
+IndexResult.model_rebuild()

@@ -252,7 +252,12 @@ def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: boo
         click.secho(f"{h.id}  {h.position or '?'}  {_years(h.years)}  ({h.score:.2f})", bold=True)
         if h.highlight:
             a, b = h.highlight
-            click.echo("  " + h.snippet[:a] + click.style(h.snippet[a:b], fg="yellow", bold=True) + h.snippet[b:])
+            click.echo(
+                "  "
+                + h.snippet[:a]
+                + click.style(h.snippet[a:b], fg="yellow", bold=True)
+                + h.snippet[b:]
+            )
         else:
             click.echo(f"  {h.snippet}")
 
@@ -268,7 +273,7 @@ def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: boo
 def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
     """Candidates, newest first, optionally for one position."""
     store = open_store(db_path)
-    rows = store.list(position)
+    rows = store.list_candidates(position)
     if as_json:
         echo_json(
             [

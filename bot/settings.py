@@ -104,7 +104,9 @@ class Settings(BaseSettings):
             )
         if self.app_token:
             if not self.app_token.startswith("xapp-"):
-                raise SettingsError("SLACK_APP_TOKEN must be an app-level token starting with xapp-")
+                raise SettingsError(
+                    "SLACK_APP_TOKEN must be an app-level token starting with xapp-"
+                )
             return "socket"
         if self.signing_secret:
             return "http"

@@ -7,6 +7,7 @@ busy timeout makes writers wait for each other instead of failing.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -15,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import sqlite_utils
-from sqlite_utils.utils import sqlite3
 
 from . import fulltext
 from .migrations import migrate
@@ -196,9 +196,7 @@ class Store:
     @staticmethod
     def _questions(db: sqlite_utils.Database, rid: int) -> list[Question]:
         return [
-            Question(
-                number=r[0], question=r[1], goal=r[2], answer=r[3], answered=bool(r[4])
-            )
+            Question(number=r[0], question=r[1], goal=r[2], answer=r[3], answered=bool(r[4]))
             for r in db.execute(
                 "SELECT number, question, goal, answer, answered FROM questions"
                 " WHERE candidate_rid = ? ORDER BY seq",
@@ -251,7 +249,7 @@ class Store:
             row = self.db.execute("SELECT count(*) FROM candidates").fetchone()
         return int(row[0])
 
-    def list(
+    def list_candidates(
         self,
         position: str | None = None,
         limit: int | None = None,
@@ -303,10 +301,13 @@ class Store:
         hits = self.search(text, limit=limit, snippets=False)
         if not hits:
             return Resolution(text, [])
-        found = {r["id"]: r for r in self._rows(
-            self._SUMMARY_SQL + f" WHERE id IN ({', '.join('?' for _ in hits)})",
-            [h.id for h in hits],
-        )}
+        found = {
+            r["id"]: r
+            for r in self._rows(
+                self._SUMMARY_SQL + f" WHERE id IN ({', '.join('?' for _ in hits)})",
+                [h.id for h in hits],
+            )
+        }
         return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])
 
     # -- full-text search ----------------------------------------------------------------

@@ -92,9 +92,7 @@ def quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def match_expression(
-    query_terms: list[Term], expand: Callable[[str], list[str]]
-) -> str | None:
+def match_expression(query_terms: list[Term], expand: Callable[[str], list[str]]) -> str | None:
     """FTS5 MATCH text for the terms, ANDed; None when nothing can match."""
     parts: list[str] = []
     for term in query_terms:
@@ -110,7 +108,9 @@ def match_expression(
     return " AND ".join(parts)
 
 
-def snippet(texts: Iterable[str], query_terms: list[Term], width: int = 60) -> tuple[str, tuple[int, int] | None]:
+def snippet(
+    texts: Iterable[str], query_terms: list[Term], width: int = 60
+) -> tuple[str, tuple[int, int] | None]:
     """A window of text around the first match, and where the match sits in it."""
     all_texts = [t for t in texts if t]
     for term in query_terms:

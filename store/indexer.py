@@ -27,7 +27,9 @@ def display_path(path: str) -> str:
 
 def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
     def onerror(exc: OSError) -> None:
-        failed.append(ParseFailure(path=display_path(exc.filename or root), error=exc.strerror or str(exc)))
+        failed.append(
+            ParseFailure(path=display_path(exc.filename or root), error=exc.strerror or str(exc))
+        )
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -49,7 +51,9 @@ def collect(paths: Iterable[str | Path]) -> tuple[list[str], list[str], list[Par
         elif os.path.lexists(path):
             files.append(path)
         else:
-            failed.append(ParseFailure(path=display_path(os.fspath(p)), error="no such file or directory"))
+            failed.append(
+                ParseFailure(path=display_path(os.fspath(p)), error="no such file or directory")
+            )
     seen: set[str] = set()
     unique = [f for f in files if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
     return unique, roots, failed
@@ -61,7 +65,9 @@ def _read(path: str) -> tuple[bytes, os.stat_result]:
         return fh.read(MAX_BYTES + 1), st
 
 
-def index_paths(store: Store, paths: Iterable[str | Path], progress: Progress | None = None) -> IndexResult:
+def index_paths(
+    store: Store, paths: Iterable[str | Path], progress: Progress | None = None
+) -> IndexResult:
     files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
     state = store.file_state()

@@ -48,7 +48,7 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
 
 @migration
 def m001_transcripts(db: sqlite_utils.Database) -> None:
-    db["candidates"].create(
+    db.table("candidates").create(
         {
             "rid": int,
             "id": str,
@@ -69,9 +69,9 @@ def m001_transcripts(db: sqlite_utils.Database) -> None:
         pk="rid",
         not_null={"id", "hash", "first_indexed_at", "indexed_at"},
     )
-    db["candidates"].create_index(["id"], unique=True)
-    db["candidates"].create_index(["first_indexed_at"])
-    db["candidates"].create_index(["source"])
+    db.table("candidates").create_index(["id"], unique=True)
+    db.table("candidates").create_index(["first_indexed_at"])
+    db.table("candidates").create_index(["source"])
     db.execute(
         """
         CREATE TABLE questions (

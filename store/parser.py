@@ -77,9 +77,13 @@ _INLINE_HEADER_RE = re.compile(
     rf"{_WS}*{_COLON}"
 )
 
-_TITLE_RE = re.compile(r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I)
-_SUMMARY_LABEL_RE = re.compile(rf"^{_WS}*(?:摘要|总结|概述|概要|小结|summary){_WS}*{_COLON}{_WS}*", re.I)
-_SENTENCE_END = tuple("。！？.!?；;…）)」”\"")
+_TITLE_RE = re.compile(
+    r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
+)
+_SUMMARY_LABEL_RE = re.compile(
+    rf"^{_WS}*(?:摘要|总结|概述|概要|小结|summary){_WS}*{_COLON}{_WS}*", re.I
+)
+_SENTENCE_END = tuple('。！？.!?；;…）)」”"')
 
 # Answers that mean "no answer". Compared after dropping spaces, punctuation and case.
 _PLACEHOLDERS = {
@@ -228,9 +232,7 @@ def _clean_summary(lines: list[str]) -> str:
     if non_blank:
         first = lines[non_blank[0]].strip(" \t\u3000\u00a0")
         is_title = first.startswith("#") or (
-            len(first) <= 40
-            and not first.endswith(_SENTENCE_END)
-            and bool(_TITLE_RE.match(first))
+            len(first) <= 40 and not first.endswith(_SENTENCE_END) and bool(_TITLE_RE.match(first))
         )
         if not is_title and len(non_blank) > 1:
             is_title = len(first) <= 30 and not first.endswith(_SENTENCE_END)

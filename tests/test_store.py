@@ -1,0 +1,282 @@
+"""The store on a temp file: incremental indexing, search, resolving candidates."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from store.db import Store
+from store.indexer import index_paths
+from store.migrations import MIGRATIONS
+
+SMALL = (
+    "岗位：{pos} 从业年限：3年\n简介：{intro}\n问题1：{q}\n考察目标：目标\n回答：{a}\n点评：好\n"
+)
+
+
+def write(folder: Path, name: str, **kw: str) -> Path:
+    values = {"pos": "后端工程师", "intro": "简介", "q": "问题", "a": "回答"} | kw
+    path = folder / name
+    path.write_text(SMALL.format(**values), "utf-8")
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path, seeds_dir: Path) -> Path:
+    dest = tmp_path / "transcripts"
+    shutil.copytree(seeds_dir, dest)
+    return dest
+
+
+def test_schema_is_migrated_once(store: Store) -> None:
+    names = [r["name"] for r in store.db.query("SELECT name FROM _migrations")]
+    assert names == [m.__name__ for m in MIGRATIONS]
+    again = Store(store.path)
+    assert [r["name"] for r in again.db.query("SELECT name FROM _migrations")] == names
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_incremental_index(store: Store, folder: Path) -> None:
+    first = index_paths(store, [folder])
+    assert len(first.indexed) == 4 and not first.unchanged and not first.failed
+
+    again = index_paths(store, [folder])
+    assert (again.indexed, len(again.unchanged), again.removed) == ([], 4, [])
+
+    # touched but identical: unchanged by content hash
+    os.utime(folder / "000_9e6b3ecb0732fcf3.txt", ns=(1, 1))
+    assert "000_9e6b3ecb0732fcf3" in index_paths(store, [folder]).unchanged
+
+    # changed: replaced; gone: removed; new: indexed
+    text = (folder / "004_b1dde04b6d7437d5.txt").read_text("utf-8")
+    (folder / "004_b1dde04b6d7437d5.txt").write_text(
+        text.replace("岗位： 视频开发工程师", "岗位： 音频工程师"), "utf-8"
+    )
+    (folder / "003_20561f43447eea49.txt").unlink()
+    write(folder, "new one.txt", pos="前端工程师")
+    result = index_paths(store, [folder])
+    assert sorted(result.indexed) == ["004_b1dde04b6d7437d5", "new one"]
+    assert result.removed == ["003_20561f43447eea49"]
+    assert store.get("003_20561f43447eea49") is None
+    assert store.search("大数据开发工程师") == []
+    assert store.get("004_b1dde04b6d7437d5").position == "音频工程师"  # type: ignore[union-attr]
+    assert [h.id for h in store.search("音频工程师")] == ["004_b1dde04b6d7437d5"]
+    assert sorted(store.ids()) == [
+        "000_9e6b3ecb0732fcf3",
+        "002_72ee0a76eea41e0e",
+        "004_b1dde04b6d7437d5",
+        "new one",
+    ]
+
+
+def test_a_bad_file_fails_alone(store: Store, folder: Path) -> None:
+    (folder / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "notes.txt").write_text("今天天气不错。", "utf-8")
+    result = index_paths(store, [folder, folder / "missing.txt"])
+    assert len(result.indexed) == 4
+    failed = {Path(f.path).name: f for f in result.failed}
+    assert set(failed) == {"image.png", "empty.txt", "notes.txt", "missing.txt"}
+    assert "binary" in failed["image.png"].error and failed["image.png"].line == 3
+    assert "empty" in failed["empty.txt"].error
+    assert "岗位" in failed["notes.txt"].error
+
+
+def test_a_changed_file_that_breaks_keeps_the_old_version(store: Store, folder: Path) -> None:
+    index_paths(store, [folder])
+    (folder / "000_9e6b3ecb0732fcf3.txt").write_bytes(b"\x00garbage")
+    result = index_paths(store, [folder])
+    assert [Path(f.path).name for f in result.failed] == ["000_9e6b3ecb0732fcf3.txt"]
+    assert store.get("000_9e6b3ecb0732fcf3") is not None
+
+
+def test_a_crash_mid_write_leaves_no_half_candidate(
+    store: Store, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index_paths(store, [folder / "000_9e6b3ecb0732fcf3.txt"])
+    real = store.db.conn.executemany
+
+    class Boom(Exception):
+        pass
+
+    def explode(*args: object) -> None:
+        raise Boom
+
+    monkeypatch.setattr(store.db, "_conn", store.db.conn, raising=False)
+    conn = store.db.conn
+
+    class Wrapped:
+        def __getattr__(self, name: str) -> object:
+            return explode if name == "executemany" else getattr(conn, name)
+
+    monkeypatch.setattr(store.db, "conn", Wrapped())
+    with pytest.raises(Boom):
+        index_paths(store, [folder / "002_72ee0a76eea41e0e.txt"])
+    monkeypatch.undo()
+    assert real is not None
+    assert store.get("002_72ee0a76eea41e0e") is None
+    assert store.db.execute("SELECT count(*) FROM questions").fetchone()[0] == 5
+    assert [h.id for h in store.search("神经网络模型设计师")] == []
+    assert index_paths(store, [folder]).indexed == [
+        "002_72ee0a76eea41e0e",
+        "003_20561f43447eea49",
+        "004_b1dde04b6d7437d5",
+    ]
+
+
+SEARCH_TABLE = [
+    ("并行", {"000_9e6b3ecb0732fcf3", "002_72ee0a76eea41e0e", "003_20561f43447eea49"}),
+    (
+        "分布式",
+        {
+            "000_9e6b3ecb0732fcf3",
+            "002_72ee0a76eea41e0e",
+            "003_20561f43447eea49",
+            "004_b1dde04b6d7437d5",
+        },
+    ),
+    (
+        "TensorFlow",
+        {
+            "000_9e6b3ecb0732fcf3",
+            "002_72ee0a76eea41e0e",
+            "003_20561f43447eea49",
+            "004_b1dde04b6d7437d5",
+        },
+    ),
+    (
+        "tensorflow",
+        {
+            "000_9e6b3ecb0732fcf3",
+            "002_72ee0a76eea41e0e",
+            "003_20561f43447eea49",
+            "004_b1dde04b6d7437d5",
+        },
+    ),
+    ("C++", {"002_72ee0a76eea41e0e"}),
+    ("Kubernetes", {"003_20561f43447eea49"}),
+    ("LazyBuilder", {"004_b1dde04b6d7437d5"}),
+    ("蛋糕", {"003_20561f43447eea49"}),
+    ("神经网络模型设计师", {"002_72ee0a76eea41e0e"}),
+    ("剪枝 量化", {"000_9e6b3ecb0732fcf3"}),
+    ("嵌入式 Kubernetes", {"003_20561f43447eea49"}),
+    ("并行 LazyBuilder", set()),
+    ("不存在的词语", set()),
+]
+
+
+@pytest.mark.parametrize(("query", "expected"), SEARCH_TABLE)
+def test_search_finds_every_transcript_that_contains_it(
+    seeded_store: Store, seed_files: list[Path], query: str, expected: set[str]
+) -> None:
+    hits = seeded_store.search(query, limit=50)
+    assert {h.id for h in hits} == expected
+    # the same answer as reading every file
+    words = query.lower().split()
+    truth = {p.stem for p in seed_files if all(w in p.read_text("utf-8").lower() for w in words)}
+    assert truth == expected
+    for h in hits:
+        assert h.highlight is not None
+        a, b = h.highlight
+        assert h.snippet[a:b].lower() in words
+
+
+def test_rarer_matches_rank_first(seeded_store: Store) -> None:
+    hits = seeded_store.search("神经网络")
+    assert hits[0].id == "002_72ee0a76eea41e0e"  # in its position, its profile and throughout
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+NASTY = [
+    '"',
+    '""',
+    "'",
+    "-",
+    "--x",
+    "AND",
+    "OR NOT",
+    "NEAR(a b)",
+    "*",
+    "a*",
+    ":",
+    "col:并行",
+    "((",
+    ")",
+    "并行\x00",
+    "\x00",
+    "^",
+    "+",
+    "\\",
+    "'; DROP TABLE candidates; --",
+    "x" * 10_000,
+    "并行" * 3000,
+    '"并行" OR "分布式"',
+    "\u3000",
+    "",
+]
+
+
+@pytest.mark.parametrize("query", NASTY)
+def test_raw_user_text_never_raises(seeded_store: Store, query: str) -> None:
+    hits = seeded_store.search(query)
+    assert isinstance(hits, list)
+    assert seeded_store.resolve(query).matches is not None
+    assert seeded_store.db.execute("SELECT count(*) FROM candidates").fetchone()[0] == 4
+
+
+def test_quotes_and_operators_are_text(seeded_store: Store) -> None:
+    assert {h.id for h in seeded_store.search('"并行"')} == {
+        h.id for h in seeded_store.search("并行")
+    }
+    assert seeded_store.search("Client/Server")[0].id == "000_9e6b3ecb0732fcf3"
+
+
+RESOLVE_TABLE = [
+    ("000_9e6b3ecb0732fcf3", ["000_9e6b3ecb0732fcf3"]),
+    ("000", ["000_9e6b3ecb0732fcf3"]),
+    (
+        "00",
+        [
+            "000_9e6b3ecb0732fcf3",
+            "002_72ee0a76eea41e0e",
+            "003_20561f43447eea49",
+            "004_b1dde04b6d7437d5",
+        ],
+    ),
+    ("神经网络", ["002_72ee0a76eea41e0e"]),
+    ("视频开发工程师", ["004_b1dde04b6d7437d5", "000_9e6b3ecb0732fcf3"]),
+    ("Kubernetes", ["003_20561f43447eea49"]),
+    ("nobody-here", []),
+]
+
+
+@pytest.mark.parametrize(("text", "ids"), RESOLVE_TABLE)
+def test_resolve(seeded_store: Store, text: str, ids: list[str]) -> None:
+    assert [m.id for m in seeded_store.resolve(text).matches] == ids
+
+
+def test_list_filters_and_counts(seeded_store: Store) -> None:
+    rows = seeded_store.list_candidates("视频")
+    assert [(r.id, r.questions, r.unanswered, r.has_verdict) for r in rows] == [
+        ("004_b1dde04b6d7437d5", 6, 1, True),
+        ("000_9e6b3ecb0732fcf3", 5, 2, True),
+    ]
+    assert len(seeded_store.list_candidates()) == 4 and seeded_store.count() == 4
+    assert [r.id for r in seeded_store.list_candidates(limit=2, offset=1)] == [
+        "003_20561f43447eea49",
+        "002_72ee0a76eea41e0e",
+    ]
+
+
+def test_integrity_after_updates(store: Store, folder: Path) -> None:
+    for _ in range(3):
+        index_paths(store, [folder])
+        for p in folder.glob("*.txt"):
+            p.write_text(p.read_text("utf-8") + "\n补充。", "utf-8")
+    con = sqlite3.connect(store.path)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.execute("INSERT INTO candidates_fts(candidates_fts, rank) VALUES ('integrity-check', 0)")

@@ -166,7 +166,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
 def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
     found: Resolution = store.resolve(who)
     if found.unique is not None:
-        candidate = store.get(found.unique.id)
+        candidate = store.get_candidate(found.unique.id)
         if candidate is not None:
             return candidate
     if as_json:
@@ -297,6 +297,121 @@ def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
             f"{r.id}  {r.position or '?'}  {_years(r.years)}  "
             f"{r.questions} questions, {r.unanswered} unanswered  {verdict}"
         )
+
+
+# -- Slack ---------------------------------------------------------------------------------
+
+
+def _configure_logging(level: str) -> None:
+    import logging
+
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+@cli.command()
+@click.option(
+    "--port", default=3000, show_default=True, type=click.IntRange(0, 65535), help="HTTP mode port."
+)
+@click.option("--host", default="0.0.0.0", show_default=True, help="HTTP mode address.")
+@db_option
+@click.option("--log-level", default="info", show_default=True)
+@clean_errors
+def serve(port: int, host: str, db_path: str | None, log_level: str) -> None:
+    """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
+    import logging
+
+    from .app import create_app
+    from .server import serve_http, socket_mode_handler
+    from .watcher import FolderWatcher
+
+    settings = settings_for(db_path)
+    mode = settings.require_slack()
+    _configure_logging(log_level)
+    log = logging.getLogger("debrief")
+    store = Store(settings.db_path)
+    try:
+        app = create_app(settings, store)
+    except Exception as exc:  # auth.test failed: a bad token or no way to reach Slack
+        _fail(
+            f"cannot start: Slack refused or could not be reached at {settings.api_url} ({exc})", 2
+        )
+    if settings.transcripts:
+        FolderWatcher(store, settings.transcripts).start()
+        log.info("keeping %s indexed", settings.transcripts)
+    else:
+        log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)
+    if mode == "socket":
+        assert settings.app_token is not None
+        log.info("Socket Mode")
+        socket_mode_handler(app, settings.app_token).start()  # type: ignore[no-untyped-call]
+    else:
+        log.info("HTTP mode on %s:%d/slack/events", host, port)
+        assert settings.signing_secret is not None
+        serve_http(app, settings.signing_secret, host, port)
+
+
+def _strip_mrkdwn(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def render_text(payload: dict[str, Any]) -> str:
+    """A message payload as readable text, for a terminal."""
+    lines: list[str] = []
+    for block in payload.get("blocks") or []:
+        kind = block.get("type")
+        if kind == "header":
+            lines.append(f"== {_strip_mrkdwn(block['text']['text'])} ==")
+        elif kind == "section":
+            lines.append(_strip_mrkdwn(block["text"]["text"]))
+            accessory = block.get("accessory")
+            if accessory and accessory.get("type") == "button":
+                lines.append(f"  [{accessory['text']['text']}]")
+        elif kind == "context":
+            lines.append(
+                "  " + " · ".join(_strip_mrkdwn(e.get("text", "")) for e in block["elements"])
+            )
+        elif kind == "actions":
+            lines.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
+        elif kind == "divider":
+            lines.append("-" * 40)
+    if not lines:
+        lines.append(_strip_mrkdwn(payload.get("text", "")))
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("command")
+@db_option
+@click.option("--user", default="U_CLI", show_default=True, help="Who asks (a Slack user ID).")
+@click.option("--channel", default="C_CLI", show_default=True, help="Where (a Slack channel ID).")
+@json_option
+@clean_errors
+def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
+    """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
+    from handlers.commands import Deps, parse_command, run
+    from handlers.outbox import RecordingOutbox, deliver
+
+    settings = settings_for(db_path)
+    text = command.strip()
+    if text.startswith("/"):
+        name, _, text = text.partition(" ")
+        if name != "/candidate":
+            _fail(f"unknown command {name}: only /candidate is served")
+    store = Store(settings.db_path)
+    outbox = RecordingOutbox()
+    deliver(run(parse_command(text), Deps(store=store, locale=settings.locale), user=user), outbox)
+    if as_json:
+        echo_json(outbox.payloads[0] if len(outbox.payloads) == 1 else outbox.payloads)
+        return
+    for i, payload in enumerate(outbox.payloads):
+        if i:
+            click.echo("")
+        if payload.get("response_type") == "in_channel":
+            click.secho(f"(posted in {channel} for everyone)", dim=True)
+        click.echo(render_text(payload))
 
 
 def main() -> None:

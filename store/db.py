@@ -191,6 +191,23 @@ class Store:
             db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
         return True
 
+    # -- posts in Slack ------------------------------------------------------------------
+
+    def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None:
+        with self.tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO posts (channel, ts, candidate_id, kind, posted_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [channel, ts, candidate_id, kind, utcnow()],
+            )
+
+    def post_candidate(self, channel: str, ts: str) -> str | None:
+        """Which candidate a bot post (a thread's parent) is about."""
+        row = self.db.execute(
+            "SELECT candidate_id FROM posts WHERE channel = ? AND ts = ?", [channel, ts]
+        ).fetchone()
+        return str(row[0]) if row else None
+
     # -- reading ----------------------------------------------------------------------
 
     @staticmethod
@@ -204,7 +221,7 @@ class Store:
             ).fetchall()
         ]
 
-    def get(self, candidate_id: str) -> Candidate | None:
+    def get_candidate(self, candidate_id: str) -> Candidate | None:
         rows = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
         if not rows:
             return None
@@ -270,6 +287,13 @@ class Store:
         sql += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
         return [self._summary(r) for r in self._rows(sql, params)]
+
+    def count_unanswered(self) -> int:
+        """How many candidates have at least one open question."""
+        row = self.db.execute(
+            "SELECT count(*) FROM candidates WHERE unanswered_count > 0"
+        ).fetchone()
+        return int(row[0])
 
     def ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM candidates ORDER BY id")]

@@ -92,3 +92,21 @@ def m001_transcripts(db: sqlite_utils.Database) -> None:
         "position, intro, summary, qa, verdict, tokenize='trigram', content='')"
     )
     db.execute("CREATE VIRTUAL TABLE candidates_fts_vocab USING fts5vocab(candidates_fts, 'row')")
+
+
+@migration
+def m002_posts(db: sqlite_utils.Database) -> None:
+    """Every message the bot posts about a candidate: replies in its thread belong to them."""
+    db.execute(
+        """
+        CREATE TABLE posts (
+            channel TEXT NOT NULL,
+            ts TEXT NOT NULL,
+            candidate_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            posted_at TEXT NOT NULL,
+            PRIMARY KEY (channel, ts)
+        )
+        """
+    )
+    db.execute("CREATE INDEX posts_candidate ON posts (candidate_id)")

@@ -61,9 +61,9 @@ def test_incremental_index(store: Store, folder: Path) -> None:
     result = index_paths(store, [folder])
     assert sorted(result.indexed) == ["004_b1dde04b6d7437d5", "new one"]
     assert result.removed == ["003_20561f43447eea49"]
-    assert store.get("003_20561f43447eea49") is None
+    assert store.get_candidate("003_20561f43447eea49") is None
     assert store.search("大数据开发工程师") == []
-    assert store.get("004_b1dde04b6d7437d5").position == "音频工程师"  # type: ignore[union-attr]
+    assert store.get_candidate("004_b1dde04b6d7437d5").position == "音频工程师"  # type: ignore[union-attr]
     assert [h.id for h in store.search("音频工程师")] == ["004_b1dde04b6d7437d5"]
     assert sorted(store.ids()) == [
         "000_9e6b3ecb0732fcf3",
@@ -91,7 +91,7 @@ def test_a_changed_file_that_breaks_keeps_the_old_version(store: Store, folder: 
     (folder / "000_9e6b3ecb0732fcf3.txt").write_bytes(b"\x00garbage")
     result = index_paths(store, [folder])
     assert [Path(f.path).name for f in result.failed] == ["000_9e6b3ecb0732fcf3.txt"]
-    assert store.get("000_9e6b3ecb0732fcf3") is not None
+    assert store.get_candidate("000_9e6b3ecb0732fcf3") is not None
 
 
 def test_a_crash_mid_write_leaves_no_half_candidate(
@@ -118,7 +118,7 @@ def test_a_crash_mid_write_leaves_no_half_candidate(
         index_paths(store, [folder / "002_72ee0a76eea41e0e.txt"])
     monkeypatch.undo()
     assert real is not None
-    assert store.get("002_72ee0a76eea41e0e") is None
+    assert store.get_candidate("002_72ee0a76eea41e0e") is None
     assert store.db.execute("SELECT count(*) FROM questions").fetchone()[0] == 5
     assert [h.id for h in store.search("神经网络模型设计师")] == []
     assert index_paths(store, [folder]).indexed == [

@@ -1,0 +1,59 @@
+"""The app factory: settings + store -> a Bolt App with every listener registered."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import App, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.webhook import WebhookClient
+
+import handlers
+from handlers.commands import Deps
+from handlers.i18n import t
+from handlers.outbox import retry_handlers
+from handlers.views import error_view
+from store.db import Store
+
+from .settings import Settings
+
+logger = logging.getLogger("debrief")
+
+
+def web_client(settings: Settings) -> WebClient:
+    """The Web API client: SLACK_API_URL as its base, retries on 429, 5xx and dropped connections."""
+    return WebClient(
+        token=settings.bot_token,
+        base_url=settings.api_url,
+        retry_handlers=retry_handlers(),
+        timeout=15,
+    )
+
+
+def create_app(settings: Settings, store: Store, *, verify_token: bool = True) -> App:
+    socket_mode = bool(settings.app_token)
+    app = App(
+        client=web_client(settings),
+        signing_secret=settings.signing_secret or "",
+        request_verification_enabled=not socket_mode,
+        token_verification_enabled=verify_token,
+        process_before_response=False,
+        logger=logging.getLogger("debrief.bolt"),
+    )
+    deps = Deps(store=store, locale=settings.locale)
+    handlers.register(app, deps)
+
+    @app.error
+    def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:
+        """Log it whole; tell the user in one kind sentence."""
+        logger.exception("unhandled error in a listener", exc_info=error)
+        url = body.get("response_url") if isinstance(body, dict) else None
+        if url:
+            try:
+                WebhookClient(url).send_dict(error_view(settings.locale).payload())
+            except Exception:
+                logger.exception("could not tell the user about the failure")
+        return BoltResponse(status=200, body=t(settings.locale, "error"))
+
+    return app

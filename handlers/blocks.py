@@ -1,0 +1,189 @@
+"""Block Kit plumbing: escaping and Slack's size limits, so no view can break them.
+
+Limits (Slack's): 50 blocks a message, 3,000 characters a section text, 150 a
+header, 2,000 a button value, 25 elements an actions block. Every piece of
+transcript text is escaped (`&`, `<`, `>`) so it can never ping or forge a link.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    Block,
+    ButtonElement,
+    ContextBlock,
+    DividerBlock,
+    HeaderBlock,
+    MarkdownTextObject,
+    PlainTextObject,
+    SectionBlock,
+)
+
+MAX_BLOCKS = 50
+MAX_SECTION = 3000
+MAX_HEADER = 150
+MAX_VALUE = 2000
+MAX_FALLBACK = 3000
+# What one message carries at most, all sections together: well inside Slack's payload limits.
+MESSAGE_BUDGET = 12_000
+
+
+class Message(BaseModel):
+    """One message as Slack receives it."""
+
+    text: str
+    blocks: list[dict[str, Any]] = Field(default_factory=list)
+    response_type: str = "ephemeral"
+
+    def payload(self) -> dict[str, Any]:
+        return {"text": self.text, "blocks": self.blocks, "response_type": self.response_type}
+
+
+def escape(text: str) -> str:
+    """Slack's three control characters; a transcript can never ping or link."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def fit(text: str, limit: int, ellipsis: str = "…") -> tuple[str, bool]:
+    """Escape `text` and cut it (never inside an entity) so it fits in `limit`."""
+    escaped = escape(text)
+    if len(escaped) <= limit:
+        return escaped, False
+    out: list[str] = []
+    size = len(ellipsis)
+    for ch in text:
+        piece = escape(ch)
+        if size + len(piece) > limit:
+            break
+        out.append(piece)
+        size += len(piece)
+    return "".join(out).rstrip() + ellipsis, True
+
+
+_BREAKS = re.compile(r"(?<=[。！？!?；;\n])")
+
+
+def chunks(text: str, limit: int = MAX_SECTION) -> list[str]:
+    """Split text into escaped pieces of at most `limit`, at line or sentence ends if possible."""
+    pieces: list[str] = []
+    current = ""
+    for part in _BREAKS.split(text):
+        candidate = current + part
+        if len(escape(candidate)) <= limit:
+            current = candidate
+            continue
+        if current:
+            pieces.append(escape(current.rstrip("\n")))
+        current = part
+        while len(escape(current)) > limit:
+            head, _ = fit(current, limit, ellipsis="")
+            taken = len(_unescape(head))
+            pieces.append(head)
+            current = current[taken:]
+    if current.strip() or not pieces:
+        pieces.append(escape(current.rstrip("\n")))
+    return pieces
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def mrkdwn(text: str) -> MarkdownTextObject:
+    """Text we wrote ourselves (already escaped where it carries transcript text)."""
+    return MarkdownTextObject(text=text[:MAX_SECTION], verbatim=True)
+
+
+def section(text: str, accessory: ButtonElement | None = None) -> SectionBlock:
+    return SectionBlock(text=mrkdwn(text), accessory=accessory)
+
+
+def header(text: str) -> HeaderBlock:
+    value, _ = fit(" ".join(text.split()), MAX_HEADER)
+    return HeaderBlock(text=PlainTextObject(text=value or "—", emoji=False))
+
+
+def context(*parts: str) -> ContextBlock:
+    return ContextBlock(elements=[mrkdwn(p) for p in parts if p][:10])
+
+
+def divider() -> DividerBlock:
+    return DividerBlock()
+
+
+def encode_value(ref: dict[str, Any]) -> str:
+    value = json.dumps(ref, ensure_ascii=False, separators=(",", ":"))
+    if len(value) > MAX_VALUE and "q" in ref:
+        ref = {**ref, "q": str(ref["q"])[:300]}
+        value = json.dumps(ref, ensure_ascii=False, separators=(",", ":"))
+    return value[:MAX_VALUE]
+
+
+def decode_value(value: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(value or "{}")
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def button(label: str, action_id: str, ref: dict[str, Any], primary: bool = False) -> ButtonElement:
+    return ButtonElement(
+        text=PlainTextObject(text=label[:75], emoji=False),
+        action_id=action_id,
+        value=encode_value(ref),
+        style="primary" if primary else None,
+    )
+
+
+def actions(buttons: Sequence[ButtonElement], block_id: str | None = None) -> ActionsBlock:
+    return ActionsBlock(elements=list(buttons)[:25], block_id=block_id)
+
+
+def message(
+    fallback: str,
+    blocks: Iterable[Block],
+    response_type: str = "ephemeral",
+) -> Message:
+    rendered = [b.to_dict() for b in blocks]
+    if len(rendered) > MAX_BLOCKS:  # views page themselves; this is the last guard
+        rendered = [*rendered[: MAX_BLOCKS - 1], ContextBlock(elements=[mrkdwn("…")]).to_dict()]
+    text, _ = fit(fallback, MAX_FALLBACK)
+    return Message(text=text, blocks=rendered, response_type=response_type)
+
+
+def size(block: Block) -> int:
+    return len(json.dumps(block.to_dict(), ensure_ascii=False))
+
+
+def pack(
+    head: list[Block],
+    body: list[Block],
+    fallback: str,
+    response_type: str = "ephemeral",
+    tail: list[Block] | None = None,
+) -> list[Message]:
+    """Spread `body` over as many messages as it takes; `head` opens the first, `tail` ends the last."""
+    tail = tail or []
+    messages: list[list[Block]] = []
+    current: list[Block] = list(head)
+    used = sum(size(b) for b in current)
+    for block in body:
+        s = size(block)
+        if current and (len(current) + 1 > MAX_BLOCKS - len(tail) or used + s > MESSAGE_BUDGET):
+            messages.append(current)
+            current, used = [], 0
+        current.append(block)
+        used += s
+    if len(current) + len(tail) > MAX_BLOCKS:
+        messages.append(current)
+        current = []
+    current.extend(tail)
+    messages.append(current)
+    return [message(fallback, blocks, response_type) for blocks in messages if blocks]

@@ -1,0 +1,172 @@
+"""The bot's own words, in Chinese and English. Transcript text is never translated."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Locale = Literal["zh", "en"]
+
+_STRINGS: dict[str, dict[Locale, str]] = {
+    "help_title": {"zh": "Debrief 使用说明", "en": "How to use Debrief"},
+    "help_body": {
+        "zh": (
+            "*/candidate <候选人>* 候选人总结（匹配多人时给出选择）\n"
+            "*/candidate 总结 <候选人>* 岗位、年限、简介、总结、作答情况、点评要点、评审意见\n"
+            "*/candidate 未回答 [<候选人>]* 未回答的问题及考察目标；不写候选人则列出所有有未回答问题的人\n"
+            "*/candidate 点评 <候选人>* 把点评发到频道，评审在帖子下的讨论串里回复\n"
+            "*/candidate 问题 <候选人> <n>* 第 n 题的完整问题、考察目标和回答\n"
+            "*/candidate 搜索 <关键词>* 全文搜索，最相关的在前\n"
+            "*/candidate 列表 [岗位]* 候选人列表，最新的在前\n"
+            "*/candidate 帮助* 显示本说明\n"
+            "<候选人> 可以是编号、编号前缀（如 `000`）或能唯一匹配的词（如岗位名）。"
+            "英文子命令同样可用：summary、unanswered、verdict、question、search、list、help。"
+        ),
+        "en": (
+            "*/candidate <who>* a candidate's summary (a pick list when several match)\n"
+            "*/candidate summary <who>* position, years, profile, summary, answered/unanswered,"
+            " the verdict's gist and what reviewers said\n"
+            "*/candidate unanswered [<who>]* unanswered questions with what each assesses;"
+            " without <who>: everyone with unanswered questions\n"
+            "*/candidate verdict <who>* posts the reviewer's verdict in the channel;"
+            " reviewers reply in its thread\n"
+            "*/candidate question <who> <n>* question n in full: question, goal and answer\n"
+            "*/candidate search <words>* full-text search, best first\n"
+            "*/candidate list [position]* candidates, newest first\n"
+            "*/candidate help* this help\n"
+            "<who> is an id, an id prefix (such as `000`) or words that match one candidate."
+            " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、帮助."
+        ),
+    },
+    "empty_command": {
+        "zh": "请告诉我要查哪位候选人，或者用下面的子命令：",
+        "en": "Tell me which candidate to look up, or use one of these subcommands:",
+    },
+    "not_found": {
+        "zh": "没有找到与“{query}”匹配的候选人。可以试试编号前缀、岗位名，或 `/candidate 搜索 {query}`。",
+        "en": "No candidate matches “{query}”. Try an id prefix, a position, or"
+        " `/candidate search {query}`.",
+    },
+    "pick": {
+        "zh": "有 {count} 位候选人与“{query}”匹配，请选择：",
+        "en": "{count} candidates match “{query}”. Pick one:",
+    },
+    "pick_more": {
+        "zh": "只显示前 {shown} 位，请说得更具体些。",
+        "en": "Showing the first {shown}; be more specific to narrow it down.",
+    },
+    "need_who": {
+        "zh": "请写上候选人，例如 `/candidate {cmd} 000`。",
+        "en": "Say which candidate, for example `/candidate {cmd} 000`.",
+    },
+    "need_number": {
+        "zh": "请写上题号，例如 `/candidate 问题 {who} 2`。{who} 共有 {count} 道题。",
+        "en": "Say which question, for example `/candidate question {who} 2`."
+        " {who} has {count} questions.",
+    },
+    "no_such_question": {
+        "zh": "{who} 没有第 {n} 题（共 {count} 题），例如 `/candidate 问题 {who} 1`。",
+        "en": "{who} has no question {n} (there are {count}); try `/candidate question {who} 1`.",
+    },
+    "need_words": {
+        "zh": "请写上要搜索的词，例如 `/candidate 搜索 分布式`。",
+        "en": "Say what to search for, for example `/candidate search TensorFlow`.",
+    },
+    "no_hits": {
+        "zh": "没有找到包含“{query}”的面试记录。",
+        "en": "No transcript contains “{query}”.",
+    },
+    "hits_title": {"zh": "搜索“{query}”", "en": "Search: “{query}”"},
+    "years": {"zh": "{years} 年经验", "en": "{years} yrs"},
+    "years_unknown": {"zh": "年限未知", "en": "years unknown"},
+    "position_unknown": {"zh": "岗位未知", "en": "position unknown"},
+    "profile": {"zh": "简介", "en": "Profile"},
+    "summary": {"zh": "面试总结", "en": "Summary"},
+    "answered": {
+        "zh": "已回答 {answered} 题，未回答 {open} 题（共 {total} 题）",
+        "en": "{answered} answered, {open} unanswered ({total} questions)",
+    },
+    "verdict": {"zh": "点评", "en": "Verdict"},
+    "verdict_gist": {"zh": "点评要点", "en": "Verdict, in short"},
+    "no_verdict": {"zh": "这份记录没有点评。", "en": "This transcript has no verdict."},
+    "unanswered_title": {"zh": "未回答的问题", "en": "Unanswered questions"},
+    "none_unanswered": {
+        "zh": "{who} 的问题都回答了。",
+        "en": "{who} answered every question.",
+    },
+    "goal": {"zh": "考察目标", "en": "Assesses"},
+    "answer": {"zh": "回答", "en": "Answer"},
+    "no_answer": {"zh": "（未作答）", "en": "(no answer)"},
+    "question": {"zh": "问题 {n}", "en": "Question {n}"},
+    "question_part": {"zh": "（续 {part}/{parts}）", "en": "(part {part}/{parts})"},
+    "overview_title": {"zh": "有未回答问题的候选人", "en": "Candidates with unanswered questions"},
+    "overview_line": {"zh": "{open} 题未回答", "en": "{open} unanswered"},
+    "overview_none": {
+        "zh": "所有候选人都回答了全部问题。",
+        "en": "Every candidate answered every question.",
+    },
+    "list_title": {"zh": "候选人列表", "en": "Candidates"},
+    "list_title_position": {"zh": "候选人列表：{position}", "en": "Candidates: {position}"},
+    "list_empty": {"zh": "还没有候选人。", "en": "No candidates yet."},
+    "list_page": {
+        "zh": "第 {first}–{last} 位，共 {total} 位",
+        "en": "{first}–{last} of {total}",
+    },
+    "next_page": {"zh": "下一页", "en": "Next page"},
+    "prev_page": {"zh": "上一页", "en": "Previous page"},
+    "questions_count": {
+        "zh": "{total} 题，{open} 题未回答",
+        "en": "{total} questions, {open} unanswered",
+    },
+    "open": {"zh": "查看", "en": "Open"},
+    "post_in_channel": {"zh": "发到频道", "en": "Post in channel"},
+    "posted": {"zh": "已发到频道。", "en": "Posted in the channel."},
+    "read_more": {
+        "zh": "（已截断，完整内容：`/candidate {cmd}`）",
+        "en": "(cut short; read it all with `/candidate {cmd}`)",
+    },
+    "see_question": {
+        "zh": "完整回答：`/candidate 问题 {who} {n}`",
+        "en": "Full answer: `/candidate question {who} {n}`",
+    },
+    "more_items": {
+        "zh": "还有 {count} 项未显示。",
+        "en": "{count} more not shown.",
+    },
+    "reviewers": {"zh": "评审意见", "en": "Reviewers"},
+    "tally": {"zh": "结论", "en": "Tally"},
+    "notes": {"zh": "最新讨论", "en": "Latest notes"},
+    "followup": {"zh": "追问回答（{who}）", "en": "Follow-up answer ({who})"},
+    "verdict_thread_hint": {
+        "zh": "评审请在本帖的讨论串里回复：以“通过 / 不通过 / 待定 / 强烈推荐 / 强烈不推荐”开头记录结论，"
+        "“问题2：…”记录追问回答。",
+        "en": "Reviewers: reply in this thread. Start with hire / no hire / hold / strong hire /"
+        " strong no hire to record a decision; “Q2: …” records a follow-up answer.",
+    },
+    "posted_by": {"zh": "由 <@{user}> 发布", "en": "Posted by <@{user}>"},
+    "not_in_channel": {
+        "zh": "我还不在这个频道里，无法发帖。请先用 `/invite @Debrief` 邀请我。",
+        "en": "I am not in this channel, so I cannot post here. Invite me with `/invite @Debrief`.",
+    },
+    "error": {
+        "zh": "抱歉，出了点问题，已记录下来。请稍后再试。",
+        "en": "Sorry, something went wrong on my side. It has been logged; please try again.",
+    },
+    "decision_strong_hire": {"zh": "强烈推荐", "en": "strong hire"},
+    "decision_hire": {"zh": "通过", "en": "hire"},
+    "decision_hold": {"zh": "待定", "en": "hold"},
+    "decision_no_hire": {"zh": "不通过", "en": "no hire"},
+    "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
+    "refused": {
+        "zh": "抱歉，你没有查看候选人信息的权限。如有需要，请联系招聘负责人。",
+        "en": "Sorry, you are not allowed to see candidate information. Ask your recruiting lead.",
+    },
+    "refused_channel": {
+        "zh": "这个频道不能显示候选人信息。请在招聘频道里使用。",
+        "en": "Candidate information cannot be shown in this channel. Use a hiring channel.",
+    },
+}
+
+
+def t(locale: Locale, key: str, **values: object) -> str:
+    text = _STRINGS[key][locale]
+    return text.format(**values) if values else text

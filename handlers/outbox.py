@@ -1,0 +1,136 @@
+"""Where rendered messages go: back to the asker, or into the channel.
+
+`SlackOutbox` speaks to Slack (response_url first, chat.postEphemeral once the
+response_url is spent or expired, chat.postMessage for posts) and remembers every
+post about a candidate so replies in its thread can be tied to them.
+`RecordingOutbox` keeps the payloads, for `debrief ask`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.webhook import WebhookClient
+
+from store.db import Store
+
+from .blocks import Message
+from .commands import Outgoing
+from .i18n import Locale, t
+from .views import notice
+
+logger = logging.getLogger(__name__)
+
+RESPONSE_URL_POSTS = 5  # Slack accepts 5 posts to one response_url in 30 minutes
+
+
+def retry_handlers() -> list[Any]:
+    """Slack answering 429 (Retry-After honoured), 5xx or a dropped connection is retried."""
+    return [
+        ConnectionErrorRetryHandler(max_retry_count=2),
+        RateLimitErrorRetryHandler(max_retry_count=3),
+        ServerErrorRetryHandler(max_retry_count=2),
+    ]
+
+
+class Outbox(Protocol):
+    def reply(self, message: Message, replace_original: bool = False) -> None: ...
+
+    def post(self, outgoing: Outgoing) -> str | None: ...
+
+
+def deliver(outgoing: list[Outgoing], outbox: Outbox) -> None:
+    for item in outgoing:
+        if item.post:
+            outbox.post(item)
+        else:
+            outbox.reply(item.message)
+
+
+class RecordingOutbox:
+    """Keeps what would be sent, as Slack would receive it."""
+
+    def __init__(self) -> None:
+        self.payloads: list[dict[str, Any]] = []
+
+    def reply(self, message: Message, replace_original: bool = False) -> None:
+        self.payloads.append(message.payload())
+
+    def post(self, outgoing: Outgoing) -> str | None:
+        self.payloads.append({**outgoing.message.payload(), "response_type": "in_channel"})
+        return None
+
+
+class SlackOutbox:
+    def __init__(
+        self,
+        client: WebClient,
+        store: Store,
+        locale: Locale,
+        channel: str | None,
+        user: str | None,
+        response_url: str | None,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.locale = locale
+        self.channel = channel
+        self.user = user
+        self.response_url = response_url
+        self.sent_to_url = 0
+
+    def reply(self, message: Message, replace_original: bool = False) -> None:
+        payload: dict[str, Any] = {**message.payload(), "replace_original": replace_original}
+        if self.response_url and self.sent_to_url < RESPONSE_URL_POSTS:
+            self.sent_to_url += 1
+            webhook = WebhookClient(self.response_url, retry_handlers=retry_handlers(), timeout=10)
+            try:
+                response = webhook.send_dict(payload)
+                if response.status_code == 200:
+                    return
+                logger.warning(
+                    "response_url answered %s; falling back to chat.postEphemeral",
+                    response.status_code,
+                )
+            except Exception:
+                logger.exception("response_url failed; falling back to chat.postEphemeral")
+            self.sent_to_url = RESPONSE_URL_POSTS  # spent or expired: do not try it again
+        if self.channel and self.user:
+            self.client.chat_postEphemeral(
+                channel=self.channel, user=self.user, text=message.text, blocks=message.blocks
+            )
+        else:
+            logger.warning("no way to reply: no response_url, channel or user")
+
+    def post(self, outgoing: Outgoing) -> str | None:
+        if not self.channel:
+            self.reply(outgoing.message)
+            return None
+        message = outgoing.message
+        try:
+            response = self.client.chat_postMessage(
+                channel=self.channel,
+                text=message.text,
+                blocks=message.blocks,
+                unfurl_links=False,
+                unfurl_media=False,
+            )
+        except SlackApiError as exc:
+            error = exc.response.get("error") if exc.response is not None else None
+            if error in {"not_in_channel", "channel_not_found", "is_archived", "restricted_action"}:
+                self.reply(notice(t(self.locale, "not_in_channel")))
+                return None
+            raise
+        ts = str(response.get("ts") or "")
+        channel = str(response.get("channel") or self.channel)
+        if ts and outgoing.candidate_id:
+            self.store.record_post(channel, ts, outgoing.candidate_id, outgoing.kind)
+        return ts

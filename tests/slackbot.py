@@ -1,0 +1,138 @@
+"""A running Debrief app on loopback, wired to the fake Slack: the harness for wire tests."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fakes import (
+    FakeSlack,
+    WsgiServer,
+    action_body,
+    command_body,
+    event_body,
+    post_signed,
+)
+
+from bot.app import create_app
+from bot.server import wsgi_app
+from bot.settings import Settings, load_settings
+from store.db import Store
+
+SECRET = "test-signing-secret"
+
+
+@dataclass
+class Bot:
+    fake: FakeSlack
+    server: WsgiServer
+    store: Store
+    settings: Settings
+
+    @property
+    def events_url(self) -> str:
+        return self.server.url + "/slack/events"
+
+    def command(self, text: str, name: str = "cmd", **kw: Any) -> tuple[int, float]:
+        """Send a signed /candidate; return (status, seconds to the acknowledgement)."""
+        body = command_body(text, response_url=self.fake.response_url(name), **kw)
+        started = time.perf_counter()
+        status, _headers, _body = post_signed(self.events_url, body, SECRET)
+        return status, time.perf_counter() - started
+
+    def replies(
+        self, name: str = "cmd", count: int = 1, timeout: float = 10
+    ) -> list[dict[str, Any]]:
+        self.fake.wait_for(f"response/{name}", count=count, timeout=timeout)
+        return self.fake.responses(name)
+
+    def click(
+        self,
+        message: dict[str, Any],
+        action_id: str,
+        name: str = "click",
+        user: str = "U123",
+        channel: str = "C123",
+        ephemeral: bool = True,
+    ) -> int:
+        """Click the button `action_id` of a message we received, as Slack would send it."""
+        button = find_button(message, action_id)
+        payload = {
+            "type": "block_actions",
+            "team": {"id": "T0001", "domain": "test"},
+            "user": {"id": user, "username": "tester", "team_id": "T0001"},
+            "api_app_id": "A1",
+            "token": "verification-token",
+            "container": {
+                "type": "message",
+                "message_ts": "1700000000.000001",
+                "channel_id": channel,
+                "is_ephemeral": ephemeral,
+            },
+            "trigger_id": "1.2.3",
+            "channel": {"id": channel, "name": "hiring"},
+            "response_url": self.fake.response_url(name),
+            "actions": [
+                {
+                    "action_id": button["action_id"],
+                    "block_id": "b",
+                    "text": button["text"],
+                    "value": button.get("value", ""),
+                    "type": "button",
+                    "action_ts": str(time.time()),
+                }
+            ],
+        }
+        status, _h, _b = post_signed(self.events_url, action_body(payload), SECRET)
+        return status
+
+    def event(
+        self,
+        event: dict[str, Any],
+        event_id: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> int:
+        status, _h, _b = post_signed(
+            self.events_url, event_body(event, event_id=event_id), SECRET, extra_headers=headers
+        )
+        return status
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for block in message.get("blocks", []):
+        if block.get("type") == "actions":
+            found += block["elements"]
+        accessory = block.get("accessory")
+        if accessory and accessory.get("type") == "button":
+            found.append(accessory)
+    return found
+
+
+def find_button(message: dict[str, Any], action_id: str) -> dict[str, Any]:
+    for b in buttons(message):
+        if b["action_id"] == action_id or b["action_id"].startswith(action_id + ":"):
+            return b
+    raise AssertionError(
+        f"no button {action_id} in {json.dumps(message, ensure_ascii=False)[:500]}"
+    )
+
+
+def all_text(message: dict[str, Any]) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
+def start_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
+    values: dict[str, Any] = {
+        "bot_token": "xoxb-test",
+        "signing_secret": SECRET,
+        "api_url": fake.base_url,
+        "db_path": db_path,
+    } | settings
+    s = load_settings(**values)
+    store = Store(s.db_path)
+    app = create_app(s, store)
+    server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
+    return Bot(fake=fake, server=server, store=store, settings=s)

@@ -1,0 +1,42 @@
+"""manifest.yml is a valid Slack app manifest that asks for what the bot uses, no more."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT.parent / "shared" / "slack" / "manifest.schema.1.0.0.json"
+
+
+@pytest.fixture
+def manifest() -> dict[str, Any]:
+    data = yaml.safe_load((ROOT / "manifest.yml").read_text("utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
+    if not SCHEMA.exists():
+        pytest.skip(f"Slack's manifest schema is not at {SCHEMA} (../shared/ is absent here)")
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    jsonschema.Draft7Validator.check_schema(schema)
+    errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(manifest), key=str)
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors)
+
+
+def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
+    [command] = manifest["features"]["slash_commands"]
+    assert command["command"] == "/candidate" and command["description"] and command["usage_hint"]
+    assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
+        ["commands", "chat:write", "reactions:write", "channels:history", "groups:history"]
+    )
+    settings = manifest["settings"]
+    assert settings["event_subscriptions"]["bot_events"] == ["message.channels", "message.groups"]
+    assert settings["interactivity"]["is_enabled"] is True
+    assert settings["socket_mode_enabled"] is True

@@ -1,0 +1,179 @@
+"""`debrief serve` as a real process, and Socket Mode against a local WebSocket server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fakes import FakeSlack, FakeSocketModeServer, command_body, command_payload, post_signed
+from slackbot import SECRET, all_text
+
+from bot.app import create_app
+from bot.server import socket_mode_handler
+from bot.settings import load_settings
+from store.db import Store
+from store.indexer import index_paths
+
+
+def clean_env(**values: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+    return env | values
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({}, "SLACK_BOT_TOKEN"),
+        ({"SLACK_BOT_TOKEN": "xoxb-1"}, "SLACK_APP_TOKEN"),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s"},
+            "SLACK_SIGNING_SECRET",
+        ),
+        ({"SLACK_BOT_TOKEN": "xapp-1", "SLACK_SIGNING_SECRET": "s"}, "SLACK_BOT_TOKEN"),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": "ftp://x"},
+            "SLACK_API_URL",
+        ),
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DEBRIEF_LOCALE": "fr"},
+            "DEBRIEF_LOCALE",
+        ),
+    ],
+)
+def test_bad_settings_exit_2_with_one_line(
+    tmp_path: Path, env: dict[str, str], variable: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "serve", "--db", str(tmp_path / "x.db")],
+        env=clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and variable in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def served(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path / "transcripts"
+    shutil.copytree(seeds_dir, folder)
+    port = free_port()
+    env = clean_env(
+        SLACK_BOT_TOKEN="xoxb-test",
+        SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=fake_slack.base_url,
+        DEBRIEF_DB=str(tmp_path / "served.db"),
+        DEBRIEF_TRANSCRIPTS=str(folder),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise AssertionError(
+                        proc.stdout.read().decode() if proc.stdout else "no output"
+                    ) from None
+                time.sleep(0.1)
+        yield url + "/slack/events", folder
+    finally:
+        proc.terminate()
+        try:
+            out, _ = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        log = out.decode("utf-8", "replace")
+        assert "Traceback" not in log, log
+        assert "xoxb-test" not in log and SECRET not in log
+
+
+def ask(fake: FakeSlack, url: str, text: str, name: str) -> dict[str, object]:
+    status, _h, _b = post_signed(
+        url, command_body(text, response_url=fake.response_url(name)), SECRET
+    )
+    assert status == 200
+    fake.wait_for(f"response/{name}", timeout=15)
+    return fake.responses(name)[0]
+
+
+def test_serve_http_keeps_the_folder_indexed(
+    fake_slack: FakeSlack, served: tuple[str, Path]
+) -> None:
+    url, folder = served
+    deadline = time.time() + 20
+    reply = ask(fake_slack, url, "summary 002", "first")
+    while "神经网络模型设计师" not in all_text(reply) and time.time() < deadline:  # first index run
+        time.sleep(0.5)
+        reply = ask(fake_slack, url, "summary 002", f"again{time.time()}")
+    assert "神经网络模型设计师" in all_text(reply)
+
+    (folder / "新人.txt").write_text(
+        "岗位：测试工程师 从业年限：2年\n问题1：你好\n考察目标：礼貌\n回答：\n点评：待定\n", "utf-8"
+    )
+    (folder / "003_20561f43447eea49.txt").unlink()
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        new = ask(fake_slack, url, "summary 新人", f"n{time.time()}")
+        gone = ask(fake_slack, url, "summary 003_20561f43447eea49", f"g{time.time()}")
+        if "测试工程师" in all_text(new) and "没有找到" in all_text(gone):
+            break
+        time.sleep(0.5)
+    assert "测试工程师" in all_text(new)
+    assert "没有找到" in all_text(gone)
+
+
+def test_socket_mode_round_trip(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> None:
+    with FakeSocketModeServer(fake_slack) as ws:
+        settings = load_settings(
+            bot_token="xoxb-test",
+            app_token="xapp-test",
+            api_url=fake_slack.base_url,
+            db_path=str(tmp_path / "s.db"),
+        )
+        assert settings.require_slack() == "socket"
+        store = Store(settings.db_path)
+        index_paths(store, [seeds_dir])
+        handler = socket_mode_handler(create_app(settings, store), "xapp-test")
+        handler.connect()  # type: ignore[no-untyped-call]
+        try:
+            ws.wait_for_connection()
+            payload = command_payload("未回答 000", response_url=fake_slack.response_url("sm"))
+            envelope = ws.send_envelope(type="slash_commands", payload=payload)
+            ack = ws.wait_for_ack(envelope)
+            assert ack["envelope_id"] == envelope
+            fake_slack.wait_for("response/sm", timeout=10)
+            [reply] = fake_slack.responses("sm")
+            assert "Replicated training" in all_text(reply)
+            opened = fake_slack.calls("apps.connections.open")
+            assert opened and opened[0].token == "xapp-test"
+        finally:
+            handler.close()  # type: ignore[no-untyped-call]

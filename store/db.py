@@ -19,7 +19,17 @@ import sqlite_utils
 
 from . import fulltext
 from .migrations import migrate
-from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+from .models import (
+    Candidate,
+    CandidateSummary,
+    DecisionRecord,
+    Followup,
+    Note,
+    Question,
+    SearchHit,
+    Transcript,
+)
+from .reviews import parse_reply
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -42,6 +52,30 @@ class Resolution:
     @property
     def unique(self) -> CandidateSummary | None:
         return self.matches[0] if len(self.matches) == 1 else None
+
+
+_OPEN_COUNT_SQL = """
+UPDATE candidates SET unanswered_count = (
+    SELECT count(*) FROM questions q
+    WHERE q.candidate_rid = candidates.rid AND q.answered = 0
+      AND NOT EXISTS (
+        SELECT 1 FROM replies r
+        WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
+      )
+) WHERE id = ?
+"""
+
+
+class ReplyOutcome:
+    """What recording a thread reply did."""
+
+    def __init__(
+        self, recorded: bool, decision: str | None, followup: int | None, react: bool
+    ) -> None:
+        self.recorded = recorded  # new or changed (False: the same event again)
+        self.decision = decision
+        self.followup = followup
+        self.react = react  # this call claimed the acknowledgement reaction
 
 
 class Store:
@@ -160,6 +194,7 @@ class Store:
                     for seq, q in enumerate(t.questions)
                 ],
             )
+            db.execute(_OPEN_COUNT_SQL, [t.id])
             cols = fulltext.doc_columns(t.position, t.intro, t.summary, t.questions, t.verdict)
             db.execute(
                 "INSERT INTO candidates_fts (rowid, position, intro, summary, qa, verdict)"
@@ -208,6 +243,120 @@ class Store:
         ).fetchone()
         return str(row[0]) if row else None
 
+    # -- reviewers' replies in threads -------------------------------------------------
+
+    def record_reply(
+        self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
+    ) -> ReplyOutcome:
+        """Record (or update, when edited) one reply. The same event twice records once."""
+        meaning = parse_reply(text)
+        with self.tx() as db:
+            old = db.execute(
+                "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
+            ).fetchone()
+            followup = meaning.followup_number
+            if (
+                followup is not None
+                and not db.execute(
+                    "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                    " WHERE c.id = ? AND q.number = ?",
+                    [candidate_id, followup],
+                ).fetchone()
+            ):
+                followup = None  # no such question: it is a note
+            react = meaning.decision is not None and not (old and old[1])
+            if old is not None and old[0] == text:
+                if react:
+                    db.execute(
+                        "UPDATE replies SET reacted = 1 WHERE channel = ? AND ts = ?", [channel, ts]
+                    )
+                return ReplyOutcome(False, meaning.decision, followup, react)
+            now = utcnow()
+            if old is None:
+                db.execute(
+                    "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                    " decision, followup_number, followup_answer, recorded_at, reacted)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        channel,
+                        ts,
+                        thread_ts,
+                        candidate_id,
+                        reviewer,
+                        text,
+                        meaning.decision,
+                        followup,
+                        meaning.followup_answer if followup is not None else None,
+                        now,
+                        int(react),
+                    ],
+                )
+            else:
+                db.execute(
+                    "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
+                    " followup_answer = ?, edited_at = ?, reacted = reacted OR ?"
+                    " WHERE channel = ? AND ts = ?",
+                    [
+                        text,
+                        meaning.decision,
+                        followup,
+                        meaning.followup_answer if followup is not None else None,
+                        now,
+                        int(react),
+                        channel,
+                        ts,
+                    ],
+                )
+            db.execute(_OPEN_COUNT_SQL, [candidate_id])
+        return ReplyOutcome(True, meaning.decision, followup, react)
+
+    def delete_reply(self, channel: str, ts: str) -> bool:
+        with self.tx() as db:
+            row = db.execute(
+                "SELECT candidate_id FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
+            ).fetchone()
+            if row is None:
+                return False
+            db.execute("DELETE FROM replies WHERE channel = ? AND ts = ?", [channel, ts])
+            db.execute(_OPEN_COUNT_SQL, [row[0]])
+        return True
+
+    def _reviews(
+        self, candidate_id: str
+    ) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
+        db = self.db
+        decisions = [
+            DecisionRecord.model_validate(
+                {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
+            )
+            for r in db.execute(
+                "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
+                " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
+                " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+                " AND r2.decision IS NOT NULL) ORDER BY ts",
+                [candidate_id],
+            )
+        ]
+        followups = [
+            Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3])
+            for r in db.execute(
+                "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
+                " WHERE candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
+                [candidate_id],
+            )
+        ]
+        notes = [
+            Note(reviewer=r[0], text=r[1], ts=r[2])
+            for r in reversed(
+                db.execute(
+                    "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
+                    " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+                    [candidate_id],
+                ).fetchall()
+            )
+        ]
+        return decisions, followups, notes
+
     # -- reading ----------------------------------------------------------------------
 
     @staticmethod
@@ -226,6 +375,7 @@ class Store:
         if not rows:
             return None
         r = rows[0]
+        decisions, followups, notes = self._reviews(r["id"])
         return Candidate(
             id=r["id"],
             position=r["position"],
@@ -237,6 +387,9 @@ class Store:
             source=r["source"] or "",
             hash=r["hash"],
             indexed_at=r["first_indexed_at"],
+            decisions=decisions,
+            followups=followups,
+            notes=notes,
         )
 
     _SUMMARY_SQL = (

@@ -110,3 +110,29 @@ def m002_posts(db: sqlite_utils.Database) -> None:
         """
     )
     db.execute("CREATE INDEX posts_candidate ON posts (candidate_id)")
+
+
+@migration
+def m003_replies(db: sqlite_utils.Database) -> None:
+    """Reviewers' replies in threads under the bot's posts: notes, decisions, follow-ups."""
+    db.execute(
+        """
+        CREATE TABLE replies (
+            channel TEXT NOT NULL,
+            ts TEXT NOT NULL,
+            thread_ts TEXT NOT NULL,
+            candidate_id TEXT NOT NULL,
+            reviewer TEXT NOT NULL,
+            text TEXT NOT NULL,
+            decision TEXT,
+            followup_number INTEGER,
+            followup_answer TEXT,
+            recorded_at TEXT NOT NULL,
+            edited_at TEXT,
+            reacted INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel, ts)
+        )
+        """
+    )
+    db.execute("CREATE INDEX replies_candidate ON replies (candidate_id, ts)")
+    db.execute("CREATE INDEX replies_recorded ON replies (recorded_at)")

@@ -1,0 +1,83 @@
+"""Reviewers reply in threads under the bot's posts; their replies become a record.
+
+Only replies in threads the bot started about a candidate count; bot messages
+(the bot's own included) are ignored. Recording is keyed by (channel, ts), so an
+event Slack delivers twice is recorded once, and a decision is acknowledged with
+a single reaction, never a message.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from .commands import Deps
+
+logger = logging.getLogger(__name__)
+
+REACTION = "white_check_mark"
+PLAIN_SUBTYPES = {None, "thread_broadcast", "file_share"}
+
+
+def _from_bot(message: dict[str, Any], bot_user_id: str | None) -> bool:
+    return bool(
+        message.get("bot_id")
+        or message.get("subtype") == "bot_message"
+        or (bot_user_id and message.get("user") == bot_user_id)
+    )
+
+
+def _is_reply(message: dict[str, Any]) -> bool:
+    thread_ts = message.get("thread_ts")
+    return bool(thread_ts) and thread_ts != message.get("ts")
+
+
+def handle_message_event(
+    event: dict[str, Any], deps: Deps, client: WebClient, bot_user_id: str | None
+) -> None:
+    subtype = event.get("subtype")
+    channel = event.get("channel")
+    if not channel:
+        return
+    if subtype == "message_deleted":
+        previous = event.get("previous_message") or {}
+        ts = event.get("deleted_ts") or previous.get("ts")
+        if ts and deps.store.delete_reply(channel, ts):
+            logger.info("reply removed in %s", channel)
+        return
+    if subtype == "message_changed":
+        message = event.get("message") or {}
+    elif subtype in PLAIN_SUBTYPES:
+        message = event
+    else:
+        return
+    if not _is_reply(message) or _from_bot(message, bot_user_id):
+        return
+    user = message.get("user")
+    ts = message.get("ts")
+    if not user or not ts:
+        return
+    candidate_id = deps.store.post_candidate(channel, message["thread_ts"])
+    if candidate_id is None:
+        return  # a thread the bot did not start about a candidate
+    text = str(message.get("text") or "")
+    outcome = deps.store.record_reply(channel, ts, message["thread_ts"], candidate_id, user, text)
+    if outcome.recorded:
+        logger.info("reply recorded for a candidate in %s", channel)
+    if outcome.react:
+        try:
+            client.reactions_add(channel=channel, timestamp=ts, name=REACTION)
+        except SlackApiError as exc:
+            if (exc.response or {}).get("error") != "already_reacted":
+                logger.warning("could not react to a decision: %s", exc.response.get("error"))
+
+
+def register(app: App, deps: Deps) -> None:
+    def on_message(event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
+        handle_message_event(event, deps, client, context.get("bot_user_id"))
+
+    app.event("message")(on_message)

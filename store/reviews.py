@@ -1,0 +1,83 @@
+"""What a reviewer's reply in a thread says: a decision, a follow-up answer, or a note.
+
+Pure functions, forgiving of case, spaces and punctuation:
+`Hire: 沟通清楚`, `通过，基础扎实`, `no-hire`, `Strong No Hire!`, `问题2：补充…`, `Q2: …`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from .models import Decision
+
+# Longest first, so that 不通过 is not read as 通过 and "strong no hire" not as "strong hire".
+_DECISIONS: list[tuple[str, Decision]] = [
+    ("strong no hire", "strong_no_hire"),
+    ("strongly no hire", "strong_no_hire"),
+    ("强烈不推荐", "strong_no_hire"),
+    ("strong hire", "strong_hire"),
+    ("strongly hire", "strong_hire"),
+    ("强烈推荐", "strong_hire"),
+    ("no hire", "no_hire"),
+    ("nohire", "no_hire"),
+    ("不通过", "no_hire"),
+    ("hire", "hire"),
+    ("通过", "hire"),
+    ("hold", "hold"),
+    ("待定", "hold"),
+]
+
+_FOLLOWUP_RE = re.compile(
+    r"^\s*(?:问题|question|q|ｑ)\s*(?P<n>[0-9０-９]+|[零〇一二两三四五六七八九十百]+)\s*[:：.、)）]\s*(?P<answer>.*)\s*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_LEAD = " \t\n*_~>`\"'“”‘’「」【】[]()（）-—•·"
+
+
+@dataclass(frozen=True)
+class ReplyMeaning:
+    decision: Decision | None = None
+    followup_number: int | None = None
+    followup_answer: str | None = None
+
+
+_MENTION_RE = re.compile(r"^\s*(?:<[@!][^>]*>\s*)+")
+
+
+def _fold(text: str) -> str:
+    text = _MENTION_RE.sub("", unicodedata.normalize("NFKC", text)).lower()
+    return re.sub(r"[\s\-_]+", " ", text)
+
+
+def parse_decision(text: str) -> Decision | None:
+    """The decision a reply starts with, if any."""
+    folded = _fold(text).lstrip(_LEAD)
+    for word, decision in _DECISIONS:
+        if folded.startswith(word):
+            after = folded[len(word) : len(word) + 1]
+            if not after or not (after.isalnum() or after == "'"):
+                return decision
+            # glued to more letters: "hired", "通过率" are not decisions
+    return None
+
+
+def parse_followup(text: str) -> tuple[int, str] | None:
+    from .parser import parse_years  # numerals: 2, ２, 二
+
+    m = _FOLLOWUP_RE.match(_MENTION_RE.sub("", text))
+    if not m:
+        return None
+    number = parse_years(m.group("n"))
+    answer = m.group("answer").strip()
+    if not number or not answer:
+        return None
+    return number, answer
+
+
+def parse_reply(text: str) -> ReplyMeaning:
+    followup = parse_followup(text)
+    if followup:
+        return ReplyMeaning(followup_number=followup[0], followup_answer=followup[1])
+    return ReplyMeaning(decision=parse_decision(text))

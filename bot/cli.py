@@ -324,6 +324,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str) -> None:
     import logging
 
     from .app import create_app
+    from .digest import Digester
     from .server import serve_http, socket_mode_handler
     from .watcher import FolderWatcher
 
@@ -338,6 +339,16 @@ def serve(port: int, host: str, db_path: str | None, log_level: str) -> None:
         _fail(
             f"cannot start: Slack refused or could not be reached at {settings.api_url} ({exc})", 2
         )
+    if settings.digest_channel:
+        Digester(settings, store, app.client).start()
+        log.info(
+            "daily digest at %s %s in %s",
+            settings.digest_time,
+            settings.timezone,
+            settings.digest_channel,
+        )
+    else:
+        log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
     if settings.transcripts:
         FolderWatcher(store, settings.transcripts).start()
         log.info("keeping %s indexed", settings.transcripts)
@@ -412,6 +423,50 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         if payload.get("response_type") == "in_channel":
             click.secho(f"(posted in {channel} for everyone)", dim=True)
         click.echo(render_text(payload))
+
+
+@cli.command()
+@click.option("--post", "do_post", is_flag=True, help="Post today's digest (once a day).")
+@click.option("--dry-run", is_flag=True, help="Print the digest without posting it.")
+@db_option
+@json_option
+@clean_errors
+def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
+    """The daily digest: `--post` for cron, `--dry-run [--json]` to see it."""
+    from .app import web_client
+    from .digest import Digester
+
+    if do_post == dry_run:
+        _fail("say --post or --dry-run", 2)
+    settings = settings_for(db_path)
+    store = Store(settings.db_path)
+    if dry_run:
+        message, day = Digester(settings, store, None).compose()
+        if as_json:
+            echo_json(
+                {"text": message.text, "blocks": message.blocks}
+                if message
+                else {"text": "", "blocks": []}
+            )
+        elif message is None:
+            click.echo(f"{day}: nothing to say; no digest would be posted")
+        else:
+            click.echo(render_text(message.payload()))
+        return
+    if not settings.digest_channel:
+        _fail("DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest", 2)
+    if not settings.bot_token:
+        _fail("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post", 2)
+    outcome = Digester(settings, store, web_client(settings)).run(force=True)
+    words = {
+        "sent": f"digest posted in {settings.digest_channel}",
+        "empty": "nothing to say today: nothing posted",
+        "already": "today's digest was already posted (or is being posted)",
+    }
+    if as_json:
+        echo_json({"outcome": outcome})
+    else:
+        click.echo(words.get(outcome, outcome))
 
 
 def main() -> None:

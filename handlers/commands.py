@@ -54,6 +54,7 @@ class Route:
     words: str = ""
     offset: int = 0
     lead: str | None = None
+    since: str = ""
 
 
 @dataclass
@@ -117,7 +118,16 @@ def parse_command(text: str) -> Route:
 def route_from_value(ref: dict[str, Any]) -> Route | None:
     """A button's value -> Route (None when it is not one of ours)."""
     kind = ref.get("v")
-    if kind not in {"summary", "full", "unanswered", "verdict", "question", "search", "list"}:
+    if kind not in {
+        "summary",
+        "full",
+        "unanswered",
+        "verdict",
+        "question",
+        "search",
+        "list",
+        "digest",
+    }:
         return None
     n = ref.get("n")
     offset = ref.get("o", 0)
@@ -125,7 +135,8 @@ def route_from_value(ref: dict[str, Any]) -> Route | None:
         str(kind),
         who=str(ref.get("id", "")),
         n=n if isinstance(n, int) else None,
-        words=str(ref.get("q", "")),
+        words=str(ref.get("q", "") or ref.get("c", "")),
+        since=str(ref.get("s", "")),
         offset=offset if isinstance(offset, int) and offset >= 0 else 0,
     )
 
@@ -152,6 +163,14 @@ def run(route: Route, deps: Deps, user: str, posting: bool = False) -> list[Outg
         rows = deps.store.list_candidates(position, limit=views.PAGE_SIZE, offset=route.offset)
         msg = views.list_view(rows, total, route.offset, position, loc, posted_by)
         return [Outgoing(msg, post=posting, kind="list")]
+    if route.kind == "digest":
+        if route.words not in deps.store.DIGEST_CATEGORIES:
+            return [Outgoing(views.notice(t(loc, "need_words")))]
+        lines, total = deps.store.digest_lines(
+            route.words, route.since, views.PAGE_SIZE, route.offset
+        )
+        msg = views.digest_list_view(route.words, route.since, lines, total, route.offset, loc)
+        return [Outgoing(msg)]
     if route.kind == "unanswered" and not route.who.strip():
         total = deps.store.count_unanswered()
         rows = deps.store.list_candidates(

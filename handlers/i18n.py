@@ -156,6 +156,20 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "decision_hold": {"zh": "待定", "en": "hold"},
     "decision_no_hire": {"zh": "不通过", "en": "no hire"},
     "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
+    "digest_title": {"zh": "每日招聘摘要 · {day}", "en": "Daily hiring digest · {day}"},
+    "digest_new": {"zh": "新面试记录（{count}）", "en": "New transcripts ({count})"},
+    "digest_waiting": {
+        "zh": "等待结论（{count}），最早的在前",
+        "en": "Waiting for a decision ({count}), oldest first",
+    },
+    "digest_unanswered": {
+        "zh": "有未回答的问题（{count}）",
+        "en": "With unanswered questions ({count})",
+    },
+    "digest_decided": {"zh": "新记录的结论（{count}）", "en": "Decisions recorded ({count})"},
+    "digest_more": {"zh": "还有 {count} 位", "en": "and {count} more"},
+    "digest_show_all": {"zh": "全部列出", "en": "List them"},
+    "digest_since": {"zh": "自 {since} 以来", "en": "since {since}"},
     "refused": {
         "zh": "抱歉，你没有查看候选人信息的权限。如有需要，请联系招聘负责人。",
         "en": "Sorry, you are not allowed to see candidate information. Ask your recruiting lead.",

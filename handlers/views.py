@@ -13,7 +13,7 @@ from typing import Any
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Candidate, CandidateSummary, Question, SearchHit
+from store.models import Candidate, CandidateSummary, DigestData, DigestLine, Question, SearchHit
 
 from .blocks import (
     Message,
@@ -46,7 +46,7 @@ OPEN = "open_view"
 PAGE = "page"
 
 
-def _who(c: Candidate | CandidateSummary, locale: Locale) -> str:
+def _who(c: Candidate | CandidateSummary | DigestLine, locale: Locale) -> str:
     return f"{c.id} · {c.position or t(locale, 'position_unknown')}"
 
 
@@ -401,11 +401,85 @@ def _pager(
         buttons.append(button(t(locale, "next_page"), f"{PAGE}:next", {**ref, "o": offset + shown}))
     if posted_by:
         blocks += _posted_by(locale, posted_by)
-    else:
+    elif posted_by is None:
         buttons.append(button(t(locale, "post_in_channel"), POST, {**ref, "o": offset}))
     if buttons:
         blocks.append(actions(buttons))
     return blocks
+
+
+# -- the daily digest -----------------------------------------------------------------------
+
+DIGEST_PER_CATEGORY = 10
+
+
+def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
+    text = f"*{escape(_who(line, locale))}* · {_years(line.years, locale)}"
+    if category == "unanswered":
+        text += " · " + t(locale, "overview_line", open=line.count)
+    if category == "decided" and line.tally:
+        text += " · " + ", ".join(
+            f"{line.tally[d]} {decision_label(locale, d)}"
+            for d in DECISION_ORDER
+            if d in line.tally
+        )
+    return text
+
+
+def digest_view(
+    data: DigestData, day: str, locale: Locale, since_label: str | None = None
+) -> Message:
+    """One message: what needs attention today. Every line opens the candidate's summary
+    for whoever clicks; past the lines shown, an "and N more" button lists the rest."""
+    blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
+    since = since_label or data.since[:16].replace("T", " ")
+    blocks.append(context(t(locale, "digest_since", since=escape(since))))
+    counter = 0
+    summary_lines: list[str] = []
+    for category in ("new", "waiting", "unanswered", "decided"):
+        lines: list[DigestLine] = getattr(data, category)
+        total: int = getattr(data, f"{category}_total")
+        if not total:
+            continue
+        title = t(locale, f"digest_{category}", count=total)
+        summary_lines.append(title)
+        blocks.append(section(f"*{title}*"))
+        for line in lines[:DIGEST_PER_CATEGORY]:
+            opener = button(t(locale, "open"), f"{OPEN}:{counter}", {"v": "summary", "id": line.id})
+            blocks.append(section(_digest_line(line, category, locale), accessory=opener))
+            counter += 1
+        if total > len(lines[:DIGEST_PER_CATEGORY]):
+            more = total - len(lines[:DIGEST_PER_CATEGORY])
+            ref: dict[str, Any] = {"v": "digest", "c": category, "s": data.since, "o": 0}
+            blocks.append(
+                section(
+                    t(locale, "digest_more", count=more),
+                    accessory=button(t(locale, "digest_show_all"), f"{OPEN}:{counter}", ref),
+                )
+            )
+            counter += 1
+    return message(
+        t(locale, "digest_title", day=day) + ": " + "; ".join(summary_lines), blocks, "in_channel"
+    )
+
+
+def digest_list_view(
+    category: str, since: str, lines: Sequence[DigestLine], total: int, offset: int, locale: Locale
+) -> Message:
+    title = t(locale, f"digest_{category}", count=total)
+    blocks: list[Block] = [header(title)]
+    for i, line in enumerate(lines[:PAGE_SIZE]):
+        ref = {"v": "summary", "id": line.id}
+        blocks.append(
+            section(
+                _digest_line(line, category, locale),
+                accessory=button(t(locale, "open"), f"{OPEN}:{i}", ref),
+            )
+        )
+    blocks += _pager(
+        locale, total, offset, len(lines), {"v": "digest", "c": category, "s": since}, ""
+    )
+    return message(title, blocks)
 
 
 def error_view(locale: Locale) -> Message:

@@ -136,3 +136,21 @@ def m003_replies(db: sqlite_utils.Database) -> None:
     )
     db.execute("CREATE INDEX replies_candidate ON replies (candidate_id, ts)")
     db.execute("CREATE INDEX replies_recorded ON replies (recorded_at)")
+
+
+@migration
+def m004_digests(db: sqlite_utils.Database) -> None:
+    """One row a day: the claim that makes the daily digest go out exactly once."""
+    db.execute(
+        """
+        CREATE TABLE digests (
+            day TEXT PRIMARY KEY,
+            channel TEXT NOT NULL,
+            status TEXT NOT NULL,
+            claimed_by TEXT NOT NULL,
+            claimed_at TEXT NOT NULL,
+            sent_at TEXT,
+            ts TEXT
+        )
+        """
+    )

@@ -126,3 +126,31 @@ class ParseFailure(BaseModel):
 
 
 IndexResult.model_rebuild()
+
+
+class DigestLine(BaseModel):
+    id: str
+    position: str | None
+    years: int | None
+    count: int = 0  # unanswered questions, or decisions recorded
+    tally: dict[str, int] = Field(default_factory=dict)
+
+
+class DigestData(BaseModel):
+    """What the daily digest says, before it is rendered."""
+
+    since: str
+    new: list[DigestLine] = Field(default_factory=list)
+    new_total: int = 0
+    waiting: list[DigestLine] = Field(default_factory=list)
+    waiting_total: int = 0
+    unanswered: list[DigestLine] = Field(default_factory=list)
+    unanswered_total: int = 0
+    decided: list[DigestLine] = Field(default_factory=list)
+    decided_total: int = 0
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.new_total or self.waiting_total or self.unanswered_total or self.decided_total
+        )

@@ -1,0 +1,231 @@
+"""The daily digest: due once a day, posted once, whatever restarts and races happen."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from fakes import FakeSlack
+from slack_sdk.errors import SlackApiError
+from slackbot import Bot, all_text, buttons
+
+from bot.app import web_client
+from bot.digest import Digester
+from bot.settings import Settings, load_settings
+from store.db import Store
+from store.indexer import index_paths
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
+def at(hour: int, minute: int, day: int = 2) -> datetime:
+    return datetime(2026, 12, day, hour, minute, tzinfo=SHANGHAI)
+
+
+def make(fake: FakeSlack, db: str, **extra: str) -> tuple[Settings, Store, Digester]:
+    settings = load_settings(
+        bot_token="xoxb-test", api_url=fake.base_url, db_path=db, digest_channel="CHIRE", **extra
+    )
+    store = Store(db)
+    return settings, store, Digester(settings, store, web_client(settings))
+
+
+def posted_ids(fake: FakeSlack) -> list[str]:
+    return [c.params["channel"] for c in fake.calls("chat.postMessage")]
+
+
+def test_posted_once_when_the_time_comes_across_restarts(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    db = str(tmp_path / "d.db")
+    with time_machine.travel(at(8, 0), tick=False):
+        _s, store, digester = make(fake_slack, db)
+        index_paths(store, [seeds_dir])
+    with time_machine.travel(at(9, 29), tick=False):
+        assert digester.run() == "not_due"
+    assert fake_slack.calls("chat.postMessage") == []
+    with time_machine.travel(at(9, 31), tick=False):
+        assert digester.run() == "sent"
+        assert digester.run() == "already"
+    with time_machine.travel(at(11, 0), tick=False):  # a restart: a new process, the same database
+        assert make(fake_slack, db)[2].run() == "already"
+    [call] = fake_slack.calls("chat.postMessage")
+    assert call.params["channel"] == "CHIRE"
+    text = json.dumps(call.params, ensure_ascii=False)
+    for cid in (
+        "000_9e6b3ecb0732fcf3",
+        "002_72ee0a76eea41e0e",
+        "003_20561f43447eea49",
+        "004_b1dde04b6d7437d5",
+    ):
+        assert cid in text
+    assert "每日招聘摘要 · 2026-12-02" in text
+    with time_machine.travel(at(9, 31, day=3), tick=False):  # the next day: only what is new
+        assert digester.run() == "sent"
+    second = json.dumps(fake_slack.calls("chat.postMessage")[1].params, ensure_ascii=False)
+    assert "新面试记录" not in second and "等待结论（4）" in second
+
+
+def test_a_clock_jump_back_does_not_post_twice(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "j.db"))
+    index_paths(store, [seeds_dir])
+    with time_machine.travel(at(9, 40), tick=False):
+        assert digester.run() == "sent"
+    with time_machine.travel(at(9, 30), tick=False):
+        assert digester.run() == "already"
+    assert len(fake_slack.calls("chat.postMessage")) == 1
+
+
+def test_two_processes_race(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> None:
+    db = str(tmp_path / "race.db")
+    index_paths(Store(db), [seeds_dir])
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))} | {
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_API_URL": fake_slack.base_url,
+        "DEBRIEF_DB": db,
+        "DEBRIEF_DIGEST_CHANNEL": "CHIRE",
+    }
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "digest", "--post", "--json"],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outcomes = sorted(json.loads(p.communicate(timeout=60)[0])["outcome"] for p in procs)
+    assert outcomes == ["already", "already", "sent"]
+    assert posted_ids(fake_slack) == ["CHIRE"]
+
+
+def test_threads_race_in_one_database(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    db = str(tmp_path / "t.db")
+    index_paths(Store(db), [seeds_dir])
+    digesters = [make(fake_slack, db)[2] for _ in range(4)]
+    results: list[str] = []
+    with time_machine.travel(at(10, 0), tick=True):
+        threads = [threading.Thread(target=lambda d=d: results.append(d.run())) for d in digesters]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    assert sorted(results) == ["already"] * 3 + ["sent"]
+    assert len(fake_slack.calls("chat.postMessage")) == 1
+
+
+def test_retried_on_429_and_recorded_only_once_accepted(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "r.db"))
+    index_paths(store, [seeds_dir])
+    fake_slack.fail_next("chat.postMessage", status=429, retry_after=1)
+    with time_machine.travel(at(9, 35), tick=True):
+        assert digester.run() == "sent"
+    assert [c.status for c in fake_slack.calls("chat.postMessage")] == [429, 200]
+
+    fake_slack.fail_next("chat.postMessage", status=500, times=3)  # the first try and both retries
+    with time_machine.travel(at(9, 35, day=3), tick=True):
+        with pytest.raises(SlackApiError):
+            digester.run()
+        assert store.digest_status("2026-12-03") is None  # not recorded as sent
+    with time_machine.travel(at(9, 50, day=3), tick=True):
+        assert digester.run() == "sent"
+    assert store.digest_status("2026-12-03") == "sent"
+
+
+def test_nothing_to_say_posts_nothing(fake_slack: FakeSlack, tmp_path: Path) -> None:
+    _s, _store, digester = make(fake_slack, str(tmp_path / "e.db"))
+    with time_machine.travel(at(9, 45), tick=False):
+        assert digester.run() == "empty"
+        assert digester.run() == "already"
+    assert fake_slack.calls("chat.postMessage") == []
+
+
+def test_no_channel_no_digest(fake_slack: FakeSlack, tmp_path: Path) -> None:
+    settings = load_settings(
+        bot_token="xoxb-test", api_url=fake_slack.base_url, db_path=str(tmp_path / "n.db")
+    )
+    assert Digester(settings, Store(settings.db_path), None).run() == "no_channel"
+
+
+def test_the_scheduler_posts_a_missed_digest_at_start(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "s.db"))
+    index_paths(store, [seeds_dir])
+    with time_machine.travel(at(15, 0), tick=True):
+        digester.start()
+        try:
+            fake_slack.wait_for("chat.postMessage", timeout=10)
+        finally:
+            digester.stop()
+    time.sleep(0.3)
+    assert len(fake_slack.calls("chat.postMessage")) == 1
+
+
+def test_dry_run_json(tmp_path: Path, seeds_dir: Path) -> None:
+    from click.testing import CliRunner
+
+    from bot.cli import cli
+
+    db = str(tmp_path / "dry.db")
+    index_paths(Store(db), [seeds_dir])
+    result = CliRunner().invoke(
+        cli, ["digest", "--dry-run", "--json", "--db", db], env={"DEBRIEF_DIGEST_CHANNEL": "CX"}
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"text", "blocks"}
+    assert "000_9e6b3ecb0732fcf3" in json.dumps(payload)
+    posted = CliRunner().invoke(
+        cli, ["digest", "--post", "--db", db], env={"DEBRIEF_DIGEST_CHANNEL": ""}
+    )
+    assert posted.exit_code == 2 and "DEBRIEF_DIGEST_CHANNEL" in posted.output
+
+
+def test_digest_buttons_and_limits(bot: Bot, tmp_path: Path) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"m{i:02d}.txt").write_text(
+            f"岗位：工程师{i} 从业年限：{i % 9}年\n问题1：q\n考察目标：g\n回答：\n", "utf-8"
+        )
+    index_paths(bot.store, [folder])
+    digester = Digester(
+        bot.settings.model_copy(update={"digest_channel": "CHIRE"}),
+        bot.store,
+        web_client(bot.settings),
+    )
+    assert digester.run(force=True) == "sent"
+    [call] = bot.fake.wait_for("chat.postMessage")
+    blocks = call.json_param("blocks") if call.is_json else json.loads(call.params["blocks"])
+    assert len(blocks) <= 50
+    message = {"blocks": blocks}
+    more = [b for b in buttons(message) if json.loads(b["value"]).get("v") == "digest"]
+    assert len(more) == 3  # new, waiting, unanswered each list the rest
+    bot.click(message, more[0]["action_id"], name="more", ephemeral=False, user="U555")
+    [listed] = bot.replies("more")
+    assert (
+        listed["response_type"] == "ephemeral"
+        and "11–20" not in all_text(listed)
+        and "1–10" in all_text(listed)
+    )
+    opener = next(b for b in buttons(message) if json.loads(b["value"]).get("v") == "summary")
+    bot.click(message, opener["action_id"], name="open", ephemeral=False, user="U556")
+    [summary] = bot.replies("open")
+    assert summary["response_type"] == "ephemeral" and summary["blocks"][0]["type"] == "header"
+    assert summary.get("replace_original") is False  # the digest itself stays for everyone

@@ -42,7 +42,8 @@ def create_app(settings: Settings, store: Store, *, verify_token: bool = True) -
         logger=logging.getLogger("debrief.bolt"),
     )
     deps = Deps(store=store, locale=settings.locale)
-    handlers.register(app, deps)
+    policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)
+    handlers.register(app, deps, policy)
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -79,6 +80,7 @@ def index_json(result: IndexResult) -> dict[str, Any]:
         "unchanged": result.unchanged,
         "removed": result.removed,
         "failed": [f.model_dump() for f in result.failed],
+        "forgotten": result.forgotten,
     }
 
 
@@ -413,7 +415,8 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
             _fail(f"unknown command {name}: only /candidate is served")
     store = Store(settings.db_path)
     outbox = RecordingOutbox()
-    deliver(run(parse_command(text), Deps(store=store, locale=settings.locale), user=user), outbox)
+    deps = Deps(store=store, locale=settings.locale)
+    deliver(run(parse_command(text), deps, user=user, channel=channel), outbox)
     if as_json:
         echo_json(outbox.payloads[0] if len(outbox.payloads) == 1 else outbox.payloads)
         return
@@ -467,6 +470,66 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         echo_json({"outcome": outcome})
     else:
         click.echo(words.get(outcome, outcome))
+
+
+@cli.command()
+@click.option("--since", metavar="DATE", help="Only entries from this date (YYYY-MM-DD, UTC) on.")
+@db_option
+@json_option
+@clean_errors
+def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
+    """Who looked up, posted or decided what, about which candidate, from where."""
+    from datetime import date
+
+    if since:
+        try:
+            since = date.fromisoformat(since[:10]).isoformat() + since[10:]
+        except ValueError:
+            _fail(f"--since {since!r} is not a date such as 2026-11-30", 2)
+    entries = open_store(db_path).audit_log(since)
+    if as_json:
+        echo_json([e.model_dump() for e in entries])
+        return
+    if not entries:
+        click.echo("no audit entries")
+    for e in entries:
+        click.echo(f"{e.when}  {e.who}  {e.what}  {e.candidate or '-'}  {e.channel or '-'}")
+
+
+@cli.command()
+@click.argument("candidate")
+@click.option("--restore", is_flag=True, help="Lift an earlier forget and index the file again.")
+@db_option
+@json_option
+@clean_errors
+def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) -> None:
+    """Erase a candidate and everything recorded about them (an exact id)."""
+    store = open_store(db_path)
+    if restore:
+        source = store.restore(candidate)
+        if source is None:
+            _fail(f"{candidate} is not forgotten")
+        result = index_paths(store, [source]) if source and os.path.exists(source) else None
+        store.audit("cli", "restore", candidate)
+        if as_json:
+            echo_json({"restored": candidate, "indexed": result.indexed if result else []})
+        else:
+            again = (
+                "indexed again" if result and result.indexed else "will be indexed when its file is"
+            )
+            click.echo(f"{candidate} restored: {again}")
+        return
+    counts = store.forget(candidate)
+    if counts is None:
+        _fail(f"no candidate {candidate!r} (forget takes an exact id; see debrief list)")
+        return
+    store.audit("cli", "forget", candidate)
+    if as_json:
+        echo_json({"forgotten": candidate, "removed": counts})
+        return
+    parts = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
+    click.echo(f"forgot {candidate}: removed the transcript, {parts}.")
+    click.echo("Its file stays forgotten until it changes or `debrief forget --restore` is given.")
 
 
 def main() -> None:

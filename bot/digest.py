@@ -89,6 +89,7 @@ class Digester:
                     unfurl_media=False,
                 )
                 self.store.finish_digest(day, self.claimer, str(response.get("ts") or "?"))
+                self.store.audit("debrief", "post:digest", None, channel)
                 logger.info("digest %s posted", day)
                 return "sent"
             except BaseException:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from slack_bolt import App
 
-from . import actions, slash, threads
+from . import access, actions, slash, threads
 from .commands import Deps
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, deps: Deps, policy: access.Policy | None = None) -> None:
+    access.register(app, deps, policy or access.Policy([], []))
     slash.register(app, deps)
     actions.register(app, deps)
     threads.register(app, deps)

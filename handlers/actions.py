@@ -35,7 +35,7 @@ def register(app: App, deps: Deps) -> None:
             route = route_from_value(_value(body))
             if route is None:
                 return
-            out = run(route, deps, user=outbox.user or "")
+            out = run(route, deps, user=outbox.user or "", channel=outbox.channel)
             in_private = (body.get("container") or {}).get("is_ephemeral", False)
             if in_private and len(out) == 1 and not out[0].post:
                 outbox.reply(out[0].message, replace_original=True)
@@ -52,7 +52,7 @@ def register(app: App, deps: Deps) -> None:
             route = route_from_value(_value(body))
             if route is None:
                 return
-            out = run(route, deps, user=outbox.user or "", posting=True)
+            out = run(route, deps, user=outbox.user or "", posting=True, channel=outbox.channel)
             posted = False
             for o in out:
                 if o.post:

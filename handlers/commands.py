@@ -141,8 +141,21 @@ def route_from_value(ref: dict[str, Any]) -> Route | None:
     )
 
 
-def run(route: Route, deps: Deps, user: str, posting: bool = False) -> list[Outgoing]:
-    """Answer a route. `posting`: render for everyone in the channel (a button asked for it)."""
+def run(
+    route: Route, deps: Deps, user: str, posting: bool = False, channel: str | None = None
+) -> list[Outgoing]:
+    """Answer a route, and note in the audit who looked at which candidate from where.
+    `posting`: render for everyone in the channel (a button asked for it)."""
+    out = _answer(route, deps, user, posting)
+    shown = {o.candidate_id for o in out if o.candidate_id}
+    if route.kind != "help":
+        targets: list[str | None] = [*sorted(shown)] or [None]
+        for candidate_id in targets:
+            deps.store.audit(user, f"lookup:{route.kind}", candidate_id, channel)
+    return out
+
+
+def _answer(route: Route, deps: Deps, user: str, posting: bool) -> list[Outgoing]:
     loc = deps.locale
     posted_by = user if posting else None
     if route.kind == "help":

@@ -133,4 +133,5 @@ class SlackOutbox:
         channel = str(response.get("channel") or self.channel)
         if ts and outgoing.candidate_id:
             self.store.record_post(channel, ts, outgoing.candidate_id, outgoing.kind)
+        self.store.audit(self.user or "?", f"post:{outgoing.kind}", outgoing.candidate_id, channel)
         return ts

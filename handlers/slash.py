@@ -31,7 +31,7 @@ def register(app: App, deps: Deps) -> None:
         outbox = outbox_for(body, client, deps)
         try:
             route = parse_command(str(body.get("text") or ""))
-            deliver(run(route, deps, user=outbox.user or ""), outbox)
+            deliver(run(route, deps, user=outbox.user or "", channel=outbox.channel), outbox)
         except Exception:
             logger.exception("/candidate failed")
             try:

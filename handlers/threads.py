@@ -68,6 +68,14 @@ def handle_message_event(
     outcome = deps.store.record_reply(channel, ts, message["thread_ts"], candidate_id, user, text)
     if outcome.recorded:
         logger.info("reply recorded for a candidate in %s", channel)
+        what = (
+            f"decision:{outcome.decision}"
+            if outcome.decision
+            else "followup"
+            if outcome.followup is not None
+            else "note"
+        )
+        deps.store.audit(user, what, candidate_id, channel)
     if outcome.react:
         try:
             client.reactions_add(channel=channel, timestamp=ts, name=REACTION)

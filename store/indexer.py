@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .db import Store
 from .models import IndexResult, ParseFailure
-from .parser import MAX_BYTES, ParseError, content_hash, parse_transcript
+from .parser import MAX_BYTES, ParseError, content_hash, parse_transcript, transcript_id
 
 Progress = Callable[[int, int], None]
 
@@ -71,6 +71,7 @@ def index_paths(
     files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
     state = store.file_state()
+    forgotten = store.forgotten()
     owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
     seen: set[str] = set()
     total = len(files)
@@ -78,7 +79,7 @@ def index_paths(
         shown = display_path(path)
         seen.add(shown)
         try:
-            _index_one(store, path, shown, state, owner, result)
+            _index_one(store, path, shown, state, owner, forgotten, result)
         except OSError as exc:
             reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
             result.failed.append(ParseFailure(path=shown, error=reason))
@@ -100,6 +101,7 @@ def _index_one(
     shown: str,
     state: dict[str, tuple[str, str, int, int]],
     owner: dict[str, str],
+    forgotten: dict[str, tuple[str, str]],
     result: IndexResult,
 ) -> None:
     st = os.stat(path)
@@ -119,7 +121,14 @@ def _index_one(
         store.touch_file(known[0], st.st_mtime_ns, st.st_size)
         result.unchanged.append(known[0])
         return
-    transcript = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
+    name = display_path(os.path.basename(path))
+    erased = forgotten.get(transcript_id(name))
+    if erased is not None:
+        if erased[0] == content_hash(data):
+            result.forgotten.append(transcript_id(name))  # erased on request, until it changes
+            return
+        store.unforget(transcript_id(name))
+    transcript = parse_transcript(data, name, source=shown)
     other = owner.get(transcript.id)
     if other is not None and other != shown and os.path.exists(other):
         raise ParseError(f"id {transcript.id} is already used by {other}")

@@ -154,3 +154,31 @@ def m004_digests(db: sqlite_utils.Database) -> None:
         )
         """
     )
+
+
+@migration
+def m005_audit_and_forgotten(db: sqlite_utils.Database) -> None:
+    """Who looked at or decided what, and the candidates erased on request."""
+    db.execute(
+        """
+        CREATE TABLE audit (
+            seq INTEGER PRIMARY KEY,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            candidate_id TEXT,
+            channel TEXT
+        )
+        """
+    )
+    db.execute("CREATE INDEX audit_at ON audit (at)")
+    db.execute(
+        """
+        CREATE TABLE forgotten (
+            id TEXT PRIMARY KEY,
+            hash TEXT NOT NULL,
+            source TEXT NOT NULL,
+            forgotten_at TEXT NOT NULL
+        )
+        """
+    )

@@ -117,6 +117,7 @@ class IndexResult(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
     failed: list[ParseFailure] = Field(default_factory=list)
+    forgotten: list[str] = Field(default_factory=list)
 
 
 class ParseFailure(BaseModel):
@@ -154,3 +155,11 @@ class DigestData(BaseModel):
         return not (
             self.new_total or self.waiting_total or self.unanswered_total or self.decided_total
         )
+
+
+class AuditEntry(BaseModel):
+    when: str
+    who: str
+    what: str
+    candidate: str | None
+    channel: str | None

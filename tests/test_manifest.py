@@ -34,7 +34,14 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
     [command] = manifest["features"]["slash_commands"]
     assert command["command"] == "/candidate" and command["description"] and command["usage_hint"]
     assert sorted(manifest["oauth_config"]["scopes"]["bot"]) == sorted(
-        ["commands", "chat:write", "reactions:write", "channels:history", "groups:history"]
+        [
+            "commands",
+            "chat:write",
+            "reactions:write",
+            "channels:history",
+            "groups:history",
+            "usergroups:read",
+        ]
     )
     settings = manifest["settings"]
     assert settings["event_subscriptions"]["bot_events"] == ["message.channels", "message.groups"]

@@ -114,6 +114,8 @@ def served(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> Iterator[t
         log = out.decode("utf-8", "replace")
         assert "Traceback" not in log, log
         assert "xoxb-test" not in log and SECRET not in log
+        for text in ("神经网络模型设计师", "这位面试者", "测试工程师", "All-Reduce"):
+            assert text not in log  # logs never carry transcript text
 
 
 def ask(fake: FakeSlack, url: str, text: str, name: str) -> dict[str, object]:

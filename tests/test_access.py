@@ -1,0 +1,191 @@
+"""Access control, audit and erasure, over the real wire."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from fakes import FakeSlack, command_body, post_signed
+from slackbot import SECRET, Bot, all_text, start_bot
+
+from bot.cli import cli
+from store.indexer import index_paths
+
+
+def restricted(fake: FakeSlack, tmp_path: Path, seeds_dir: Path, **settings: str) -> Bot:
+    bot = start_bot(fake, str(tmp_path / "acl.db"), **settings)
+    index_paths(bot.store, [seeds_dir])
+    return bot
+
+
+def command(bot: Bot, text: str, name: str, **kw: str) -> tuple[int, bytes]:
+    body = command_body(text, response_url=bot.fake.response_url(name), **kw)
+    status, _h, raw = post_signed(bot.events_url, body, SECRET)
+    return status, raw
+
+
+def test_only_allowed_users_and_group_members(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    fake_slack.set_result("usergroups.users.list", {"ok": True, "users": ["UMEMBER"]})
+    bot = restricted(fake_slack, tmp_path, seeds_dir, allowed_users_raw="UBOSS, S0001")
+    try:
+        status, raw = command(bot, "总结 000", "stranger", user_id="USTRANGER")
+        assert status == 200
+        refusal = json.loads(raw)
+        assert (
+            refusal["response_type"] == "ephemeral"
+            and "没有查看候选人信息的权限" in refusal["text"]
+        )
+        assert "视频开发工程师" not in raw.decode()
+        for user, name in (("UBOSS", "boss"), ("UMEMBER", "member")):
+            assert command(bot, "总结 000", name, user_id=user)[0] == 200
+            [reply] = bot.replies(name)
+            assert "视频开发工程师" in all_text(reply)
+        time.sleep(0.3)
+        assert bot.fake.responses("stranger") == []
+        whats = [e.what for e in bot.store.audit_log()]
+        assert "refused:command" in whats and whats.count("lookup:summary") == 2
+    finally:
+        bot.server.stop()
+
+
+def test_only_allowed_channels(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> None:
+    bot = restricted(fake_slack, tmp_path, seeds_dir, allowed_channels_raw="CHIRE")
+    try:
+        _status, raw = command(bot, "点评 000", "elsewhere", channel_id="CRANDOM")
+        assert "招聘频道" in json.loads(raw)["text"]
+        assert command(bot, "总结 000", "hire", channel_id="CHIRE")[0] == 200
+        [reply] = bot.replies("hire")
+        message = {"blocks": reply["blocks"]}
+        assert (
+            bot.click(message, "post_in_channel", name="click-elsewhere", channel="CRANDOM") == 200
+        )
+        [refused] = bot.replies("click-elsewhere")
+        assert "招聘频道" in all_text(refused) and "视频开发工程师" not in all_text(refused)
+        time.sleep(0.3)
+        assert bot.fake.calls("chat.postMessage") == []
+    finally:
+        bot.server.stop()
+
+
+def test_another_workspace_is_refused(bot: Bot) -> None:
+    status, raw = command(bot, "总结 000", "other", team_id="T9999")
+    assert status == 200 and "视频开发工程师" not in raw.decode()
+    time.sleep(0.3)
+    assert bot.fake.responses("other") == []
+
+
+def cli_json(*args: str) -> Any:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_audit_records_lookups_posts_and_decisions(bot: Bot) -> None:
+    bot.command("总结 002", name="a")
+    bot.replies("a")
+    bot.command("点评 002", name="b")
+    [post] = bot.fake.wait_for("chat.postMessage")
+    time.sleep(0.3)
+    parent = bot.store.db.execute("SELECT ts FROM posts").fetchone()[0]
+    bot.event(
+        {
+            "type": "message",
+            "channel": "C123",
+            "user": "UREV",
+            "text": "通过",
+            "ts": "1800000000.1",
+            "thread_ts": parent,
+        }
+    )
+    bot.fake.wait_for("reactions.add")
+    entries = cli_json("audit", "--db", bot.store.path, "--json")
+    seen = {(e["who"], e["what"], e["candidate"], e["channel"]) for e in entries}
+    assert ("U123", "lookup:summary", "002_72ee0a76eea41e0e", "C123") in seen
+    assert ("U123", "post:verdict", "002_72ee0a76eea41e0e", "C123") in seen
+    assert ("UREV", "decision:hire", "002_72ee0a76eea41e0e", "C123") in seen
+    assert all(set(e) == {"when", "who", "what", "candidate", "channel"} for e in entries)
+    assert cli_json("audit", "--since", "2999-01-01", "--db", bot.store.path, "--json") == []
+    assert post is not None
+
+
+def test_forget_erases_everything_and_stays_forgotten(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    folder = tmp_path / "folder"
+    shutil.copytree(seeds_dir, folder)
+    bot = restricted(fake_slack, tmp_path, folder)
+    try:
+        forget_flow(bot, folder)
+    finally:
+        bot.server.stop()
+
+
+def forget_flow(bot: Bot, folder: Path) -> None:
+    db = bot.store.path
+    bot.command("点评 000", name="v")
+    bot.fake.wait_for("chat.postMessage")
+    time.sleep(0.3)
+    parent = bot.store.db.execute("SELECT ts FROM posts").fetchone()[0]
+    bot.event(
+        {
+            "type": "message",
+            "channel": "C123",
+            "user": "UREV",
+            "text": "hire",
+            "ts": "1800000000.2",
+            "thread_ts": parent,
+        }
+    )
+    bot.event(
+        {
+            "type": "message",
+            "channel": "C123",
+            "user": "UREV",
+            "text": "问题2：补充",
+            "ts": "1800000000.3",
+            "thread_ts": parent,
+        }
+    )
+    bot.fake.wait_for("reactions.add")
+    time.sleep(0.3)
+
+    out = cli_json("forget", "000_9e6b3ecb0732fcf3", "--db", db, "--json")
+    assert out["removed"] == {
+        "questions": 5,
+        "decisions": 1,
+        "followups": 1,
+        "replies": 2,
+        "posts": 1,
+        "fulltext_rows": 1,
+    }
+    assert CliRunner().invoke(cli, ["show", "000_9e6b3ecb0732fcf3", "--db", db]).exit_code == 1
+    assert "000_9e6b3ecb0732fcf3" not in json.dumps(
+        cli_json("search", "Replicated", "--db", db, "--json")
+    )
+    for table in ("replies", "posts"):
+        assert bot.store.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
+    assert {e.candidate for e in bot.store.audit_log()} >= {"000_9e6b3ecb0732fcf3"}  # the id only
+
+    again = cli_json("index", str(folder), "--db", db, "--json")
+    assert (
+        again["forgotten"] == ["000_9e6b3ecb0732fcf3"]
+        and "000_9e6b3ecb0732fcf3" not in again["indexed"]
+    )
+    restored = cli_json("forget", "000_9e6b3ecb0732fcf3", "--restore", "--db", db, "--json")
+    assert restored["indexed"] == ["000_9e6b3ecb0732fcf3"]
+    cli_json("forget", "000_9e6b3ecb0732fcf3", "--db", db, "--json")
+    path = folder / "000_9e6b3ecb0732fcf3.txt"
+    path.write_text(path.read_text("utf-8") + "\n补充说明。", "utf-8")
+    changed = cli_json("index", str(folder), "--db", db, "--json")
+    assert changed["indexed"] == ["000_9e6b3ecb0732fcf3"]  # the file changed: it is back
+
+
+def test_forget_unknown(bot: Bot) -> None:
+    result = CliRunner().invoke(cli, ["forget", "nobody", "--db", bot.store.path])
+    assert result.exit_code == 1 and "no candidate" in result.output

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -81,6 +82,20 @@ class ReplyOutcome:
         self.react = react  # this call claimed the acknowledgement reaction
 
 
+_T = TypeVar("_T")
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.pending: list[Callable[[sqlite_utils.Database], object]] = []
+        self.started = 0.0
+
+    def restart(self, db: sqlite_utils.Database) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        self.pending = []
+        self.started = time.monotonic()
+
+
 class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -130,6 +145,56 @@ class Store:
             raise
         db.execute("COMMIT")
 
+    def _write(self, fn: Callable[[sqlite_utils.Database], _T]) -> _T:
+        """One atomic write. Inside `batch()` it joins the batch's transaction; should it
+        fail half-way, the batch is rolled back and its earlier writes are replayed one
+        transaction each, so no half-written candidate is ever committed."""
+        batch: _Batch | None = getattr(self._local, "batch", None)
+        if batch is None:
+            with self.tx() as db:
+                return fn(db)
+        db = self.db
+        try:
+            result = fn(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            for earlier in batch.pending:
+                with self.tx() as again:
+                    earlier(again)
+            batch.restart(db)
+            raise
+        batch.pending.append(fn)
+        return result
+
+    @contextmanager
+    def batch(self, max_seconds: float = 0.25) -> Iterator[Callable[[], None]]:
+        """Group an index run's writes into few commits: FTS5 flushes its index at every
+        commit (and savepoint), so one commit per file costs several times the work.
+
+        Every write stays atomic (see _write); the yielded `tick()` commits once the
+        batch has run `max_seconds`, so other writers wait at most that long and a crash
+        loses only the last fraction of a second of whole candidates."""
+        db = self.db
+        batch = _Batch()
+        batch.restart(db)
+        self._local.batch = batch
+
+        def tick() -> None:
+            if time.monotonic() - batch.started >= max_seconds:
+                db.execute("COMMIT")
+                batch.restart(db)
+
+        try:
+            yield tick
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            self._local.batch = None
+        if db.conn.in_transaction:
+            db.execute("COMMIT")
+
     def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, params))
 
@@ -144,66 +209,71 @@ class Store:
 
     def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
         """The file was touched but its content is the same: remember the new stat."""
-        with self.tx() as db:
-            db.execute(
+        self._write(
+            lambda db: db.execute(
                 "UPDATE candidates SET mtime_ns = ?, size = ? WHERE id = ?",
                 [mtime_ns, size, candidate_id],
             )
+        )
 
     def save(self, t: Transcript, mtime_ns: int = 0, size: int = 0) -> None:
-        """Insert or replace one transcript, in one transaction."""
+        """Insert or replace one transcript, atomically."""
         now = utcnow()
-        with self.tx() as db:
-            old = db.execute(
-                "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
-            ).fetchone()
-            values = [
-                t.id,
-                t.position,
-                t.years,
-                t.intro,
-                t.summary,
-                t.verdict,
-                t.source,
-                t.hash,
-                mtime_ns,
-                size,
-                len(t.questions),
-                len(t.unanswered),
-            ]
-            if old is None:
-                cur = db.execute(
-                    "INSERT INTO candidates (id, position, years, intro, summary, verdict, source,"
-                    " hash, mtime_ns, size, question_count, unanswered_count, first_indexed_at,"
-                    " indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [*values, now, now],
-                )
-                rid = cur.lastrowid
-            else:
-                rid = old[0]
-                self._fts_delete(db, rid)
-                db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
-                db.execute(
-                    "UPDATE candidates SET id = ?, position = ?, years = ?, intro = ?, summary = ?,"
-                    " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
-                    " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
-                    [*values, now, rid],
-                )
-            db.conn.executemany(
-                "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
-                " answered) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (rid, seq, q.number, q.question, q.goal, q.answer, int(q.answered))
-                    for seq, q in enumerate(t.questions)
-                ],
+        self._write(lambda db: self._save(db, t, mtime_ns, size, now))
+
+    def _save(
+        self, db: sqlite_utils.Database, t: Transcript, mtime_ns: int, size: int, now: str
+    ) -> None:
+        old = db.execute(
+            "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
+        ).fetchone()
+        values = [
+            t.id,
+            t.position,
+            t.years,
+            t.intro,
+            t.summary,
+            t.verdict,
+            t.source,
+            t.hash,
+            mtime_ns,
+            size,
+            len(t.questions),
+            len(t.unanswered),
+        ]
+        if old is None:
+            cur = db.execute(
+                "INSERT INTO candidates (id, position, years, intro, summary, verdict, source,"
+                " hash, mtime_ns, size, question_count, unanswered_count, first_indexed_at,"
+                " indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [*values, now, now],
             )
-            db.execute(_OPEN_COUNT_SQL, [t.id])
-            cols = fulltext.doc_columns(t.position, t.intro, t.summary, t.questions, t.verdict)
+            rid = cur.lastrowid
+        else:
+            rid = old[0]
+            self._fts_delete(db, rid)
+            db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
             db.execute(
-                "INSERT INTO candidates_fts (rowid, position, intro, summary, qa, verdict)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [rid, *cols],
+                "UPDATE candidates SET id = ?, position = ?, years = ?, intro = ?, summary = ?,"
+                " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
+                " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
+                [*values, now, rid],
             )
+        db.conn.executemany(
+            "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
+            " answered) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (rid, seq, q.number, q.question, q.goal, q.answer, int(q.answered))
+                for seq, q in enumerate(t.questions)
+            ],
+        )
+        db.execute(_OPEN_COUNT_SQL, [t.id])
+        cols = fulltext.doc_columns(t.position, t.intro, t.summary, t.questions, t.verdict)
+        db.execute(
+            "INSERT INTO candidates_fts (rowid, position, intro, summary, qa, verdict)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [rid, *cols],
+        )
 
     def _fts_delete(self, db: sqlite_utils.Database, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
@@ -221,13 +291,16 @@ class Store:
 
     def remove(self, candidate_id: str) -> bool:
         """Delete a candidate's transcript (its questions and full-text row too)."""
-        with self.tx() as db:
+
+        def write(db: sqlite_utils.Database) -> bool:
             row = db.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
             if row is None:
                 return False
             self._fts_delete(db, row[0])
             db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
-        return True
+            return True
+
+        return self._write(write)
 
     # -- posts in Slack ------------------------------------------------------------------
 
@@ -546,8 +619,7 @@ class Store:
         return str(row[0])
 
     def unforget(self, candidate_id: str) -> None:
-        with self.tx() as db:
-            db.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id])
+        self._write(lambda db: db.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id]))
 
     # -- reading ----------------------------------------------------------------------
 

@@ -75,18 +75,20 @@ def index_paths(
     owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
     seen: set[str] = set()
     total = len(files)
-    for done, path in enumerate(files, start=1):
-        shown = display_path(path)
-        seen.add(shown)
-        try:
-            _index_one(store, path, shown, state, owner, forgotten, result)
-        except OSError as exc:
-            reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
-            result.failed.append(ParseFailure(path=shown, error=reason))
-        except ParseError as exc:
-            result.failed.append(ParseFailure(path=shown, line=exc.line, error=exc.reason))
-        if progress is not None:
-            progress(done, total)
+    with store.batch() as tick:
+        for done, path in enumerate(files, start=1):
+            shown = display_path(path)
+            seen.add(shown)
+            try:
+                _index_one(store, path, shown, state, owner, forgotten, result)
+            except OSError as exc:
+                reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+                result.failed.append(ParseFailure(path=shown, error=reason))
+            except ParseError as exc:
+                result.failed.append(ParseFailure(path=shown, line=exc.line, error=exc.reason))
+            tick()
+            if progress is not None:
+                progress(done, total)
     for root in roots:
         prefix = display_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():

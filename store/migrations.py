@@ -81,11 +81,12 @@ def m001_transcripts(db: sqlite_utils.Database) -> None:
             question TEXT NOT NULL,
             goal TEXT NOT NULL,
             answer TEXT NOT NULL,
-            answered INTEGER NOT NULL,
-            PRIMARY KEY (candidate_rid, seq)
-        ) WITHOUT ROWID
+            answered INTEGER NOT NULL
+        )
         """
     )
+    # A rowid table: rows hold long answers, which WITHOUT ROWID tables store poorly.
+    db.execute("CREATE UNIQUE INDEX questions_order ON questions (candidate_rid, seq)")
     # Contentless: the text lives once, in the tables above; see store/fulltext.py.
     db.execute(
         "CREATE VIRTUAL TABLE candidates_fts USING fts5("

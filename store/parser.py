@@ -46,6 +46,7 @@ class ParseError(ValueError):
 _WS = r"[ \t\u3000\u00a0\u2000-\u200b\u202f\u205f\ufeff]"
 _COLON = r"[:：﹕∶]"
 _CN_NUM = "零〇一二两三四五六七八九十百"
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
 
 
 def _spaced(word: str) -> str:
@@ -262,7 +263,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     text = decode(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
 
-    bad = sum(1 for ch in text if ch < " " and ch not in "\t\n\x0c") + text.count("\ufffd")
+    bad = len(_CONTROL_RE.findall(text)) + text.count("\ufffd")
     if bad > max(8, len(text) // 100):
         raise ParseError("binary file, not text (control characters)")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -36,6 +37,8 @@ def clean_errors(fn: F) -> F:
             _fail(str(exc), 2)
         except StoreError as exc:
             _fail(str(exc), 1)
+        except sqlite3.Error as exc:
+            _fail(f"database error: {exc}", 1)
 
     return wrapper  # type: ignore[return-value]
 

@@ -79,7 +79,10 @@ def question_number(token: str) -> int | None:
     m = _QN_RE.match(unicodedata.normalize("NFKC", token).strip())
     if not m:
         return None
-    value = parse_years(m.group(1))
+    digits = m.group(1)
+    if len(digits) > 5:
+        return None
+    value = int(digits) if digits.isdigit() else parse_years(digits)
     return value if value is not None and value > 0 else None
 
 

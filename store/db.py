@@ -729,7 +729,7 @@ class Store:
         )
         if prefix:
             return Resolution(text, [self._summary(r) for r in prefix])
-        words = text.split()
+        words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
         by_position = self._rows(
             self._SUMMARY_SQL
             + " WHERE "

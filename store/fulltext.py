@@ -28,7 +28,7 @@ WEIGHTS = (4.0, 2.0, 1.5, 1.0, 1.5)
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MAX_QUERY_CHARS = 512
-_MAX_TERMS = 16
+MAX_TERMS = 16
 _MAX_EXPANSION = 400
 
 
@@ -79,7 +79,7 @@ def terms(query: str) -> list[Term]:
             out.append(Term(folded, short=False))
         elif len(word) == 2 or _is_cjk(word):
             out.append(Term(folded, short=True))
-        if len(out) >= _MAX_TERMS:
+        if len(out) >= MAX_TERMS:
             break
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -86,6 +87,9 @@ def index_paths(
                 result.failed.append(ParseFailure(path=shown, error=reason))
             except ParseError as exc:
                 result.failed.append(ParseFailure(path=shown, line=exc.line, error=exc.reason))
+            except (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError) as exc:
+                # a file the parser let through but the database cannot hold: it fails alone
+                result.failed.append(ParseFailure(path=shown, error=f"cannot be stored: {exc}"))
             tick()
             if progress is not None:
                 progress(done, total)

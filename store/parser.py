@@ -30,6 +30,7 @@ from pathlib import PurePath
 from .models import Question, Transcript
 
 MAX_BYTES = 5 * 1024 * 1024
+MAX_QUESTION = 10_000
 """A transcript is a few dozen KB; anything past this is not one."""
 
 
@@ -138,12 +139,17 @@ def _cn_to_int(text: str) -> int | None:
 
 def _to_int(text: str) -> int | None:
     text = unicodedata.normalize("NFKC", text)
-    if text.isdigit():
+    if len(text) > 6:  # no transcript has a millionth question
+        return None
+    if text.isascii() and text.isdigit():
         return int(text)
     return _cn_to_int(text)
 
 
-_YEARS_RE = re.compile(rf"^(?:约|大约|近|超过|逾|满|共)?\s*(?:(\d+(?:\.\d+)?)|([{_CN_NUM}]+)|(半))")
+_YEARS_RE = re.compile(
+    rf"^(?:约|大约|近|超过|逾|满|共)?\s*(?:([0-9]{{1,4}}(?:\.[0-9]{{1,4}})?)(?![0-9])|([{_CN_NUM}]{{1,6}})|(半))"
+)
+MAX_YEARS = 80
 
 
 def parse_years(text: str) -> int | None:
@@ -152,10 +158,12 @@ def parse_years(text: str) -> int | None:
     if not m:
         return None
     if m.group(1):
-        return int(float(m.group(1)))
-    if m.group(2):
-        return _cn_to_int(m.group(2))
-    return 0
+        value: int | None = int(float(m.group(1)))
+    elif m.group(2):
+        value = _cn_to_int(m.group(2))
+    else:
+        value = 0
+    return value if value is not None and 0 <= value <= MAX_YEARS else None
 
 
 def is_placeholder(answer: str) -> bool:
@@ -303,6 +311,8 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         elif m.group("question"):
             raw = m.group("num")
             number = _to_int(raw) if raw else None
+            if raw and (number is None or number > MAX_QUESTION):
+                raise ParseError(f"question number out of range: 问题{raw[:12]}", index)
             if number is None:
                 number = drafts[-1].number + 1 if drafts else 1
             drafts.append(_Draft(number=number, line=index, question=[rest]))

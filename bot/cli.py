@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -13,8 +12,9 @@ from typing import Any, TypeVar
 import click
 
 from store.db import Resolution, Store, StoreError
-from store.indexer import index_paths
+from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult
+from store.sqlite import sqlite3
 
 from .settings import Settings, SettingsError, load_settings
 
@@ -95,8 +95,9 @@ def index_json(result: IndexResult) -> dict[str, Any]:
 def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
     """Index transcript files and folders (new, changed and removed files)."""
     store = open_store(db_path)
+    bulk: dict[str, Any] = {"workers": default_workers(), "batch_seconds": 2.0}
     if as_json or not sys.stderr.isatty():
-        result = index_paths(store, paths)
+        result = index_paths(store, paths, **bulk)
     else:
         from rich.progress import (
             BarColumn,
@@ -126,7 +127,7 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
                 rate = f"{speed:,.0f} files/s" if speed else ""
                 bar.update(task, completed=done, total=total, rate=rate)
 
-            result = index_paths(store, paths, progress=progress)
+            result = index_paths(store, paths, progress=progress, **bulk)
     if as_json:
         echo_json(index_json(result))
     else:

@@ -11,7 +11,7 @@ import logging
 import threading
 
 from store.db import Store
-from store.indexer import index_paths
+from store.indexer import default_workers, index_paths
 
 logger = logging.getLogger("debrief.watcher")
 
@@ -34,7 +34,7 @@ class FolderWatcher:
         self._thread.join(timeout)
 
     def run_once(self) -> None:
-        result = index_paths(self.store, [self.folder])
+        result = index_paths(self.store, [self.folder], workers=default_workers())
         self.runs += 1
         if result.indexed or result.removed or (result.failed and self.runs == 1):
             logger.info(

@@ -7,7 +7,6 @@ busy timeout makes writers wait for each other instead of failing.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -34,6 +33,7 @@ from .models import (
     Transcript,
 )
 from .reviews import parse_reply
+from .sqlite import sqlite3
 
 BUSY_TIMEOUT_MS = 15_000
 
@@ -216,13 +216,30 @@ class Store:
             )
         )
 
-    def save(self, t: Transcript, mtime_ns: int = 0, size: int = 0) -> None:
-        """Insert or replace one transcript, atomically."""
+    def save(
+        self,
+        t: Transcript,
+        mtime_ns: int = 0,
+        size: int = 0,
+        prepared: tuple[str, str] | None = None,
+    ) -> None:
+        """Insert or replace one transcript, atomically. `prepared`: its full-text and
+        bigram strings, when a worker process already computed them."""
         now = utcnow()
-        self._write(lambda db: self._save(db, t, mtime_ns, size, now))
+        if prepared is None:
+            text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+            prepared = (text, fulltext.bigrams(text))
+        fts = prepared
+        self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
 
     def _save(
-        self, db: sqlite_utils.Database, t: Transcript, mtime_ns: int, size: int, now: str
+        self,
+        db: sqlite_utils.Database,
+        t: Transcript,
+        mtime_ns: int,
+        size: int,
+        now: str,
+        fts: tuple[str, str],
     ) -> None:
         old = db.execute(
             "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
@@ -268,12 +285,8 @@ class Store:
             ],
         )
         db.execute(_OPEN_COUNT_SQL, [t.id])
-        cols = fulltext.doc_columns(t.position, t.intro, t.summary, t.questions, t.verdict)
-        db.execute(
-            "INSERT INTO candidates_fts (rowid, position, intro, summary, qa, verdict)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [rid, *cols],
-        )
+        db.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, fts[0]])
+        db.execute("INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, fts[1]])
 
     def _fts_delete(self, db: sqlite_utils.Database, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
@@ -282,11 +295,15 @@ class Store:
         ).fetchone()
         if row is None:
             return
-        cols = fulltext.doc_columns(row[0], row[1], row[2], self._questions(db, rid), row[3])
+        text = fulltext.doc_text(row[0], row[1], row[2], self._questions(db, rid), row[3])
         db.execute(
-            "INSERT INTO candidates_fts (candidates_fts, rowid, position, intro, summary, qa,"
-            " verdict) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-            [rid, *cols],
+            "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
+            [rid, text],
+        )
+        db.execute(
+            "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
+            " VALUES ('delete', ?, ?)",
+            [rid, fulltext.bigrams(text)],
         )
 
     def remove(self, candidate_id: str) -> bool:
@@ -762,18 +779,56 @@ class Store:
             )
         ]
 
+    def _matches(self, match: fulltext.Match, window: int) -> list[int]:
+        """The newest `window` candidates (rowids) matching every term."""
+        if match.trigram and match.bigram:
+            sql = (
+                "SELECT rowid FROM candidates_fts WHERE candidates_fts MATCH :tri AND +rowid IN"
+                " (SELECT rowid FROM candidates_bigrams WHERE candidates_bigrams MATCH :bi)"
+                " ORDER BY rowid DESC LIMIT :n"
+            )
+        elif match.trigram:
+            sql = (
+                "SELECT rowid FROM candidates_fts WHERE candidates_fts MATCH :tri"
+                " ORDER BY rowid DESC LIMIT :n"
+            )
+        else:
+            sql = (
+                "SELECT rowid FROM candidates_bigrams WHERE candidates_bigrams MATCH :bi"
+                " ORDER BY rowid DESC LIMIT :n"
+            )
+        params = {"tri": match.trigram, "bi": match.bigram, "n": window}
+        return [r[0] for r in self.db.execute(sql, params)]
+
+    def _ranked(
+        self, match: fulltext.Match, rowids: list[int], limit: int
+    ) -> list[tuple[int, float]]:
+        """bm25 over the window only: its cost does not grow with the index. The bigram
+        table keeps no counts (detail=none), so 2-character words alone rank newest first."""
+        scores: dict[int, float] = {}
+        if match.trigram:
+            scores = {
+                r[0]: r[1]
+                for r in self.db.execute(
+                    "SELECT rowid, bm25(candidates_fts) FROM candidates_fts"
+                    " WHERE candidates_fts MATCH ? AND rowid >= ?",
+                    [match.trigram, min(rowids)],
+                )
+            }
+        ranked = sorted(rowids, key=lambda rid: (scores.get(rid, 0.0), -rid))
+        return [(rid, -scores.get(rid, 0.0)) for rid in ranked[:limit]]
+
     def search(self, query: str, limit: int = 10, snippets: bool = True) -> list[SearchHit]:
         """Candidates containing every term of `query`, best first. Never raises on input."""
         query_terms = fulltext.terms(query)
-        expr = fulltext.match_expression(query_terms, self._expand)
-        if expr is None:
+        match = fulltext.match_expressions(query_terms, self._expand)
+        if match is None:
             return []
-        weights = ", ".join(str(w) for w in fulltext.WEIGHTS)
-        rows = self.db.execute(
-            f"SELECT rowid, bm25(candidates_fts, {weights}) AS score FROM candidates_fts"
-            " WHERE candidates_fts MATCH ? ORDER BY score LIMIT ?",
-            [expr, max(1, min(limit, 1000))],
-        ).fetchall()
+        limit = max(1, min(limit, 1000))
+        window = self._matches(match, max(limit, fulltext.RANK_WINDOW))
+        if not window:
+            return []
+        rows = self._ranked(match, window, limit)
         if not rows:
             return []
         info = {
@@ -803,7 +858,7 @@ class Store:
                     position=r["position"],
                     years=r["years"],
                     snippet=text,
-                    score=round(-score, 6),
+                    score=round(score, 6),
                     highlight=hl,
                 )
             )

@@ -1,12 +1,25 @@
 """Full-text search for Chinese: what goes into the index and how raw text becomes a query.
 
-The index is one FTS5 row per candidate with the trigram tokenizer (C speed, case
-folded, substring semantics for any term of 3+ characters: 分布式, TensorFlow, C++).
-Trigrams never match a 2-character term, and unicode61 would treat a whole run of
-Chinese as one token, so a 2-character term (并行, Go) is expanded through the
-index's own vocabulary: every indexed trigram that starts with those two characters.
-Each column is indexed with a trailing space so that a term at the very end of a
-column is followed by some character too.
+Two contentless FTS5 tables, both fed by C code only (no Python loop per character):
+
+- `candidates_fts`, trigram tokenizer: any term of 3+ characters (分布式, TensorFlow,
+  C++) is a phrase of trigrams, so a match is an exact, case-folded substring.
+- `candidates_bigrams`, unicode61 over each candidate's distinct CJK bigrams (found
+  by one regular expression): a 2-character word (并行) is one token. Trigrams never
+  match a term under 3 characters, and unicode61 alone would make a whole run of
+  Chinese one token; this table closes that gap. It keeps no positions (detail=none):
+  a 2-character word needs none.
+
+A 2-character term that is not Chinese (`Go`, `AI`) is expanded through the trigram
+index's vocabulary: every indexed trigram starting with it. The indexed text ends
+with a space, so a term at the very end of the text is followed by a character too.
+
+Ranking: matches come newest first from the index (cheap at any size); the newest
+`RANK_WINDOW` of them are ranked by bm25 over their 3+ character terms and the best
+returned (a query of 2-character words only keeps newest first: the bigram table
+stores no counts to rank by). For a term found in
+most of 100,000 transcripts, ranking every match would cost a second; ranking the
+newest few hundred costs milliseconds and is what a recruiter wants anyway.
 
 Nothing user-typed ever reaches FTS5's query syntax unquoted: every term becomes a
 double-quoted string with its quotes doubled, so AND/OR/NOT, `*`, `:`, `-`,
@@ -22,42 +35,47 @@ from dataclasses import dataclass
 
 from .models import Question
 
-COLUMNS = ("position", "intro", "summary", "qa", "verdict")
-# bm25 weights, in COLUMNS order: the position and profile say most about a match.
-WEIGHTS = (4.0, 2.0, 1.5, 1.0, 1.5)
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_MAX_QUERY_CHARS = 512
+RANK_WINDOW = 300
 MAX_TERMS = 16
+_MAX_QUERY_CHARS = 512
 _MAX_EXPANSION = 400
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_BIGRAM_RE = re.compile(f"(?=([{_CJK}]{{2}}))")
+_CJK_RE = re.compile(f"^[{_CJK}]+$")
 
 
-def doc_columns(
+def doc_text(
     position: str | None,
     intro: str,
     summary: str,
     questions: Iterable[Question],
     verdict: str | None,
-    extra: Iterable[str] = (),
-) -> tuple[str, str, str, str, str]:
-    """The exact strings indexed for one candidate (and needed again to delete it)."""
-    qa_parts: list[str] = []
+) -> str:
+    """The exact string indexed for one candidate (and needed again to delete it)."""
+    parts = [position or "", intro, summary]
     for q in questions:
-        qa_parts.extend((q.question, q.goal, q.answer))
-    qa_parts.extend(extra)
-    return (
-        (position or "") + " ",
-        intro + " ",
-        summary + " ",
-        "\n".join(qa_parts) + " ",
-        (verdict or "") + " ",
-    )
+        parts.extend((q.question, q.goal, q.answer))
+    parts.append(verdict or "")
+    return "\n".join(parts) + " "
+
+
+def bigrams(text: str) -> str:
+    """Every distinct CJK bigram of the text, in first-seen order, space separated."""
+    return " ".join(dict.fromkeys(_BIGRAM_RE.findall(text)))
 
 
 @dataclass(frozen=True)
 class Term:
-    text: str  # as the user typed it, normalized
-    short: bool  # under 3 characters: needs vocabulary expansion
+    text: str  # as typed, normalized and case-folded
+
+    @property
+    def kind(self) -> str:
+        if len(self.text) >= 3:
+            return "trigram"
+        if _CJK_RE.match(self.text):
+            return "bigram"  # 2 characters, or 1 (prefix of a bigram)
+        return "expand"
 
 
 def terms(query: str) -> list[Term]:
@@ -69,43 +87,45 @@ def terms(query: str) -> list[Term]:
     for word in text.split():
         # Quotes and brackets around a word are how people write queries, not content.
         word = word.strip("\"'“”‘’()[]{}<>")
-        if not word:
-            continue
         folded = word.casefold()
-        if folded in seen:
+        if not word or folded in seen or (len(word) == 1 and not _CJK_RE.match(word)):
             continue
         seen.add(folded)
-        if len(word) >= 3:
-            out.append(Term(folded, short=False))
-        elif len(word) == 2 or _is_cjk(word):
-            out.append(Term(folded, short=True))
+        out.append(Term(folded))
         if len(out) >= MAX_TERMS:
             break
     return out
-
-
-def _is_cjk(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text)
 
 
 def quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def match_expression(query_terms: list[Term], expand: Callable[[str], list[str]]) -> str | None:
-    """FTS5 MATCH text for the terms, ANDed; None when nothing can match."""
-    parts: list[str] = []
+@dataclass(frozen=True)
+class Match:
+    """MATCH expressions for the two tables; None where a table has no part in it."""
+
+    trigram: str | None
+    bigram: str | None
+
+
+def match_expressions(query_terms: list[Term], expand: Callable[[str], list[str]]) -> Match | None:
+    """None when nothing can match (no terms, or a term that occurs nowhere)."""
+    tri: list[str] = []
+    bi: list[str] = []
     for term in query_terms:
-        if not term.short:
-            parts.append(quote(term.text))
-            continue
-        trigrams = expand(term.text)[:_MAX_EXPANSION]
-        if not trigrams:
-            return None  # a term that occurs nowhere: no candidate has all the terms
-        parts.append("(" + " OR ".join(quote(t) for t in trigrams) + ")")
-    if not parts:
+        if term.kind == "trigram":
+            tri.append(quote(term.text))
+        elif term.kind == "bigram":
+            bi.append(quote(term.text) + ("*" if len(term.text) == 1 else ""))
+        else:
+            found = expand(term.text)[:_MAX_EXPANSION]
+            if not found:
+                return None
+            tri.append("(" + " OR ".join(quote(t) for t in found) + ")")
+    if not tri and not bi:
         return None
-    return " AND ".join(parts)
+    return Match(" AND ".join(tri) or None, " AND ".join(bi) or None)
 
 
 def snippet(

@@ -9,14 +9,18 @@ it never stops the rest.
 from __future__ import annotations
 
 import errno
+import multiprocessing
 import os
-import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+from . import fulltext
 from .db import Store
-from .models import IndexResult, ParseFailure
+from .models import IndexResult, ParseFailure, Transcript
 from .parser import MAX_BYTES, ParseError, content_hash, parse_transcript, transcript_id
+from .sqlite import sqlite3
 
 Progress = Callable[[int, int], None]
 
@@ -60,15 +64,84 @@ def collect(paths: Iterable[str | Path]) -> tuple[list[str], list[str], list[Par
     return unique, roots, failed
 
 
+@dataclass
+class Prepared:
+    """One file, read and parsed: everything the store needs, or why it failed."""
+
+    path: str
+    shown: str
+    mtime_ns: int = 0
+    size: int = 0
+    hash: str = ""
+    transcript: Transcript | None = None
+    text: str = ""
+    bigrams: str = ""
+    failure: ParseFailure | None = None
+
+
 def _read(path: str) -> tuple[bytes, os.stat_result]:
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise ParseError("not a regular file")
+        if st.st_size > MAX_BYTES:  # refused before reading it
+            raise ParseError(
+                f"file too large for a transcript: {st.st_size / 1e6:.1f} MB "
+                f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
+            )
         return fh.read(MAX_BYTES + 1), st
 
 
+def prepare(path: str) -> Prepared:
+    """Read, hash, parse and tokenize one file. Pure work, no database: it runs in
+    worker processes during large index runs."""
+    shown = display_path(path)
+    try:
+        data, st = _read(path)
+    except OSError as exc:
+        reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+        return Prepared(path, shown, failure=ParseFailure(path=shown, error=reason))
+    except ParseError as exc:
+        return Prepared(path, shown, failure=ParseFailure(path=shown, error=exc.reason))
+    out = Prepared(path, shown, st.st_mtime_ns, st.st_size, content_hash(data))
+    try:
+        t = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
+    except ParseError as exc:
+        out.failure = ParseFailure(path=shown, line=exc.line, error=exc.reason)
+        return out
+    out.transcript = t
+    out.text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+    out.bigrams = fulltext.bigrams(out.text)
+    return out
+
+
+PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
+
+
+def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
+    if workers < 1 or len(paths) < PARALLEL_FROM:
+        yield from map(prepare, paths)
+        return
+    # spawn: safe even from a process with threads (debrief serve's watcher)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        yield from pool.imap(prepare, paths, chunksize=16)
+
+
+def default_workers() -> int:
+    """Leave one core to the database writer."""
+    return max(0, (os.cpu_count() or 1) - 1)
+
+
 def index_paths(
-    store: Store, paths: Iterable[str | Path], progress: Progress | None = None
+    store: Store,
+    paths: Iterable[str | Path],
+    progress: Progress | None = None,
+    workers: int = 0,
+    batch_seconds: float = 0.25,
 ) -> IndexResult:
+    """Index files and folders. `workers` > 0 parses in that many processes;
+    `batch_seconds` is how long a write transaction may last (see Store.batch)."""
     files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
     state = store.file_state()
@@ -76,21 +149,37 @@ def index_paths(
     owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
     seen: set[str] = set()
     total = len(files)
-    with store.batch() as tick:
-        for done, path in enumerate(files, start=1):
-            shown = display_path(path)
-            seen.add(shown)
+    done = 0
+    todo: list[str] = []
+    for path in files:  # unchanged size and time: skipped without reading
+        shown = display_path(path)
+        seen.add(shown)
+        known = state.get(shown)
+        try:
+            st = os.stat(path)
+        except OSError:
+            todo.append(path)  # prepare() says what is wrong with it
+            continue
+        if known and (known[2], known[3]) == (st.st_mtime_ns, st.st_size):
+            result.unchanged.append(known[0])
+            done += 1
+        else:
+            todo.append(path)
+    if progress is not None:
+        progress(done, total)
+    with store.batch(batch_seconds) as tick:
+        for item in _prepared(todo, workers):
             try:
-                _index_one(store, path, shown, state, owner, forgotten, result)
-            except OSError as exc:
-                reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
-                result.failed.append(ParseFailure(path=shown, error=reason))
+                _write_one(store, item, state, owner, forgotten, result)
             except ParseError as exc:
-                result.failed.append(ParseFailure(path=shown, line=exc.line, error=exc.reason))
+                result.failed.append(ParseFailure(path=item.shown, line=exc.line, error=exc.reason))
             except (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError) as exc:
                 # a file the parser let through but the database cannot hold: it fails alone
-                result.failed.append(ParseFailure(path=shown, error=f"cannot be stored: {exc}"))
+                result.failed.append(
+                    ParseFailure(path=item.shown, error=f"cannot be stored: {exc}")
+                )
             tick()
+            done += 1
             if progress is not None:
                 progress(done, total)
     for root in roots:
@@ -101,43 +190,34 @@ def index_paths(
     return result
 
 
-def _index_one(
+def _write_one(
     store: Store,
-    path: str,
-    shown: str,
+    item: Prepared,
     state: dict[str, tuple[str, str, int, int]],
     owner: dict[str, str],
     forgotten: dict[str, tuple[str, str]],
     result: IndexResult,
 ) -> None:
-    st = os.stat(path)
-    if not os.path.isfile(path):
-        raise ParseError("not a regular file")
-    known = state.get(shown)
-    if known and (known[2], known[3]) == (st.st_mtime_ns, st.st_size):
+    known = state.get(item.shown)
+    if known and item.hash and known[1] == item.hash:
+        store.touch_file(known[0], item.mtime_ns, item.size)  # touched, same content
         result.unchanged.append(known[0])
         return
-    if st.st_size > MAX_BYTES:
-        raise ParseError(
-            f"file too large for a transcript: {st.st_size / 1e6:.1f} MB "
-            f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
-        )
-    data, st = _read(path)
-    if known and known[1] == content_hash(data):
-        store.touch_file(known[0], st.st_mtime_ns, st.st_size)
-        result.unchanged.append(known[0])
-        return
-    name = display_path(os.path.basename(path))
-    erased = forgotten.get(transcript_id(name))
-    if erased is not None:
-        if erased[0] == content_hash(data):
-            result.forgotten.append(transcript_id(name))  # erased on request, until it changes
+    cid = transcript_id(display_path(os.path.basename(item.path)))
+    erased = forgotten.get(cid)
+    if erased is not None and item.hash:
+        if erased[0] == item.hash:
+            result.forgotten.append(cid)  # erased on request, until the file changes
             return
-        store.unforget(transcript_id(name))
-    transcript = parse_transcript(data, name, source=shown)
+        store.unforget(cid)
+    if item.failure is not None:
+        result.failed.append(item.failure)
+        return
+    transcript = item.transcript
+    assert transcript is not None
     other = owner.get(transcript.id)
-    if other is not None and other != shown and os.path.exists(other):
+    if other is not None and other != item.shown and os.path.exists(other):
         raise ParseError(f"id {transcript.id} is already used by {other}")
-    store.save(transcript, mtime_ns=st.st_mtime_ns, size=st.st_size)
-    owner[transcript.id] = shown
+    store.save(transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams))
+    owner[transcript.id] = item.shown
     result.indexed.append(transcript.id)

@@ -87,12 +87,19 @@ def m001_transcripts(db: sqlite_utils.Database) -> None:
     )
     # A rowid table: rows hold long answers, which WITHOUT ROWID tables store poorly.
     db.execute("CREATE UNIQUE INDEX questions_order ON questions (candidate_rid, seq)")
-    # Contentless: the text lives once, in the tables above; see store/fulltext.py.
+    # Full text, as store/fulltext.py explains: trigrams for terms of 3+ characters,
+    # each candidate's distinct CJK bigrams for 2-character words. Both contentless:
+    # the text lives once, in the tables above.
     db.execute(
-        "CREATE VIRTUAL TABLE candidates_fts USING fts5("
-        "position, intro, summary, qa, verdict, tokenize='trigram', content='')"
+        "CREATE VIRTUAL TABLE candidates_fts USING fts5(text, tokenize='trigram', content='')"
     )
+    # A bigger in-memory hash before each flush: index runs go about twice as fast.
+    db.execute("INSERT INTO candidates_fts (candidates_fts, rank) VALUES ('hashsize', 67108864)")
     db.execute("CREATE VIRTUAL TABLE candidates_fts_vocab USING fts5vocab(candidates_fts, 'row')")
+    db.execute(
+        "CREATE VIRTUAL TABLE candidates_bigrams USING fts5("
+        "bigrams, tokenize='unicode61', content='', detail='none', columnsize=0)"
+    )
 
 
 @migration

@@ -1,0 +1,52 @@
+"""The benchmark suite runs at a small N so it never rots. It checks that the suite
+produces every figure beside its baseline, not how fast anything is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_suite_produces_its_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/run.py", "--count", "200", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    *table, last = done.stdout.strip().splitlines()
+    figures = json.loads(last)
+    index = figures["index"]
+    assert index["files"] == 200 and index["reindex_unchanged"] == 200
+    for key in (
+        "index_mb_per_s",
+        "baseline_mb_per_s",
+        "index_ratio",
+        "reindex_seconds",
+        "db_ratio",
+    ):
+        assert index[key] > 0, key
+    assert set(figures["search"]) == {"cjk-2", "cjk-long", "ascii", "mixed"}
+    for kind, s in figures["search"].items():
+        assert 0 < s["p50_ms"] <= s["p99_ms"] and s["grep_p50_ms"] > 0, kind
+        assert any(n > 0 for n in s["hits_at_1000"].values()), kind
+    for kind in ("summary", "unanswered", "search"):
+        s = figures["serve"][kind]
+        assert 0 < s["ack_p50_ms"] <= s["ack_p99_ms"] and 0 < s["reply_p50_ms"] <= s["reply_p99_ms"]
+    assert figures["serve"]["rss_mb"] > 0
+    text = "\n".join(table)
+    for words in (
+        "bare FTS5 trigram baseline",
+        "grep -rl",
+        "ack p99",
+        "peak RSS",
+        "database / raw text",
+    ):
+        assert words in text

@@ -114,7 +114,7 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
-            TextColumn("{task.speed:>7.0f} files/s" if False else "{task.fields[rate]}"),
+            TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
             TextColumn("ETA"),
             TimeRemainingColumn(),

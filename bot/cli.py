@@ -64,6 +64,11 @@ def open_store(db_path: str | None) -> Store:
     return Store(settings_for(db_path).db_path)
 
 
+# The --json contracts: these keys, as the README and the issues spell them.
+SEARCH_KEYS = {"id", "position", "years", "snippet", "score"}
+LIST_KEYS = {"id", "position", "years", "questions", "unanswered", "has_verdict"}
+
+
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=2))
 
@@ -239,18 +244,7 @@ def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: boo
     store = open_store(db_path)
     hits = store.search(" ".join(query), limit=limit)
     if as_json:
-        echo_json(
-            [
-                {
-                    "id": h.id,
-                    "position": h.position,
-                    "years": h.years,
-                    "snippet": h.snippet,
-                    "score": h.score,
-                }
-                for h in hits
-            ]
-        )
+        echo_json([h.model_dump(include=SEARCH_KEYS) for h in hits])
         return
     if not hits:
         click.echo("no matches")
@@ -281,19 +275,7 @@ def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
     store = open_store(db_path)
     rows = store.list_candidates(position)
     if as_json:
-        echo_json(
-            [
-                {
-                    "id": r.id,
-                    "position": r.position,
-                    "years": r.years,
-                    "questions": r.questions,
-                    "unanswered": r.unanswered,
-                    "has_verdict": r.has_verdict,
-                }
-                for r in rows
-            ]
-        )
+        echo_json([r.model_dump(include=LIST_KEYS) for r in rows])
         return
     if not rows:
         click.echo("no candidates" + (f" for {position!r}" if position else ""))

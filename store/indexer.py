@@ -12,8 +12,10 @@ import errno
 import multiprocessing
 import os
 import stat
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from . import fulltext
@@ -116,6 +118,7 @@ def prepare(path: str) -> Prepared:
 
 
 PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
+_SLICE = 256
 
 
 def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
@@ -124,8 +127,16 @@ def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
         return
     # spawn: safe even from a process with threads (debrief serve's watcher)
     context = multiprocessing.get_context("spawn")
+    in_flight: deque[AsyncResult[list[Prepared]]] = deque()
     with context.Pool(workers) as pool:
-        yield from pool.imap(prepare, paths, chunksize=16)
+        # A few slices in flight: the workers stay busy, and memory stays flat however
+        # far they could run ahead of the database writer.
+        for start in range(0, len(paths), _SLICE):
+            in_flight.append(pool.map_async(prepare, paths[start : start + _SLICE], 16))
+            if len(in_flight) > 2:
+                yield from in_flight.popleft().get()
+        while in_flight:
+            yield from in_flight.popleft().get()
 
 
 def default_workers() -> int:

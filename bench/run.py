@@ -324,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument(
+        "--index-from",
+        metavar="JSON",
+        help="reuse the indexing figures and database of an earlier run (index_figures.json"
+        " beside its database) and measure search, serving and footprint only",
+    )
     args = parser.parse_args(argv)
     repeat, grep_repeat, serve_repeat = (5, 1, 5) if args.quick else (40, 3, 100)
 
@@ -332,10 +338,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="debrief-bench-") as tmp:
         work = Path(tmp)
         figures: dict[str, Any] = {"count": args.count}
-        figures["index"] = bench_index(folder, files, raw, work)
-        figures["search"] = bench_search(work / "bench.db", folder, repeat, grep_repeat)
+        if args.index_from:
+            saved = Path(args.index_from)
+            figures["index"] = json.loads(saved.read_text())
+            db = saved.parent / "bench.db"
+        else:
+            figures["index"] = bench_index(folder, files, raw, work)
+            db = work / "bench.db"
+        figures["search"] = bench_search(db, folder, repeat, grep_repeat)
         ids = [p.stem for p in files]
-        figures["serve"] = bench_serve(work / "bench.db", ids, serve_repeat)
+        figures["serve"] = bench_serve(db, ids, serve_repeat)
     print(report(args.count, figures))
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))

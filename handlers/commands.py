@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from store.db import Store
@@ -67,9 +67,10 @@ class Outgoing:
 
 @dataclass
 class Deps:
+    """What the listeners need: the store and the language to answer in."""
+
     store: Store
     locale: Locale = "zh"
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 _QN_RE = re.compile(r"^(?:问题|question|q|#)?\s*([0-9]+|[零〇一二两三四五六七八九十百]+)$", re.I)

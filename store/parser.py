@@ -55,19 +55,26 @@ def _spaced(word: str) -> str:
     return f"{_WS}*".join(re.escape(ch) for ch in word)
 
 
-_FIELD_LABELS = {
-    "position": "岗位",
-    "years": "从业年限",
-    "intro": "简介",
-    "goal": "考察目标",
-    "answer": "回答",
-    "verdict": "点评",
+# Each label with the other names people give it; the first is the format's own.
+_FIELD_LABELS: dict[str, tuple[str, ...]] = {
+    "position": ("岗位", "应聘岗位", "面试岗位", "职位"),
+    "years": ("从业年限", "工作年限", "工作经验"),
+    "intro": ("简介", "个人简介"),
+    "goal": ("考察目标", "考察点"),
+    "answer": ("回答", "候选人回答"),
+    "verdict": ("点评", "面试点评", "综合点评", "总体点评", "总评"),
 }
+_LABEL_KEY = {word: key for key, words in _FIELD_LABELS.items() for word in words}
+
+
+def _alternatives(words: tuple[str, ...]) -> str:
+    return "|".join(_spaced(w) for w in sorted(words, key=len, reverse=True))
+
 
 _LABEL_RE = re.compile(
     rf"^{_WS}*(?:[#>*\-•]+{_WS}*|[【\[]{_WS}*)?"
     r"(?:"
-    + "|".join(f"(?P<{key}>{_spaced(word)})" for key, word in _FIELD_LABELS.items())
+    + "|".join(f"(?P<{key}>{_alternatives(words)})" for key, words in _FIELD_LABELS.items())
     + rf"|(?P<question>{_spaced('问题')}{_WS}*(?P<num>[0-9０-９]+|[{_CN_NUM}]+)?)"
     r")"
     rf"{_WS}*[*】\]]*{_WS}*{_COLON}{_WS}*(?P<rest>.*)$"
@@ -75,7 +82,9 @@ _LABEL_RE = re.compile(
 
 # Inside the 岗位 line: `岗位：视频开发工程师 从业年限：3年` (and the other way round).
 _INLINE_HEADER_RE = re.compile(
-    rf"(?:^|(?<=[\s,，;；、|/]))(?P<label>{_spaced('从业年限')}|{_spaced('岗位')}|{_spaced('简介')})"
+    r"(?:^|(?<=[\s,，;；、|/]))(?P<label>"
+    + _alternatives(_FIELD_LABELS["position"] + _FIELD_LABELS["years"] + _FIELD_LABELS["intro"])
+    + ")"
     rf"{_WS}*{_COLON}"
 )
 
@@ -223,15 +232,15 @@ def _block(lines: list[str]) -> str:
     return text.strip("\n \t\u3000\u00a0\ufeff")
 
 
-def _split_header(label: str, rest: str) -> list[tuple[str, str]]:
-    """`岗位` + `视频开发工程师 从业年限： 3年` -> [(岗位, …), (从业年限, 3年)]."""
+def _split_header(key: str, rest: str) -> list[tuple[str, str]]:
+    """position + `视频开发工程师 从业年限： 3年` -> [(position, …), (years, 3年)]."""
     parts: list[tuple[str, str]] = []
     pos = 0
     for m in _INLINE_HEADER_RE.finditer(rest):
-        parts.append((label, rest[pos : m.start()]))
-        label = re.sub(_WS, "", m.group("label"))
+        parts.append((key, rest[pos : m.start()]))
+        key = _LABEL_KEY[re.sub(_WS, "", m.group("label"))]
         pos = m.end()
-    parts.append((label, rest[pos:]))
+    parts.append((key, rest[pos:]))
     return [(lab, val.strip(" \t\u3000\u00a0,，;；、|/")) for lab, val in parts]
 
 
@@ -297,17 +306,14 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 target.append(line)
                 continue
             first = next(k for k in ("position", "years", "intro") if m.group(k))
-            label = _FIELD_LABELS[first]
-            for lab, value in _split_header(label, rest):
-                if lab == "岗位":
-                    position = value or position
-                    target = intro
-                elif lab == "从业年限":
-                    years_text = value
-                    target = intro
+            for key, value in _split_header(first, rest):
+                if key == "position":
+                    position = position or value or None
+                elif key == "years":
+                    years_text = years_text or value
                 else:
                     intro.append(value)
-                    target = intro
+                target = intro
         elif m.group("question"):
             raw = m.group("num")
             number = _to_int(raw) if raw else None

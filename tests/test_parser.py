@@ -278,3 +278,28 @@ def test_not_a_transcript(data: bytes, reason: str, line: int | None) -> None:
 def test_enormous_file_is_refused_with_its_size() -> None:
     with pytest.raises(ParseError, match="too large"):
         parse_transcript(b"x" * (6 * 1024 * 1024), "big.txt")
+
+
+ALIASES = {
+    "应聘岗位 and 工作年限": lambda s: (
+        s.replace("岗位：", "应聘岗位：").replace("从业年限：", "工作年限：").encode()
+    ),
+    "职位, 工作经验, 个人简介": lambda s: (
+        s.replace("岗位：", "职位：")
+        .replace("从业年限：", "工作经验：")
+        .replace("简介：", "个人简介：")
+        .encode()
+    ),
+    "考察点, 候选人回答, 综合点评": lambda s: (
+        s.replace("考察目标：", "考察点：")
+        .replace("回答：", "候选人回答：")
+        .replace("点评：", "综合点评：")
+        .encode()
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALIASES))
+def test_other_names_for_the_labels(name: str) -> None:
+    data = ALIASES[name](SEED_000)
+    assert fields(parse_transcript(data, "000_9e6b3ecb0732fcf3.txt")) == BASE

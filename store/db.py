@@ -364,42 +364,29 @@ class Store:
                         "UPDATE replies SET reacted = 1 WHERE channel = ? AND ts = ?", [channel, ts]
                     )
                 return ReplyOutcome(False, meaning.decision, followup, react)
-            now = utcnow()
-            if old is None:
-                db.execute(
-                    "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-                    " decision, followup_number, followup_answer, recorded_at, reacted)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        channel,
-                        ts,
-                        thread_ts,
-                        candidate_id,
-                        reviewer,
-                        text,
-                        meaning.decision,
-                        followup,
-                        meaning.followup_answer if followup is not None else None,
-                        now,
-                        int(react),
-                    ],
-                )
-            else:
-                db.execute(
-                    "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
-                    " followup_answer = ?, edited_at = ?, reacted = reacted OR ?"
-                    " WHERE channel = ? AND ts = ?",
-                    [
-                        text,
-                        meaning.decision,
-                        followup,
-                        meaning.followup_answer if followup is not None else None,
-                        now,
-                        int(react),
-                        channel,
-                        ts,
-                    ],
-                )
+            # One upsert: a new reply is inserted, an edited one keeps when it was recorded.
+            db.execute(
+                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, followup_number, followup_answer, recorded_at, reacted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                " decision = excluded.decision, followup_number = excluded.followup_number,"
+                " followup_answer = excluded.followup_answer, edited_at = excluded.recorded_at,"
+                " reacted = reacted OR excluded.reacted",
+                [
+                    channel,
+                    ts,
+                    thread_ts,
+                    candidate_id,
+                    reviewer,
+                    text,
+                    meaning.decision,
+                    followup,
+                    meaning.followup_answer if followup is not None else None,
+                    utcnow(),
+                    int(react),
+                ],
+            )
             db.execute(_OPEN_COUNT_SQL, [candidate_id])
         return ReplyOutcome(True, meaning.decision, followup, react)
 
@@ -800,30 +787,36 @@ class Store:
         params = {"tri": match.trigram, "bi": match.bigram, "n": window}
         return [r[0] for r in self.db.execute(sql, params)]
 
-    def _texts(self, rowids: list[int]) -> dict[int, str]:
-        """The indexed text of some candidates, case-folded (what the index matched)."""
+    def _fields(self, rowids: list[int]) -> dict[int, list[str]]:
+        """The indexed text of some candidates, field by field, in reading order."""
         marks = ", ".join("?" for _ in rowids)
-        parts: dict[int, list[str]] = {}
+        head: dict[int, list[str]] = {}
+        verdicts: dict[int, str] = {}
         for rid, position, intro, summary, verdict in self.db.execute(
             f"SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid IN ({marks})",
             rowids,
         ):
-            parts[rid] = [position or "", intro or "", summary or "", verdict or ""]
+            head[rid] = [position or "", intro or "", summary or ""]
+            verdicts[rid] = verdict or ""
         for rid, question, goal, answer in self.db.execute(
             "SELECT candidate_rid, question, goal, answer FROM questions"
-            f" WHERE candidate_rid IN ({marks})",
+            f" WHERE candidate_rid IN ({marks}) ORDER BY candidate_rid, seq",
             rowids,
         ):
-            parts[rid] += (question, goal, answer)
-        return {rid: "\n".join(p).casefold() for rid, p in parts.items()}
+            head[rid] += (question, goal, answer)
+        return {rid: [*parts, verdicts[rid]] for rid, parts in head.items()}
 
     def _ranked(
-        self, query_terms: list[fulltext.Term], rowids: list[int], limit: int
+        self,
+        query_terms: list[fulltext.Term],
+        fields: dict[int, list[str]],
+        rowids: list[int],
+        limit: int,
     ) -> list[tuple[int, float]]:
         """Rank the window by bm25's term-frequency part, counted in the text itself.
         FTS5's own bm25 first counts every match in the whole index (its IDF): 0.1 s
         for a common term at 100,000 transcripts, whatever the window."""
-        texts = self._texts(rowids)
+        texts = {rid: "\n".join(parts).casefold() for rid, parts in fields.items()}
         scores = fulltext.bm25_tf(texts, [t.text for t in query_terms])
         ranked = sorted(rowids, key=lambda rid: (-scores.get(rid, 0.0), -rid))
         return [(rid, scores.get(rid, 0.0)) for rid in ranked[:limit]]
@@ -838,13 +831,14 @@ class Store:
         window = self._matches(match, max(limit, fulltext.RANK_WINDOW))
         if not window:
             return []
-        rows = self._ranked(query_terms, window, limit)
+        fields = self._fields(window)  # read once: ranking and snippets both use it
+        rows = self._ranked(query_terms, fields, window, limit)
         if not rows:
             return []
         info = {
             r["rid"]: r
             for r in self._rows(
-                "SELECT rid, id, position, years, intro, summary, verdict FROM candidates"
+                "SELECT rid, id, position, years FROM candidates"
                 f" WHERE rid IN ({', '.join('?' for _ in rows)})",
                 [r[0] for r in rows],
             )
@@ -856,12 +850,7 @@ class Store:
                 continue
             text, hl = "", None
             if snippets:
-                qs = self._questions(self.db, rid)
-                texts = [r["position"] or "", r["intro"], r["summary"]]
-                for q in qs:
-                    texts += [q.question, q.goal, q.answer]
-                texts.append(r["verdict"] or "")
-                text, hl = fulltext.snippet(texts, query_terms)
+                text, hl = fulltext.snippet(fields.get(rid, []), query_terms)
             hits.append(
                 SearchHit(
                     id=r["id"],

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .models import Decision
+from .numerals import CN_NUMERALS, parse_question_number
 
 # Longest first, so that 不通过 is not read as 通过 and "strong no hire" not as "strong hire".
 _DECISIONS: list[tuple[str, Decision]] = [
@@ -30,7 +31,7 @@ _DECISIONS: list[tuple[str, Decision]] = [
 ]
 
 _FOLLOWUP_RE = re.compile(
-    r"^\s*(?:问题|question|q|ｑ)\s*(?P<n>[0-9０-９]+|[零〇一二两三四五六七八九十百]+)\s*[:：.、)）]\s*(?P<answer>.*)\s*$",
+    rf"^\s*(?:问题|question|q|ｑ)\s*(?P<n>[0-9０-９]+|[{CN_NUMERALS}]+)\s*[:：.、)）]\s*(?P<answer>.*)\s*$",
     re.IGNORECASE | re.DOTALL,
 )
 _LEAD = " \t\n*_~>`\"'“”‘’「」【】[]()（）-—•·"
@@ -64,12 +65,10 @@ def parse_decision(text: str) -> Decision | None:
 
 
 def parse_followup(text: str) -> tuple[int, str] | None:
-    from .parser import parse_years  # numerals: 2, ２, 二
-
     m = _FOLLOWUP_RE.match(_MENTION_RE.sub("", text))
     if not m:
         return None
-    number = parse_years(m.group("n"))
+    number = parse_question_number(m.group("n"))
     answer = m.group("answer").strip()
     if not number or not answer:
         return None

@@ -1,0 +1,278 @@
+"""Candidates: saving transcripts (with their full-text rows), reading them back,
+listing and counting them, and resolving what someone typed to one candidate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from . import fulltext
+from .connection import utcnow
+from .models import Candidate, CandidateSummary, Question, Transcript
+from .search import SearchStore
+from .threads import OPEN_COUNT_SQL, read_reviews
+
+
+class Resolution:
+    """What `resolve()` found for some text: one candidate, several, or none."""
+
+    def __init__(self, query: str, matches: list[CandidateSummary]) -> None:
+        self.query = query
+        self.matches = matches
+
+    @property
+    def unique(self) -> CandidateSummary | None:
+        return self.matches[0] if len(self.matches) == 1 else None
+
+
+def questions(db: sqlite_utils.Database, rid: int) -> list[Question]:
+    return [
+        Question(number=r[0], question=r[1], goal=r[2], answer=r[3], answered=bool(r[4]))
+        for r in db.execute(
+            "SELECT number, question, goal, answer, answered FROM questions"
+            " WHERE candidate_rid = ? ORDER BY seq",
+            [rid],
+        ).fetchall()
+    ]
+
+
+def fts_delete(db: sqlite_utils.Database, rid: int) -> None:
+    """Contentless FTS5 forgets a row only when told exactly what it indexed."""
+    row = db.execute(
+        "SELECT position, intro, summary, verdict FROM candidates WHERE rid = ?", [rid]
+    ).fetchone()
+    if row is None:
+        return
+    text = fulltext.doc_text(row[0], row[1], row[2], questions(db, rid), row[3])
+    db.execute(
+        "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
+        [rid, text],
+    )
+    db.execute(
+        "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
+        " VALUES ('delete', ?, ?)",
+        [rid, fulltext.bigrams(text)],
+    )
+
+
+class CandidateStore(SearchStore):
+    """Candidates; `resolve` falls back on full-text search, hence SearchStore."""
+
+    def file_state(self) -> dict[str, tuple[str, str, int, int]]:
+        """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
+        return {
+            r["source"]: (r["id"], r["hash"], r["mtime_ns"] or 0, r["size"] or 0)
+            for r in self.db.query("SELECT id, source, hash, mtime_ns, size FROM candidates")
+        }
+
+    def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
+        """The file was touched but its content is the same: remember the new stat."""
+        self._write(
+            lambda db: db.execute(
+                "UPDATE candidates SET mtime_ns = ?, size = ? WHERE id = ?",
+                [mtime_ns, size, candidate_id],
+            )
+        )
+
+    def save(
+        self,
+        t: Transcript,
+        mtime_ns: int = 0,
+        size: int = 0,
+        prepared: tuple[str, str] | None = None,
+    ) -> None:
+        """Insert or replace one transcript, atomically. `prepared`: its full-text and
+        bigram strings, when a worker process already computed them."""
+        now = utcnow()
+        if prepared is None:
+            text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+            prepared = (text, fulltext.bigrams(text))
+        fts = prepared
+        self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
+
+    def _save(
+        self,
+        db: sqlite_utils.Database,
+        t: Transcript,
+        mtime_ns: int,
+        size: int,
+        now: str,
+        fts: tuple[str, str],
+    ) -> None:
+        old = db.execute(
+            "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
+        ).fetchone()
+        values = [
+            t.id,
+            t.position,
+            t.years,
+            t.intro,
+            t.summary,
+            t.verdict,
+            t.source,
+            t.hash,
+            mtime_ns,
+            size,
+            len(t.questions),
+            len(t.unanswered),
+        ]
+        if old is None:
+            cur = db.execute(
+                "INSERT INTO candidates (id, position, years, intro, summary, verdict, source,"
+                " hash, mtime_ns, size, question_count, unanswered_count, first_indexed_at,"
+                " indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [*values, now, now],
+            )
+            rid = cur.lastrowid
+        else:
+            rid = old[0]
+            fts_delete(db, rid)
+            db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
+            db.execute(
+                "UPDATE candidates SET id = ?, position = ?, years = ?, intro = ?, summary = ?,"
+                " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
+                " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
+                [*values, now, rid],
+            )
+        db.conn.executemany(
+            "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
+            " answered) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (rid, seq, q.number, q.question, q.goal, q.answer, int(q.answered))
+                for seq, q in enumerate(t.questions)
+            ],
+        )
+        db.execute(OPEN_COUNT_SQL, [t.id])
+        db.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, fts[0]])
+        db.execute("INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, fts[1]])
+
+    def remove(self, candidate_id: str) -> bool:
+        """Delete a candidate's transcript (its questions and full-text row too)."""
+
+        def write(db: sqlite_utils.Database) -> bool:
+            row = db.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
+            if row is None:
+                return False
+            fts_delete(db, row[0])
+            db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
+            return True
+
+        return self._write(write)
+
+    def get_candidate(self, candidate_id: str) -> Candidate | None:
+        rows = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
+        if not rows:
+            return None
+        r = rows[0]
+        decisions, followups, notes = read_reviews(self.db, r["id"])
+        return Candidate(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            intro=r["intro"] or "",
+            summary=r["summary"] or "",
+            questions=questions(self.db, r["rid"]),
+            verdict=r["verdict"],
+            source=r["source"] or "",
+            hash=r["hash"],
+            indexed_at=r["first_indexed_at"],
+            decisions=decisions,
+            followups=followups,
+            notes=notes,
+        )
+
+    _SUMMARY_SQL = (
+        "SELECT id, position, years, question_count, unanswered_count, verdict IS NOT NULL"
+        " AS has_verdict, first_indexed_at FROM candidates"
+    )
+
+    @staticmethod
+    def _summary(r: dict[str, Any]) -> CandidateSummary:
+        return CandidateSummary(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            questions=r["question_count"],
+            unanswered=r["unanswered_count"],
+            has_verdict=bool(r["has_verdict"]),
+            indexed_at=r["first_indexed_at"],
+        )
+
+    def count(self, position: str | None = None) -> int:
+        if position:
+            row = self.db.execute(
+                "SELECT count(*) FROM candidates WHERE instr(lower(position), lower(?)) > 0",
+                [position],
+            ).fetchone()
+        else:
+            row = self.db.execute("SELECT count(*) FROM candidates").fetchone()
+        return int(row[0])
+
+    def list_candidates(
+        self,
+        position: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        unanswered_only: bool = False,
+    ) -> list[CandidateSummary]:
+        """Candidates, newest first; `position` filters by substring, any case."""
+        where: list[str] = []
+        params: list[Any] = []
+        if position:
+            where.append("instr(lower(position), lower(?)) > 0")
+            params.append(position)
+        if unanswered_only:
+            where.append("unanswered_count > 0")
+        sql = self._SUMMARY_SQL
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        return [self._summary(r) for r in self._rows(sql, params)]
+
+    def count_unanswered(self) -> int:
+        """How many candidates have at least one open question."""
+        row = self.db.execute(
+            "SELECT count(*) FROM candidates WHERE unanswered_count > 0"
+        ).fetchone()
+        return int(row[0])
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM candidates ORDER BY id")]
+
+    def resolve(self, text: str, limit: int = 25) -> Resolution:
+        """A full id, a unique id prefix, or words that match one candidate."""
+        text = " ".join(text.replace("\x00", " ").split())
+        if not text:
+            return Resolution(text, [])
+        exact = self._rows(self._SUMMARY_SQL + " WHERE id = ?", [text])
+        if exact:
+            return Resolution(text, [self._summary(exact[0])])
+        prefix = self._rows(
+            self._SUMMARY_SQL + " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            [text, text + "\U0010ffff", limit],
+        )
+        if prefix:
+            return Resolution(text, [self._summary(r) for r in prefix])
+        words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
+        by_position = self._rows(
+            self._SUMMARY_SQL
+            + " WHERE "
+            + " AND ".join("instr(lower(position), lower(?)) > 0" for _ in words)
+            + " ORDER BY first_indexed_at DESC, id LIMIT ?",
+            [*words, limit],
+        )
+        if by_position:
+            return Resolution(text, [self._summary(r) for r in by_position])
+        hits = self.search(text, limit=limit, snippets=False)
+        if not hits:
+            return Resolution(text, [])
+        found = {
+            r["id"]: r
+            for r in self._rows(
+                self._SUMMARY_SQL + f" WHERE id IN ({', '.join('?' for _ in hits)})",
+                [h.id for h in hits],
+            )
+        }
+        return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])

@@ -1,0 +1,151 @@
+"""Opening the database and writing to it: connections, transactions, batches.
+
+One connection per thread (a `Store` is shared between threads). WAL lets readers go
+on while an index run writes, and the busy timeout makes writers wait for each other
+instead of failing. Every write is atomic (`_write`); inside `batch()` an index run's
+writes share one transaction that commits every `max_seconds` (2 s for `debrief
+index`, 0.25 s for the watcher), so a crash loses only the last whole candidates.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlite_utils
+
+from .migrations import migrate
+from .sqlite import sqlite3
+
+BUSY_TIMEOUT_MS = 15_000
+
+_T = TypeVar("_T")
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class StoreError(Exception):
+    """A problem with the database itself (not with a transcript)."""
+
+
+class _Batch:
+    def __init__(self) -> None:
+        self.pending: list[Callable[[sqlite_utils.Database], object]] = []
+        self.started = 0.0
+
+    def restart(self, db: sqlite_utils.Database) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        self.pending = []
+        self.started = time.monotonic()
+
+
+class Connection:
+    """The database file, its per-thread connections and its write transactions.
+    The per-concern parts of the store (candidates, search, threads, digest, audit)
+    build on this."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        try:
+            migrate(self.db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is None:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                self.path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,  # transactions are explicit: see tx()
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite_utils.Database]:
+        """One write transaction: all of it lands, or none of it."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _write(self, fn: Callable[[sqlite_utils.Database], _T]) -> _T:
+        """One atomic write. Inside `batch()` it joins the batch's transaction; should it
+        fail half-way, the batch is rolled back and its earlier writes are replayed one
+        transaction each, so no half-written candidate is ever committed."""
+        batch: _Batch | None = getattr(self._local, "batch", None)
+        if batch is None:
+            with self.tx() as db:
+                return fn(db)
+        db = self.db
+        try:
+            result = fn(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            for earlier in batch.pending:
+                with self.tx() as again:
+                    earlier(again)
+            batch.restart(db)
+            raise
+        batch.pending.append(fn)
+        return result
+
+    @contextmanager
+    def batch(self, max_seconds: float = 0.25) -> Iterator[Callable[[], None]]:
+        """Group an index run's writes into few commits: FTS5 flushes its index at every
+        commit (and savepoint), so one commit per file costs several times the work.
+
+        Every write stays atomic (see _write); the yielded `tick()` commits once the
+        batch has run `max_seconds`, so other writers wait at most that long and a crash
+        loses only the last fraction of a second of whole candidates."""
+        db = self.db
+        batch = _Batch()
+        batch.restart(db)
+        self._local.batch = batch
+
+        def tick() -> None:
+            if time.monotonic() - batch.started >= max_seconds:
+                db.execute("COMMIT")
+                batch.restart(db)
+
+        try:
+            yield tick
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            self._local.batch = None
+        if db.conn.in_transaction:
+            db.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
+        return list(self.db.query(sql, params))

@@ -1,0 +1,167 @@
+"""Slack threads: the bot's posts and the reviewers' replies to them (decisions,
+follow-up answers, notes). What a reply's text means is read by `reviews.py` (pure)."""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from .connection import Connection, utcnow
+from .models import DecisionRecord, Followup, Note
+from .reviews import parse_reply
+
+# A candidate's open questions: unanswered in the transcript and not answered in a thread.
+OPEN_COUNT_SQL = """
+UPDATE candidates SET unanswered_count = (
+    SELECT count(*) FROM questions q
+    WHERE q.candidate_rid = candidates.rid AND q.answered = 0
+      AND NOT EXISTS (
+        SELECT 1 FROM replies r
+        WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
+      )
+) WHERE id = ?
+"""
+
+
+class ReplyOutcome:
+    """What recording a thread reply did."""
+
+    def __init__(
+        self, recorded: bool, decision: str | None, followup: int | None, react: bool
+    ) -> None:
+        self.recorded = recorded  # new or changed (False: the same event again)
+        self.decision = decision
+        self.followup = followup
+        self.react = react  # this call claimed the acknowledgement reaction
+
+
+def read_reviews(
+    db: sqlite_utils.Database, candidate_id: str
+) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
+    """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+    decisions = [
+        DecisionRecord.model_validate(
+            {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
+        )
+        for r in db.execute(
+            "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
+            " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
+            " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+            " AND r2.decision IS NOT NULL) ORDER BY ts",
+            [candidate_id],
+        )
+    ]
+    followups = [
+        Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3])
+        for r in db.execute(
+            "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
+            " WHERE candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
+            [candidate_id],
+        )
+    ]
+    notes = [
+        Note(reviewer=r[0], text=r[1], ts=r[2])
+        for r in reversed(
+            db.execute(
+                "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
+                " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+                [candidate_id],
+            ).fetchall()
+        )
+    ]
+    return decisions, followups, notes
+
+
+def decision_tally(db: sqlite_utils.Database, candidate_id: str) -> dict[str, int]:
+    decisions, _f, _n = read_reviews(db, candidate_id)
+    counts: dict[str, int] = {}
+    for d in decisions:
+        counts[d.decision] = counts.get(d.decision, 0) + 1
+    return counts
+
+
+class ThreadStore(Connection):
+    """Bot posts (which candidate a thread is about) and reviewers' replies."""
+
+    def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None:
+        with self.tx() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO posts (channel, ts, candidate_id, kind, posted_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [channel, ts, candidate_id, kind, utcnow()],
+            )
+
+    def post_candidate(self, channel: str, ts: str) -> str | None:
+        """Which candidate a bot post (a thread's parent) is about."""
+        row = self.db.execute(
+            "SELECT candidate_id FROM posts WHERE channel = ? AND ts = ?", [channel, ts]
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    # -- reviewers' replies in threads -------------------------------------------------
+
+    def record_reply(
+        self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
+    ) -> ReplyOutcome:
+        """Record (or update, when edited) one reply. The same event twice records once."""
+        meaning = parse_reply(text)
+        with self.tx() as db:
+            old = db.execute(
+                "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
+            ).fetchone()
+            followup = meaning.followup_number
+            if (
+                followup is not None
+                and not db.execute(
+                    "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                    " WHERE c.id = ? AND q.number = ?",
+                    [candidate_id, followup],
+                ).fetchone()
+            ):
+                followup = None  # no such question: it is a note
+            react = meaning.decision is not None and not (old and old[1])
+            if old is not None and old[0] == text:
+                if react:
+                    db.execute(
+                        "UPDATE replies SET reacted = 1 WHERE channel = ? AND ts = ?", [channel, ts]
+                    )
+                return ReplyOutcome(False, meaning.decision, followup, react)
+            # One upsert: a new reply is inserted, an edited one keeps when it was recorded.
+            db.execute(
+                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, followup_number, followup_answer, recorded_at, reacted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                " decision = excluded.decision, followup_number = excluded.followup_number,"
+                " followup_answer = excluded.followup_answer, edited_at = excluded.recorded_at,"
+                " reacted = reacted OR excluded.reacted",
+                [
+                    channel,
+                    ts,
+                    thread_ts,
+                    candidate_id,
+                    reviewer,
+                    text,
+                    meaning.decision,
+                    followup,
+                    meaning.followup_answer if followup is not None else None,
+                    utcnow(),
+                    int(react),
+                ],
+            )
+            db.execute(OPEN_COUNT_SQL, [candidate_id])
+        return ReplyOutcome(True, meaning.decision, followup, react)
+
+    def delete_reply(self, channel: str, ts: str) -> bool:
+        with self.tx() as db:
+            row = db.execute(
+                "SELECT candidate_id FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
+            ).fetchone()
+            if row is None:
+                return False
+            db.execute("DELETE FROM replies WHERE channel = ? AND ts = ?", [channel, ts])
+            db.execute(OPEN_COUNT_SQL, [row[0]])
+        return True
+
+    def tally(self, candidate_id: str) -> dict[str, int]:
+        """How many reviewers decided what, each by their latest decision."""
+        return decision_tally(self.db, candidate_id)

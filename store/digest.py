@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from .connection import Connection, utcnow
-from .models import DigestData, DigestLine
+from .models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
 from .threads import decision_tally
 
 
 class DigestStore(Connection):
     """The digest's lines by category, and the one-sender-per-day claim on it."""
 
-    DIGEST_CATEGORIES = ("new", "waiting", "unanswered", "decided")
+    DIGEST_CATEGORIES: ClassVar[tuple[DigestCategory, ...]] = DIGEST_CATEGORIES
 
     def _digest_query(self, category: str) -> tuple[str, str]:
         """-> (select ... from ... where, order by) for one digest category; `:since` is bound."""

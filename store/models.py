@@ -5,11 +5,16 @@ Nothing here talks to SQLite or Slack: these are plain values.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterable
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
+
+# The daily digest's sections, in the order it shows them: the one list of them.
+DigestCategory = Literal["new", "waiting", "unanswered", "decided"]
+DIGEST_CATEGORIES: tuple[DigestCategory, ...] = get_args(DigestCategory)
 
 
 class Question(BaseModel):
@@ -56,6 +61,14 @@ class Followup(BaseModel):
     ts: str
 
 
+def tally_decisions(decisions: Iterable[DecisionRecord]) -> dict[str, int]:
+    """How many of `decisions` say what: the one tally (a candidate's, a digest line's)."""
+    counts: dict[str, int] = {}
+    for d in decisions:
+        counts[d.decision] = counts.get(d.decision, 0) + 1
+    return counts
+
+
 class Note(BaseModel):
     reviewer: str
     text: str
@@ -84,10 +97,7 @@ class Candidate(Transcript):
 
     @property
     def tally(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for d in self.decisions:
-            counts[d.decision] = counts.get(d.decision, 0) + 1
-        return counts
+        return tally_decisions(self.decisions)
 
 
 class CandidateSummary(BaseModel):

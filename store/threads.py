@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from .connection import Connection, utcnow
-from .models import DecisionRecord, Followup, Note
+from .models import DecisionRecord, Followup, Note, tally_decisions
 from .reviews import parse_reply
 
 # A candidate's open questions: unanswered in the transcript and not answered in a thread.
@@ -73,10 +73,7 @@ def read_reviews(
 
 def decision_tally(db: sqlite_utils.Database, candidate_id: str) -> dict[str, int]:
     decisions, _f, _n = read_reviews(db, candidate_id)
-    counts: dict[str, int] = {}
-    for d in decisions:
-        counts[d.decision] = counts.get(d.decision, 0) + 1
-    return counts
+    return tally_decisions(decisions)
 
 
 class ThreadStore(Connection):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,6 +24,25 @@ def _ids(value: object) -> list[str]:
     if isinstance(value, list | tuple):
         return [str(v).strip() for v in value if str(v).strip()]
     raise ValueError("expected a comma-separated list of IDs")
+
+
+_USER_ID_RE = re.compile(r"[UWS][A-Z0-9]+")
+_CHANNEL_ID_RE = re.compile(r"[CG][A-Z0-9]+")
+_USER_HINT = (
+    "use Slack IDs such as U012AB3CD (a person) or S012AB3CD (a user group):"
+    " in Slack, open the person's profile, ⋮ More → Copy member ID"
+)
+_CHANNEL_HINT = (
+    "use channel IDs such as C012AB3CD: in Slack, open the channel's name at the top,"
+    " the ID is at the bottom of the About tab"
+)
+
+
+def _check_ids(value: str, pattern: re.Pattern[str], hint: str) -> str:
+    for entry in _ids(value):
+        if not pattern.fullmatch(entry):
+            raise ValueError(f"{entry!r} is not an ID; {hint}")
+    return value
 
 
 class Settings(BaseSettings):
@@ -44,9 +65,32 @@ class Settings(BaseSettings):
     allowed_users_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
     allowed_channels_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_CHANNELS")
 
-    @field_validator("locale", mode="before")
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        "info", validation_alias="DEBRIEF_LOG_LEVEL"
+    )
+    log_format: Literal["text", "json"] = Field("text", validation_alias="DEBRIEF_LOG_FORMAT")
+
+    @field_validator("allowed_users_raw")
     @classmethod
-    def _locale(cls, value: object) -> object:
+    def _allowed_users(cls, value: str) -> str:
+        return _check_ids(value, _USER_ID_RE, _USER_HINT)
+
+    @field_validator("allowed_channels_raw")
+    @classmethod
+    def _allowed_channels(cls, value: str) -> str:
+        return _check_ids(value, _CHANNEL_ID_RE, _CHANNEL_HINT)
+
+    @field_validator("digest_channel")
+    @classmethod
+    def _digest_channel(cls, value: str | None) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is not None and not _CHANNEL_ID_RE.fullmatch(value):
+            raise ValueError(f"{value!r} is not a channel ID; {_CHANNEL_HINT}")
+        return value
+
+    @field_validator("locale", "log_level", "log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("api_url")
@@ -74,7 +118,7 @@ class Settings(BaseSettings):
             raise ValueError("must be an IANA time zone such as Asia/Shanghai") from None
         return value.strip()
 
-    @field_validator("bot_token", "app_token", "signing_secret", "transcripts", "digest_channel")
+    @field_validator("bot_token", "app_token", "signing_secret", "transcripts")
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
@@ -102,6 +146,7 @@ class Settings(BaseSettings):
                 "both SLACK_APP_TOKEN and SLACK_SIGNING_SECRET are set: set SLACK_APP_TOKEN for"
                 " Socket Mode or SLACK_SIGNING_SECRET for HTTP mode, not both"
             )
+        self._check_serving()
         if self.app_token:
             if not self.app_token.startswith("xapp-"):
                 raise SettingsError(
@@ -113,6 +158,23 @@ class Settings(BaseSettings):
         raise SettingsError(
             "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is set"
         )
+
+    def _check_serving(self) -> None:
+        """What only `serve` needs: a readable transcripts folder, a digest it may post."""
+        if self.transcripts:
+            folder = Path(self.transcripts).expanduser()
+            if not folder.is_dir():
+                raise SettingsError(
+                    f"DEBRIEF_TRANSCRIPTS: {self.transcripts} does not exist or is not a folder"
+                )
+            if not os.access(folder, os.R_OK | os.X_OK):
+                raise SettingsError(f"DEBRIEF_TRANSCRIPTS: {self.transcripts} is not readable")
+        allowed = self.allowed_channels
+        if self.digest_channel and allowed and self.digest_channel not in allowed:
+            raise SettingsError(
+                f"DEBRIEF_DIGEST_CHANNEL {self.digest_channel} is not in DEBRIEF_ALLOWED_CHANNELS:"
+                " add it there, or pick an allowed channel for the digest"
+            )
 
 
 _ALIASES = {name: f.validation_alias for name, f in Settings.model_fields.items()}

@@ -1,0 +1,88 @@
+"""Settings an operator gets wrong stop `debrief serve` with one line naming the variable.
+
+Each case runs the real `debrief serve` process: it must exit 2 before it reaches Slack
+(no fake Web API is running, so a process that went on would fail differently).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BASE_ENV = {
+    "SLACK_BOT_TOKEN": "xoxb-test",
+    "SLACK_SIGNING_SECRET": "secret",
+    # nothing listens here: a serve that got past its settings would say "cannot start"
+    "SLACK_API_URL": "http://127.0.0.1:9/api/",
+}
+
+
+def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    full = {
+        k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))
+    } | BASE_ENV
+    full |= {"DEBRIEF_DB": str(tmp_path / "d.db")} | env
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "serve", "--port", "0", "--host", "127.0.0.1"],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"DEBRIEF_ALLOWED_USERS": "alice,bob"}, ["DEBRIEF_ALLOWED_USERS", "'alice'", "member ID"]),
+        ({"DEBRIEF_ALLOWED_USERS": "U0123, @bob"}, ["DEBRIEF_ALLOWED_USERS", "'@bob'"]),
+        ({"DEBRIEF_ALLOWED_CHANNELS": "#hiring"}, ["DEBRIEF_ALLOWED_CHANNELS", "'#hiring'", "ID"]),
+        ({"DEBRIEF_DIGEST_CHANNEL": "#hiring"}, ["DEBRIEF_DIGEST_CHANNEL", "'#hiring'"]),
+        ({"DEBRIEF_TIMEZONE": "Mars/Olympus"}, ["DEBRIEF_TIMEZONE", "IANA"]),
+        ({"DEBRIEF_DIGEST_TIME": "25:00"}, ["DEBRIEF_DIGEST_TIME", "HH:MM"]),
+        ({"DEBRIEF_LOCALE": "fr"}, ["DEBRIEF_LOCALE"]),
+        ({"DEBRIEF_LOG_LEVEL": "loud"}, ["DEBRIEF_LOG_LEVEL"]),
+        ({"DEBRIEF_LOG_FORMAT": "xml"}, ["DEBRIEF_LOG_FORMAT"]),
+        ({"DEBRIEF_TRANSCRIPTS": "/no/such/folder"}, ["DEBRIEF_TRANSCRIPTS", "does not exist"]),
+        (
+            {"DEBRIEF_DIGEST_CHANNEL": "C0DIGEST", "DEBRIEF_ALLOWED_CHANNELS": "C0HIRE"},
+            ["DEBRIEF_DIGEST_CHANNEL", "DEBRIEF_ALLOWED_CHANNELS"],
+        ),
+    ],
+)
+def test_bad_setting_stops_serve_naming_it(
+    tmp_path: Path, env: dict[str, str], expected: list[str]
+) -> None:
+    done = serve(tmp_path, **env)
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    for part in expected:
+        assert part in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_transcripts_that_is_a_file_stops_serve(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("hello", encoding="utf-8")
+    done = serve(tmp_path, DEBRIEF_TRANSCRIPTS=str(not_a_folder))
+    assert done.returncode == 2
+    assert "DEBRIEF_TRANSCRIPTS" in done.stderr and "not a folder" in done.stderr
+
+
+def test_good_ids_pass_the_settings_check(tmp_path: Path) -> None:
+    # Valid settings get past validation and fail only at reaching Slack.
+    done = serve(
+        tmp_path,
+        DEBRIEF_ALLOWED_USERS="U0123ABC, W0456DEF, S0789GHI",
+        DEBRIEF_ALLOWED_CHANNELS="C0HIRE,G0PRIVATE",
+        DEBRIEF_DIGEST_CHANNEL="C0HIRE",
+        DEBRIEF_TRANSCRIPTS=str(tmp_path),
+    )
+    assert done.returncode != 0
+    assert "DEBRIEF_" not in done.stderr.splitlines()[-1]
+    assert "Slack" in done.stderr

@@ -15,14 +15,32 @@ gets its own connection).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .api import IndexTarget, StoreAPI
 from .audit import AuditStore
 from .candidates import CandidateStore, Resolution
 from .connection import BUSY_TIMEOUT_MS, StoreError, utcnow
 from .digest import DigestStore
 from .threads import ReplyOutcome, ThreadStore
 
-__all__ = ["BUSY_TIMEOUT_MS", "ReplyOutcome", "Resolution", "Store", "StoreError", "utcnow"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "IndexTarget",
+    "ReplyOutcome",
+    "Resolution",
+    "Store",
+    "StoreAPI",
+    "StoreError",
+    "utcnow",
+]
 
 
 class Store(CandidateStore, ThreadStore, DigestStore, AuditStore):
     """The SQLite store: every concern's methods on one object."""
+
+
+if TYPE_CHECKING:
+
+    def _implements(store: Store) -> tuple[StoreAPI, IndexTarget]:
+        return store, store  # mypy checks here that Store keeps the seam's signatures

@@ -2,7 +2,8 @@
 
 Unchanged files (same size and mtime, or else same content hash) are skipped,
 changed ones replaced, files gone from an indexed folder removed. Every file is
-written in its own transaction, and a file that fails is reported and skipped:
+written whole or not at all; the writes share a transaction that commits every
+`batch_seconds` (see Store.batch). A file that fails is reported and skipped:
 it never stops the rest.
 """
 

@@ -78,39 +78,51 @@ def _refuse_command(text: str) -> BoltResponse:
     return BoltResponse(status=200, body=body, headers={"content-type": "application/json"})
 
 
+def guard(
+    body: dict[str, Any],
+    context: BoltContext,
+    client: WebClient,
+    next: Callable[[], BoltResponse],
+    deps: Deps,
+    policy: Policy,
+) -> BoltResponse | None:
+    """Let the request through to the listeners, or refuse it politely (and note who was refused)."""
+    kind = body.get("type") or ("command" if body.get("command") else None)
+    if kind in {"url_verification", "ssl_check"} or (kind is None and "challenge" in body):
+        return next()
+    own_team = context.authorize_result.team_id if context.authorize_result else None
+    team = context.team_id
+    reason: str | None = None
+    if own_team and team and team != own_team:
+        reason = "refused"
+        logger.warning("refused a request from another workspace (%s)", team)
+    elif not policy.user_allowed(context.user_id, client):
+        reason = "refused"
+    elif not policy.channel_allowed(context.channel_id):
+        reason = "refused_channel"
+    if reason is None:
+        return next()
+    deps.store.audit(
+        context.user_id or "?", f"refused:{kind or 'request'}", None, context.channel_id
+    )
+    text = t(deps.locale, reason)
+    if body.get("command"):
+        return _refuse_command(text)
+    url = body.get("response_url")
+    if kind == "block_actions" and url:
+        try:
+            WebhookClient(url).send_dict(notice(text).payload())
+        except Exception:
+            logger.exception("could not send a refusal")
+    return BoltResponse(status=200, body="")
+
+
 def register(app: App, deps: Deps, policy: Policy) -> None:
     @app.middleware
-    def guard(
+    def access_guard(
         body: dict[str, Any],
         context: BoltContext,
         client: WebClient,
         next: Callable[[], BoltResponse],
     ) -> BoltResponse | None:
-        kind = body.get("type") or ("command" if body.get("command") else None)
-        if kind in {"url_verification", "ssl_check"} or (kind is None and "challenge" in body):
-            return next()
-        own_team = context.authorize_result.team_id if context.authorize_result else None
-        team = context.team_id
-        reason: str | None = None
-        if own_team and team and team != own_team:
-            reason = "refused"
-            logger.warning("refused a request from another workspace (%s)", team)
-        elif not policy.user_allowed(context.user_id, client):
-            reason = "refused"
-        elif not policy.channel_allowed(context.channel_id):
-            reason = "refused_channel"
-        if reason is None:
-            return next()
-        deps.store.audit(
-            context.user_id or "?", f"refused:{kind or 'request'}", None, context.channel_id
-        )
-        text = t(deps.locale, reason)
-        if body.get("command"):
-            return _refuse_command(text)
-        url = body.get("response_url")
-        if kind == "block_actions" and url:
-            try:
-                WebhookClient(url).send_dict(notice(text).payload())
-            except Exception:
-                logger.exception("could not send a refusal")
-        return BoltResponse(status=200, body="")
+        return guard(body, context, client, next, deps, policy)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from slack_bolt import Ack
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import (
@@ -23,7 +24,7 @@ from slack_sdk.webhook import WebhookClient
 from store.db import Store
 
 from .blocks import Message
-from .commands import Outgoing
+from .commands import Deps, Outgoing
 from .i18n import Locale, t
 from .views import notice
 
@@ -39,6 +40,18 @@ def retry_handlers() -> list[Any]:
         RateLimitErrorRetryHandler(max_retry_count=3),
         ServerErrorRetryHandler(max_retry_count=2),
     ]
+
+
+def ack_now(ack: Ack) -> None:
+    """The empty first answer Slack waits for (3 s at most): nothing slow happens before it."""
+    ack()
+
+
+def outbox_for(body: dict[str, Any], client: WebClient, deps: Deps) -> SlackOutbox:
+    """The outbox that answers a command or a button click: its channel, user, response_url."""
+    channel = body.get("channel_id") or (body.get("channel") or {}).get("id")
+    user = body.get("user_id") or (body.get("user") or {}).get("id")
+    return SlackOutbox(client, deps.store, deps.locale, channel, user, body.get("response_url"))
 
 
 class Outbox(Protocol):

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from slack_bolt import App, BoltResponse
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
@@ -31,15 +32,27 @@ def web_client(settings: Settings) -> WebClient:
     )
 
 
+class _ClientTokenNotice(logging.Filter):
+    """Bolt reads SLACK_BOT_TOKEN from the environment by itself and, seeing our client
+    (which carries that same token), warns that the token will be unused. It is the
+    same token: the warning says nothing an operator can act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
 def create_app(settings: Settings, store: Store, *, verify_token: bool = True) -> App:
     socket_mode = bool(settings.app_token)
+    bolt_logger = logging.getLogger("debrief.bolt")
+    if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):
+        bolt_logger.addFilter(_ClientTokenNotice())
     app = App(
         client=web_client(settings),
         signing_secret=settings.signing_secret or "",
         request_verification_enabled=not socket_mode,
         token_verification_enabled=verify_token,
         process_before_response=False,
-        logger=logging.getLogger("debrief.bolt"),
+        logger=bolt_logger,
     )
     deps = Deps(store=store, locale=settings.locale)
     policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)

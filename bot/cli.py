@@ -290,27 +290,24 @@ def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
 # -- Slack ---------------------------------------------------------------------------------
 
 
-def _configure_logging(level: str) -> None:
-    import logging
-
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-
-
 @cli.command()
 @click.option(
     "--port", default=3000, show_default=True, type=click.IntRange(0, 65535), help="HTTP mode port."
 )
 @click.option("--host", default="0.0.0.0", show_default=True, help="HTTP mode address.")
 @db_option
-@click.option("--log-level", default="info", show_default=True)
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default=None,
+    help="Overrides DEBRIEF_LOG_LEVEL (default info).",
+)
 @clean_errors
-def serve(port: int, host: str, db_path: str | None, log_level: str) -> None:
+def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> None:
     """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
     import logging
 
+    from . import logs
     from .app import create_app
     from .digest import Digester
     from .server import serve_http, socket_mode_handler
@@ -318,7 +315,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str) -> None:
 
     settings = settings_for(db_path)
     mode = settings.require_slack()
-    _configure_logging(log_level)
+    logs.configure(log_level or settings.log_level, settings.log_format)
     log = logging.getLogger("debrief")
     store = Store(settings.db_path)
     try:

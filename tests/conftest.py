@@ -1,12 +1,19 @@
-"""Shared fixtures: the bundled seeds, a store on a temp file, and an indexed copy."""
+"""Shared fixtures: the bundled seeds, a store on a temp file, an indexed copy, the strict
+fake Slack and the bot wired to it.
+
+A test that uses the fake Slack fails when the bot broke one of Slack's rules on the wire
+(an unknown method, a missing argument, a message over Block Kit's limits, a spent
+response_url), even if the bot coped with the refusal: real Slack would have refused it.
+A test that provokes such a refusal on purpose says so with
+``@pytest.mark.slack_refusals_expected``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeSlack
+from fakes import FakeClock, FakeSlack
 from slackbot import Bot, start_bot
 
 from store.db import Store
@@ -39,9 +46,32 @@ def seeded_store(store: Store) -> Store:
     return store
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "slack_refusals_expected: the test makes the fake Slack refuse calls on purpose"
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    """After the test body, in its call phase (so `xfail` applies): no call broke Slack's rules."""
+    result = yield
+    fake = getattr(item, "funcargs", {}).get("fake_slack")
+    if isinstance(fake, FakeSlack) and item.get_closest_marker("slack_refusals_expected") is None:
+        refused = [f"{c.method} -> {c.error}" for c in fake.refusals()]
+        assert not refused, f"real Slack would have refused: {refused}"
+    return result
+
+
 @pytest.fixture
-def fake_slack() -> Iterator[FakeSlack]:
-    with FakeSlack() as fake:
+def clock() -> FakeClock:
+    """The fake Slack's clock (response_url expiry): move it with `clock.advance(seconds)`."""
+    return FakeClock()
+
+
+@pytest.fixture
+def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
+    with FakeSlack(clock=clock) as fake:
         yield fake
 
 

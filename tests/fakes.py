@@ -2,19 +2,26 @@
 
 Everything here talks real HTTP / WebSocket on 127.0.0.1 with ephemeral ports:
 
-* ``FakeSlack`` - a fake Web API (``base_url`` -> ``WebClient(base_url=...)``) that
-  records every call, answers with plausible per-method results, supports scripted
-  faults (429 with ``Retry-After``, 5xx, ``ok: false``) and records ``response_url`` posts.
+* ``FakeSlack`` - one strict fake Web API (``base_url`` is what ``SLACK_API_URL`` points
+  at) that records every call and refuses what Slack refuses: methods and required
+  arguments are checked against Slack's published OpenAPI spec, messages against Block
+  Kit limits, posts against channel membership, ``response_url`` posts against their
+  5-posts / 30-minutes budget. Faults (429 with ``Retry-After``, 5xx, a dropped
+  connection after processing) can be scripted per method for the next N calls.
 * ``FakeSocketModeServer`` - a local Socket Mode WebSocket endpoint; ``apps.connections.open``
   on the attached ``FakeSlack`` returns its URL. Pushes envelopes, records acks.
-* ``WsgiServer`` - runs any WSGI app (e.g. ``slack_bolt.adapter.wsgi.SlackRequestHandler``)
-  under waitress on loopback, with a clean, thread-safe shutdown.
+* ``WsgiServer`` - runs any WSGI app under waitress on loopback, with a clean shutdown.
 * Signing helpers and body builders that produce requests byte-for-byte the way Slack
   signs them (v0 HMAC-SHA256 over ``v0:{timestamp}:{raw body}``).
+
+The fake implements only the Web API methods the bot calls (``METHODS``). Adding one is
+one entry there: a function ``(fake, call) -> result`` (``{"error": ...}`` refuses).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import hmac
 import itertools
@@ -26,14 +33,15 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from email.parser import BytesParser
-from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
 import waitress
+import yaml
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.server import Server, ServerConnection, serve
 
@@ -45,20 +53,31 @@ __all__ = [
     "BOT_USER_ID",
     "CONTENT_TYPE_FORM",
     "CONTENT_TYPE_JSON",
+    "MEMBER_CHANNELS",
+    "METHODS",
     "TEAM_ID",
     "Call",
+    "FakeClock",
     "FakeSlack",
     "FakeSocketModeServer",
     "WsgiServer",
     "action_body",
+    "block_problem",
     "command_body",
     "command_payload",
     "event_body",
     "event_payload",
+    "manifest_scopes",
     "post_signed",
     "sign",
     "url_verification_body",
+    "web_api_spec",
 ]
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC_PATH = (
+    ROOT.parent / "shared" / "slack" / "api-specs" / "slack_web_openapi_v2_without_examples.json"
+)
 
 TEAM_ID = "T0001"
 TEAM_NAME = "Test"
@@ -70,8 +89,104 @@ CONTENT_TYPE_FORM = "application/x-www-form-urlencoded"
 CONTENT_TYPE_JSON = "application/json"
 DEFAULT_TIMEOUT = 5.0
 
+# Channels the bot is a member of unless a test says otherwise: the ones the tests use.
+MEMBER_CHANNELS = frozenset({"C0", "C1", "C9", "C123", "CHIRE", "CRANDOM", "COTHER", "CX"})
+
+# Slack's limits (https://api.slack.com/reference/block-kit/blocks and practice, see
+# ../shared/slack/README.md): real Slack refuses at about 13,200 characters of block text;
+# 12,000 characters of compact JSON is the line the bot must stay under.
+MAX_BLOCKS = 50
+MAX_BLOCKS_JSON = 12_000
+MAX_HEADER_TEXT = 150
+MAX_SECTION_TEXT = 3_000
+RESPONSE_URL_POSTS = 5
+RESPONSE_URL_LIFETIME = 30 * 60.0
+
+# Methods newer than the 2020 spec, with their required arguments (besides the token).
+NEWER_THAN_SPEC: dict[str, frozenset[str]] = {"apps.connections.open": frozenset()}
+APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
+
+# Refusals that mean the bot broke one of Slack's rules (as opposed to runtime answers
+# such as ``not_in_channel`` or scripted faults a test asked for).
+RULE_ERRORS = frozenset(
+    {
+        "unknown_method",
+        "invalid_arguments",
+        "not_authed",
+        "not_allowed_token_type",
+        "no_text",
+        "invalid_blocks",
+        "invalid_blocks_format",
+        "msg_blocks_too_long",
+        "used_url",
+        "expired_url",
+        "no_such_url",
+        "fake_method_not_implemented",
+    }
+)
+
 Result = Mapping[str, Any]
 ResultFactory = Callable[["Call"], Result]
+
+
+# ---------------------------------------------------------------------------
+# Slack's published Web API spec
+# ---------------------------------------------------------------------------
+
+
+@functools.cache
+def _load_spec(path: Path) -> dict[str, frozenset[str]]:
+    spec = json.loads(path.read_text("utf-8"))
+    methods: dict[str, frozenset[str]] = {}
+    for name, operations in spec["paths"].items():
+        required = {
+            str(param["name"])
+            for operation in operations.values()
+            for param in operation.get("parameters", [])
+            if param.get("required") and param["name"] != "token"
+        }
+        methods[name.lstrip("/")] = frozenset(required)
+    return methods | NEWER_THAN_SPEC
+
+
+def web_api_spec() -> dict[str, frozenset[str]]:
+    """Method name -> its required arguments, from Slack's spec; skips the test without it."""
+    if not SPEC_PATH.is_file():
+        pytest.skip(f"Slack's Web API spec is not here ({SPEC_PATH}): the strict fake needs it")
+    return _load_spec(SPEC_PATH)
+
+
+def manifest_scopes() -> tuple[str, ...]:
+    """The bot scopes manifest.yml asks for: what a real token would be granted."""
+    manifest = yaml.safe_load((ROOT / "manifest.yml").read_text("utf-8"))
+    return tuple(manifest["oauth_config"]["scopes"]["bot"])
+
+
+def block_problem(blocks: Any) -> str | None:
+    """The error Slack answers for these blocks, or None when it would take them."""
+    if blocks is None:
+        return None
+    if isinstance(blocks, str):
+        try:
+            blocks = json.loads(blocks)
+        except ValueError:
+            return "invalid_blocks_format"
+    if not isinstance(blocks, list):
+        return "invalid_blocks_format"
+    if len(json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))) > MAX_BLOCKS_JSON:
+        return "msg_blocks_too_long"
+    if len(blocks) > MAX_BLOCKS:
+        return "invalid_blocks"
+    for block in blocks:
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            return "invalid_blocks"
+        text = block.get("text")
+        body = text.get("text") if isinstance(text, dict) else None
+        if block["type"] == "header" and (not isinstance(body, str) or len(body) > MAX_HEADER_TEXT):
+            return "invalid_blocks"
+        if block["type"] == "section" and isinstance(body, str) and len(body) > MAX_SECTION_TEXT:
+            return "invalid_blocks"
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -86,8 +201,9 @@ class Call:
     ``method`` is the Web API method (``"chat.postMessage"``) or, for posts to a
     response URL, ``"response/<name>"`` (``kind == "response"``).
     ``params`` merges query string and body (form values are ``str``; JSON values keep
-    their JSON types; multipart file parts are ``bytes``). ``headers`` keys are lower-case.
-    ``status`` is the HTTP status the fake answered with (429/5xx for scripted faults).
+    their JSON types). ``headers`` keys are lower-case. ``status`` and ``error`` are what
+    the fake answered (``error`` is None on success); ``scripted`` marks a fault a test
+    asked for. ``time`` is ``time.monotonic()`` when the request arrived.
     """
 
     method: str
@@ -98,6 +214,8 @@ class Call:
     status: int = 200
     body: bytes = b""
     content_type: str = ""
+    error: str | None = None
+    scripted: bool = False
 
     @property
     def token(self) -> str | None:
@@ -111,6 +229,10 @@ class Call:
     @property
     def is_json(self) -> bool:
         return self.content_type.startswith(CONTENT_TYPE_JSON)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200 and self.error is None
 
     def json_param(self, name: str, default: Any = None) -> Any:
         """A param that may arrive JSON-encoded in a form body (``blocks``, ``view``...)."""
@@ -129,12 +251,122 @@ class _Fault:
     remaining: int
     retry_after: int | None
     error: str
+    drop: bool = False
 
 
 @dataclass
-class _Recorder:
-    lock: threading.Condition = field(default_factory=threading.Condition)
-    calls: list[Call] = field(default_factory=list)
+class _ResponseUrl:
+    name: str
+    issued: float
+    posts: int = 0
+
+
+@dataclass
+class _Reply:
+    status: int
+    json_body: dict[str, Any] | None
+    headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes = b""
+    drop: bool = False
+
+
+class FakeClock:
+    """A clock tests move by hand: ``FakeSlack(clock=clock)``, then ``clock.advance(...)``."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self._now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self._now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._now += seconds
+
+
+# ---------------------------------------------------------------------------
+# The methods the bot calls
+# ---------------------------------------------------------------------------
+
+
+def _auth_test(fake: FakeSlack, call: Call) -> Result:
+    return {
+        "url": TEAM_URL,
+        "team": TEAM_NAME,
+        "user": "debrief",
+        "team_id": TEAM_ID,
+        "user_id": BOT_USER_ID,
+        "bot_id": BOT_ID,
+        "is_enterprise_install": False,
+    }
+
+
+def _apps_connections_open(fake: FakeSlack, call: Call) -> Result:
+    if fake.socket_mode is None:
+        return {"error": "fake_socket_mode_server_not_attached"}
+    return {"url": fake.socket_mode.new_url()}
+
+
+def _message_problem(fake: FakeSlack, call: Call) -> str | None:
+    channel = str(call.params["channel"])
+    if not fake.is_member(channel):
+        return "not_in_channel" if channel.startswith("C") else "channel_not_found"
+    if not any(call.params.get(key) for key in ("text", "blocks", "attachments")):
+        return "no_text"
+    return block_problem(call.params.get("blocks"))
+
+
+def _chat_post_message(fake: FakeSlack, call: Call) -> Result:
+    if error := _message_problem(fake, call):
+        return {"error": error}
+    channel, ts = str(call.params["channel"]), fake.next_ts()
+    message: dict[str, Any] = {
+        "type": "message",
+        "text": call.params.get("text", ""),
+        "user": BOT_USER_ID,
+        "bot_id": BOT_ID,
+        "app_id": APP_ID,
+        "team": TEAM_ID,
+        "ts": ts,
+    }
+    for key in ("blocks", "attachments", "thread_ts", "metadata"):
+        if key in call.params:
+            message[key] = call.json_param(key)
+    return {"channel": channel, "ts": ts, "message": message}
+
+
+def _chat_post_ephemeral(fake: FakeSlack, call: Call) -> Result:
+    if error := _message_problem(fake, call):
+        return {"error": error}
+    return {"message_ts": fake.next_ts()}
+
+
+def _reactions_add(fake: FakeSlack, call: Call) -> Result:
+    key = (str(call.params["channel"]), str(call.params["timestamp"]), str(call.params["name"]))
+    with fake._lock:
+        if key in fake._reactions:
+            return {"error": "already_reacted"}
+        fake._reactions.add(key)
+    return {}
+
+
+def _usergroups_users_list(fake: FakeSlack, call: Call) -> Result:
+    users = fake.usergroups.get(str(call.params["usergroup"]))
+    return {"error": "no_such_subteam"} if users is None else {"users": list(users)}
+
+
+Method = Callable[["FakeSlack", Call], Result]
+
+METHODS: dict[str, Method] = {
+    "apps.connections.open": _apps_connections_open,
+    "auth.test": _auth_test,
+    "chat.postEphemeral": _chat_post_ephemeral,
+    "chat.postMessage": _chat_post_message,
+    "reactions.add": _reactions_add,
+    "usergroups.users.list": _usergroups_users_list,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -143,7 +375,7 @@ class _Recorder:
 
 
 class FakeSlack:
-    """Fake Slack Web API + response_url sink on ``http://127.0.0.1:<port>``.
+    """Strict fake Slack Web API + response_url sink on ``http://127.0.0.1:<port>``.
 
     Use as a context manager (or ``start()`` / ``stop()``)::
 
@@ -151,16 +383,34 @@ class FakeSlack:
             client = WebClient(token="xoxb-test", base_url=fake.base_url)
             client.chat_postMessage(channel="C1", text="hi")
             [call] = fake.wait_for("chat.postMessage")
+
+    ``clock`` (seconds, monotonic) decides when a response_url expires; ``member_channels``
+    are the channels the bot was invited to; ``scopes`` go out in ``x-oauth-scopes``.
     """
 
-    def __init__(self) -> None:
-        self._rec = _Recorder()
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        member_channels: Iterable[str] = MEMBER_CHANNELS,
+        scopes: Iterable[str] | None = None,
+    ) -> None:
+        self.spec = web_api_spec()
+        self.clock = clock
+        self.member_channels = set(member_channels)
+        self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
+        self.usergroups: dict[str, list[str]] = {}
+        self.socket_mode: FakeSocketModeServer | None = None
+        self._lock = threading.Condition()
+        self._calls: list[Call] = []
         self._faults: dict[str, list[_Fault]] = {}
         self._results: dict[str, Result | ResultFactory] = {}
+        self._response_urls: dict[str, _ResponseUrl] = {}
+        self._reactions: set[tuple[str, str, str]] = set()
         self._ts_counter = itertools.count(1)
+        self._url_counter = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
-        self.socket_mode: FakeSocketModeServer | None = None
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -218,8 +468,21 @@ class FakeSlack:
         return f"{self.url}api/"
 
     def response_url(self, name: str = "default") -> str:
-        """A response_url whose POSTs are recorded as method ``"response/<name>"``."""
-        return f"{self.url}response/{name}"
+        """A fresh response_url, issued now; its posts are recorded as ``"response/<name>"``.
+
+        Like Slack's, it takes at most 5 posts and none 30 minutes after it was issued
+        (``used_url`` / ``expired_url``, HTTP 404). Each call issues a new URL.
+        """
+        if "/" in name:
+            raise ValueError(f"response_url name {name!r} must not contain '/'")
+        key = f"{name}/{next(self._url_counter)}"
+        with self._lock:
+            self._response_urls[key] = _ResponseUrl(name, self.clock())
+        return f"{self.url}response/{key}"
+
+    def is_member(self, channel: str) -> bool:
+        """Whether the bot may post in ``channel``: invited there, or its own DM with a user."""
+        return channel in self.member_channels or channel.startswith("U")
 
     # -- scripting ---------------------------------------------------------
 
@@ -232,15 +495,13 @@ class FakeSlack:
         retry_after: int | None = None,
         error: str | None = None,
     ) -> None:
-        """Make the next ``times`` calls of ``method`` fail.
+        """Make the next ``times`` calls of ``method`` fail without being processed.
 
-        * ``status=429``: ``Retry-After: <retry_after or 1>`` header and
-          ``{"ok": false, "error": "ratelimited"}``.
+        * ``status=429``: ``Retry-After: <retry_after or 1>`` and ``error: ratelimited``.
         * ``status>=500``: that status with ``{"ok": false, "error": error or "fatal_error"}``.
-        * ``status=200``: an API-level failure ``{"ok": false, "error": error}``
-          (e.g. ``error="channel_not_found"``).
+        * ``status=200``: an API-level failure ``{"ok": false, "error": error}``.
+        * ``status=404`` on ``"response/<name>"``: a response_url Slack no longer knows.
 
-        ``method`` may also be ``"response/<name>"`` to fail response_url posts.
         Faults queue up: ``fail_next(m, status=429); fail_next(m, status=500)`` fails twice.
         """
         if status == 429:
@@ -250,35 +511,56 @@ class FakeSlack:
             default_error = "fatal_error"
         else:
             default_error = "internal_error"
-        fault = _Fault(status, times, retry_after, error or default_error)
-        with self._rec.lock:
+        self._add_fault(method, _Fault(status, times, retry_after, error or default_error))
+
+    def drop_next(self, method: str, *, times: int = 1) -> None:
+        """Process the next ``times`` calls of ``method``, then close the connection unanswered."""
+        self._add_fault(method, _Fault(200, times, None, "", drop=True))
+
+    def _add_fault(self, method: str, fault: _Fault) -> None:
+        with self._lock:
             self._faults.setdefault(method, []).append(fault)
 
     def set_result(self, method: str, result: Result | ResultFactory) -> None:
-        """Override the success body of ``method`` until ``reset()``.
+        """Answer ``method`` with ``result`` (merged over ``{"ok": True}``) until ``reset()``.
 
-        ``result`` (a mapping, or a callable taking the ``Call``) is merged over
-        ``{"ok": True}`` - return ``{"ok": False, "error": ...}`` for a sticky failure.
+        The call is still checked against the spec first. ``{"ok": False, "error": ...}``
+        makes a sticky failure.
         """
-        with self._rec.lock:
+        with self._lock:
             self._results[method] = result
 
     def reset(self) -> None:
         """Forget recorded calls, pending faults and result overrides."""
-        with self._rec.lock:
-            self._rec.calls.clear()
+        with self._lock:
+            self._calls.clear()
             self._faults.clear()
             self._results.clear()
 
     # -- inspection --------------------------------------------------------
 
     def calls(self, method: str | None = None) -> list[Call]:
-        with self._rec.lock:
-            return [c for c in self._rec.calls if method is None or c.method == method]
+        with self._lock:
+            return [c for c in self._calls if method is None or c.method == method]
 
     def responses(self, name: str = "default") -> list[dict[str, Any]]:
-        """JSON bodies posted to ``response_url(name)``."""
-        return [dict(c.params) for c in self.calls(f"response/{name}")]
+        """JSON bodies that response_urls named ``name`` accepted, in order."""
+        return [dict(c.params) for c in self.calls(f"response/{name}") if c.ok]
+
+    def refusals(self) -> list[Call]:
+        """Calls refused because the caller broke one of Slack's rules (not scripted faults)."""
+        return [c for c in self.calls() if c.error in RULE_ERRORS and not c.scripted]
+
+    def post_times(self, channel: str) -> list[float]:
+        """When each accepted ``chat.postMessage`` to ``channel`` arrived (monotonic seconds).
+
+        Slack allows about one message a second per channel; the fake records, a test asserts.
+        """
+        return [
+            c.time
+            for c in self.calls("chat.postMessage")
+            if c.ok and c.params.get("channel") == channel
+        ]
 
     def wait_for(self, method: str, count: int = 1, timeout: float = DEFAULT_TIMEOUT) -> list[Call]:
         """Block until at least ``count`` calls of ``method`` were recorded; return them.
@@ -286,185 +568,135 @@ class FakeSlack:
         Raises ``TimeoutError`` (listing what was seen) otherwise.
         """
         deadline = time.monotonic() + timeout
-        with self._rec.lock:
+        with self._lock:
             while True:
-                matching = [c for c in self._rec.calls if c.method == method]
+                matching = [c for c in self._calls if c.method == method]
                 if len(matching) >= count:
                     return matching
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    seen = [c.method for c in self._rec.calls]
+                    seen = [c.method for c in self._calls]
                     raise TimeoutError(
                         f"waited {timeout}s for {count}x {method}; got {len(matching)}; saw: {seen}"
                     )
-                self._rec.lock.wait(remaining)
+                self._lock.wait(remaining)
 
-    # -- request handling (called from server threads) ---------------------
-
-    def _next_ts(self) -> str:
+    def next_ts(self) -> str:
         micros = 1_700_000_000_000_000 + next(self._ts_counter) * 100
         return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
 
+    # -- request handling (called from server threads) ---------------------
+
     def _handle(
-        self, kind: str, method: str, params: dict[str, Any], headers: dict[str, str], body: bytes
+        self, path: str, params: dict[str, Any], headers: dict[str, str], body: bytes
     ) -> _Reply:
-        content_type = headers.get("content-type", "")
-        with self._rec.lock:
-            fault = self._take_fault(method)
-            override = self._results.get(method)
-        status = fault.status if fault is not None else 200
-        call = Call(method, params, headers, time.time(), kind, status, body, content_type)
-        reply: _Reply
-        if fault is not None:
+        kind, _, rest = path.partition("/")
+        call = Call(
+            method=rest if kind == "api" else f"response/{rest.split('/')[0]}",
+            params=params,
+            headers=headers,
+            time=time.monotonic(),
+            kind="api" if kind == "api" else "response",
+            body=body,
+            content_type=headers.get("content-type", ""),
+        )
+        error = self._api_problem(call) if call.kind == "api" else self._url_problem(rest)
+        fault = None if error else self._take_fault(call.method)
+        if error:
+            status = 404 if call.kind == "response" else 200
+            reply = _Reply(status, {"ok": False, "error": error})
+        elif fault is not None and not fault.drop:
             extra = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
             reply = _Reply(fault.status, {"ok": False, "error": fault.error}, extra)
-        elif kind == "response":
-            reply = _Reply(200, None, {}, b"ok")
+        elif call.kind == "response":
+            reply = self._respond(rest, call)
         else:
-            result: dict[str, Any] = {"ok": True}
-            if override is not None:
-                result.update(override(call) if callable(override) else override)
-            else:
-                result.update(self._default_result(call))
-            reply = _Reply(200, result, {})
-        with self._rec.lock:
-            self._rec.calls.append(call)
-            self._rec.lock.notify_all()
+            reply = self._answer(call)
+        if call.kind == "api" and reply.json_body is not None:
+            reply.headers["x-oauth-scopes"] = ",".join(self.scopes)
+        reply.drop = fault is not None and fault.drop
+        answered = reply.json_body or {}
+        refused = reply.status != 200 or answered.get("ok") is False
+        error = str(answered.get("error") or f"http_{reply.status}") if refused else None
+        recorded = dataclasses.replace(
+            call, status=reply.status, error=error, scripted=fault is not None
+        )
+        with self._lock:
+            self._calls.append(recorded)
+            self._lock.notify_all()
         return reply
 
+    def _api_problem(self, call: Call) -> str | None:
+        """What Slack answers before it looks at the call's meaning, or None."""
+        required = self.spec.get(call.method)
+        if required is None:
+            return "unknown_method"
+        token = call.token
+        if not token:
+            return "not_authed"
+        if token.startswith("xapp-") != (call.method in APP_TOKEN_METHODS):
+            return "not_allowed_token_type"
+        if any(call.params.get(name) in (None, "") for name in required):
+            return "invalid_arguments"
+        return None
+
+    def _url_problem(self, key: str) -> str | None:
+        with self._lock:
+            url = self._response_urls.get(key)
+            if url is None:
+                return "no_such_url"
+            if self.clock() - url.issued > RESPONSE_URL_LIFETIME:
+                return "expired_url"
+            if url.posts >= RESPONSE_URL_POSTS:
+                return "used_url"
+        return None
+
+    def _respond(self, key: str, call: Call) -> _Reply:
+        error = block_problem(call.params.get("blocks"))
+        if error:
+            return _Reply(400, {"ok": False, "error": error})
+        with self._lock:
+            self._response_urls[key].posts += 1
+        return _Reply(200, None, {}, b"ok")
+
+    def _answer(self, call: Call) -> _Reply:
+        with self._lock:
+            override = self._results.get(call.method)
+        if override is not None:
+            result = dict(override(call) if callable(override) else override)
+        else:
+            method = METHODS.get(call.method)
+            result = (
+                {"error": "fake_method_not_implemented"}
+                if method is None
+                else dict(method(self, call))
+            )
+        if "error" in result:
+            result.setdefault("ok", False)
+        return _Reply(200, {"ok": True, **result})
+
     def _take_fault(self, method: str) -> _Fault | None:
-        queue = self._faults.get(method)
-        if not queue:
-            return None
-        fault = queue[0]
-        fault.remaining -= 1
-        if fault.remaining <= 0:
-            queue.pop(0)
-        return fault
-
-    def _default_result(self, call: Call) -> dict[str, Any]:
-        p = call.params
-        method = call.method
-        if method == "auth.test":
-            return {
-                "url": TEAM_URL,
-                "team": TEAM_NAME,
-                "user": "debrief",
-                "team_id": TEAM_ID,
-                "user_id": BOT_USER_ID,
-                "bot_id": BOT_ID,
-                "is_enterprise_install": False,
-            }
-        if method in (
-            "chat.postMessage",
-            "chat.update",
-            "chat.postEphemeral",
-            "chat.scheduleMessage",
-        ):
-            channel = str(p.get("channel", ""))
-            ts = self._next_ts() if method != "chat.update" else str(p.get("ts", ""))
-            if method == "chat.postEphemeral":
-                return {"message_ts": ts}
-            message: dict[str, Any] = {
-                "type": "message",
-                "text": p.get("text", ""),
-                "user": BOT_USER_ID,
-                "bot_id": BOT_ID,
-                "app_id": APP_ID,
-                "team": TEAM_ID,
-                "ts": ts,
-            }
-            for key in ("blocks", "attachments", "thread_ts", "metadata"):
-                if key in p:
-                    message[key] = call.json_param(key)
-            if method == "chat.scheduleMessage":
-                return {
-                    "channel": channel,
-                    "scheduled_message_id": f"Q{ts.replace('.', '')}",
-                    "message": message,
-                }
-            result = {"channel": channel, "ts": ts, "message": message}
-            if method == "chat.update":
-                result["text"] = message["text"]
-            return result
-        if method == "chat.delete":
-            return {"channel": p.get("channel", ""), "ts": p.get("ts", "")}
-        if method == "chat.getPermalink":
-            channel, ts = str(p.get("channel", "")), str(p.get("message_ts", ""))
-            return {
-                "channel": channel,
-                "permalink": f"{TEAM_URL}archives/{channel}/p{ts.replace('.', '')}",
-            }
-        if method == "conversations.info":
-            channel = str(p.get("channel", "C0"))
-            return {"channel": _channel(channel)}
-        if method == "conversations.open":
-            users = str(p.get("users", "U0")).split(",")
-            return {"channel": {"id": "D" + users[0][1:], "is_im": True, "user": users[0]}}
-        if method == "users.info":
-            return {"user": _user(str(p.get("user", "U0")))}
-        if method in ("views.open", "views.push", "views.update", "views.publish"):
-            view = call.json_param("view") or {}
-            view = dict(view) if isinstance(view, dict) else {}
-            view.setdefault("id", str(p.get("view_id") or f"V{next(self._ts_counter):06d}"))
-            return {"view": view}
-        if method == "apps.connections.open":
-            if self.socket_mode is None:
-                return {"ok": False, "error": "fake_socket_mode_server_not_attached"}
-            return {"url": self.socket_mode.new_url()}
-        return {}
-
-
-def _channel(channel_id: str) -> dict[str, Any]:
-    is_im = channel_id.startswith("D")
-    return {
-        "id": channel_id,
-        "name": f"chan-{channel_id.lower()}",
-        "is_channel": not is_im,
-        "is_group": False,
-        "is_im": is_im,
-        "is_private": channel_id.startswith("G"),
-        "is_archived": False,
-        "is_member": True,
-        "context_team_id": TEAM_ID,
-    }
-
-
-def _user(user_id: str) -> dict[str, Any]:
-    name = f"user-{user_id.lower()}"
-    real_name = f"User {user_id}"
-    return {
-        "id": user_id,
-        "team_id": TEAM_ID,
-        "name": name,
-        "real_name": real_name,
-        "tz": "UTC",
-        "tz_offset": 0,
-        "is_bot": user_id == BOT_USER_ID,
-        "deleted": False,
-        "profile": {"display_name": name, "real_name": real_name},
-    }
-
-
-@dataclass
-class _Reply:
-    status: int
-    json_body: dict[str, Any] | None
-    headers: dict[str, str]
-    raw: bytes = b""
+        with self._lock:
+            queue = self._faults.get(method)
+            if not queue:
+                return None
+            fault = queue[0]
+            fault.remaining -= 1
+            if fault.remaining <= 0:
+                queue.pop(0)
+            return fault
 
 
 def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
+    """Query string and body, form-encoded or JSON, as Slack reads them."""
     params: dict[str, Any] = _form(query)
-    ctype = content_type.lower()
     if not body:
         return params
-    if ctype.startswith(CONTENT_TYPE_JSON) or (not ctype and body[:1] == b"{"):
+    if content_type.lower().startswith(CONTENT_TYPE_JSON):
         loaded = json.loads(body.decode("utf-8"))
-        if isinstance(loaded, dict):
-            params.update(loaded)
-    elif ctype.startswith("multipart/form-data"):
-        params.update(_multipart(body, content_type))
+        if not isinstance(loaded, dict):
+            raise ValueError("a JSON body must be an object")
+        params.update(loaded)
     else:
         params.update(_form(body.decode("utf-8")))
     return params
@@ -473,21 +705,6 @@ def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
 def _form(text: str) -> dict[str, Any]:
     parsed = parse_qs(text, keep_blank_values=True)
     return {k: v[0] if len(v) == 1 else v for k, v in parsed.items()}
-
-
-def _multipart(body: bytes, content_type: str) -> dict[str, Any]:
-    message = BytesParser(policy=HTTP).parsebytes(
-        f"Content-Type: {content_type}\r\n\r\n".encode() + body
-    )
-    params: dict[str, Any] = {}
-    for part in message.iter_parts():
-        name = part.get_param("name", header="content-disposition")
-        if not name:
-            continue
-        raw = part.get_payload(decode=True)
-        payload = raw if isinstance(raw, bytes) else b""
-        params[str(name)] = payload if part.get_filename() else payload.decode("utf-8")
-    return params
 
 
 def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
@@ -508,20 +725,22 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length > 0 else b""
             headers = {k.lower(): v for k, v in self.headers.items()}
-            parts = url.path.strip("/").split("/", 1)
-            if len(parts) != 2 or parts[0] not in ("api", "response") or not parts[1]:
-                self._send(_Reply(404, {"ok": False, "error": "unknown_path"}, {}))
+            path = url.path.strip("/")
+            kind, _, rest = path.partition("/")
+            if kind not in ("api", "response") or not rest:
+                self._send(_Reply(404, {"ok": False, "error": "unknown_path"}))
                 return
-            kind = "api" if parts[0] == "api" else "response"
-            method = parts[1] if kind == "api" else f"response/{parts[1]}"
             try:
                 params = _parse_params(url.query, body, headers.get("content-type", ""))
             except (ValueError, UnicodeDecodeError):
-                self._send(_Reply(400, {"ok": False, "error": "invalid_form_data"}, {}))
+                self._send(_Reply(400, {"ok": False, "error": "invalid_form_data"}))
                 return
-            self._send(fake._handle(kind, method, params, headers, body))
+            self._send(fake._handle(path, params, headers, body))
 
         def _send(self, reply: _Reply) -> None:
+            if reply.drop:  # processed; now close the socket without an answer
+                self.close_connection = True
+                return
             if reply.json_body is not None:
                 payload = json.dumps(reply.json_body).encode("utf-8")
                 content_type = "application/json; charset=utf-8"

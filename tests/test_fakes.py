@@ -1,44 +1,38 @@
-"""Self-tests for tests/fakes.py: real HTTP / WebSocket on loopback, no mocks."""
+"""The fake Slack refuses what Slack refuses: tests of tests/fakes.py, over real HTTP."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fakes import (
-    BOT_USER_ID,
+    METHODS,
+    FakeClock,
     FakeSlack,
     FakeSocketModeServer,
-    WsgiServer,
-    action_body,
-    command_body,
-    command_payload,
-    event_body,
-    event_payload,
-    post_signed,
+    manifest_scopes,
     sign,
+    web_api_spec,
 )
-from slack_bolt import Ack, App, Respond, Say
-from slack_bolt.adapter.socket_mode import SocketModeHandler
-from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import (
-    RateLimitErrorRetryHandler,
-    ServerErrorRetryHandler,
-)
+from slack_sdk.webhook import WebhookClient
+from websockets.sync.client import connect
 
-SECRET = "secret"
-FAKE_THREADS = ("fake-slack-http", "fake-socket-mode", "wsgi-server")
+FAKE_THREADS = ("fake-slack-http", "fake-socket-mode")
 
 
 @pytest.fixture(autouse=True)
 def _no_leaked_fake_threads() -> Iterator[None]:
     yield
     deadline = time.monotonic() + 5
+    leaked: list[str] = []
     while time.monotonic() < deadline:
         leaked = [t.name for t in threading.enumerate() if t.name in FAKE_THREADS]
         if not leaked:
@@ -48,122 +42,300 @@ def _no_leaked_fake_threads() -> Iterator[None]:
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSlack]:
-    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
-        monkeypatch.delenv(name, raising=False)
-    with FakeSlack() as server:
+def fake(clock: FakeClock) -> Iterator[FakeSlack]:
+    # Not the `fake_slack` fixture: these tests make the fake refuse calls on purpose.
+    with FakeSlack(clock=clock) as server:
         yield server
 
 
-def make_app(fake: FakeSlack, **kwargs: Any) -> App:
-    # NB: with client=..., App takes the token from the client; App(token=...) is ignored.
-    client = WebClient(token="xoxb-test", base_url=fake.base_url)
-    return App(client=client, signing_secret=SECRET, **kwargs)
+@pytest.fixture
+def client(fake: FakeSlack) -> WebClient:
+    web = WebClient(token="xoxb-test", base_url=fake.base_url)
+    web.retry_handlers.clear()  # see every answer as the fake gave it
+    return web
 
 
-# ---------------------------------------------------------------------------
-# Web API fake
-# ---------------------------------------------------------------------------
+def error_of(call: Any) -> str:
+    with pytest.raises(SlackApiError) as info:
+        call()
+    return str(info.value.response["error"])
 
 
-def test_web_client_calls_are_recorded(fake: FakeSlack) -> None:
-    client = WebClient(token="xoxb-test", base_url=fake.base_url)
+def raw_post(url: str, body: dict[str, Any], token: str | None = None) -> tuple[int, str]:
+    headers = {"Content-Type": "application/json; charset=utf-8"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.read().decode()
+
+
+def section(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
+
+
+def header(text: str) -> dict[str, Any]:
+    return {"type": "header", "text": {"type": "plain_text", "text": text}}
+
+
+# -- recording -----------------------------------------------------------------------------
+
+
+def test_calls_are_recorded_json_and_form(fake: FakeSlack, client: WebClient) -> None:
     first = client.chat_postMessage(channel="C1", text="hi", blocks=[{"type": "divider"}])
-    second = client.chat_postMessage(channel="C1", text="again")
-    user = client.users_info(user="U9")
-    chan = client.conversations_info(channel="C1")
+    second = client.api_call(  # form-encoded, the way slack_sdk sends some methods
+        "reactions.add", data={"channel": "C1", "timestamp": first["ts"], "name": "eyes"}
+    )
+    assert first["ok"] and second["ok"] and first["channel"] == "C1"
 
-    assert first["ok"] and first["channel"] == "C1"
-    assert float(first["ts"]) < float(second["ts"])
-    assert first["ts"] == "1700000000.000100"
-    assert user["user"]["id"] == "U9"
-    assert chan["channel"]["id"] == "C1"
+    post, reaction = fake.calls()
+    assert post.is_json and post.params["blocks"] == [{"type": "divider"}]
+    assert post.token == "xoxb-test"
+    assert reaction.content_type.startswith("application/x-www-form-urlencoded")
+    assert reaction.params == {"channel": "C1", "timestamp": first["ts"], "name": "eyes"}
+    assert fake.refusals() == []
+    with pytest.raises(TimeoutError):
+        fake.wait_for("chat.postEphemeral", timeout=0.1)
 
-    posts = fake.wait_for("chat.postMessage", count=2)
-    assert posts[0].params["text"] == "hi"
-    assert posts[0].params["blocks"] == [{"type": "divider"}]  # JSON body keeps types
-    assert posts[0].is_json
-    assert posts[0].token == "xoxb-test"
-    [info] = fake.calls("users.info")
-    assert info.params == {"user": "U9"}  # form-encoded body
-    assert info.content_type.startswith("application/x-www-form-urlencoded")
-    assert [c.method for c in fake.calls()] == [
-        "chat.postMessage",
-        "chat.postMessage",
-        "users.info",
-        "conversations.info",
+
+def test_answers_carry_the_manifest_scopes(fake: FakeSlack, client: WebClient) -> None:
+    response = client.auth_test()
+    assert response["user_id"] == "UBOT"
+    assert response.headers["x-oauth-scopes"].split(",") == list(manifest_scopes())
+    assert "chat:write" in manifest_scopes()
+
+
+def test_every_implemented_method_is_in_slacks_spec() -> None:
+    assert set(METHODS) <= set(web_api_spec())
+
+
+# -- the spec --------------------------------------------------------------------------------
+
+
+def test_unknown_method_and_missing_arguments(fake: FakeSlack, client: WebClient) -> None:
+    assert error_of(lambda: client.api_call("chat.postMesage", json={"channel": "C1"})) == (
+        "unknown_method"
+    )
+    assert error_of(lambda: client.api_call("chat.postMessage", json={"text": "x"})) == (
+        "invalid_arguments"
+    )
+    assert error_of(lambda: client.reactions_add(channel="C1", timestamp="1.2", name="")) == (
+        "invalid_arguments"
+    )
+    assert error_of(lambda: client.chat_postEphemeral(channel="C1", text="x", user="")) == (
+        "invalid_arguments"
+    )
+    # In the spec, not something the bot calls: the fake says so rather than pretend.
+    assert error_of(lambda: client.chat_delete(channel="C1", ts="1.2")) == (
+        "fake_method_not_implemented"
+    )
+    assert error_of(lambda: client.chat_postMessage(channel="C1")) == "no_text"
+    assert [c.error for c in fake.refusals()] == [
+        "unknown_method",
+        "invalid_arguments",
+        "invalid_arguments",
+        "invalid_arguments",
+        "fake_method_not_implemented",
+        "no_text",
     ]
 
-    fake.reset()
-    assert fake.calls() == []
-    assert client.api_call("unknown.method")["ok"] is True
+
+def test_the_token_comes_in_the_authorization_header(fake: FakeSlack) -> None:
+    url = fake.base_url + "chat.postMessage"
+    status, body = raw_post(url, {"channel": "C1", "text": "x"})
+    assert (status, json.loads(body)["error"]) == (200, "not_authed")
+    status, body = raw_post(url, {"channel": "C1", "text": "x"}, token="xoxb-1")
+    assert json.loads(body)["ok"] is True
+    _, body = raw_post(url, {"channel": "C1", "text": "x"}, token="xapp-1")
+    assert json.loads(body)["error"] == "not_allowed_token_type"
+    _, body = raw_post(fake.base_url + "apps.connections.open", {}, token="xoxb-1")
+    assert json.loads(body)["error"] == "not_allowed_token_type"
 
 
-def test_wait_for_times_out(fake: FakeSlack) -> None:
-    with pytest.raises(TimeoutError):
-        fake.wait_for("chat.postMessage", timeout=0.2)
+# -- Block Kit limits ------------------------------------------------------------------------
 
 
-def test_rate_limit_then_success_is_retried(fake: FakeSlack) -> None:
-    fake.fail_next("chat.postMessage", status=429, retry_after=1)
-    client = WebClient(
-        token="xoxb-test",
-        base_url=fake.base_url,
-        retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=1)],
+@pytest.mark.parametrize(
+    ("blocks", "error"),
+    [
+        ([section("字" * 3000)] * 3 + [section("x" * 2900)], "msg_blocks_too_long"),
+        ([{"type": "divider"}] * 51, "invalid_blocks"),
+        ([header("x" * 151)], "invalid_blocks"),
+        ([section("x" * 3001)], "invalid_blocks"),
+        ([{"text": "no type"}], "invalid_blocks"),
+        ({"type": "divider"}, "invalid_blocks_format"),
+    ],
+    ids=["json-over-12000", "51-blocks", "header-151", "section-3001", "no-type", "not-a-list"],
+)
+def test_messages_over_block_kit_limits_are_refused(
+    fake: FakeSlack, client: WebClient, blocks: Any, error: str
+) -> None:
+    assert error_of(lambda: client.chat_postMessage(channel="C1", text="t", blocks=blocks)) == error
+    assert error_of(
+        lambda: client.chat_postEphemeral(channel="C1", user="U1", text="t", blocks=blocks)
+    ) == (error)
+    response = WebhookClient(fake.response_url("r")).send_dict({"text": "t", "blocks": blocks})
+    assert (response.status_code, json.loads(response.body)["error"]) == (400, error)
+    assert fake.responses("r") == []
+
+
+def test_messages_at_the_limits_are_taken(fake: FakeSlack, client: WebClient) -> None:
+    at_limits = [header("x" * 150), section("x" * 3000)] + [{"type": "divider"}] * 48
+    assert client.chat_postMessage(channel="C1", text="t", blocks=at_limits)["ok"]
+    # 12,000 characters of compact JSON (Chinese counted as one character each) is fine.
+    empty = len(json.dumps([section("")] * 4, ensure_ascii=False, separators=(",", ":")))
+    room = 12_000 - empty  # characters of text that still fit, spread over four sections
+
+    def four_sections(chars: int) -> list[dict[str, Any]]:
+        return [section("字" * (chars // 4 + (i < chars % 4))) for i in range(4)]
+
+    assert client.chat_postMessage(channel="C1", text="t", blocks=four_sections(room))["ok"]
+    assert error_of(
+        lambda: client.chat_postMessage(channel="C1", text="t", blocks=four_sections(room + 1))
+    ) == ("msg_blocks_too_long")
+
+
+# -- response_url ----------------------------------------------------------------------------
+
+
+def test_a_response_url_takes_five_posts(fake: FakeSlack) -> None:
+    url = fake.response_url("five")
+    statuses = [WebhookClient(url).send_dict({"text": str(i)}).status_code for i in range(6)]
+    assert statuses == [200] * 5 + [404]
+    assert [c.error for c in fake.calls("response/five")] == [None] * 5 + ["used_url"]
+    assert [r["text"] for r in fake.responses("five")] == ["0", "1", "2", "3", "4"]
+    # Each issue is a new URL with its own budget, recorded under the same name.
+    assert WebhookClient(fake.response_url("five")).send_dict({"text": "5"}).status_code == 200
+
+
+def test_a_response_url_expires_after_30_minutes(fake: FakeSlack, clock: FakeClock) -> None:
+    url = fake.response_url("late")
+    clock.advance(30 * 60)
+    assert WebhookClient(url).send_dict({"text": "just in time"}).status_code == 200
+    clock.advance(1)
+    response = WebhookClient(url).send_dict({"text": "too late"})
+    assert (response.status_code, json.loads(response.body)["error"]) == (404, "expired_url")
+    assert [r["text"] for r in fake.responses("late")] == ["just in time"]
+
+
+def test_an_unissued_response_url_is_unknown(fake: FakeSlack) -> None:
+    response = WebhookClient(fake.url + "response/never/1").send_dict({"text": "x"})
+    assert response.status_code == 404
+    assert [c.error for c in fake.refusals()] == ["no_such_url"]
+
+
+# -- channel membership ---------------------------------------------------------------------
+
+
+def test_posts_need_the_bot_in_the_channel(fake: FakeSlack, client: WebClient) -> None:
+    fake.member_channels = {"CIN"}
+    assert client.chat_postMessage(channel="CIN", text="x")["ok"]
+    assert error_of(lambda: client.chat_postMessage(channel="COUT", text="x")) == "not_in_channel"
+    assert error_of(lambda: client.chat_postMessage(channel="GPRIV", text="x")) == (
+        "channel_not_found"
     )
-    started = time.monotonic()
-    response = client.chat_postMessage(channel="C1", text="hi")
-    assert response["ok"] is True
-    assert time.monotonic() - started >= 1.0  # honoured Retry-After
-    assert [c.status for c in fake.calls("chat.postMessage")] == [429, 200]
+    assert error_of(lambda: client.chat_postEphemeral(channel="DOTHER", user="U1", text="x")) == (
+        "channel_not_found"
+    )
+    assert error_of(lambda: client.chat_postEphemeral(channel="COUT", user="U1", text="x")) == (
+        "not_in_channel"
+    )
+    # A response_url is tied to the command, not to membership: it still works there.
+    assert WebhookClient(fake.response_url("dm")).send_dict({"text": "x"}).status_code == 200
+    assert fake.refusals() == []  # runtime answers, not broken rules
 
 
-def test_rate_limit_without_handler_surfaces_error(fake: FakeSlack) -> None:
-    fake.fail_next("chat.postMessage", status=429, retry_after=3)
-    client = WebClient(token="xoxb-test", base_url=fake.base_url)
-    client.retry_handlers.clear()  # default has only a connection-error handler
+# -- scripted faults -------------------------------------------------------------------------
+
+
+def test_rate_limit_and_server_errors_for_the_next_n_calls(
+    fake: FakeSlack, client: WebClient
+) -> None:
+    fake.fail_next("chat.postMessage", status=429, retry_after=4)
+    fake.fail_next("chat.postMessage", status=503, times=2)
     with pytest.raises(SlackApiError) as info:
-        client.chat_postMessage(channel="C1", text="hi")
+        client.chat_postMessage(channel="C1", text="x")
     assert info.value.response.status_code == 429
+    assert info.value.response.headers["Retry-After"] == "4"
     assert info.value.response["error"] == "ratelimited"
-    assert info.value.response.headers["Retry-After"] == "3"
+    for _ in range(2):
+        with pytest.raises(SlackApiError) as info:
+            client.chat_postMessage(channel="C1", text="x")
+        assert info.value.response.status_code == 503
+    assert client.chat_postMessage(channel="C1", text="x")["ok"]
+    assert client.reactions_add(channel="C1", timestamp="1.2", name="eyes")["ok"]
+    assert [(c.status, c.scripted) for c in fake.calls("chat.postMessage")] == [
+        (429, True),
+        (503, True),
+        (503, True),
+        (200, False),
+    ]
+    assert fake.refusals() == []
 
 
-def test_server_errors_n_times_then_success(fake: FakeSlack) -> None:
-    fake.fail_next("chat.update", status=500, times=2)
-    fake.fail_next("reactions.add", status=200, error="already_reacted")
-    client = WebClient(
-        token="xoxb-test",
-        base_url=fake.base_url,
-        retry_handlers=[ServerErrorRetryHandler(max_retry_count=2)],
+def test_a_dropped_connection_after_the_work_is_done(fake: FakeSlack, client: WebClient) -> None:
+    fake.drop_next("chat.postMessage")
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        client.chat_postMessage(channel="C1", text="maybe sent")
+    [dropped] = fake.calls("chat.postMessage")
+    assert dropped.scripted and dropped.status == 200  # Slack processed it
+    assert fake.post_times("C1") == [dropped.time]
+    assert client.chat_postMessage(channel="C1", text="x")["ok"]
+
+
+def test_post_times_per_channel(fake: FakeSlack, client: WebClient) -> None:
+    for channel in ["C1", "C9", "C1"]:
+        client.chat_postMessage(channel=channel, text="x")
+    one, nine = fake.post_times("C1"), fake.post_times("C9")
+    assert len(one) == 2 and len(nine) == 1 and one[0] <= nine[0] <= one[1]
+
+
+def test_already_reacted(fake: FakeSlack, client: WebClient) -> None:
+    assert client.reactions_add(channel="C1", timestamp="1.2", name="eyes")["ok"]
+    assert error_of(lambda: client.reactions_add(channel="C1", timestamp="1.2", name="eyes")) == (
+        "already_reacted"
     )
-    assert client.chat_update(channel="C1", ts="1.2", text="x")["ts"] == "1.2"
-    assert [c.status for c in fake.calls("chat.update")] == [500, 500, 200]
-    with pytest.raises(SlackApiError) as info:
-        client.reactions_add(channel="C1", timestamp="1.2", name="eyes")
-    assert info.value.response["error"] == "already_reacted"
-    assert client.reactions_add(channel="C1", timestamp="1.2", name="eyes")["ok"] is True
 
 
-def test_set_result_overrides(fake: FakeSlack) -> None:
-    fake.set_result("users.info", lambda call: {"user": {"id": call.params["user"], "tz": "X"}})
-    client = WebClient(token="xoxb-test", base_url=fake.base_url)
-    assert client.users_info(user="U1")["user"]["tz"] == "X"
+def test_usergroups_and_result_overrides(fake: FakeSlack, client: WebClient) -> None:
+    assert error_of(lambda: client.usergroups_users_list(usergroup="S1")) == "no_such_subteam"
+    fake.usergroups["S1"] = ["U1", "U2"]
+    assert client.usergroups_users_list(usergroup="S1")["users"] == ["U1", "U2"]
+    fake.set_result("usergroups.users.list", {"users": ["U9"]})
+    assert client.usergroups_users_list(usergroup="S1")["users"] == ["U9"]
+    # Overrides answer only calls that pass the spec.
+    assert error_of(lambda: client.usergroups_users_list(usergroup="")) == "invalid_arguments"
 
 
-# ---------------------------------------------------------------------------
-# Signing helpers
-# ---------------------------------------------------------------------------
+# -- Socket Mode -----------------------------------------------------------------------------
 
 
-def test_sign_matches_slack_sdk_verifier() -> None:
-    from slack_sdk.signature import SignatureVerifier
+def test_socket_mode_server_hands_out_urls_and_records_acks(fake: FakeSlack) -> None:
+    app_client = WebClient(base_url=fake.base_url)
+    assert (
+        error_of(lambda: app_client.apps_connections_open(app_token="xapp-test"))
+        == "fake_socket_mode_server_not_attached"
+    )
+    with FakeSocketModeServer(fake) as sm:
+        url = app_client.apps_connections_open(app_token="xapp-test")["url"]
+        with connect(url) as ws:
+            assert json.loads(ws.recv(timeout=5))["type"] == "hello"
+            envelope_id = sm.send_envelope("slash_commands", {"text": "x"})
+            envelope = json.loads(ws.recv(timeout=5))
+            assert envelope["envelope_id"] == envelope_id
+            ws.send(json.dumps({"envelope_id": envelope_id, "payload": {"text": "ok"}}))
+            assert sm.wait_for_ack(envelope_id)["payload"] == {"text": "ok"}
+        assert sm.connections_opened == 1
 
-    body = command_body("héllo & <world>")
-    headers = sign(body, SECRET)
-    assert SignatureVerifier(SECRET).is_valid_request(body, headers)
-    assert not SignatureVerifier("other").is_valid_request(body, headers)
-    # Slack's documented example
+
+# -- signing ---------------------------------------------------------------------------------
+
+
+def test_sign_matches_slacks_documented_example() -> None:
     example = (
         b"token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&"
         b"channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&"
@@ -175,156 +347,3 @@ def test_sign_matches_slack_sdk_verifier() -> None:
     assert signed["X-Slack-Signature"] == (
         "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503"
     )
-
-
-# ---------------------------------------------------------------------------
-# Bolt over HTTP (waitress) on loopback
-# ---------------------------------------------------------------------------
-
-
-def test_bolt_http_command_event_action_and_lazy(fake: FakeSlack) -> None:
-    app = make_app(fake)
-    lazy_done = threading.Event()
-
-    @app.command("/candidate")
-    def candidate(ack: Ack, respond: Respond, command: dict[str, Any]) -> None:
-        ack(text="working on it")
-        respond(text=f"echo {command['text']}", response_type="ephemeral")
-
-    def ack_quickly(ack: Ack) -> None:
-        ack()
-
-    def slow_part(respond: Respond) -> None:
-        respond(text="lazy done")
-        lazy_done.set()
-
-    app.command("/lazy")(ack=ack_quickly, lazy=[slow_part])
-
-    @app.event("app_mention")
-    def mention(event: dict[str, Any], say: Say) -> None:
-        say(text=f"hi <@{event['user']}>", thread_ts=event["ts"])
-
-    @app.action("approve")
-    def approve(ack: Ack, respond: Respond) -> None:
-        ack()
-        respond(text="approved", replace_original=True)
-
-    assert len(fake.calls("auth.test")) == 1  # token verification at App() construction
-
-    with WsgiServer(SlackRequestHandler(app)) as server:
-        url = f"{server.url}/slack/events"
-
-        status, headers, body = post_signed(
-            url, command_body("Ada", response_url=fake.response_url("cmd")), SECRET
-        )
-        assert status == 200
-        # ack(text=...) alone is answered as text/plain over HTTP ({"text": ...} in Socket Mode)
-        assert headers["content-type"].startswith("text/plain")
-        assert body == b"working on it"
-        [reply] = fake.wait_for("response/cmd")
-        assert reply.params == {"text": "echo Ada", "response_type": "ephemeral"}
-        assert fake.responses("cmd") == [{"text": "echo Ada", "response_type": "ephemeral"}]
-
-        bad = post_signed(
-            url,
-            command_body("Ada"),
-            SECRET,
-            extra_headers={"X-Slack-Signature": "v0=" + "0" * 64},
-        )
-        assert bad[0] == 401
-        assert post_signed(url, command_body("Ada"), "wrong-secret")[0] == 401
-        stale = int(time.time()) - 6 * 60
-        assert post_signed(url, command_body("Ada"), SECRET, timestamp=stale)[0] == 401
-
-        status, _, body = post_signed(
-            url, command_body("", command="/lazy", response_url=fake.response_url("lazy")), SECRET
-        )
-        assert (status, body) == (200, b"")
-        assert lazy_done.wait(5)
-        assert fake.responses("lazy") == [{"text": "lazy done"}]
-
-        mention_event = {
-            "type": "app_mention",
-            "user": "U123",
-            "text": f"<@{BOT_USER_ID}> hi",
-            "ts": "1700000001.000100",
-            "channel": "C123",
-            "event_ts": "1700000001.000100",
-        }
-        status, _, _ = post_signed(url, event_body(mention_event), SECRET)
-        assert status == 200
-        [post] = fake.wait_for("chat.postMessage")
-        assert post.params["channel"] == "C123"
-        assert post.params["thread_ts"] == "1700000001.000100"
-
-        payload = {
-            "type": "block_actions",
-            "user": {"id": "U123", "username": "tester", "team_id": "T0001"},
-            "api_app_id": "A1",
-            "team": {"id": "T0001", "domain": "test"},
-            "channel": {"id": "C123", "name": "general"},
-            "container": {"type": "message", "message_ts": "1.2", "channel_id": "C123"},
-            "trigger_id": "1.2.3",
-            "response_url": fake.response_url("act"),
-            "actions": [
-                {
-                    "type": "button",
-                    "action_id": "approve",
-                    "block_id": "b",
-                    "value": "1",
-                    "action_ts": "1.3",
-                }
-            ],
-        }
-        assert post_signed(url, action_body(payload), SECRET)[0] == 200
-        [act] = fake.wait_for("response/act")
-        assert act.params["text"] == "approved"
-
-        assert post_signed(f"{server.url}/nope", b"{}", SECRET)[0] == 404
-
-
-# ---------------------------------------------------------------------------
-# Socket Mode against a local WebSocket server
-# ---------------------------------------------------------------------------
-
-
-def test_socket_mode_round_trip_and_reconnect(fake: FakeSlack) -> None:
-    app = make_app(fake)
-
-    @app.command("/candidate")
-    def candidate(ack: Ack, command: dict[str, Any]) -> None:
-        ack(text=f"got {command['text']}")
-
-    @app.event("app_mention")
-    def mention(event: dict[str, Any], say: Say) -> None:
-        say(text="hello")
-
-    with FakeSocketModeServer(fake) as sm:
-        # The handler's SocketModeClient reuses app.client (base_url -> fake) for
-        # apps.connections.open, called with the app-level token.
-        handler = SocketModeHandler(app, "xapp-test")
-        try:
-            handler.connect()  # type: ignore[no-untyped-call]
-            sm.wait_for_connection()
-            [open_call] = fake.calls("apps.connections.open")
-            assert open_call.token == "xapp-test"
-
-            envelope_id = sm.send_envelope("slash_commands", command_payload("Ada"))
-            ack = sm.wait_for_ack(envelope_id)
-            assert ack == {"envelope_id": envelope_id, "payload": {"text": "got Ada"}}
-            assert sm.ack_latency(envelope_id) < 3
-
-            event = {"type": "app_mention", "user": "U123", "text": "hi", "channel": "C9"}
-            event_envelope = sm.send_envelope("events_api", event_payload(event))
-            assert sm.wait_for_ack(event_envelope) == {"envelope_id": event_envelope}
-            [post] = fake.wait_for("chat.postMessage")
-            assert post.params["channel"] == "C9"
-
-            # Slack periodically asks clients to reconnect.
-            sm.send_disconnect()
-            sm.wait_for_connection(count=2)
-            fake.wait_for("apps.connections.open", count=2)
-            envelope_id = sm.send_envelope("slash_commands", command_payload("Bob"))
-            assert sm.wait_for_ack(envelope_id)["payload"] == {"text": "got Bob"}
-        finally:
-            handler.close()  # type: ignore[no-untyped-call]

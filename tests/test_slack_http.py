@@ -207,6 +207,11 @@ def test_escaping_slack_markup_in_transcripts(bot: Bot, tmp_path: Path) -> None:
     assert "<!subteam" not in raw and "&lt;!subteam^S1&gt;" in raw and "&amp; 通过" in raw
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 11 item 1: a long answer and a 20,000-character 点评 go out as messages "
+    "over 12,000 characters of block JSON (msg_blocks_too_long)",
+)
 def test_limits_hold_for_any_transcript(bot: Bot, tmp_path: Path) -> None:
     big = tmp_path / "big"
     big.mkdir()

@@ -1,14 +1,19 @@
 """`/candidate`: parse the text, ask the store, render views. No Slack I/O here.
 
 The Bolt listeners (slash.py, actions.py) and `debrief ask` all come through
-`parse_command` and `run`, so they answer alike.
+`parse_command` (typed text) or `route_from_value` (a button) and `run`, so they
+answer alike. Each subcommand is one `Kind` and one entry in `SUBCOMMANDS`: the
+names it is typed with, how its words are read, whether a button may ask for it,
+and its answer. Adding a subcommand touches that table and its view, nothing else.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from store.db import Store
@@ -16,39 +21,33 @@ from store.models import Candidate
 from store.parser import parse_years
 
 from . import views
-from .blocks import Message, escape, fit
+from .blocks import Message, escape
 from .i18n import Locale, t
 
-ALIASES = {
-    "help": "help",
-    "帮助": "help",
-    "?": "help",
-    "？": "help",
-    "-h": "help",
-    "--help": "help",
-    "summary": "summary",
-    "总结": "summary",
-    "unanswered": "unanswered",
-    "未回答": "unanswered",
-    "verdict": "verdict",
-    "点评": "verdict",
-    "question": "question",
-    "问题": "question",
-    "q": "question",
-    "search": "search",
-    "搜索": "search",
-    "list": "list",
-    "列表": "list",
-}
 FULL_WORDS = {"full", "all", "全文", "全部"}
 MAX_TEXT = 4000
+
+
+class Kind(StrEnum):
+    """What a command or a button asks for: one entry each in SUBCOMMANDS."""
+
+    HELP = "help"
+    WHO = "who"  # only a name: the summary
+    SUMMARY = "summary"
+    FULL = "full"  # the summary's profile and summary text in full
+    UNANSWERED = "unanswered"
+    VERDICT = "verdict"
+    QUESTION = "question"
+    SEARCH = "search"
+    LIST = "list"
+    DIGEST = "digest"  # "and N more" under a digest section
 
 
 @dataclass(frozen=True)
 class Route:
     """What the user asked for. Button values decode to the same thing."""
 
-    kind: str  # help, summary, full, unanswered, verdict, question, search, list, who
+    kind: Kind
     who: str = ""
     n: int | None = None
     words: str = ""
@@ -87,56 +86,202 @@ def question_number(token: str) -> int | None:
     return value if value is not None and value > 0 else None
 
 
+# -- reading what was typed ------------------------------------------------------------------
+
+
+def _read_nothing(kind: Kind, rest: list[str]) -> Route:
+    return Route(kind)
+
+
+def _read_who(kind: Kind, rest: list[str]) -> Route:
+    return Route(kind, who=" ".join(rest))
+
+
+def _read_words(kind: Kind, rest: list[str]) -> Route:
+    return Route(kind, words=" ".join(rest))
+
+
+def _read_summary(kind: Kind, rest: list[str]) -> Route:
+    """`总结 000 全文`: the full text."""
+    if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
+        return Route(Kind.FULL, who=" ".join(rest[:-1]))
+    return Route(kind, who=" ".join(rest))
+
+
+def _read_question(kind: Kind, rest: list[str]) -> Route:
+    """`问题 000 3` or `问题 3 000`."""
+    n = question_number(rest[-1]) if rest else None
+    who = rest[:-1] if n is not None else rest
+    if n is None and len(rest) >= 2:
+        n = question_number(rest[0])
+        who = rest[1:] if n is not None else rest
+    return Route(kind, who=" ".join(who), n=n)
+
+
+# -- answering ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Who asked, and whether the answer is for everyone in the channel."""
+
+    deps: Deps
+    user: str
+    posting: bool
+
+    @property
+    def locale(self) -> Locale:
+        return self.deps.locale
+
+    @property
+    def posted_by(self) -> str | None:
+        return self.user if self.posting else None
+
+
+def _help(route: Route, asked: Asked) -> list[Outgoing]:
+    lead = t(asked.locale, "empty_command") if route.lead == "empty" else None
+    return [Outgoing(views.help_view(asked.locale, lead))]
+
+
+def _search(route: Route, asked: Asked) -> list[Outgoing]:
+    loc, store = asked.locale, asked.deps.store
+    if not route.words.strip():
+        return [Outgoing(views.notice(t(loc, "need_words")))]
+    hits = store.search(route.words, limit=views.PAGE_SIZE)
+    msg = views.search_view(route.words, hits, loc, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, kind="search")]
+
+
+def _list(route: Route, asked: Asked) -> list[Outgoing]:
+    store = asked.deps.store
+    position = route.words.strip() or None
+    total = store.count(position)
+    rows = store.list_candidates(position, limit=views.PAGE_SIZE, offset=route.offset)
+    msg = views.list_view(rows, total, route.offset, position, asked.locale, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, kind="list")]
+
+
+def _digest(route: Route, asked: Asked) -> list[Outgoing]:
+    loc, store = asked.locale, asked.deps.store
+    if route.words not in store.DIGEST_CATEGORIES:
+        return [Outgoing(views.notice(t(loc, "need_words")))]
+    lines, total = store.digest_lines(route.words, route.since, views.PAGE_SIZE, route.offset)
+    msg = views.digest_list_view(route.words, route.since, lines, total, route.offset, loc)
+    return [Outgoing(msg)]
+
+
+def _overview(route: Route, asked: Asked) -> list[Outgoing]:
+    """`未回答` without a candidate: who has unanswered questions."""
+    store = asked.deps.store
+    total = store.count_unanswered()
+    rows = store.list_candidates(
+        limit=views.OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True
+    )
+    msg = views.overview_view(rows, total, route.offset, asked.locale, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, kind="unanswered")]
+
+
+def _summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    msg = views.summary_view(c, asked.locale, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
+
+
+def _full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    return [Outgoing(m) for m in views.full_summary_views(c, asked.locale)]
+
+
+def _unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    msgs = views.unanswered_view(c, asked.locale, asked.posted_by)
+    return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="unanswered") for m in msgs]
+
+
+def _verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    # The verdict is posted for everyone on purpose: reviewers reply in its thread.
+    msg = views.verdict_view(c, asked.locale, asked.user)
+    return [Outgoing(msg, post=True, candidate_id=c.id, kind="verdict")]
+
+
+def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    loc = asked.locale
+    if route.n is None:
+        text = t(loc, "need_number", who=escape(c.id), count=len(c.questions))
+        return [Outgoing(views.notice(text))]
+    matching = [q for q in c.questions if q.number == route.n]
+    if not matching:
+        text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
+        return [Outgoing(views.notice(text))]
+    msgs = views.question_views(c, matching[0], loc, asked.posted_by)
+    return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="question") for m in msgs]
+
+
+# -- the table ------------------------------------------------------------------------------
+
+Reader = Callable[[Kind, list[str]], Route]
+General = Callable[[Route, Asked], list[Outgoing]]
+About = Callable[[Route, Candidate, Asked], list[Outgoing]]
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One subcommand: how it is typed, whether a button may ask for it, how it is answered."""
+
+    names: tuple[str, ...] = ()  # what users type, in both languages (none: not typed)
+    read: Reader = _read_who  # the words after the name -> Route
+    button: bool = True  # a button's value may name it ({"v": kind, ...})
+    general: General | None = None  # the answer when no candidate is named (or none is needed)
+    about: About | None = None  # the answer about one candidate
+    alias_of: Kind | None = None  # how hints and pick lists name it
+
+
+SUBCOMMANDS: dict[Kind, Subcommand] = {
+    Kind.HELP: Subcommand(
+        ("help", "帮助", "?", "？", "-h", "--help"), _read_nothing, button=False, general=_help
+    ),
+    Kind.WHO: Subcommand(button=False, about=_summary, alias_of=Kind.SUMMARY),
+    Kind.SUMMARY: Subcommand(("summary", "总结"), _read_summary, about=_summary),
+    Kind.FULL: Subcommand(about=_full),
+    Kind.UNANSWERED: Subcommand(("unanswered", "未回答"), general=_overview, about=_unanswered),
+    Kind.VERDICT: Subcommand(("verdict", "点评"), about=_verdict),
+    Kind.QUESTION: Subcommand(("question", "问题", "q"), _read_question, about=_question),
+    Kind.SEARCH: Subcommand(("search", "搜索"), _read_words, general=_search),
+    Kind.LIST: Subcommand(("list", "列表"), _read_words, general=_list),
+    Kind.DIGEST: Subcommand(general=_digest),
+}
+
+KIND_VALUES = frozenset(k.value for k in Kind)
+_BY_NAME = {name: kind for kind, sub in SUBCOMMANDS.items() for name in sub.names}
+_GLUED_RE = re.compile(
+    rf"^({'|'.join(map(re.escape, SUBCOMMANDS[Kind.QUESTION].names))})(\d+)$", re.I
+)
+
+
 def parse_command(text: str) -> Route:
     """`/candidate` text -> Route. Never raises."""
     text = unicodedata.normalize("NFKC", (text or "").replace("\x00", " "))[:MAX_TEXT]
     words = text.split()
     if not words:
-        return Route("help", lead="empty")
+        return Route(Kind.HELP, lead="empty")
     first = words[0].lower().rstrip(":：")
     rest = words[1:]
-    glued = re.match(r"^(问题|question|q)(\d+)$", first, re.I)
+    glued = _GLUED_RE.match(first)
     if glued and rest:  # `问题3 000`
-        return Route("question", who=" ".join(rest), n=int(glued.group(2)))
-    kind = ALIASES.get(first)
+        return Route(Kind.QUESTION, who=" ".join(rest), n=int(glued.group(2)))
+    kind = _BY_NAME.get(first)
     if kind is None:
-        return Route("who", who=" ".join(words))
-    if kind == "help":
-        return Route("help")
-    if kind == "search":
-        return Route("search", words=" ".join(rest))
-    if kind == "list":
-        return Route("list", words=" ".join(rest))
-    if kind == "question":
-        n = question_number(rest[-1]) if rest else None
-        who = rest[:-1] if n is not None else rest
-        if n is None and len(rest) >= 2:
-            n = question_number(rest[0])
-            who = rest[1:] if n is not None else rest
-        return Route("question", who=" ".join(who), n=n)
-    if kind == "summary" and rest and rest[-1].lower() in FULL_WORDS and len(rest) > 1:
-        return Route("full", who=" ".join(rest[:-1]))
-    return Route(kind, who=" ".join(rest))
+        return Route(Kind.WHO, who=" ".join(words))
+    return SUBCOMMANDS[kind].read(kind, rest)
 
 
 def route_from_value(ref: dict[str, Any]) -> Route | None:
     """A button's value -> Route (None when it is not one of ours)."""
-    kind = ref.get("v")
-    if kind not in {
-        "summary",
-        "full",
-        "unanswered",
-        "verdict",
-        "question",
-        "search",
-        "list",
-        "digest",
-    }:
+    value = ref.get("v")
+    kind = Kind(value) if isinstance(value, str) and value in KIND_VALUES else None
+    if kind is None or not SUBCOMMANDS[kind].button:
         return None
     n = ref.get("n")
     offset = ref.get("o", 0)
     return Route(
-        str(kind),
+        kind,
         who=str(ref.get("id", "")),
         n=n if isinstance(n, int) else None,
         words=str(ref.get("q", "") or ref.get("c", "")),
@@ -150,105 +295,34 @@ def run(
 ) -> list[Outgoing]:
     """Answer a route, and note in the audit who looked at which candidate from where.
     `posting`: render for everyone in the channel (a button asked for it)."""
-    out = _answer(route, deps, user, posting)
+    out = _answer(route, Asked(deps, user, posting))
     shown = {o.candidate_id for o in out if o.candidate_id}
-    if route.kind != "help":
+    if route.kind != Kind.HELP:
         targets: list[str | None] = [*sorted(shown)] or [None]
         for candidate_id in targets:
             deps.store.audit(user, f"lookup:{route.kind}", candidate_id, channel)
     return out
 
 
-def _answer(route: Route, deps: Deps, user: str, posting: bool) -> list[Outgoing]:
-    loc = deps.locale
-    posted_by = user if posting else None
-    if route.kind == "help":
-        lead = t(loc, "empty_command") if route.lead == "empty" else None
-        return [Outgoing(views.help_view(loc, lead))]
-    if route.kind == "search":
-        if not route.words.strip():
-            return [Outgoing(views.notice(t(loc, "need_words")))]
-        hits = deps.store.search(route.words, limit=views.PAGE_SIZE)
-        return [
-            Outgoing(
-                views.search_view(route.words, hits, loc, posted_by), post=posting, kind="search"
-            )
-        ]
-    if route.kind == "list":
-        position = route.words.strip() or None
-        total = deps.store.count(position)
-        rows = deps.store.list_candidates(position, limit=views.PAGE_SIZE, offset=route.offset)
-        msg = views.list_view(rows, total, route.offset, position, loc, posted_by)
-        return [Outgoing(msg, post=posting, kind="list")]
-    if route.kind == "digest":
-        if route.words not in deps.store.DIGEST_CATEGORIES:
-            return [Outgoing(views.notice(t(loc, "need_words")))]
-        lines, total = deps.store.digest_lines(
-            route.words, route.since, views.PAGE_SIZE, route.offset
-        )
-        msg = views.digest_list_view(route.words, route.since, lines, total, route.offset, loc)
-        return [Outgoing(msg)]
-    if route.kind == "unanswered" and not route.who.strip():
-        total = deps.store.count_unanswered()
-        rows = deps.store.list_candidates(
-            limit=views.OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True
-        )
-        msg = views.overview_view(rows, total, route.offset, loc, posted_by)
-        return [Outgoing(msg, post=posting, kind="unanswered")]
+def _answer(route: Route, asked: Asked) -> list[Outgoing]:
+    """The subcommand's answer; for one about a candidate, find them first."""
+    sub = SUBCOMMANDS[route.kind]
+    loc, store = asked.locale, asked.deps.store
+    if sub.general is not None and (sub.about is None or not route.who.strip()):
+        return sub.general(route, asked)
+    assert sub.about is not None, route.kind
+    named = sub.alias_of or route.kind
     if not route.who.strip():
-        cmd = {"who": "summary"}.get(route.kind, route.kind)
-        return [Outgoing(views.notice(t(loc, "need_who", cmd=cmd), with_help=True, locale=loc))]
-
-    found = deps.store.resolve(route.who)
+        return [Outgoing(views.notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc))]
+    found = store.resolve(route.who)
     if not found.matches:
         return [Outgoing(views.not_found_view(loc, route.who))]
     if found.unique is None:
-        ref: dict[str, Any] = {"v": "summary" if route.kind == "who" else route.kind}
+        ref: dict[str, Any] = {"v": named}
         if route.n is not None:
             ref["n"] = route.n
         return [Outgoing(views.pick_view(loc, route.who, found.matches, ref))]
-    candidate = deps.store.get_candidate(found.unique.id)
+    candidate = store.get_candidate(found.unique.id)
     if candidate is None:  # removed between the two reads
         return [Outgoing(views.not_found_view(loc, route.who))]
-    return _candidate_views(route, candidate, deps, user, posting)
-
-
-def _candidate_views(
-    route: Route, c: Candidate, deps: Deps, user: str, posting: bool
-) -> list[Outgoing]:
-    loc = deps.locale
-    posted_by = user if posting else None
-    if route.kind in {"summary", "who"}:
-        return [
-            Outgoing(
-                views.summary_view(c, loc, posted_by),
-                post=posting,
-                candidate_id=c.id,
-                kind="summary",
-            )
-        ]
-    if route.kind == "full":
-        return [Outgoing(m) for m in views.full_summary_views(c, loc)]
-    if route.kind == "unanswered":
-        msgs = views.unanswered_view(c, loc, posted_by)
-        return [Outgoing(m, post=posting, candidate_id=c.id, kind="unanswered") for m in msgs]
-    if route.kind == "verdict":
-        # The verdict is posted for everyone on purpose: reviewers reply in its thread.
-        return [
-            Outgoing(views.verdict_view(c, loc, user), post=True, candidate_id=c.id, kind="verdict")
-        ]
-    if route.kind == "question":
-        if route.n is None:
-            return [
-                Outgoing(
-                    views.notice(t(loc, "need_number", who=escape(c.id), count=len(c.questions)))
-                )
-            ]
-        matching = [q for q in c.questions if q.number == route.n]
-        if not matching:
-            text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
-            return [Outgoing(views.notice(text))]
-        msgs = views.question_views(c, matching[0], loc, posted_by)
-        return [Outgoing(m, post=posting, candidate_id=c.id, kind="question") for m in msgs]
-    q, _ = fit(route.who, 100)
-    return [Outgoing(views.not_found_view(loc, q))]
+    return sub.about(route, candidate, asked)

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeSlack
+from fakes import FakeClock, FakeSlack, command_body, post_signed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from slackbot import Bot, all_text
+from slackbot import SECRET, Bot, all_text
 
 from handlers.commands import Deps, Route, parse_command, run
 from store.db import Store
@@ -75,34 +75,14 @@ def run_measured(args: list[str], out_dir: Path, timeout: float = 60) -> tuple[i
 
 
 def write_corpus(count: int, out_dir: Path, seed: int) -> list[Path]:
-    """bench/corpus.py's synthetic transcripts when it is there and works, else simple ones."""
-    try:
-        spec = importlib.util.spec_from_file_location("_bench_corpus", ROOT / "bench" / "corpus.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        paths: list[Path] = module.generate(count, out_dir, seed)
-        if len(paths) == count and all(p.is_file() for p in paths[:: max(1, count // 20)]):
-            return paths
-    except Exception:
-        pass
-    shutil.rmtree(out_dir, ignore_errors=True)
-    out_dir.mkdir(parents=True)
-    paths = []
-    for i in range(count):
-        path = out_dir / f"gen{i:06d}.txt"
-        path.write_text(
-            f"候选人{i}号的面试记录摘要，整体表现稳定。\n岗位：后端开发工程师{i % 7} 从业年限：{i % 9}年\n"
-            f"简介：编号{i}的候选人做过分布式存储。\n"
-            + "".join(
-                f"问题{n}：请讲讲第{n}个项目里的并发控制{i}号\n考察目标：系统设计\n"
-                f"回答：{'' if n == 3 else f'用了乐观锁和版本号{i}。'}\n"
-                for n in range(1, 6)
-            )
-            + f"点评：候选人{i}基础扎实。\n",
-            "utf-8",
-        )
-        paths.append(path)
+    """bench/corpus.py's synthetic transcripts: the corpus the benchmarks use."""
+    spec = importlib.util.spec_from_file_location("_bench_corpus", ROOT / "bench" / "corpus.py")
+    assert spec is not None and spec.loader is not None, "bench/corpus.py is missing"
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its worker processes unpickle functions from it
+    spec.loader.exec_module(module)
+    paths: list[Path] = module.generate(count, out_dir, seed)
+    assert len(paths) == count and all(p.is_file() for p in paths)
     return paths
 
 
@@ -630,13 +610,20 @@ def test_lookups_while_indexing_never_see_a_locked_database(
 # -- 7. response_url faults ------------------------------------------------------------------
 
 
-def test_expired_response_url_falls_back_to_ephemeral(bot: Bot, fake_slack: FakeSlack) -> None:
+@pytest.mark.slack_refusals_expected  # the expired response_url, on purpose
+def test_expired_response_url_falls_back_to_ephemeral(
+    bot: Bot, fake_slack: FakeSlack, clock: FakeClock
+) -> None:
     bot.command("总结 000", name="fresh")
     [normal] = bot.replies("fresh")
-    fake_slack.fail_next("response/gone", status=404)
-    assert bot.command("总结 000", name="gone")[0] == 200
+    gone = fake_slack.response_url("gone")
+    clock.advance(31 * 60)  # Slack no longer takes posts to it
+    body = command_body("总结 000", response_url=gone)
+    assert post_signed(bot.events_url, body, SECRET)[0] == 200
     [ephemeral] = fake_slack.wait_for("chat.postEphemeral", timeout=15)
-    assert [c.status for c in fake_slack.calls("response/gone")] == [404]
+    assert [(c.status, c.error) for c in fake_slack.calls("response/gone")] == [
+        (404, "expired_url")
+    ]
     assert ephemeral.params["channel"] == "C123" and ephemeral.params["user"] == "U123"
     assert ephemeral.params["text"] == normal["text"]
     assert ephemeral.json_param("blocks") == normal["blocks"]

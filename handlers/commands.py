@@ -18,7 +18,7 @@ from typing import Any
 
 from store.db import Store
 from store.models import Candidate
-from store.parser import parse_years
+from store.numerals import CN_NUMERALS, parse_number
 
 from . import views
 from .blocks import Message, escape
@@ -72,20 +72,6 @@ class Deps:
     locale: Locale = "zh"
 
 
-_QN_RE = re.compile(r"^(?:问题|question|q|#)?\s*([0-9]+|[零〇一二两三四五六七八九十百]+)$", re.I)
-
-
-def question_number(token: str) -> int | None:
-    m = _QN_RE.match(unicodedata.normalize("NFKC", token).strip())
-    if not m:
-        return None
-    digits = m.group(1)
-    if len(digits) > 5:
-        return None
-    value = int(digits) if digits.isdigit() else parse_years(digits)
-    return value if value is not None and value > 0 else None
-
-
 # -- reading what was typed ------------------------------------------------------------------
 
 
@@ -106,6 +92,19 @@ def _read_summary(kind: Kind, rest: list[str]) -> Route:
     if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
         return Route(Kind.FULL, who=" ".join(rest[:-1]))
     return Route(kind, who=" ".join(rest))
+
+
+_NUMBER = rf"[0-9]+|[{CN_NUMERALS}]+"  # after NFKC, so full-width digits are ASCII here
+
+
+def question_number(token: str) -> int | None:
+    """`3`, `三`, `八十一`, `#3`, `q3`, `问题3` -> the number; None when it is not one.
+
+    Any positive number counts, not only those a transcript could have: the answer
+    then says the candidate has no such question, which is true and clear."""
+    m = _NUMBERED_RE.match(unicodedata.normalize("NFKC", token).strip())
+    value = parse_number(m.group(1)) if m else None
+    return value if value is not None and value > 0 else None
 
 
 def _read_question(kind: Kind, rest: list[str]) -> Route:
@@ -143,11 +142,18 @@ def _help(route: Route, asked: Asked) -> list[Outgoing]:
     return [Outgoing(views.help_view(asked.locale, lead))]
 
 
+# `/candidate search 分布式 最新`: newest first instead of best first
+NEWEST_WORDS = frozenset({"最新", "newest"})
+
+
 def _search(route: Route, asked: Asked) -> list[Outgoing]:
     loc, store = asked.locale, asked.deps.store
-    if not route.words.strip():
+    words = route.words.split()
+    newest = len(words) > 1 and words[-1].casefold() in NEWEST_WORDS
+    query = " ".join(words[:-1]) if newest else route.words
+    if not query.strip():
         return [Outgoing(views.notice(t(loc, "need_words")))]
-    hits = store.search(route.words, limit=views.PAGE_SIZE)
+    hits = store.search(query, limit=views.PAGE_SIZE, sort="newest" if newest else "relevance")
     msg = views.search_view(route.words, hits, loc, asked.posted_by)
     return [Outgoing(msg, post=asked.posting, kind="search")]
 
@@ -250,9 +256,9 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
 
 KIND_VALUES = frozenset(k.value for k in Kind)
 _BY_NAME = {name: kind for kind, sub in SUBCOMMANDS.items() for name in sub.names}
-_GLUED_RE = re.compile(
-    rf"^({'|'.join(map(re.escape, SUBCOMMANDS[Kind.QUESTION].names))})(\d+)$", re.I
-)
+_QUESTION_NAMES = "|".join(map(re.escape, SUBCOMMANDS[Kind.QUESTION].names))
+_NUMBERED_RE = re.compile(rf"^(?:{_QUESTION_NAMES}|#)?\s*({_NUMBER})$", re.I)
+_GLUED_RE = re.compile(rf"^(?:{_QUESTION_NAMES})({_NUMBER})$", re.I)
 
 
 def parse_command(text: str) -> Route:
@@ -265,7 +271,8 @@ def parse_command(text: str) -> Route:
     rest = words[1:]
     glued = _GLUED_RE.match(first)
     if glued and rest:  # `问题3 000`
-        return Route(Kind.QUESTION, who=" ".join(rest), n=int(glued.group(2)))
+        n = question_number(glued.group(1))
+        return Route(Kind.QUESTION, who=" ".join(rest), n=n)
     kind = _BY_NAME.get(first)
     if kind is None:
         return Route(Kind.WHO, who=" ".join(words))

@@ -11,6 +11,9 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
+UnansweredReason = Literal["empty", "skipped", "dont_know"]
+"""Why a question counts as unanswered: no answer or a placeholder (无, N/A), skipped
+(跳过, 略), or the answer only says the candidate could not answer (不知道, 没接触过)."""
 
 # The daily digest's sections, in the order it shows them: the one list of them.
 DigestCategory = Literal["new", "waiting", "unanswered", "decided"]
@@ -25,6 +28,7 @@ class Question(BaseModel):
     goal: str = ""
     answer: str = ""
     answered: bool = False
+    unanswered_reason: UnansweredReason | None = None  # None when answered
 
 
 class Transcript(BaseModel):
@@ -34,7 +38,8 @@ class Transcript(BaseModel):
 
     id: str
     position: str | None = None
-    years: int | None = None
+    years: float | None = None  # one decimal at most; None when unknown
+    years_text: str = ""  # what the file said: `1年半`, `应届`, `不详`
     intro: str = ""
     summary: str = ""
     questions: list[Question] = Field(default_factory=list)
@@ -105,7 +110,7 @@ class CandidateSummary(BaseModel):
 
     id: str
     position: str | None
-    years: int | None
+    years: float | None
     questions: int
     unanswered: int
     has_verdict: bool
@@ -115,7 +120,7 @@ class CandidateSummary(BaseModel):
 class SearchHit(BaseModel):
     id: str
     position: str | None
-    years: int | None
+    years: float | None
     snippet: str
     score: float
     # where the match sits inside `snippet`, as [start, end) character offsets
@@ -142,7 +147,7 @@ IndexResult.model_rebuild()
 class DigestLine(BaseModel):
     id: str
     position: str | None
-    years: int | None
+    years: float | None
     count: int = 0  # unanswered questions, or decisions recorded
     tally: dict[str, int] = Field(default_factory=dict)
 

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from store.parser import ParseError, is_placeholder, parse_transcript, parse_years
+from store.parser import (
+    NotATranscript,
+    ParseError,
+    is_placeholder,
+    parse_transcript,
+    parse_years,
+    unanswered_reason,
+)
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SEED_000 = (SEEDS / "000_9e6b3ecb0732fcf3.txt").read_text("utf-8")
@@ -164,48 +171,108 @@ SMALL = """岗位：后端工程师 从业年限：{years}
 """
 
 ANSWER_TABLE = [
-    ("", False),
-    ("无", False),
-    ("暂无", False),
-    ("未作答", False),
-    ("未回答", False),
-    ("没有回答", False),
-    ("N/A", False),
-    ("n/a", False),
-    ("-", False),
-    ("（未作答）", False),
-    ("【无】", False),
-    ("待补充", False),
-    ("因为并发模型简单。", True),
-    ("无锁队列是关键。", True),
-    ("-1 是哨兵值", True),
+    # answer, why it is unanswered (None: answered)
+    ("", "empty"),
+    ("无", "empty"),
+    ("暂无", "empty"),
+    ("未作答", "empty"),
+    ("未回答", "empty"),
+    ("没有回答", "empty"),
+    ("N/A", "empty"),
+    ("n/a", "empty"),
+    ("-", "empty"),
+    ("（未作答）", "empty"),
+    ("【无】", "empty"),
+    ("待补充", "empty"),
+    ("跳过", "skipped"),
+    ("（跳过）", "skipped"),
+    ("略", "skipped"),
+    ("Skipped.", "skipped"),
+    ("不知道", "dont_know"),
+    ("不知道。", "dont_know"),
+    ("不清楚", "dont_know"),
+    ("不会", "dont_know"),
+    ("没接触过", "dont_know"),
+    ("I don't know", "dont_know"),
+    ("I don’t know.", "dont_know"),
+    ("不太清楚", "dont_know"),
+    ("不了解", "dont_know"),
+    ("这个不太了解。", "dont_know"),
+    ("候选人表示不清楚", "dont_know"),
+    ("不清楚，没接触过", "dont_know"),
+    ("答不上来", "dont_know"),
+    ("因为并发模型简单。", None),
+    ("无锁队列是关键。", None),
+    ("-1 是哨兵值", None),
+    ("不知道具体数字，但大概是用一致性哈希分片的。", None),
+    ("不会，因为 Go 的调度器会处理。", None),
+    ("知道一点：GMP 模型。", None),
+    ("略懂，用过 goroutine。", None),
 ]
 
 
-@pytest.mark.parametrize(("answer", "answered"), ANSWER_TABLE)
-def test_placeholder_answers(answer: str, answered: bool) -> None:
-    t = parse(SMALL.format(years="3年", answer=answer))
-    assert t.questions[0].answered is answered
-    assert is_placeholder(answer) is (not answered)
+@pytest.mark.parametrize(("answer", "reason"), ANSWER_TABLE)
+def test_unanswered_and_why(answer: str, reason: str | None) -> None:
+    q = parse(SMALL.format(years="3年", answer=answer)).questions[0]
+    assert (q.answered, q.unanswered_reason) == (reason is None, reason)
+    assert unanswered_reason(answer) == reason
+    assert is_placeholder(answer) is (reason in ("empty", "skipped"))
+
+
+def test_a_long_answer_that_mentions_not_knowing_is_an_answer() -> None:
+    answer = "我不知道这个库的内部实现，" + "但我读过它的文档并在项目里用它做了分布式锁。" * 3
+    q = parse(SMALL.format(years="3年", answer=answer)).questions[0]
+    assert (q.answered, q.unanswered_reason) == (True, None)
 
 
 YEARS_TABLE = [
     ("3年", 3),
     ("5", 5),
     ("五年", 5),
+    ("两年", 2),
     ("十二年", 12),
     ("３年", 3),
     ("3-5年", 3),
+    ("3~5年", 3),
+    ("三到五年", 3),
     ("约8年", 8),
+    ("1年半", 1.5),
+    ("一年半", 1.5),
+    ("两年半", 2.5),
+    ("半年", 0.5),
+    ("3.5年", 3.5),
+    ("3年6个月", 3.5),
+    ("18个月", 1.5),
+    ("6 months", 0.5),
+    ("十年以上", 10),
+    ("10年+", 10),
+    ("5+ years", 5),
+    ("3 years", 3),
+    ("应届", 0),
+    ("应届生", 0),
+    ("2024届应届生", 0),
+    ("在校", 0),
+    ("在校生", 0),
+    ("fresh graduate", 0),
     ("不详", None),
+    ("未知", None),
+    ("不到1年", None),  # no lower bound worth showing: years_text says it
+    ("99999999999999999999年", None),
+    ("200年", None),
     ("", None),
 ]
 
 
 @pytest.mark.parametrize(("text", "years"), YEARS_TABLE)
-def test_years(text: str, years: int | None) -> None:
+def test_years(text: str, years: float | None) -> None:
     assert parse_years(text) == years
-    assert parse(SMALL.format(years=text, answer="是")).years == years
+    t = parse(SMALL.format(years=text, answer="是"))
+    assert (t.years, t.years_text) == (years, text)
+
+
+def test_years_keep_one_decimal_at_most() -> None:
+    assert parse_years("3年4个月") == 3.3
+    assert parse_years("1.25年") == 1.2
 
 
 def test_labels_count_only_at_the_start_of_a_line() -> None:
@@ -261,7 +328,8 @@ NOT_TRANSCRIPTS = [
     (b"  \r\n\n ", "empty file", None),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary", 3),
     ("第一行\n第二行\x00坏了".encode(), "binary", 2),
-    ("只是一段普通的文字，没有任何标签。\n第二行。".encode(), "no 岗位", None),
+    ("只是一段普通的文字，没有任何标签。\n第二行。".encode(), "not a transcript", None),
+    ("简介：写 Go 的人\n点评：不错\n".encode(), "no 岗位", None),
     (b"ok\n\x80\xff\xff\n\x81\x30", "not text", 2),
     ("岗位：x\n".encode() * 10 + bytes(range(1, 31)) * 3, "control characters", None),
 ]
@@ -303,3 +371,235 @@ ALIASES = {
 def test_other_names_for_the_labels(name: str) -> None:
     data = ALIASES[name](SEED_000)
     assert fields(parse_transcript(data, "000_9e6b3ecb0732fcf3.txt")) == BASE
+
+
+def test_not_a_transcript_is_its_own_error() -> None:
+    """No label at all: NotATranscript (skipped by the indexer). Labels but no 岗位 and
+    no 问题: a plain ParseError (a transcript that fails)."""
+    for text in ("# README\n\nHow to use this folder.\n", "Notes\nExperience: plenty\n"):
+        with pytest.raises(NotATranscript):
+            parse(text)
+    with pytest.raises(ParseError) as info:
+        parse("简介：写 Go 的人\n点评：不错\n")
+    assert not isinstance(info.value, NotATranscript)
+
+
+# -- layouts recruiters use: text -> the facts -------------------------------------------------
+
+# A full small transcript in the format's own words; each layout below must give these facts.
+FACTS: dict[str, Any] = {
+    "position": "运维工程师",
+    "years": 4,
+    "years_text": "4年",
+    "intro": "熟悉 Linux 和 K8s",
+    "verdict": "基础扎实，建议通过",
+    "questions": [
+        (1, "如何排查线上故障？", "排障思路", "先看监控，再看日志。", None),
+        (2, "讲讲 K8s 调度？", "原理", "", "empty"),
+    ],
+}
+
+PLAIN = """运维面试笔记
+候选人沟通顺畅。
+岗位：运维工程师 从业年限：4年
+简介：熟悉 Linux 和 K8s
+问题1：如何排查线上故障？
+考察目标：排障思路
+回答：先看监控，再看日志。
+问题2：讲讲 K8s 调度？
+考察目标：原理
+回答：
+点评：基础扎实，建议通过
+"""
+
+LAYOUTS = {
+    "values on the next line": """候选人沟通顺畅。
+岗位：
+运维工程师
+从业年限：
+4年
+简介：
+熟悉 Linux 和 K8s
+问题1：
+如何排查线上故障？
+考察目标：
+排障思路
+回答：
+先看监控，再看日志。
+问题2：讲讲 K8s 调度？
+考察目标：
+原理
+回答：
+点评：
+基础扎实，建议通过
+""",
+    "next-line values after blank lines": PLAIN.replace(
+        "岗位：运维工程师 从业年限：4年", "岗位：\n\n运维工程师\n从业年限：\n\n4年"
+    ),
+    "应聘职位 工作经验 个人介绍 面试官点评": PLAIN.replace("岗位：", "应聘职位：")
+    .replace("从业年限：", "工作经验：")
+    .replace("简介：", "个人介绍：")
+    .replace("点评：", "面试官点评："),
+    "职位 经验 候选人简介 评语": PLAIN.replace("岗位：", "职位：")
+    .replace("从业年限：", "经验：")
+    .replace("简介：", "候选人简介：")
+    .replace("点评：", "评语："),
+    "岗位名称 工作年限 on two lines, 综合评价": PLAIN.replace(
+        "岗位：运维工程师 从业年限：4年", "岗位名称：运维工程师\n工作年限：4年"
+    ).replace("点评：", "综合评价："),
+    "面试评价": PLAIN.replace("点评：", "面试评价："),
+    "总体评价": PLAIN.replace("点评：", "总体评价："),
+    "面试结论": PLAIN.replace("点评：", "面试结论："),
+    "问题（一）": PLAIN.replace("问题1：", "问题（一）").replace("问题2：", "问题（二）："),
+    "第一题": PLAIN.replace("问题1：", "第一题：").replace("问题2：", "第二题 "),
+    "Q1": PLAIN.replace("问题1：", "Q1: ").replace("问题2：", "Q2."),
+    "Question 1": PLAIN.replace("问题1：", "Question 1: ").replace("问题2：", "Question 2 "),
+    "问题1、": PLAIN.replace("问题1：", "问题1、").replace("问题2：", "问题2、"),
+    "问题1.": PLAIN.replace("问题1：", "问题1. ").replace("问题2：", "问题２．"),
+    "markdown bold labels": PLAIN.replace("问题1：", "**问题1：**").replace("点评：", "**点评**："),
+    "English labels": """Interview notes
+候选人沟通顺畅。
+Position: 运维工程师
+Years of experience: 4年
+Profile: 熟悉 Linux 和 K8s
+Q1: 如何排查线上故障？
+Goal: 排障思路
+Answer: 先看监控，再看日志。
+Question 2: 讲讲 K8s 调度？
+Goal: 原理
+Answer:
+Verdict: 基础扎实，建议通过
+""",
+    "English Summary after Position is the profile": """候选人沟通顺畅。
+POSITION: 运维工程师 Years of experience: 4年
+Summary: 熟悉 Linux 和 K8s
+Q1) 如何排查线上故障？
+Goal：排障思路
+Answer：先看监控，再看日志。
+Q2: 讲讲 K8s 调度？
+Goal: 原理
+Answer:
+Feedback: 基础扎实，建议通过
+""",
+    "答 as the answer label": PLAIN.replace("回答：", "答："),
+    "考察点 and 候选人回答": PLAIN.replace("考察目标：", "考察点：").replace(
+        "回答：", "候选人回答："
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_layout_gives_the_same_facts(name: str) -> None:
+    t = parse(LAYOUTS[name])
+    assert t.position == FACTS["position"]
+    assert (t.years, t.years_text) == (FACTS["years"], FACTS["years_text"])
+    assert t.intro == FACTS["intro"]
+    assert t.verdict == FACTS["verdict"]
+    got = [(q.number, q.question, q.goal, q.answer, q.unanswered_reason) for q in t.questions]
+    assert got == FACTS["questions"]
+    assert t.summary == "候选人沟通顺畅。"
+
+
+def test_plain_layout_is_the_reference() -> None:
+    t = parse(PLAIN)
+    assert (t.position, t.years, t.intro) == ("运维工程师", 4, "熟悉 Linux 和 K8s")
+
+
+def test_english_summary_before_the_header_is_the_opening_summary() -> None:
+    t = parse(
+        "Summary: 沟通顺畅，基础扎实。\nPosition: SRE\nProfile: 写 Go\nQ1: 你好？\nAnswer: 好\n"
+    )
+    assert (t.summary, t.intro, t.position) == ("沟通顺畅，基础扎实。", "写 Go", "SRE")
+
+
+def test_chinese_summary_label_after_the_header_stays_the_summary() -> None:
+    t = parse("岗位：SRE\n简介：写 Go\n总结：面试者表现良好\n问题1：你好？\n回答：好\n")
+    assert (t.summary, t.intro) == ("面试者表现良好", "写 Go")
+
+
+def test_summary_label_line_is_never_taken_for_a_title() -> None:
+    t = parse("总结：面试者表现良好\n第二句\n岗位：SRE\n问题1：你好？\n回答：好\n")
+    assert t.summary == "面试者表现良好\n第二句"
+
+
+def test_verdict_at_the_top_ends_where_the_header_goes_on() -> None:
+    t = parse("面试结论：通过\n岗位：SRE 经验：两年\n问题1：你好？\n回答：好\n点评：沟通好\n")
+    assert (t.position, t.years, t.verdict) == ("SRE", 2, "通过\n\n沟通好")
+    assert [q.number for q in t.questions] == [1]
+
+
+# -- labels that must not count --------------------------------------------------------------
+
+NOT_LABELS = [
+    # (answer text inside question 1, what the answer must stay)
+    ("我的点评：这个方案不错", "我的点评：这个方案不错"),
+    ("经验：我做过三年运维", "经验：我做过三年运维"),
+    (
+        "先说结论。\n经验：我做过三年运维\n职位：组长",
+        "先说结论。\n经验：我做过三年运维\n职位：组长",
+    ),
+    ("简介：这是个工具\nGoal: 降低延迟", "简介：这是个工具\nGoal: 降低延迟"),
+    ("Q3 我们完成了迁移", "Q3 我们完成了迁移"),
+    ("问题在于锁竞争：很严重", "问题在于锁竞争：很严重"),
+    ("问题十分复杂：要拆开看", "问题十分复杂：要拆开看"),
+    ("第一题我答得不好", "第一题我答得不好"),
+    ("回答：其实还有一点", "回答：其实还有一点"),
+    ("Answer: 42", "Answer: 42"),
+    ("总结：先拆分再优化", "总结：先拆分再优化"),
+    ("经验丰富：是的", "经验丰富：是的"),
+]
+
+
+@pytest.mark.parametrize(("answer", "kept"), NOT_LABELS)
+def test_label_words_inside_an_answer_are_answer_text(answer: str, kept: str) -> None:
+    t = parse(SMALL.format(years="3年", answer=answer))
+    assert [q.number for q in t.questions] == [1]
+    assert t.questions[0].answer == kept
+    assert (t.position, t.years, t.intro, t.verdict) == ("后端工程师", 3, "写 Go 的人", "不错")
+
+
+def test_verdict_label_mid_line_is_not_a_verdict() -> None:
+    t = parse(
+        SMALL.format(years="3年", answer="面试官点评：不算，这在行中间").replace(
+            "回答：", "回答：答 "
+        )
+    )
+    assert t.verdict == "不错"
+    t = parse("岗位：SRE\n问题1：你好？\n回答：他说点评：很好\n")
+    assert t.verdict is None and t.questions[0].answer == "他说点评：很好"
+
+
+def test_a_verdict_label_at_the_start_of_a_line_ends_the_answer() -> None:
+    t = parse("岗位：SRE\n问题1：你好？\n回答：好\n面试官点评：沟通好\n")
+    assert (t.questions[0].answer, t.verdict) == ("好", "沟通好")
+
+
+def test_next_line_value_is_not_taken_from_a_long_paragraph() -> None:
+    long_line = "这是一段很长的介绍文字，" * 8
+    t = parse(f"岗位：\n{long_line}\n问题1：你好？\n回答：好\n点评：好\n")
+    assert t.position is None and t.intro == long_line
+
+
+QUESTION_NUMBERS = [
+    ("问题1：", 1),
+    ("问题 12：", 12),
+    ("问题１２：", 12),
+    ("问题十二：", 12),
+    ("问题（三）", 3),
+    ("问题(4)：", 4),
+    ("第五题：", 5),
+    ("第 6 题 ", 6),
+    ("第七问：", 7),
+    ("Q8:", 8),
+    ("q9.", 9),
+    ("Question 10:", 10),
+    ("问题11、", 11),
+    ("问题13.", 13),
+    ("问题八十一：", 81),
+]
+
+
+@pytest.mark.parametrize(("label", "number"), QUESTION_NUMBERS)
+def test_question_labels(label: str, number: int) -> None:
+    t = parse(f"岗位：SRE\n{label}你好？\n回答：好\n")
+    assert [(q.number, q.question) for q in t.questions] == [(number, "你好？")]

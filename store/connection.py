@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import sqlite_utils
 
-from .migrations import migrate
+from .migrations import NewerSchemaError, migrate
 from .sqlite import sqlite3
 
 BUSY_TIMEOUT_MS = 15_000
@@ -33,6 +33,14 @@ def utcnow() -> str:
 
 class StoreError(Exception):
     """A problem with the database itself (not with a transcript)."""
+
+
+class NoDatabaseError(StoreError):
+    """Reading was asked of a database that does not exist; nothing was created."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"no database at {path}: run 'debrief index' or set DEBRIEF_DB")
+        self.path = path
 
 
 class _Batch:
@@ -51,12 +59,17 @@ class Connection:
     The per-concern parts of the store (candidates, search, threads, digest, audit)
     build on this."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        """Open (and migrate) the database at `path`. With `create=False` a missing file
+        is NoDatabaseError and nothing is created: reading never makes a database."""
         self.path = str(path)
         self._local = threading.local()
+        if not create and self.path != ":memory:" and not Path(self.path).is_file():
+            raise NoDatabaseError(self.path)
         try:
             migrate(self.db)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, NewerSchemaError) as exc:
+            self.close()
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
 
     @property

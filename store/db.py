@@ -7,7 +7,8 @@
 - `search.py`: full-text search and ranking (the index's pure side is `fulltext.py`);
 - `threads.py`: bot posts and reviewers' replies (decisions, follow-ups, notes);
 - `digest.py`: the daily digest's lines and its per-day claim;
-- `audit.py`: the audit log and erasure (forget, restore).
+- `audit.py`: the audit log and erasure (forget, restore);
+- `maintenance.py`: online backups, stats, health, the last index run.
 
 One `Store` per database file; it is safe to share between threads (each thread
 gets its own connection).
@@ -20,13 +21,15 @@ from typing import TYPE_CHECKING
 from .api import IndexTarget, StoreAPI
 from .audit import AuditStore
 from .candidates import CandidateStore, Resolution
-from .connection import BUSY_TIMEOUT_MS, StoreError, utcnow
+from .connection import BUSY_TIMEOUT_MS, NoDatabaseError, StoreError, utcnow
 from .digest import DigestStore
+from .maintenance import MaintenanceStore
 from .threads import ReplyOutcome, ThreadStore
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "IndexTarget",
+    "NoDatabaseError",
     "ReplyOutcome",
     "Resolution",
     "Store",
@@ -36,7 +39,7 @@ __all__ = [
 ]
 
 
-class Store(CandidateStore, ThreadStore, DigestStore, AuditStore):
+class Store(CandidateStore, ThreadStore, DigestStore, AuditStore, MaintenanceStore):
     """The SQLite store: every concern's methods on one object."""
 
 

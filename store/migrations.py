@@ -21,8 +21,51 @@ def migration(fn: Migration) -> Migration:
     return fn
 
 
+class NewerSchemaError(Exception):
+    """The database was written by a newer Debrief: opening it could damage it."""
+
+
+def known() -> list[str]:
+    """This release's migrations, in order."""
+    return [fn.__name__ for fn in MIGRATIONS]
+
+
+def unknown_applied(db: sqlite_utils.Database) -> list[str]:
+    """Migrations recorded in the database that this release does not have."""
+    if "_migrations" not in db.table_names():
+        return []
+    ours = set(known())
+    return [
+        r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY name") if r[0] not in ours
+    ]
+
+
+def applied(db: sqlite_utils.Database) -> list[str]:
+    """This release's migrations that the database has, in the order they ran."""
+    if "_migrations" not in db.table_names():
+        return []
+    done = {r[0] for r in db.execute("SELECT name FROM _migrations")}
+    return [name for name in known() if name in done]
+
+
+def pending(db: sqlite_utils.Database) -> list[str]:
+    """This release's migrations not yet applied to the database."""
+    if "_migrations" not in db.table_names():
+        return known()
+    done = {r[0] for r in db.execute("SELECT name FROM _migrations")}
+    return [name for name in known() if name not in done]
+
+
 def migrate(db: sqlite_utils.Database) -> list[str]:
-    """Apply what is missing; return the names applied."""
+    """Apply what is missing; return the names applied. A database that has migrations
+    this release does not know was written by a newer Debrief: NewerSchemaError, and
+    nothing is changed."""
+    newer = unknown_applied(db)
+    if newer:
+        raise NewerSchemaError(
+            f"written by a newer Debrief (schema step {newer[-1]} is unknown to this release):"
+            " upgrade Debrief, or restore a backup made by this release"
+        )
     db.execute(
         "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
@@ -190,3 +233,47 @@ def m005_audit_and_forgotten(db: sqlite_utils.Database) -> None:
         )
         """
     )
+
+
+@migration
+def m007_search_terms(db: sqlite_utils.Database) -> None:
+    """Search ranks by bm25 over every match: the 2-character table keeps every CJK bigram
+    occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
+    C#) as whole-word tokens. Rebuilt from the stored text (see store/fulltext.py)."""
+    from . import fulltext
+    from .candidates import questions
+
+    db.execute("DROP TABLE IF EXISTS candidates_bigrams")
+    db.execute(
+        "CREATE VIRTUAL TABLE candidates_bigrams USING fts5("
+        "bigrams, tokenize=\"unicode61 tokenchars '#+'\", content='')"
+    )
+    db.execute(
+        "INSERT INTO candidates_bigrams (candidates_bigrams, rank) VALUES ('hashsize', 67108864)"
+    )
+    rows = db.execute("SELECT rid, position, intro, summary, verdict FROM candidates").fetchall()
+    for rid, position, intro, summary, verdict in rows:
+        text = fulltext.doc_text(position, intro or "", summary or "", questions(db, rid), verdict)
+        db.execute(
+            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
+            [rid, fulltext.bigrams(text)],
+        )
+
+
+@migration
+def m006_meta(db: sqlite_utils.Database) -> None:
+    """Small facts about the database itself: the last index run, for `stats` and `doctor`."""
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m006_erasure(db: sqlite_utils.Database) -> None:
+    """What erasure keeps: the threads of forgotten candidates (so late replies in them are
+    not recorded), the pseudonyms that stand for their ids in the audit, and settings such
+    as the pseudonyms' key."""
+    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute(
+        "CREATE TABLE forgotten_threads (channel TEXT NOT NULL, ts TEXT NOT NULL,"
+        " PRIMARY KEY (channel, ts))"
+    )
+    db.execute("CREATE TABLE erased (pseudonym TEXT PRIMARY KEY)")

@@ -178,3 +178,37 @@ class AuditEntry(BaseModel):
     what: str
     candidate: str | None
     channel: str | None
+
+
+class IndexRun(BaseModel):
+    """What the last index run did, as `stats` and `doctor` report it."""
+
+    finished_at: str
+    indexed: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+
+class Stats(BaseModel):
+    """`debrief stats`: the size of what the database holds."""
+
+    candidates: int
+    questions: int
+    unanswered: int
+    decisions: int
+    database_bytes: int
+    schema_version: str
+    last_index_run: IndexRun | None = None
+    last_digest: str | None = None
+
+
+class HealthCheck(BaseModel):
+    """The database's own health, for `debrief doctor`."""
+
+    writable: bool
+    quick_check: str
+    schema_version: str
+    schema_current: bool
+    pending_migrations: list[str] = Field(default_factory=list)

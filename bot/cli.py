@@ -349,32 +349,28 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
         serve_http(app, settings.signing_secret, host, port)
 
 
-def _strip_mrkdwn(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
 def render_text(payload: dict[str, Any]) -> str:
     """A message payload as readable text, for a terminal."""
+    from handlers.blocks import unescape
+
     lines: list[str] = []
     for block in payload.get("blocks") or []:
         kind = block.get("type")
         if kind == "header":
-            lines.append(f"== {_strip_mrkdwn(block['text']['text'])} ==")
+            lines.append(f"== {unescape(block['text']['text'])} ==")
         elif kind == "section":
-            lines.append(_strip_mrkdwn(block["text"]["text"]))
+            lines.append(unescape(block["text"]["text"]))
             accessory = block.get("accessory")
             if accessory and accessory.get("type") == "button":
                 lines.append(f"  [{accessory['text']['text']}]")
         elif kind == "context":
-            lines.append(
-                "  " + " · ".join(_strip_mrkdwn(e.get("text", "")) for e in block["elements"])
-            )
+            lines.append("  " + " · ".join(unescape(e.get("text", "")) for e in block["elements"]))
         elif kind == "actions":
             lines.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
         elif kind == "divider":
             lines.append("-" * 40)
     if not lines:
-        lines.append(_strip_mrkdwn(payload.get("text", "")))
+        lines.append(unescape(payload.get("text", "")))
     return "\n".join(lines)
 
 

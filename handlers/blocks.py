@@ -83,7 +83,7 @@ def chunks(text: str, limit: int = MAX_SECTION) -> list[str]:
         current = part
         while len(escape(current)) > limit:
             head, _ = fit(current, limit, ellipsis="")
-            taken = len(_unescape(head))
+            taken = len(unescape(head))
             pieces.append(head)
             current = current[taken:]
     if current.strip() or not pieces:
@@ -91,7 +91,8 @@ def chunks(text: str, limit: int = MAX_SECTION) -> list[str]:
     return pieces
 
 
-def _unescape(text: str) -> str:
+def unescape(text: str) -> str:
+    """`escape` undone: what the text said before it was escaped."""
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 

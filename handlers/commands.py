@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from store.db import Store
-from store.models import Candidate
+from store.models import DIGEST_CATEGORIES, Candidate
 from store.numerals import CN_NUMERALS, parse_number
 
 from . import views
@@ -169,7 +169,7 @@ def _list(route: Route, asked: Asked) -> list[Outgoing]:
 
 def _digest(route: Route, asked: Asked) -> list[Outgoing]:
     loc, store = asked.locale, asked.deps.store
-    if route.words not in store.DIGEST_CATEGORIES:
+    if route.words not in DIGEST_CATEGORIES:
         return [Outgoing(views.notice(t(loc, "need_words")))]
     lines, total = store.digest_lines(route.words, route.since, views.PAGE_SIZE, route.offset)
     msg = views.digest_list_view(route.words, route.since, lines, total, route.offset, loc)

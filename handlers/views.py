@@ -13,7 +13,16 @@ from typing import Any
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Candidate, CandidateSummary, DigestData, DigestLine, Question, SearchHit
+from store.models import (
+    DECISIONS,
+    DIGEST_CATEGORIES,
+    Candidate,
+    CandidateSummary,
+    DigestData,
+    DigestLine,
+    Question,
+    SearchHit,
+)
 
 from .blocks import (
     Message,
@@ -28,6 +37,7 @@ from .blocks import (
     message,
     pack,
     section,
+    unescape,
 )
 from .i18n import Locale, t
 
@@ -38,8 +48,6 @@ SNIPPET_LIMIT = 400
 PAGE_SIZE = 10
 PICK_LIMIT = 10
 OVERVIEW_LIMIT = 20
-
-DECISION_ORDER = ("strong_hire", "hire", "hold", "no_hire", "strong_no_hire")
 
 POST = "post_in_channel"
 OPEN = "open_view"
@@ -80,6 +88,11 @@ def decision_label(locale: Locale, decision: str) -> str:
     return t(locale, f"decision_{decision}")
 
 
+def _tally_text(tally: dict[str, int], locale: Locale) -> str:
+    """`2 Hire, 1 No hire`: the decisions in their order, strongest for first."""
+    return ", ".join(f"{tally[d]} {decision_label(locale, d)}" for d in DECISIONS if d in tally)
+
+
 # -- help and simple answers ----------------------------------------------------------------
 
 
@@ -100,7 +113,7 @@ def notice(text: str, with_help: bool = False, locale: Locale = "zh") -> Message
 
 
 def _plain(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").replace("`", "")
+    return unescape(text).replace("`", "")
 
 
 def not_found_view(locale: Locale, query: str) -> Message:
@@ -180,9 +193,7 @@ def full_summary_views(c: Candidate, locale: Locale) -> list[Message]:
 def _reviewer_blocks(c: Candidate, locale: Locale) -> list[Block]:
     lines: list[str] = []
     if c.decisions:
-        tally = c.tally
-        parts = [f"{tally[d]} {decision_label(locale, d)}" for d in DECISION_ORDER if d in tally]
-        lines.append(f"*{t(locale, 'tally')}*: " + ", ".join(parts))
+        lines.append(f"*{t(locale, 'tally')}*: " + _tally_text(c.tally, locale))
         for d in sorted(c.decisions, key=lambda d: d.ts)[-10:]:
             note, _ = fit(d.text, 200)
             lines.append(f"<@{escape(d.reviewer)}>: *{decision_label(locale, d.decision)}* {note}")
@@ -418,11 +429,7 @@ def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
     if category == "unanswered":
         text += " · " + t(locale, "overview_line", open=line.count)
     if category == "decided" and line.tally:
-        text += " · " + ", ".join(
-            f"{line.tally[d]} {decision_label(locale, d)}"
-            for d in DECISION_ORDER
-            if d in line.tally
-        )
+        text += " · " + _tally_text(line.tally, locale)
     return text
 
 
@@ -436,7 +443,7 @@ def digest_view(
     blocks.append(context(t(locale, "digest_since", since=escape(since))))
     counter = 0
     summary_lines: list[str] = []
-    for category in ("new", "waiting", "unanswered", "decided"):
+    for category in DIGEST_CATEGORIES:
         lines: list[DigestLine] = getattr(data, category)
         total: int = getattr(data, f"{category}_total")
         if not total:

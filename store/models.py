@@ -11,6 +11,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
+DECISIONS: tuple[Decision, ...] = get_args(Decision)  # the order tallies are shown in
 UnansweredReason = Literal["empty", "skipped", "dont_know"]
 """Why a question counts as unanswered: no answer or a placeholder (无, N/A), skipped
 (跳过, 略), or the answer only says the candidate could not answer (不知道, 没接触过)."""

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
+
+import sqlite_utils
+
 from .candidates import fts_delete
 from .connection import Connection, utcnow
 from .models import AuditEntry
+
+PSEUDONYM_KEY = "audit_pseudonym_key"
 
 
 class AuditStore(Connection):
@@ -17,7 +25,7 @@ class AuditStore(Connection):
         with self.tx() as db:
             db.execute(
                 "INSERT INTO audit (at, actor, action, candidate_id, channel) VALUES (?, ?, ?, ?, ?)",
-                [utcnow(), actor or "?", action, candidate_id, channel],
+                [utcnow(), actor or "?", action, self._audit_subject(db, candidate_id), channel],
             )
 
     def audit_log(self, since: str | None = None) -> list[AuditEntry]:
@@ -30,47 +38,115 @@ class AuditStore(Connection):
         ]
 
     def forget(self, candidate_id: str) -> dict[str, int] | None:
-        """Erase a candidate and everything recorded about them; None when unknown.
-        The audit keeps only the id. Their file stays forgotten until it changes."""
-        with self.tx() as db:
-            row = db.execute(
-                "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
-            ).fetchone()
-            if row is None:
-                return None
+        """Erase a candidate and everything recorded about them, in one transaction, whether
+        or not their file is still indexed; None when nothing at all is known about them.
+
+        Their threads stay forgotten (replies arriving later are not recorded), the audit
+        holds a pseudonym instead of the id from then on, and the deleted bytes are
+        overwritten (secure_delete) and the WAL emptied, so that the database files no
+        longer hold the text. Their file stays forgotten until it changes."""
+        db = self.db
+        db.execute("PRAGMA secure_delete = ON")
+        try:
+            with self.tx() as db:
+                counts = self._erase(db, candidate_id)
+        finally:
+            db.execute("PRAGMA secure_delete = OFF")
+        if counts is not None:
+            self.checkpoint()
+        return counts
+
+    def _erase(self, db: sqlite_utils.Database, candidate_id: str) -> dict[str, int] | None:
+        def count(sql: str) -> int:
+            return int(db.execute(sql, [candidate_id]).fetchone()[0])
+
+        row = db.execute(
+            "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
+        ).fetchone()
+        counts = {
+            "questions": count(
+                "SELECT count(*) FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                " WHERE c.id = ?"
+            ),
+            "decisions": count(
+                "SELECT count(*) FROM replies WHERE candidate_id = ? AND decision IS NOT NULL"
+            ),
+            "followups": count(
+                "SELECT count(*) FROM replies WHERE candidate_id = ?"
+                " AND followup_number IS NOT NULL"
+            ),
+            "replies": count("SELECT count(*) FROM replies WHERE candidate_id = ?"),
+            "posts": count("SELECT count(*) FROM posts WHERE candidate_id = ?"),
+            "fulltext_rows": 1 if row is not None else 0,
+        }
+        audited = count("SELECT count(*) FROM audit WHERE candidate_id = ?")
+        already = db.execute("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
+        if row is None and not any(counts.values()) and not audited and not already:
+            return None
+        if row is not None:
             rid, content_hash, source = row
-            counts = {
-                "questions": db.execute(
-                    "SELECT count(*) FROM questions WHERE candidate_rid = ?", [rid]
-                ).fetchone()[0],
-                "decisions": db.execute(
-                    "SELECT count(*) FROM replies WHERE candidate_id = ? AND decision IS NOT NULL",
-                    [candidate_id],
-                ).fetchone()[0],
-                "followups": db.execute(
-                    "SELECT count(*) FROM replies WHERE candidate_id = ?"
-                    " AND followup_number IS NOT NULL",
-                    [candidate_id],
-                ).fetchone()[0],
-                "replies": db.execute(
-                    "SELECT count(*) FROM replies WHERE candidate_id = ?", [candidate_id]
-                ).fetchone()[0],
-                "posts": db.execute(
-                    "SELECT count(*) FROM posts WHERE candidate_id = ?", [candidate_id]
-                ).fetchone()[0],
-                "fulltext_rows": 1,
-            }
             fts_delete(db, rid)
             db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
             db.execute("DELETE FROM candidates WHERE rid = ?", [rid])
-            db.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
-            db.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
+        else:  # the file was removed (or never indexed): nothing to compare a new file with
+            content_hash, source = "", ""
+        # The threads stay forgotten: record_reply checks this in its own transaction.
+        db.execute(
+            "INSERT OR IGNORE INTO forgotten_threads (channel, ts)"
+            " SELECT channel, ts FROM posts WHERE candidate_id = ?"
+            " UNION SELECT channel, thread_ts FROM replies WHERE candidate_id = ?",
+            [candidate_id, candidate_id],
+        )
+        db.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
+        db.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
+        if row is not None or not already:
             db.execute(
                 "INSERT OR REPLACE INTO forgotten (id, hash, source, forgotten_at)"
                 " VALUES (?, ?, ?, ?)",
                 [candidate_id, content_hash, source or "", utcnow()],
             )
+        pseudonym = self.pseudonym(candidate_id, db)
+        db.execute("INSERT OR IGNORE INTO erased (pseudonym) VALUES (?)", [pseudonym])
+        db.execute(
+            "UPDATE audit SET candidate_id = ? WHERE candidate_id = ?", [pseudonym, candidate_id]
+        )
         return counts
+
+    def pseudonym(self, candidate_id: str, db: sqlite_utils.Database | None = None) -> str:
+        """The keyed hash that stands for an erased candidate's id in the audit: the same
+        for every event about them, meaningless without the key (kept in `meta`)."""
+        key = self._pseudonym_key(db or self.db, create=True)
+        assert key is not None
+        return "erased-" + hmac.new(key, candidate_id.encode(), hashlib.sha256).hexdigest()[:24]
+
+    def _pseudonym_key(self, db: sqlite_utils.Database, create: bool) -> bytes | None:
+        key: bytes | None = getattr(self, "_audit_key", None)
+        if key is not None:
+            return key
+        row = db.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
+        if row is None:
+            if not create:
+                return None
+            # Inside the caller's write transaction: two processes cannot both create one.
+            db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                [PSEUDONYM_KEY, secrets.token_hex(32)],
+            )
+            row = db.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
+        key = bytes.fromhex(row[0])
+        self._audit_key = key
+        return key
+
+    def _audit_subject(self, db: sqlite_utils.Database, candidate_id: str | None) -> str | None:
+        """The id, or its pseudonym when the candidate was ever forgotten."""
+        if not candidate_id:
+            return candidate_id
+        key = self._pseudonym_key(db, create=False)
+        if key is None:
+            return candidate_id  # nobody was ever forgotten
+        pseudonym = self.pseudonym(candidate_id, db)
+        erased = db.execute("SELECT 1 FROM erased WHERE pseudonym = ?", [pseudonym]).fetchone()
+        return pseudonym if erased else candidate_id
 
     def forgotten(self) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of every forgotten candidate."""

@@ -160,5 +160,11 @@ class Connection:
         if db.conn.in_transaction:
             db.execute("COMMIT")
 
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the database file and empty it (TRUNCATE); False when a
+        reader kept it from finishing within the busy timeout."""
+        row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return row is None or row[0] == 0
+
     def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         return list(self.db.query(sql, params))

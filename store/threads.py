@@ -102,6 +102,10 @@ class ThreadStore(Connection):
         """Record (or update, when edited) one reply. The same event twice records once."""
         meaning = parse_reply(text)
         with self.tx() as db:
+            if db.execute(
+                "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?", [channel, thread_ts]
+            ).fetchone():
+                return ReplyOutcome(False, None, None, False)  # a forgotten candidate's thread
             old = db.execute(
                 "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
             ).fetchone()

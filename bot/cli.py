@@ -65,7 +65,7 @@ def open_store(db_path: str | None) -> Store:
 
 
 # The --json contracts: these keys, as the README and the issues spell them.
-SEARCH_KEYS = {"id", "position", "years", "snippet", "score"}
+SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
 LIST_KEYS = {"id", "position", "years", "questions", "unanswered", "has_verdict"}
 
 
@@ -237,12 +237,23 @@ def _years(years: int | None) -> str:
 @click.argument("query", nargs=-1, required=True)
 @db_option
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--sort",
+    type=click.Choice(["relevance", "newest"]),
+    default="relevance",
+    show_default=True,
+    help="best matches first (bm25), or newest first",
+)
 @json_option
 @clean_errors
-def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: bool) -> None:
+def search(
+    query: tuple[str, ...], db_path: str | None, limit: int, sort: str, as_json: bool
+) -> None:
     """Full-text search: best matches first."""
     store = open_store(db_path)
-    hits = store.search(" ".join(query), limit=limit)
+    hits = store.search(
+        " ".join(query), limit=limit, sort="newest" if sort == "newest" else "relevance"
+    )
     if as_json:
         echo_json([h.model_dump(include=SEARCH_KEYS) for h in hits])
         return
@@ -250,16 +261,18 @@ def search(query: tuple[str, ...], db_path: str | None, limit: int, as_json: boo
         click.echo("no matches")
     for h in hits:
         click.secho(f"{h.id}  {h.position or '?'}  {_years(h.years)}  ({h.score:.2f})", bold=True)
+        where = f"问题{h.question} " if h.question is not None else ""
         if h.highlight:
             a, b = h.highlight
             click.echo(
                 "  "
+                + where
                 + h.snippet[:a]
                 + click.style(h.snippet[a:b], fg="yellow", bold=True)
                 + h.snippet[b:]
             )
         else:
-            click.echo(f"  {h.snippet}")
+            click.echo(f"  {where}{h.snippet}")
 
 
 # -- list ----------------------------------------------------------------------------------

@@ -329,14 +329,17 @@ def question_views(
 # -- search and list -----------------------------------------------------------------------
 
 
-def _snippet(hit: SearchHit) -> str:
+def _snippet(hit: SearchHit, locale: Locale) -> str:
+    where = ""
+    if hit.question is not None:  # which part of the interview the match came from
+        where = (f"Q{hit.question}" if locale == "en" else f"问题{hit.question}") + " "
     if hit.highlight is None:
-        return fit(hit.snippet, SNIPPET_LIMIT)[0]
+        return where + fit(hit.snippet, SNIPPET_LIMIT)[0]
     a, b = hit.highlight
     before = fit(hit.snippet[:a], SNIPPET_LIMIT // 2)[0]
     match = escape(hit.snippet[a:b])
     after = fit(hit.snippet[b:], SNIPPET_LIMIT // 2)[0]
-    return f"{before}*{match}*{after}"
+    return f"{where}{before}*{match}*{after}"
 
 
 def search_view(
@@ -348,7 +351,7 @@ def search_view(
     blocks: list[Block] = [header(t(locale, "hits_title", query=query))]
     for i, h in enumerate(hits[:PAGE_SIZE]):
         who = escape(f"{h.id} · {h.position or t(locale, 'position_unknown')}")
-        line = f"*{who}* · {_years(h.years, locale)}\n{_snippet(h)}"
+        line = f"*{who}* · {_years(h.years, locale)}\n{_snippet(h, locale)}"
         blocks.append(
             section(
                 line,

@@ -25,6 +25,7 @@ from .models import (
 
 if TYPE_CHECKING:
     from .candidates import Resolution
+    from .fulltext import Sort
     from .threads import ReplyOutcome
 
 
@@ -45,7 +46,9 @@ class StoreAPI(Protocol):
         unanswered_only: bool = False,
     ) -> list[CandidateSummary]: ...
     def resolve(self, text: str, limit: int = 25) -> Resolution: ...
-    def search(self, query: str, limit: int = 10, snippets: bool = True) -> list[SearchHit]: ...
+    def search(
+        self, query: str, limit: int = 10, snippets: bool = True, sort: Sort = "relevance"
+    ) -> list[SearchHit]: ...
 
     # Slack threads
     def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None: ...

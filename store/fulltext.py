@@ -4,23 +4,21 @@ Two contentless FTS5 tables, both fed by C code only (no Python loop per charact
 
 - `candidates_fts`, trigram tokenizer: any term of 3+ characters (分布式, TensorFlow,
   C++) is a phrase of trigrams, so a match is an exact, case-folded substring.
-- `candidates_bigrams`, unicode61 over each candidate's distinct CJK bigrams (found
-  by one regular expression): a 2-character word (并行) is one token. Trigrams never
-  match a term under 3 characters, and unicode61 alone would make a whole run of
-  Chinese one token; this table closes that gap. It keeps no positions (detail=none):
-  a 2-character word needs none.
+- `candidates_bigrams`, unicode61 (with `#` and `+` as token characters) over every CJK
+  bigram occurrence of the text plus its short Latin words (`ai`, `go`, `c#`, `3`):
+  a 2-character Chinese word (并行) and a 1-2 character Latin word are each one token
+  there. It keeps positions, so FTS5's bm25 sees each token's frequency.
 
-A 2-character term that is not Chinese (`Go`, `AI`) is expanded through the trigram
-index's vocabulary: every indexed trigram starting with it. The indexed text ends
-with a space, so a term at the very end of the text is followed by a character too.
+A short Latin word matches whole words only: one not next to another Latin letter or
+digit (`AI` finds `AI` and `AI平台`, not `trAIning`; `ML` not `yaML`).
 
-Ranking: matches come newest first from the index (cheap at any size); the newest
-`RANK_WINDOW` of them are ranked by bm25's term-frequency part, counted in their
-text, and the best returned. FTS5's own bm25 would first count every match in the
-whole index (0.1 s for a common term at 100,000 transcripts); within the window all
-documents contain every term, so that count would not change the order anyway. For a term found in
-most of 100,000 transcripts, ranking every match would cost a second; ranking the
-newest few hundred costs milliseconds and is what a recruiter wants anyway.
+Queries: words split at whitespace and again where Chinese meets other text
+(`TensorFlow分布式` is `tensorflow` + `分布式`). A run of 3+ Chinese characters is first
+searched as typed; when that finds fewer than asked, the run is split into words by
+jieba and all the words must match, ranked after the exact matches.
+
+Ranking: every match is ranked by FTS5's own bm25 (IDF included), the newest first
+among equals. `sort="newest"` lists matches newest first instead.
 
 Nothing user-typed ever reaches FTS5's query syntax unquoted: every term becomes a
 double-quoted string with its quotes doubled, so AND/OR/NOT, `*`, `:`, `-`,
@@ -29,21 +27,31 @@ parentheses and quotes are just text.
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .models import Question
 
-RANK_WINDOW = 100
 MAX_TERMS = 16
 _MAX_QUERY_CHARS = 512
-_MAX_EXPANSION = 400
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _BIGRAM_RE = re.compile(f"(?=([{_CJK}]{{2}}))")
 _CJK_RE = re.compile(f"^[{_CJK}]+$")
+_RUNS_RE = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+# A short Latin word: 1-2 letters or digits (plus `#`/`+`), not next to another one.
+_SHORT = "[0-9a-z]{1,2}[#+]{0,2}"
+_SHORT_RE = re.compile(f"(?<![0-9a-z]){_SHORT}(?![0-9a-z#+])")
+_SHORT_TERM_RE = re.compile(f"^{_SHORT}$")
+_EDGE_PUNCT = "\"'“”‘’()[]{}<>.,;:!?，。、；：！？"
+
+Kind = Literal["trigram", "bigram", "short"]
+Sort = Literal["relevance", "newest"]
 
 
 def doc_text(
@@ -62,40 +70,91 @@ def doc_text(
 
 
 def bigrams(text: str) -> str:
-    """Every distinct CJK bigram of the text, in first-seen order, space separated."""
-    return " ".join(dict.fromkeys(_BIGRAM_RE.findall(text)))
+    """The `candidates_bigrams` row of a text: every CJK bigram occurrence, then its
+    short Latin words, space separated (repeats kept: bm25 counts them)."""
+    folded = text.casefold()
+    return " ".join(_BIGRAM_RE.findall(folded)) + " " + " ".join(_SHORT_RE.findall(folded))
 
 
 @dataclass(frozen=True)
 class Term:
     text: str  # as typed, normalized and case-folded
+    kind: Kind
 
-    @property
-    def kind(self) -> str:
-        if len(self.text) >= 3:
-            return "trigram"
-        if _CJK_RE.match(self.text):
-            return "bigram"  # 2 characters, or 1 (prefix of a bigram)
-        return "expand"
+
+@dataclass(frozen=True)
+class Query:
+    """The terms as typed, and (when a Chinese run splits into words) the words."""
+
+    exact: list[Term]
+    words: list[Term] | None = None
+
+
+def _term(text: str) -> Term | None:
+    if _CJK_RE.match(text):
+        return Term(text, "trigram" if len(text) >= 3 else "bigram")
+    if len(text) >= 3:
+        return Term(text, "trigram")
+    if _SHORT_TERM_RE.match(text):
+        return Term(text, "short")
+    return None  # punctuation: nothing to search for
+
+
+# -- the segmenter: jieba, loaded once, off the request path when warm() ran ----------------
+
+_segmenter_lock = threading.Lock()
+_segmenter_ready = False
+
+
+def _segment(run: str) -> list[str]:
+    global _segmenter_ready
+    import jieba  # type: ignore[import-untyped]
+
+    with _segmenter_lock:
+        if not _segmenter_ready:
+            jieba.setLogLevel(logging.WARNING)
+            jieba.initialize()
+            _segmenter_ready = True
+    return [w for w in jieba.lcut(run, HMM=False) if w.strip()]
+
+
+def warm() -> threading.Thread:
+    """Load the segmenter's dictionary (~1 s) in a background thread; call at startup."""
+    thread = threading.Thread(target=_segment, args=("分词",), name="jieba-warm", daemon=True)
+    thread.start()
+    return thread
+
+
+def parse(query: str, segment: bool = True) -> Query:
+    """Raw user text -> search terms. Never raises."""
+    text = unicodedata.normalize("NFKC", query[:_MAX_QUERY_CHARS])
+    text = _CONTROL.sub(" ", text).casefold()
+    exact: list[Term] = []
+    words: list[Term] = []
+    split = False
+    for word in text.split():
+        # Quotes and brackets around a word are how people write queries, not content.
+        for run in _RUNS_RE.findall(word):
+            run = run.strip(_EDGE_PUNCT)
+            term = _term(run) if run else None
+            if term is None:
+                continue
+            exact.append(term)
+            pieces = [run]
+            if segment and term.kind == "trigram" and _CJK_RE.match(run):
+                pieces = [w for w in _segment(run) if len(w) >= 2] or [run]
+                split = split or pieces != [run]
+            words.extend(t for t in (_term(p) for p in pieces) if t is not None)
+    return Query(_dedup(exact), _dedup(words) if split else None)
+
+
+def _dedup(found: list[Term]) -> list[Term]:
+    return list(dict.fromkeys(found))[:MAX_TERMS]
 
 
 def terms(query: str) -> list[Term]:
-    """Raw user text -> search terms. Never raises."""
-    text = unicodedata.normalize("NFKC", query[:_MAX_QUERY_CHARS])
-    text = _CONTROL.sub(" ", text)
-    out: list[Term] = []
-    seen: set[str] = set()
-    for word in text.split():
-        # Quotes and brackets around a word are how people write queries, not content.
-        word = word.strip("\"'“”‘’()[]{}<>")
-        folded = word.casefold()
-        if not word or folded in seen or (len(word) == 1 and not _CJK_RE.match(word)):
-            continue
-        seen.add(folded)
-        out.append(Term(folded))
-        if len(out) >= MAX_TERMS:
-            break
-    return out
+    """The terms of `query` as typed."""
+    return parse(query, segment=False).exact
 
 
 def quote(text: str) -> str:
@@ -110,59 +169,58 @@ class Match:
     bigram: str | None
 
 
-def match_expressions(query_terms: list[Term], expand: Callable[[str], list[str]]) -> Match | None:
-    """None when nothing can match (no terms, or a term that occurs nowhere)."""
-    tri: list[str] = []
-    bi: list[str] = []
-    for term in query_terms:
-        if term.kind == "trigram":
-            tri.append(quote(term.text))
-        elif term.kind == "bigram":
-            bi.append(quote(term.text) + ("*" if len(term.text) == 1 else ""))
-        else:
-            found = expand(term.text)[:_MAX_EXPANSION]
-            if not found:
-                return None
-            tri.append("(" + " OR ".join(quote(t) for t in found) + ")")
+def match_expressions(query_terms: Sequence[Term]) -> Match | None:
+    """None when there is nothing to search for."""
+    tri = [quote(t.text) for t in query_terms if t.kind == "trigram"]
+    bi = [
+        quote(t.text) + ("*" if len(t.text) == 1 and t.kind == "bigram" else "")
+        for t in query_terms
+        if t.kind != "trigram"
+    ]
     if not tri and not bi:
         return None
     return Match(" AND ".join(tri) or None, " AND ".join(bi) or None)
 
 
-def bm25_tf(
-    texts: dict[int, str], words: list[str], k1: float = 1.2, b: float = 0.75
-) -> dict[int, float]:
-    """Okapi BM25 without IDF (equal for every document that matched all the terms)."""
-    if not texts:
-        return {}
-    average = sum(len(t) for t in texts.values()) / len(texts) or 1.0
-    scores: dict[int, float] = {}
-    for rid, text in texts.items():
-        norm = k1 * (1 - b + b * len(text) / average)
-        score = 0.0
-        for word in words:
-            tf = text.count(word)
-            score += tf * (k1 + 1) / (tf + norm) if tf else 0.0
-        scores[rid] = round(score, 6)
-    return scores
+def find(text: str, term: Term) -> tuple[int, int] | None:
+    """Where `term` first occurs in `text` (case-folded), as the index would match it."""
+    folded = text.casefold()
+    if term.kind == "short":
+        m = re.search(f"(?<![0-9a-z]){re.escape(term.text)}(?![0-9a-z])", folded)
+        return (m.start(), m.end()) if m else None
+    at = folded.find(term.text)
+    return (at, at + len(term.text)) if at >= 0 else None
+
+
+@dataclass(frozen=True)
+class Snippet:
+    text: str
+    highlight: tuple[int, int] | None
+    question: int | None  # the question's number when the match is in a question or answer
 
 
 def snippet(
-    texts: Iterable[str], query_terms: list[Term], width: int = 60
-) -> tuple[str, tuple[int, int] | None]:
-    """A window of text around the first match, and where the match sits in it."""
-    all_texts = [t for t in texts if t]
+    fields: Sequence[tuple[str, int | None]], query_terms: Sequence[Term], width: int = 60
+) -> Snippet:
+    """A window of text around the first match, where the match sits in it, and the
+    number of the question it belongs to. `fields` are (text, question number or None)."""
+    present = [(t, n) for t, n in fields if t]
     for term in query_terms:
-        for text in all_texts:
-            at = text.casefold().find(term.text)
-            if at < 0:
+        for text, number in present:
+            found = find(text, term)
+            if found is None:
                 continue
+            at, stop = found
             start = max(0, at - width // 2)
-            end = min(len(text), at + len(term.text) + width // 2)
+            end = min(len(text), stop + width // 2)
             prefix = "…" if start > 0 else ""
             suffix = "…" if end < len(text) else ""
             body = " ".join(text[start:end].split("\n"))
-            hl = (len(prefix) + at - start, len(prefix) + at - start + len(term.text))
-            return prefix + body + suffix, hl
-    first = next(iter(all_texts), "")
-    return (first[:width] + ("…" if len(first) > width else "")), None
+            offset = len(prefix) + at - start
+            return Snippet(prefix + body + suffix, (offset, offset + stop - at), number)
+    first = present[0][0] if present else ""
+    return Snippet(first[:width] + ("…" if len(first) > width else ""), None, None)
+
+
+def is_cjk(text: str) -> bool:
+    return bool(_CJK_RE.match(text))

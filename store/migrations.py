@@ -236,6 +236,25 @@ def m005_audit_and_forgotten(db: sqlite_utils.Database) -> None:
 
 
 @migration
+def m006_meta(db: sqlite_utils.Database) -> None:
+    """Small facts about the database itself: the last index run, for `stats` and `doctor`."""
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+@migration
+def m006_erasure(db: sqlite_utils.Database) -> None:
+    """What erasure keeps: the threads of forgotten candidates (so late replies in them are
+    not recorded), the pseudonyms that stand for their ids in the audit, and settings such
+    as the pseudonyms' key."""
+    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute(
+        "CREATE TABLE forgotten_threads (channel TEXT NOT NULL, ts TEXT NOT NULL,"
+        " PRIMARY KEY (channel, ts))"
+    )
+    db.execute("CREATE TABLE erased (pseudonym TEXT PRIMARY KEY)")
+
+
+@migration
 def m007_search_terms(db: sqlite_utils.Database) -> None:
     """Search ranks by bm25 over every match: the 2-character table keeps every CJK bigram
     occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
@@ -258,22 +277,3 @@ def m007_search_terms(db: sqlite_utils.Database) -> None:
             "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
             [rid, fulltext.bigrams(text)],
         )
-
-
-@migration
-def m006_meta(db: sqlite_utils.Database) -> None:
-    """Small facts about the database itself: the last index run, for `stats` and `doctor`."""
-    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-
-
-@migration
-def m006_erasure(db: sqlite_utils.Database) -> None:
-    """What erasure keeps: the threads of forgotten candidates (so late replies in them are
-    not recorded), the pseudonyms that stand for their ids in the audit, and settings such
-    as the pseudonyms' key."""
-    db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    db.execute(
-        "CREATE TABLE forgotten_threads (channel TEXT NOT NULL, ts TEXT NOT NULL,"
-        " PRIMARY KEY (channel, ts))"
-    )
-    db.execute("CREATE TABLE erased (pseudonym TEXT PRIMARY KEY)")

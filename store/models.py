@@ -126,6 +126,8 @@ class SearchHit(BaseModel):
     score: float
     # where the match sits inside `snippet`, as [start, end) character offsets
     highlight: tuple[int, int] | None = None
+    # the number of the question whose question, goal or answer the snippet comes from
+    question: int | None = None
 
 
 class IndexResult(BaseModel):

@@ -1,15 +1,22 @@
-"""The `debrief` command line. Errors become one clean line and an exit code."""
+"""The `debrief` command line. Errors become one clean line and an exit code.
+
+A failure the user can act on raises `click.ClickException` (exit 1) or, for something
+they must say or configure differently, `BadUsage`, a `click.UsageError` (exit 2); click
+prints `Error: <message>` on stderr, one line: `BadUsage` leaves out the usage text."""
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from http.client import HTTPException
+from typing import IO, Any, ParamSpec, TypeVar
 
 import click
+from slack_sdk.errors import SlackApiError, SlackClientError
 
 from store.db import Resolution, Store, StoreError
 from store.indexer import default_workers, index_paths
@@ -19,28 +26,32 @@ from store.sqlite import sqlite3
 from .settings import Settings, SettingsError, load_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def _fail(message: str, code: int = 1) -> None:
-    click.secho(f"Error: {message}", fg="red", err=True)
-    sys.exit(code)
+class BadUsage(click.UsageError):
+    """Exit 2, shown as click's one `Error: …` line without the usage text above it."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.ClickException.show(self, file)
 
 
-def clean_errors(fn: F) -> F:
+def clean_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn the errors a user can cause into a message, never a traceback."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except SettingsError as exc:
-            _fail(str(exc), 2)
+            raise BadUsage(str(exc)) from exc
         except StoreError as exc:
-            _fail(str(exc), 1)
+            raise click.ClickException(str(exc)) from exc
         except sqlite3.Error as exc:
-            _fail(f"database error: {exc}", 1)
+            raise click.ClickException(f"database error: {exc}") from exc
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def db_option(fn: F) -> F:
@@ -189,10 +200,11 @@ def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
             }
         )
     if not found.matches:
-        _fail(f"no candidate matches {who!r}")
+        raise click.ClickException(f"no candidate matches {who!r}")
     lines = "\n".join(f"  {m.id}  {m.position or '?'}  {m.years or '?'}" for m in found.matches)
-    _fail(f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}")
-    raise AssertionError("unreachable")
+    raise click.ClickException(
+        f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}"
+    )
 
 
 @cli.command()
@@ -318,8 +330,6 @@ def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
 @clean_errors
 def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> None:
     """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
-    import logging
-
     from . import logs
     from .app import create_app
     from .digest import Digester
@@ -333,10 +343,8 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     store = Store(settings.db_path)
     try:
         app = create_app(settings, store)
-    except Exception as exc:  # auth.test failed: a bad token or no way to reach Slack
-        _fail(
-            f"cannot start: Slack refused or could not be reached at {settings.api_url} ({exc})", 2
-        )
+    except Exception as exc:  # Bolt checks the token with auth.test here
+        raise start_failure(exc, settings.api_url, log) from exc
     if settings.digest_channel:
         Digester(settings, store, app.client).start()
         log.info(
@@ -355,11 +363,17 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     if mode == "socket":
         assert settings.app_token is not None
         log.info("Socket Mode")
-        socket_mode_handler(app, settings.app_token).start()  # type: ignore[no-untyped-call]
+        try:
+            socket_mode_handler(app, settings.app_token).start()  # type: ignore[no-untyped-call]
+        except Exception as exc:  # apps.connections.open, then the WebSocket
+            raise start_failure(exc, settings.api_url, log) from exc
     else:
         log.info("HTTP mode on %s:%d/slack/events", host, port)
         assert settings.signing_secret is not None
-        serve_http(app, settings.signing_secret, host, port)
+        try:
+            serve_http(app, settings.signing_secret, host, port)
+        except OSError as exc:  # the port is taken, or the address is not ours
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
 
 
 def render_text(payload: dict[str, Any]) -> str:
@@ -404,7 +418,7 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
     if text.startswith("/"):
         name, _, text = text.partition(" ")
         if name != "/candidate":
-            _fail(f"unknown command {name}: only /candidate is served")
+            raise click.ClickException(f"unknown command {name}: only /candidate is served")
     store = Store(settings.db_path)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
@@ -432,7 +446,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     from .digest import Digester
 
     if do_post == dry_run:
-        _fail("say --post or --dry-run", 2)
+        raise BadUsage("say --post or --dry-run")
     settings = settings_for(db_path)
     store = Store(settings.db_path)
     if dry_run:
@@ -449,9 +463,9 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
             click.echo(render_text(message.payload()))
         return
     if not settings.digest_channel:
-        _fail("DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest", 2)
+        raise BadUsage("DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest")
     if not settings.bot_token:
-        _fail("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post", 2)
+        raise BadUsage("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post")
     outcome = Digester(settings, store, web_client(settings)).run(force=True)
     words = {
         "sent": f"digest posted in {settings.digest_channel}",
@@ -477,7 +491,7 @@ def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
         try:
             since = date.fromisoformat(since[:10]).isoformat() + since[10:]
         except ValueError:
-            _fail(f"--since {since!r} is not a date such as 2026-11-30", 2)
+            raise BadUsage(f"--since {since!r} is not a date such as 2026-11-30") from None
     entries = open_store(db_path).audit_log(since)
     if as_json:
         echo_json([e.model_dump() for e in entries])
@@ -500,7 +514,7 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
     if restore:
         source = store.restore(candidate)
         if source is None:
-            _fail(f"{candidate} is not forgotten")
+            raise click.ClickException(f"{candidate} is not forgotten")
         result = index_paths(store, [source]) if source and os.path.exists(source) else None
         store.audit("cli", "restore", candidate)
         if as_json:
@@ -513,7 +527,9 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
         return
     counts = store.forget(candidate)
     if counts is None:
-        _fail(f"no candidate {candidate!r} (forget takes an exact id; see debrief list)")
+        raise click.ClickException(
+            f"no candidate {candidate!r} (forget takes an exact id; see debrief list)"
+        )
         return
     store.audit("cli", "forget", candidate)
     if as_json:
@@ -522,6 +538,30 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
     parts = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
     click.echo(f"forgot {candidate}: removed the transcript, {parts}.")
     click.echo("Its file stays forgotten until it changes or `debrief forget --restore` is given.")
+
+
+def slack_failure(exc: BaseException) -> str | None:
+    """How talking to Slack failed ("refused the token (invalid_auth)", "could not be
+    reached (…)"), following the exception's causes; None when it is not about Slack."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, SlackApiError):
+            error = seen.response.get("error") if seen.response is not None else None
+            return f"refused the token ({error or seen})"
+        if isinstance(seen, SlackClientError | OSError | HTTPException):
+            return f"could not be reached ({seen})"
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.ClickException:
+    """Slack refusing the token or not answering is the user's to fix (exit 2, one line);
+    anything else is a bug in this code: its traceback goes to the log (exit 1)."""
+    problem = slack_failure(exc)
+    if problem is None:
+        log.error("cannot start: a bug, not Slack", exc_info=exc)
+        return click.ClickException(f"cannot start: an internal error ({exc!r}; traceback above)")
+    return BadUsage(f"cannot start: Slack at {api_url} {problem}")
 
 
 def main() -> None:

@@ -179,3 +179,79 @@ def test_socket_mode_round_trip(fake_slack: FakeSlack, tmp_path: Path, seeds_dir
             assert opened and opened[0].token == "xapp-test"
         finally:
             handler.close()  # type: ignore[no-untyped-call]
+
+
+# -- failing to start: Slack's fault, or ours --------------------------------------------------
+
+
+def serve_until_exit(tmp_path: Path, api_url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "serve", "--port", str(free_port()), "--host", "127.0.0.1"],
+        env=clean_env(
+            SLACK_BOT_TOKEN="xoxb-test",
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_API_URL=api_url,
+            DEBRIEF_DB=str(tmp_path / "x.db"),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_serve_says_slack_refused_the_token(fake_slack: FakeSlack, tmp_path: Path) -> None:
+    fake_slack.set_result("auth.test", {"ok": False, "error": "invalid_auth"})
+    done = serve_until_exit(tmp_path, fake_slack.base_url)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"Error: cannot start: Slack at {fake_slack.base_url} refused the token (invalid_auth)"
+    )
+    assert "Traceback" not in done.stderr
+    assert [c.method for c in fake_slack.calls()] == ["auth.test"]
+
+
+def test_serve_says_slack_could_not_be_reached(tmp_path: Path) -> None:
+    nobody = f"http://127.0.0.1:{free_port()}/api/"  # nothing listens there
+    done = serve_until_exit(tmp_path, nobody)
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"Error: cannot start: Slack at {nobody} could not be reached ("), last
+    assert "Traceback" not in done.stderr
+
+
+def test_a_bug_at_start_is_reported_as_a_bug(
+    fake_slack: FakeSlack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import logging
+
+    from click.testing import CliRunner
+
+    import bot.app
+    from bot.cli import cli
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("a bug in create_app")
+
+    monkeypatch.setattr(bot.app, "create_app", broken)
+    for name in ("SLACK_APP_TOKEN", "DEBRIEF_DIGEST_CHANNEL", "DEBRIEF_TRANSCRIPTS"):
+        monkeypatch.delenv(name, raising=False)
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        result = CliRunner().invoke(
+            cli,
+            ["serve", "--db", str(tmp_path / "x.db")],
+            env={
+                "SLACK_BOT_TOKEN": "xoxb-test",
+                "SLACK_SIGNING_SECRET": SECRET,
+                "SLACK_API_URL": fake_slack.base_url,
+            },
+        )
+    finally:
+        root.handlers[:], root.level = handlers, level
+    assert result.exit_code == 1, result.output
+    assert "Traceback" in result.stderr and "a bug in create_app" in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("Error: cannot start: an internal error (KeyError("), last
+    assert "Slack" not in last

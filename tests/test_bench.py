@@ -41,6 +41,12 @@ def test_bench_suite_produces_its_figures() -> None:
         s = figures["serve"][kind]
         assert 0 < s["ack_p50_ms"] <= s["ack_p99_ms"] and 0 < s["reply_p50_ms"] <= s["reply_p99_ms"]
     assert figures["serve"]["rss_mb"] > 0
+    ranking = figures["ranking"]
+    assert {g["kind"] for g in ranking.values()} == {"common", "rare"}
+    for term, g in ranking.items():
+        assert g["top"] > 0 and 0 <= g["baseline_agreement"] <= g["top"], term
+        # search ranks by FTS5's own bm25 over every match: the same top 10
+        assert g["agreement"] == g["top"], term
     text = "\n".join(table)
     for words in (
         "bare FTS5 trigram baseline",
@@ -48,5 +54,7 @@ def test_bench_suite_produces_its_figures() -> None:
         "ack p99",
         "peak RSS",
         "database / raw text",
+        "exact bm25",
+        "newest-100 window",
     ):
         assert words in text

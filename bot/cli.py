@@ -99,6 +99,7 @@ def index_json(result: IndexResult) -> dict[str, Any]:
         "unchanged": result.unchanged,
         "removed": result.removed,
         "failed": [f.model_dump() for f in result.failed],
+        "skipped": [s.model_dump() for s in result.skipped],
         "forgotten": result.forgotten,
     }
 
@@ -150,7 +151,10 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
         click.echo(
             f"{len(result.indexed)} indexed, {len(result.unchanged)} unchanged, "
             f"{len(result.removed)} removed, {len(result.failed)} failed"
+            + (f", {len(result.skipped)} skipped" if result.skipped else "")
         )
+        for s in result.skipped:
+            click.secho(f"  skipped: {s.path}: {s.reason}", err=True)
         for f in result.failed:
             where = f":{f.line}" if f.line else ""
             click.secho(f"  failed: {f.path}{where}: {f.error}", fg="yellow", err=True)

@@ -5,11 +5,25 @@ changed ones replaced, files gone from an indexed folder removed. Every file is
 written whole or not at all; the writes share a transaction that commits every
 `batch_seconds` (see Store.batch). A file that fails is reported and skipped:
 it never stops the rest.
+
+Not everything in a folder is a transcript, and that is no failure: a file with
+none of the transcript labels (a README, notes) and a special file (a FIFO, a
+socket, a device: known from `stat`, never opened) are reported in `skipped`. A
+`.debriefignore` in an indexed folder or below it names files to leave out, in
+gitignore syntax (relative to the folder that holds it); a file any of them
+ignores is not indexed, and leaves the index if it was.
+
+One file, one id: a file's id is its name without the extension, unless another
+live file already has that id (the same name in two folders, or names that differ
+only in bytes that are not UTF-8); then it is the name plus `_` and 8 hex digits
+of a hash of its path relative to the indexed folder. A file keeps the id it got
+for as long as it stays indexed, so ids never flip between files from run to run.
 """
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import multiprocessing
 import os
 import stat
@@ -19,51 +33,135 @@ from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
+import pathspec
+
 from . import fulltext
-from .db import Store
-from .models import IndexResult, ParseFailure, Transcript
-from .parser import MAX_BYTES, ParseError, content_hash, parse_transcript, transcript_id
+from .api import IndexTarget
+from .models import IndexResult, ParseFailure, SkippedFile, Transcript
+from .parser import (
+    MAX_BYTES,
+    NotATranscript,
+    ParseError,
+    content_hash,
+    parse_transcript,
+    transcript_id,
+)
 from .sqlite import sqlite3
 
 Progress = Callable[[int, int], None]
 
+IGNORE_FILE = ".debriefignore"
+_IGNORE_MAX_BYTES = 1024 * 1024
+
 
 def display_path(path: str) -> str:
-    """A path that can be printed and stored even when its bytes are not UTF-8."""
+    """A path that can be printed even when its bytes are not UTF-8 (they become U+FFFD)."""
     return os.fsencode(path).decode("utf-8", "replace")
+
+
+def source_path(path: str) -> str:
+    """The path as stored and reported: printable, and distinct for distinct files even
+    when their names differ only in bytes that are not UTF-8 (`bad\\xff.txt`)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def special_file(mode: int) -> str | None:
+    """Why a file is skipped from its stat mode, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "special file: a FIFO (named pipe), not read"
+    if stat.S_ISSOCK(mode):
+        return "special file: a socket, not read"
+    if stat.S_ISCHR(mode):
+        return "special file: a character device, not read"
+    if stat.S_ISBLK(mode):
+        return "special file: a block device, not read"
+    if stat.S_ISDIR(mode):
+        return "a directory, not a file"
+    return "not a regular file, not read"
+
+
+@dataclass(frozen=True)
+class Found:
+    """A file to index and the folder it was found in (None when named itself)."""
+
+    path: str
+    root: str | None = None
+
+
+class _Ignores:
+    """The .debriefignore files that apply to one folder walk, by the folder holding them."""
+
+    def __init__(self, failed: list[ParseFailure]) -> None:
+        self.specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        self.failed = failed
+
+    def load(self, folder: str) -> None:
+        path = os.path.join(folder, IGNORE_FILE)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return  # none here
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _IGNORE_MAX_BYTES:
+            reason = special_file(st.st_mode) or "too large for an ignore file"
+            self.failed.append(ParseFailure(path=source_path(path), error=reason))
+            return
+        try:
+            with open(path, "rb") as fh:
+                lines = fh.read(_IGNORE_MAX_BYTES).decode("utf-8", "replace").splitlines()
+        except OSError as exc:
+            self.failed.append(ParseFailure(path=source_path(path), error=exc.strerror or str(exc)))
+            return
+        self.specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+    def ignored(self, path: str, is_dir: bool = False) -> bool:
+        for folder, spec in self.specs:
+            if path.startswith(folder.rstrip(os.sep) + os.sep):
+                rel = os.path.relpath(path, folder).replace(os.sep, "/")
+                if spec.match_file(rel + "/" if is_dir else rel):
+                    return True
+        return False
 
 
 def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
     def onerror(exc: OSError) -> None:
         failed.append(
-            ParseFailure(path=display_path(exc.filename or root), error=exc.strerror or str(exc))
+            ParseFailure(path=source_path(exc.filename or root), error=exc.strerror or str(exc))
         )
 
+    ignores = _Ignores(failed)
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        ignores.load(dirpath)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and not ignores.ignored(os.path.join(dirpath, d), True)
+        )
         for name in sorted(filenames):
-            if not name.startswith("."):
-                yield os.path.join(dirpath, name)
+            path = os.path.join(dirpath, name)
+            if not name.startswith(".") and not ignores.ignored(path):
+                yield path
 
 
-def collect(paths: Iterable[str | Path]) -> tuple[list[str], list[str], list[ParseFailure]]:
+def collect(paths: Iterable[str | Path]) -> tuple[list[Found], list[str], list[ParseFailure]]:
     """-> (files, folders, failures): every file named or inside a named folder."""
-    files: list[str] = []
+    files: list[Found] = []
     roots: list[str] = []
     failed: list[ParseFailure] = []
     for p in paths:
         path = os.path.abspath(os.fspath(p))
         if os.path.isdir(path):
             roots.append(path)
-            files.extend(_walk(path, failed))
+            files.extend(Found(f, path) for f in _walk(path, failed))
         elif os.path.lexists(path):
-            files.append(path)
+            files.append(Found(path))
         else:
             failed.append(
-                ParseFailure(path=display_path(os.fspath(p)), error="no such file or directory")
+                ParseFailure(path=source_path(os.fspath(p)), error="no such file or directory")
             )
     seen: set[str] = set()
-    unique = [f for f in files if not (f in seen or seen.add(f))]  # type: ignore[func-returns-value]
+    unique = [f for f in files if not (f.path in seen or seen.add(f.path))]  # type: ignore[func-returns-value]
     return unique, roots, failed
 
 
@@ -80,13 +178,21 @@ class Prepared:
     text: str = ""
     bigrams: str = ""
     failure: ParseFailure | None = None
+    skipped: str | None = None  # why: not a transcript, a special file
 
 
 def _read(path: str) -> tuple[bytes, os.stat_result]:
-    with open(path, "rb") as fh:
+    st = os.stat(path)  # a FIFO or a device is never opened: opening a FIFO blocks
+    reason = special_file(st.st_mode)
+    if reason is not None:
+        raise NotATranscript(reason)
+    # O_NONBLOCK: should a FIFO take the file's place after the stat, open() still returns
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with open(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise ParseError("not a regular file")
+        reason = special_file(st.st_mode)
+        if reason is not None:
+            raise NotATranscript(reason)
         if st.st_size > MAX_BYTES:  # refused before reading it
             raise ParseError(
                 f"file too large for a transcript: {st.st_size / 1e6:.1f} MB "
@@ -98,17 +204,22 @@ def _read(path: str) -> tuple[bytes, os.stat_result]:
 def prepare(path: str) -> Prepared:
     """Read, hash, parse and tokenize one file. Pure work, no database: it runs in
     worker processes during large index runs."""
-    shown = display_path(path)
+    shown = source_path(path)
     try:
         data, st = _read(path)
     except OSError as exc:
         reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
         return Prepared(path, shown, failure=ParseFailure(path=shown, error=reason))
+    except NotATranscript as exc:
+        return Prepared(path, shown, skipped=exc.reason)
     except ParseError as exc:
         return Prepared(path, shown, failure=ParseFailure(path=shown, error=exc.reason))
     out = Prepared(path, shown, st.st_mtime_ns, st.st_size, content_hash(data))
     try:
         t = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
+    except NotATranscript as exc:
+        out.skipped = exc.reason
+        return out
     except ParseError as exc:
         out.failure = ParseFailure(path=shown, line=exc.line, error=exc.reason)
         return out
@@ -145,8 +256,54 @@ def default_workers() -> int:
     return max(0, (os.cpu_count() or 1) - 1)
 
 
+def _short_hash(path: str, root: str | None) -> str:
+    where = os.fsencode(path)
+    if root is not None:
+        where = os.path.relpath(where, os.fsencode(root))
+    return hashlib.sha256(where).hexdigest()[:8]
+
+
+class _Ids:
+    """Which file has which id, for one run: a known file keeps its id; a new one gets
+    its stem, or the stem plus a short hash of its path when a live file has the stem."""
+
+    def __init__(
+        self, state: dict[str, tuple[str, str, int, int]], seen: set[str], roots: list[str]
+    ) -> None:
+        self.state = state
+        self.owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
+        self.seen = seen
+        self.prefixes = tuple(source_path(r).rstrip(os.sep) + os.sep for r in roots)
+
+    def live(self, source: str) -> bool:
+        """Found in this run, or (outside the folders indexed) still on disk."""
+        if source in self.seen:
+            return True
+        return not source.startswith(self.prefixes) and os.path.exists(source)
+
+    def pick(self, found: Found) -> str:
+        shown = source_path(found.path)
+        known = self.state.get(shown)
+        if known is not None:
+            return known[0]
+        base = transcript_id(display_path(os.path.basename(found.path)))
+        choices = (
+            base,
+            f"{base}_{_short_hash(found.path, found.root)}",
+            f"{base}_{_short_hash(os.path.abspath(found.path), None)}",
+        )
+        for cid in choices:
+            other = self.owner.get(cid)
+            if other is None or other == shown or not self.live(other):
+                return cid
+        raise ParseError(f"id {base} is already used by {self.owner.get(base)}")
+
+    def take(self, cid: str, shown: str) -> None:
+        self.owner[cid] = shown
+
+
 def index_paths(
-    store: Store,
+    store: IndexTarget,
     paths: Iterable[str | Path],
     progress: Progress | None = None,
     workers: int = 0,
@@ -158,31 +315,35 @@ def index_paths(
     result = IndexResult(failed=failed)
     state = store.file_state()
     forgotten = store.forgotten()
-    owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
-    seen: set[str] = set()
+    seen = {source_path(f.path) for f in files}
+    ids = _Ids(state, seen, roots)
     total = len(files)
     done = 0
-    todo: list[str] = []
-    for path in files:  # unchanged size and time: skipped without reading
-        shown = display_path(path)
-        seen.add(shown)
+    todo: list[Found] = []
+    for found in files:  # unchanged size and time: skipped without reading
+        shown = source_path(found.path)
         known = state.get(shown)
         try:
-            st = os.stat(path)
+            st = os.stat(found.path)
         except OSError:
-            todo.append(path)  # prepare() says what is wrong with it
+            todo.append(found)  # prepare() says what is wrong with it
             continue
-        if known and (known[2], known[3]) == (st.st_mtime_ns, st.st_size):
+        reason = special_file(st.st_mode)
+        if reason is not None:  # from stat: a FIFO is never opened
+            result.skipped.append(SkippedFile(path=shown, reason=reason))
+            done += 1
+        elif known and (known[2], known[3]) == (st.st_mtime_ns, st.st_size):
             result.unchanged.append(known[0])
             done += 1
         else:
-            todo.append(path)
+            todo.append(found)
     if progress is not None:
         progress(done, total)
+    by_path = {f.path: f for f in todo}
     with store.batch(batch_seconds) as tick:
-        for item in _prepared(todo, workers):
+        for item in _prepared([f.path for f in todo], workers):
             try:
-                _write_one(store, item, state, owner, forgotten, result)
+                _write_one(store, item, by_path[item.path], ids, forgotten, result)
             except ParseError as exc:
                 result.failed.append(ParseFailure(path=item.shown, line=exc.line, error=exc.reason))
             except (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError) as exc:
@@ -195,27 +356,37 @@ def index_paths(
             if progress is not None:
                 progress(done, total)
     for root in roots:
-        prefix = display_path(root).rstrip(os.sep) + os.sep
+        prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():
-            if source.startswith(prefix) and source not in seen and store.remove(cid):
+            if (
+                source.startswith(prefix)
+                and source not in seen
+                and ids.owner.get(cid) == source  # not taken over by a moved file
+                and store.remove(cid)
+            ):
                 result.removed.append(cid)
     return result
 
 
 def _write_one(
-    store: Store,
+    store: IndexTarget,
     item: Prepared,
-    state: dict[str, tuple[str, str, int, int]],
-    owner: dict[str, str],
+    found: Found,
+    ids: _Ids,
     forgotten: dict[str, tuple[str, str]],
     result: IndexResult,
 ) -> None:
-    known = state.get(item.shown)
+    known = ids.state.get(item.shown)
     if known and item.hash and known[1] == item.hash:
         store.touch_file(known[0], item.mtime_ns, item.size)  # touched, same content
         result.unchanged.append(known[0])
         return
-    cid = transcript_id(display_path(os.path.basename(item.path)))
+    if item.skipped is not None:
+        # not a transcript (any more): reported, and a transcript it once was stays
+        # indexed as it was, as for a file that fails
+        result.skipped.append(SkippedFile(path=item.shown, reason=item.skipped))
+        return
+    cid = ids.pick(found)
     erased = forgotten.get(cid)
     if erased is not None and item.hash:
         if erased[0] == item.hash:
@@ -227,9 +398,8 @@ def _write_one(
         return
     transcript = item.transcript
     assert transcript is not None
-    other = owner.get(transcript.id)
-    if other is not None and other != item.shown and os.path.exists(other):
-        raise ParseError(f"id {transcript.id} is already used by {other}")
+    if transcript.id != cid:
+        transcript = transcript.model_copy(update={"id": cid})
     store.save(transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams))
-    owner[transcript.id] = item.shown
-    result.indexed.append(transcript.id)
+    ids.take(cid, item.shown)
+    result.indexed.append(cid)

@@ -135,6 +135,7 @@ class IndexResult(BaseModel):
     unchanged: list[str] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
     failed: list[ParseFailure] = Field(default_factory=list)
+    skipped: list[SkippedFile] = Field(default_factory=list)
     forgotten: list[str] = Field(default_factory=list)
 
 
@@ -142,6 +143,13 @@ class ParseFailure(BaseModel):
     path: str
     line: int | None = None
     error: str
+
+
+class SkippedFile(BaseModel):
+    """A file an index run left alone, and why: not a transcript, a FIFO or a device."""
+
+    path: str
+    reason: str
 
 
 IndexResult.model_rebuild()

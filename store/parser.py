@@ -89,7 +89,7 @@ _COLON = r"[:：﹕∶]"
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
 
 Kind = Literal["position", "years", "intro", "goal", "answer", "verdict", "summary"]
-_HEADER_KINDS = ("position", "years", "intro")
+_HEADER_KINDS: tuple[Kind, ...] = ("position", "years", "intro")
 
 
 def _spaced(word: str) -> str:

@@ -54,6 +54,7 @@ def test_index_json_contract(tmp_path: Path, seeds_dir: Path, runner: CliRunner)
         "unchanged": sorted(out["indexed"]),
         "removed": [],
         "failed": [],
+        "skipped": [],
         "forgotten": [],
     }
 

@@ -360,7 +360,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     else:
         log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
     if settings.transcripts:
-        FolderWatcher(store, settings.transcripts).start()
+        FolderWatcher(store, settings.transcripts, mode=settings.watch).start()
         log.info("keeping %s indexed", settings.transcripts)
     else:
         log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)

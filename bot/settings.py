@@ -69,6 +69,9 @@ class Settings(BaseSettings):
         "info", validation_alias="DEBRIEF_LOG_LEVEL"
     )
     log_format: Literal["text", "json"] = Field("text", validation_alias="DEBRIEF_LOG_FORMAT")
+    # How serve sees new transcripts: file-system events (falling back to polling when
+    # they cannot be set up), or `poll` for network file systems that send no events.
+    watch: Literal["auto", "poll"] = Field("auto", validation_alias="DEBRIEF_WATCH")
 
     @field_validator("allowed_users_raw")
     @classmethod
@@ -88,7 +91,7 @@ class Settings(BaseSettings):
             raise ValueError(f"{value!r} is not a channel ID; {_CHANNEL_HINT}")
         return value
 
-    @field_validator("locale", "log_level", "log_format", mode="before")
+    @field_validator("locale", "log_level", "log_format", "watch", mode="before")
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value

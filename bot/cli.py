@@ -414,7 +414,8 @@ def render_text(payload: dict[str, Any]) -> str:
 @clean_errors
 def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
-    from handlers.commands import Deps, parse_command, run
+    from handlers.audit import record
+    from handlers.commands import Deps, answer, parse_command
     from handlers.outbox import RecordingOutbox, deliver
 
     settings = settings_for(db_path)
@@ -426,7 +427,9 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
     store = Store(settings.db_path)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
-    deliver(run(parse_command(text), deps, user=user, channel=channel), outbox)
+    result = answer(parse_command(text), deps, user=user, channel=channel)
+    record(store, result.events)
+    deliver(result.outgoing, outbox)
     if as_json:
         echo_json(outbox.payloads[0] if len(outbox.payloads) == 1 else outbox.payloads)
         return
@@ -514,13 +517,15 @@ def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
 @clean_errors
 def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) -> None:
     """Erase a candidate and everything recorded about them (an exact id)."""
+    from handlers.audit import AuditEvent, record
+
     store = open_store(db_path)
     if restore:
         source = store.restore(candidate)
         if source is None:
             raise click.ClickException(f"{candidate} is not forgotten")
         result = index_paths(store, [source]) if source and os.path.exists(source) else None
-        store.audit("cli", "restore", candidate)
+        record(store, [AuditEvent("cli", "restore", candidate)])
         if as_json:
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})
         else:
@@ -535,7 +540,7 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
             f"no candidate {candidate!r} (forget takes an exact id; see debrief list)"
         )
         return
-    store.audit("cli", "forget", candidate)
+    record(store, [AuditEvent("cli", "forget", candidate)])
     if as_json:
         echo_json({"forgotten": candidate, "removed": counts})
         return

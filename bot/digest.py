@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from slack_sdk import WebClient
 
+from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
 from store.db import Store
@@ -89,7 +90,7 @@ class Digester:
                     unfurl_media=False,
                 )
                 self.store.finish_digest(day, self.claimer, str(response.get("ts") or "?"))
-                self.store.audit("debrief", "post:digest", None, channel)
+                record(self.store, [AuditEvent("debrief", "post:digest", None, channel)])
                 logger.info("digest %s posted", day)
                 return "sent"
             except BaseException:

@@ -15,6 +15,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt import App, BoltContext, BoltResponse
@@ -22,6 +23,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.webhook import WebhookClient
 
+from .audit import AuditEvent, record
 from .commands import Deps
 from .i18n import t
 from .views import notice
@@ -78,18 +80,19 @@ def _refuse_command(text: str) -> BoltResponse:
     return BoltResponse(status=200, body=body, headers={"content-type": "application/json"})
 
 
-def guard(
-    body: dict[str, Any],
-    context: BoltContext,
-    client: WebClient,
-    next: Callable[[], BoltResponse],
-    deps: Deps,
-    policy: Policy,
-) -> BoltResponse | None:
-    """Let the request through to the listeners, or refuse it politely (and note who was refused)."""
+@dataclass(frozen=True)
+class Refusal:
+    reason: str  # the i18n key of what the user is told
+    event: AuditEvent
+
+
+def check(
+    body: dict[str, Any], context: BoltContext, client: WebClient, policy: Policy
+) -> Refusal | None:
+    """None when the request may go on to the listeners; else why not, for the user and the audit."""
     kind = body.get("type") or ("command" if body.get("command") else None)
     if kind in {"url_verification", "ssl_check"} or (kind is None and "challenge" in body):
-        return next()
+        return None
     own_team = context.authorize_result.team_id if context.authorize_result else None
     team = context.team_id
     reason: str | None = None
@@ -101,15 +104,31 @@ def guard(
     elif not policy.channel_allowed(context.channel_id):
         reason = "refused_channel"
     if reason is None:
-        return next()
-    deps.store.audit(
+        return None
+    event = AuditEvent(
         context.user_id or "?", f"refused:{kind or 'request'}", None, context.channel_id
     )
-    text = t(deps.locale, reason)
+    return Refusal(reason, event)
+
+
+def guard(
+    body: dict[str, Any],
+    context: BoltContext,
+    client: WebClient,
+    next: Callable[[], BoltResponse],
+    deps: Deps,
+    policy: Policy,
+) -> BoltResponse | None:
+    """Let the request through to the listeners, or refuse it politely (and note who was refused)."""
+    refusal = check(body, context, client, policy)
+    if refusal is None:
+        return next()
+    record(deps.store, [refusal.event])
+    text = t(deps.locale, refusal.reason)
     if body.get("command"):
         return _refuse_command(text)
     url = body.get("response_url")
-    if kind == "block_actions" and url:
+    if body.get("type") == "block_actions" and url:
         try:
             WebhookClient(url).send_dict(notice(text).payload())
         except Exception:

@@ -9,8 +9,9 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
+from .audit import record
 from .blocks import decode_value
-from .commands import Deps, Route, route_from_value, run
+from .commands import Deps, Outgoing, answer, route_from_value
 from .i18n import t
 from .outbox import SlackOutbox, ack_now, deliver, outbox_for
 from .views import OPEN, PAGE, POST, error_view, notice
@@ -33,18 +34,21 @@ def handle_action(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
         route = route_from_value(decode_value(action.get("value")))
         if route is None:
             return
+        result = answer(
+            route, deps, user=outbox.user or "", posting=posting, channel=outbox.channel
+        )
+        record(deps.store, result.events)
         if posting:
-            _post_in_channel(route, body, outbox, deps)
+            _post_in_channel(result.outgoing, outbox, deps)
         else:
-            _open_view(route, body, outbox, deps)
+            _open_view(result.outgoing, body, outbox)
     except Exception:
         logger.exception("post in channel failed" if posting else "button failed")
         outbox.reply(error_view(deps.locale))
 
 
-def _open_view(route: Route, body: dict[str, Any], outbox: SlackOutbox, deps: Deps) -> None:
+def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackOutbox) -> None:
     """A pick-list, search, list or digest button: show that view to whoever clicked."""
-    out = run(route, deps, user=outbox.user or "", channel=outbox.channel)
     in_private = (body.get("container") or {}).get("is_ephemeral", False)
     if in_private and len(out) == 1 and not out[0].post:
         outbox.reply(out[0].message, replace_original=True)
@@ -52,9 +56,8 @@ def _open_view(route: Route, body: dict[str, Any], outbox: SlackOutbox, deps: De
         deliver(out, outbox)
 
 
-def _post_in_channel(route: Route, body: dict[str, Any], outbox: SlackOutbox, deps: Deps) -> None:
+def _post_in_channel(out: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
     """Post the private reply's view for everyone in the channel."""
-    out = run(route, deps, user=outbox.user or "", posting=True, channel=outbox.channel)
     posted = False
     for o in out:
         if o.post:

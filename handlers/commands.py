@@ -1,8 +1,8 @@
 """`/candidate`: parse the text, ask the store, render views. No Slack I/O here.
 
 The Bolt listeners (slash.py, actions.py) and `debrief ask` all come through
-`parse_command` (typed text) or `route_from_value` (a button) and `run`, so they
-answer alike. Each subcommand is one `Kind` and one entry in `SUBCOMMANDS`: the
+`parse_command` (typed text) or `route_from_value` (a button) and `answer`, so
+they answer alike. Each subcommand is one `Kind` and one entry in `SUBCOMMANDS`: the
 names it is typed with, how its words are read, whether a button may ask for it,
 and its answer. Adding a subcommand touches that table and its view, nothing else.
 """
@@ -21,6 +21,7 @@ from store.models import DIGEST_CATEGORIES, Candidate
 from store.numerals import CN_NUMERALS, parse_number
 
 from . import views
+from .audit import AuditEvent
 from .blocks import Message, escape
 from .i18n import Locale, t
 
@@ -297,18 +298,27 @@ def route_from_value(ref: dict[str, Any]) -> Route | None:
     )
 
 
-def run(
+@dataclass
+class Answer:
+    """What to send, and what the audit should say about it."""
+
+    outgoing: list[Outgoing]
+    events: list[AuditEvent]
+
+
+def answer(
     route: Route, deps: Deps, user: str, posting: bool = False, channel: str | None = None
-) -> list[Outgoing]:
-    """Answer a route, and note in the audit who looked at which candidate from where.
-    `posting`: render for everyone in the channel (a button asked for it)."""
+) -> Answer:
+    """Answer a route; its events say who looked at which candidate from where (one per
+    candidate shown, or one without a candidate). `posting`: render for everyone in the
+    channel (a button asked for it)."""
     out = _answer(route, Asked(deps, user, posting))
-    shown = {o.candidate_id for o in out if o.candidate_id}
+    events: list[AuditEvent] = []
     if route.kind != Kind.HELP:
-        targets: list[str | None] = [*sorted(shown)] or [None]
-        for candidate_id in targets:
-            deps.store.audit(user, f"lookup:{route.kind}", candidate_id, channel)
-    return out
+        shown = sorted({o.candidate_id for o in out if o.candidate_id})
+        targets: list[str | None] = [*shown] or [None]
+        events = [AuditEvent(user, f"lookup:{route.kind}", c, channel) for c in targets]
+    return Answer(out, events)
 
 
 def _answer(route: Route, asked: Asked) -> list[Outgoing]:

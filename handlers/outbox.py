@@ -2,7 +2,8 @@
 
 `SlackOutbox` speaks to Slack (response_url first, chat.postEphemeral once the
 response_url is spent or expired, chat.postMessage for posts) and remembers every
-post about a candidate so replies in its thread can be tied to them.
+post about a candidate so replies in its thread can be tied to them, and in the
+audit.
 `RecordingOutbox` keeps the payloads, for `debrief ask`.
 """
 
@@ -23,6 +24,7 @@ from slack_sdk.webhook import WebhookClient
 
 from store.db import Store
 
+from .audit import AuditEvent, record
 from .blocks import Message
 from .commands import Deps, Outgoing
 from .i18n import Locale, t
@@ -146,5 +148,9 @@ class SlackOutbox:
         channel = str(response.get("channel") or self.channel)
         if ts and outgoing.candidate_id:
             self.store.record_post(channel, ts, outgoing.candidate_id, outgoing.kind)
-        self.store.audit(self.user or "?", f"post:{outgoing.kind}", outgoing.candidate_id, channel)
+        # Recorded the moment Slack took it: the audit never lags behind the channel.
+        event = AuditEvent(
+            self.user or "?", f"post:{outgoing.kind}", outgoing.candidate_id, channel
+        )
+        record(self.store, [event])
         return ts

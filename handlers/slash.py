@@ -8,7 +8,8 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from .commands import Deps, parse_command, run
+from .audit import record
+from .commands import Deps, answer, parse_command
 from .outbox import ack_now, deliver, outbox_for
 from .views import error_view
 
@@ -22,7 +23,9 @@ def handle_command(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     outbox = outbox_for(body, client, deps)
     try:
         route = parse_command(str(body.get("text") or ""))
-        deliver(run(route, deps, user=outbox.user or "", channel=outbox.channel), outbox)
+        result = answer(route, deps, user=outbox.user or "", channel=outbox.channel)
+        record(deps.store, result.events)
+        deliver(result.outgoing, outbox)
     except Exception:
         logger.exception("/candidate failed")
         try:
@@ -32,7 +35,7 @@ def handle_command(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
 
 
 def register(app: App, deps: Deps) -> None:
-    def answer(body: dict[str, Any], client: WebClient) -> None:
+    def on_command(body: dict[str, Any], client: WebClient) -> None:
         handle_command(body, client, deps)
 
-    app.command(COMMAND)(ack=ack_now, lazy=[answer])
+    app.command(COMMAND)(ack=ack_now, lazy=[on_command])

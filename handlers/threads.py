@@ -9,12 +9,14 @@ a single reaction, never a message.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from .audit import AuditEvent, record
 from .commands import Deps
 
 logger = logging.getLogger(__name__)
@@ -36,36 +38,59 @@ def _is_reply(message: dict[str, Any]) -> bool:
     return bool(thread_ts) and thread_ts != message.get("ts")
 
 
+@dataclass(frozen=True)
+class Handled:
+    """What a message event did: lines for the audit, and a decision to acknowledge."""
+
+    events: list[AuditEvent] = field(default_factory=list)
+    acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
+
+
 def handle_message_event(
     event: dict[str, Any], deps: Deps, client: WebClient, bot_user_id: str | None
 ) -> None:
+    """Record a reply in one of the bot's threads; the audit first, then the ✅ reaction."""
+    handled = read_message_event(event, deps, bot_user_id)
+    record(deps.store, handled.events)
+    if handled.acknowledge:
+        channel, ts = handled.acknowledge
+        try:
+            client.reactions_add(channel=channel, timestamp=ts, name=REACTION)
+        except SlackApiError as exc:
+            if (exc.response or {}).get("error") != "already_reacted":
+                logger.warning("could not react to a decision: %s", exc.response.get("error"))
+
+
+def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | None) -> Handled:
+    """Store what a reply (or its edit or deletion) says; Slack I/O is left to the caller."""
     subtype = event.get("subtype")
     channel = event.get("channel")
     if not channel:
-        return
+        return Handled()
     if subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         ts = event.get("deleted_ts") or previous.get("ts")
         if ts and deps.store.delete_reply(channel, ts):
             logger.info("reply removed in %s", channel)
-        return
+        return Handled()
     if subtype == "message_changed":
         message = event.get("message") or {}
     elif subtype in PLAIN_SUBTYPES:
         message = event
     else:
-        return
+        return Handled()
     if not _is_reply(message) or _from_bot(message, bot_user_id):
-        return
+        return Handled()
     user = message.get("user")
     ts = message.get("ts")
     if not user or not ts:
-        return
+        return Handled()
     candidate_id = deps.store.post_candidate(channel, message["thread_ts"])
     if candidate_id is None:
-        return  # a thread the bot did not start about a candidate
+        return Handled()  # a thread the bot did not start about a candidate
     text = str(message.get("text") or "")
     outcome = deps.store.record_reply(channel, ts, message["thread_ts"], candidate_id, user, text)
+    events: list[AuditEvent] = []
     if outcome.recorded:
         logger.info("reply recorded for a candidate in %s", channel)
         what = (
@@ -75,13 +100,8 @@ def handle_message_event(
             if outcome.followup is not None
             else "note"
         )
-        deps.store.audit(user, what, candidate_id, channel)
-    if outcome.react:
-        try:
-            client.reactions_add(channel=channel, timestamp=ts, name=REACTION)
-        except SlackApiError as exc:
-            if (exc.response or {}).get("error") != "already_reacted":
-                logger.warning("could not react to a decision: %s", exc.response.get("error"))
+        events.append(AuditEvent(user, what, candidate_id, channel))
+    return Handled(events, (channel, ts) if outcome.react else None)
 
 
 def register(app: App, deps: Deps) -> None:

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from slackbot import SECRET, Bot, all_text
 
-from handlers.commands import Deps, Route, parse_command, run
+from handlers.commands import Deps, Route, answer, parse_command
 from store.db import Store
 from store.models import SearchHit, Transcript
 from store.parser import MAX_BYTES, ParseError, parse_transcript
@@ -329,7 +329,7 @@ def test_any_command_text_gets_an_answer_within_slack_limits(
 ) -> None:
     route = parse_command(text)
     assert isinstance(route, Route)
-    outgoing = run(route, Deps(store=seeded_store, locale=locale), user="U1")  # type: ignore[arg-type]
+    outgoing = answer(route, Deps(store=seeded_store, locale=locale), user="U1").outgoing  # type: ignore[arg-type]
     assert outgoing
     for item in outgoing:
         assert_fits_slack(item.message.payload())
@@ -338,7 +338,7 @@ def test_any_command_text_gets_an_answer_within_slack_limits(
 def test_huge_and_nul_commands(seeded_store: Store) -> None:
     for text in ["\x00" * 1_000_000, "总结\x00000", "搜索 " + "并行\x00" * 200_000, "q" * 10**6]:
         route = parse_command(text)
-        for item in run(route, Deps(store=seeded_store), user="U1"):
+        for item in answer(route, Deps(store=seeded_store), user="U1").outgoing:
             assert_fits_slack(item.message.payload())
 
 

@@ -44,11 +44,15 @@ def clean_errors(fn: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
-        except SettingsError as exc:
+        except (SettingsError, NoDatabaseError) as exc:
             raise BadUsage(str(exc)) from exc
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         except sqlite3.Error as exc:
+            from store.connection import is_disk_full
+
+            if is_disk_full(exc):  # SQLITE_FULL outside a store write: still one line
+                raise click.ClickException("disk full: " + str(exc)) from exc
             raise click.ClickException(f"database error: {exc}") from exc
 
     return wrapper

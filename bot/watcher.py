@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterable
 from typing import Literal
 
+from store.connection import DiskFullError
 from store.db import Store
 from store.indexer import default_workers, display_path, index_paths
 from store.models import IndexResult
@@ -138,6 +139,8 @@ class FolderWatcher:
     def _rescan(self) -> None:
         try:
             self.run_once()
+        except DiskFullError as exc:  # one line; the next pass finishes the job
+            logger.error("indexing %s stopped: %s", self.folder, exc)
         except Exception:
             logger.exception("indexing %s failed; trying again", self.folder)
         finally:
@@ -167,8 +170,8 @@ class FolderWatcher:
             if first:  # the watch is set up: changes from now on are queued
                 first = False
                 self.using = "events"
-                logger.info("watching %s for changes", self.folder)
                 self._rescan()
+                logger.info("watching %s for changes", self.folder)
             now = time.monotonic()
             for _change, path in changes:
                 pending[path] = now
@@ -179,6 +182,10 @@ class FolderWatcher:
                 del pending[p]
             try:
                 self.index_changed(due)
+            except DiskFullError as exc:
+                logger.error("indexing %s stopped: %s", self.folder, exc)
+                for p in due:  # tried again at the next change or wake-up
+                    pending.setdefault(p, now + self.interval)
             except Exception:
                 logger.exception("indexing changes in %s failed; rescanning", self.folder)
                 self._rescan()

@@ -9,6 +9,7 @@ index`, 0.25 s for the watcher), so a crash loses only the last whole candidates
 
 from __future__ import annotations
 
+import errno
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -43,6 +44,46 @@ class NoDatabaseError(StoreError):
         self.path = path
 
 
+class DiskFullError(StoreError):
+    """The disk (or the database's size limit) is full: nothing half-written was kept."""
+
+    def __init__(self, path: str) -> None:
+        where = str(Path(path).resolve().parent) if path != ":memory:" else "memory"
+        super().__init__(
+            f"disk full: cannot write to {path} (no space left in {where});"
+            " nothing half-written was kept: free some space and run again"
+        )
+        self.path = path
+
+
+SQLITE_FULL = 13
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """SQLITE_FULL from SQLite, or ENOSPC from the operating system."""
+    if isinstance(exc, DiskFullError):
+        return True
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None:
+            return bool(code & 0xFF == SQLITE_FULL)
+        return "database or disk is full" in str(exc)
+    return False
+
+
+def _rollback(db: sqlite_utils.Database) -> None:
+    """Roll back what is open. SQLite rolls a transaction back by itself after some
+    errors (SQLITE_FULL among them): rolling back again would only hide that error."""
+    if db.conn.in_transaction:
+        try:
+            db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            if db.conn.in_transaction:
+                raise
+
+
 class _Batch:
     def __init__(self) -> None:
         self.pending: list[Callable[[sqlite_utils.Database], object]] = []
@@ -68,8 +109,12 @@ class Connection:
             raise NoDatabaseError(self.path)
         try:
             migrate(self.db)
-        except (sqlite3.DatabaseError, NewerSchemaError) as exc:
+        except (sqlite3.DatabaseError, NewerSchemaError, OSError) as exc:
             self.close()
+            if is_disk_full(exc):
+                raise DiskFullError(self.path) from exc
+            if isinstance(exc, OSError):
+                raise
             raise StoreError(f"cannot open database {self.path}: {exc}") from exc
 
     @property
@@ -102,32 +147,41 @@ class Connection:
     def tx(self) -> Iterator[sqlite_utils.Database]:
         """One write transaction: all of it lands, or none of it."""
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._disk_full_is_said():
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                _rollback(db)
+                raise
+            try:
+                db.execute("COMMIT")
+            except BaseException:
+                _rollback(db)
+                raise
 
     def _write(self, fn: Callable[[sqlite_utils.Database], _T]) -> _T:
         """One atomic write. Inside `batch()` it joins the batch's transaction; should it
         fail half-way, the batch is rolled back and its earlier writes are replayed one
-        transaction each, so no half-written candidate is ever committed."""
+        transaction each, so no half-written candidate is ever committed. On a full disk
+        nothing is replayed: the batch is rolled back whole and DiskFullError raised (the
+        next run, once there is space, redoes what was not committed)."""
         batch: _Batch | None = getattr(self._local, "batch", None)
         if batch is None:
             with self.tx() as db:
                 return fn(db)
         db = self.db
-        try:
-            result = fn(db)
-        except BaseException:
-            db.execute("ROLLBACK")
-            for earlier in batch.pending:
-                with self.tx() as again:
-                    earlier(again)
-            batch.restart(db)
-            raise
+        with self._disk_full_is_said():
+            try:
+                result = fn(db)
+            except BaseException as exc:
+                _rollback(db)
+                if not is_disk_full(exc):
+                    for earlier in batch.pending:
+                        with self.tx() as again:
+                            earlier(again)
+                    batch.restart(db)
+                raise
         batch.pending.append(fn)
         return result
 
@@ -141,24 +195,42 @@ class Connection:
         loses only the last fraction of a second of whole candidates."""
         db = self.db
         batch = _Batch()
-        batch.restart(db)
+        with self._disk_full_is_said():
+            batch.restart(db)
         self._local.batch = batch
 
         def tick() -> None:
             if time.monotonic() - batch.started >= max_seconds:
-                db.execute("COMMIT")
-                batch.restart(db)
+                with self._disk_full_is_said():
+                    db.execute("COMMIT")
+                    batch.restart(db)
 
         try:
             yield tick
         except BaseException:
-            if db.conn.in_transaction:
-                db.execute("ROLLBACK")
+            _rollback(db)
             raise
         finally:
             self._local.batch = None
-        if db.conn.in_transaction:
-            db.execute("COMMIT")
+        with self._disk_full_is_said():
+            try:
+                if db.conn.in_transaction:
+                    db.execute("COMMIT")
+            except BaseException:
+                _rollback(db)
+                raise
+
+    @contextmanager
+    def _disk_full_is_said(self) -> Iterator[None]:
+        """SQLITE_FULL or ENOSPC become one DiskFullError that says so."""
+        try:
+            yield
+        except DiskFullError:
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            if is_disk_full(exc):
+                raise DiskFullError(self.path) from exc
+            raise
 
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and empty it (TRUNCATE); False when a

@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from store.db import Resolution, Store, StoreError
 from store.indexer import default_workers, index_paths
-from store.models import Candidate, IndexResult
+from store.models import Candidate, IndexResult, plain_years
 from store.sqlite import sqlite3
 
 from .settings import Settings, SettingsError, load_settings
@@ -81,7 +81,7 @@ def open_store(db_path: str | None) -> Store:
 
 # The --json contracts: these keys, as the README and the issues spell them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
-LIST_KEYS = {"id", "position", "years", "questions", "unanswered", "has_verdict"}
+LIST_KEYS = {"id", "position", "years", "years_text", "questions", "unanswered", "has_verdict"}
 
 
 def echo_json(value: Any) -> None:
@@ -172,7 +172,8 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
     return {
         "id": c.id,
         "position": c.position,
-        "years": c.years,
+        "years": plain_years(c.years),
+        "years_text": c.years_text,
         "intro": c.intro,
         "summary": c.summary,
         "questions": [
@@ -182,6 +183,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
                 "goal": q.goal,
                 "answer": q.answer,
                 "answered": not c.is_open(q),
+                "unanswered_reason": q.unanswered_reason if c.is_open(q) else None,
             }
             for q in c.questions
         ],
@@ -209,7 +211,7 @@ def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
         )
     if not found.matches:
         raise click.ClickException(f"no candidate matches {who!r}")
-    lines = "\n".join(f"  {m.id}  {m.position or '?'}  {m.years or '?'}" for m in found.matches)
+    lines = "\n".join(f"  {m.id}  {m.position or '?'}  {_years(m.years)}" for m in found.matches)
     raise click.ClickException(
         f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}"
     )
@@ -246,8 +248,8 @@ def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None
     click.echo(f"\nsource: {c.source}")
 
 
-def _years(years: int | None) -> str:
-    return f"{years}年" if years is not None else "?"
+def _years(years: float | None) -> str:
+    return f"{plain_years(years)}年" if years is not None else "?"
 
 
 # -- search --------------------------------------------------------------------------------

@@ -96,6 +96,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "goal": {"zh": "考察目标", "en": "Assesses"},
     "answer": {"zh": "回答", "en": "Answer"},
     "no_answer": {"zh": "（未作答）", "en": "(no answer)"},
+    # why a question is unanswered, beside it
+    "reason_empty": {"zh": "未作答", "en": "unanswered"},
+    "reason_skipped": {"zh": "跳过", "en": "skipped"},
+    "reason_dont_know": {"zh": "不会", "en": "didn't know"},
     "question": {"zh": "问题 {n}", "en": "Question {n}"},
     "question_part": {"zh": "（续 {part}/{parts}）", "en": "(part {part}/{parts})"},
     "overview_title": {"zh": "有未回答问题的候选人", "en": "Candidates with unanswered questions"},

@@ -22,6 +22,7 @@ from store.models import (
     DigestLine,
     Question,
     SearchHit,
+    plain_years,
 )
 
 from .blocks import (
@@ -58,8 +59,16 @@ def _who(c: Candidate | CandidateSummary | DigestLine, locale: Locale) -> str:
     return f"{c.id} · {c.position or t(locale, 'position_unknown')}"
 
 
-def _years(years: int | None, locale: Locale) -> str:
-    return t(locale, "years", years=years) if years is not None else t(locale, "years_unknown")
+def _years(years: float | None, locale: Locale, text: str = "") -> str:
+    """`3 年经验`; unknown years show what the file said (`不到1年`), else 年限未知."""
+    if years is not None:
+        return t(locale, "years", years=plain_years(years))
+    return escape(text) if text else t(locale, "years_unknown")
+
+
+def _reason(q: Question, locale: Locale) -> str:
+    """Why a question is unanswered, to show beside it: 未作答 / 跳过 / 不会."""
+    return t(locale, f"reason_{q.unanswered_reason or 'empty'}")
 
 
 def _post_button(locale: Locale, ref: dict[str, Any]) -> Block:
@@ -146,7 +155,7 @@ def summary_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> 
     total = len(c.questions)
     blocks: list[Block] = [
         header(_who(c, locale)),
-        context(_years(c.years, locale), escape(c.id)),
+        context(_years(c.years, locale, c.years_text), escape(c.id)),
     ]
     if c.intro:
         intro, cut = fit(c.intro, INTRO_LIMIT)
@@ -158,7 +167,12 @@ def summary_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> 
             blocks.append(context(t(locale, "read_more", cmd=f"summary {c.id} full")))
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
     if open_qs:
-        numbers = ", ".join(str(q.number) for q in open_qs[:30])
+        numbers = ", ".join(
+            f"{q.number}（{_reason(q, locale)}）"
+            if locale == "zh"
+            else f"{q.number} ({_reason(q, locale)})"
+            for q in open_qs[:30]
+        )
         counts += f"\n{t(locale, 'unanswered_title')}: {numbers}"
     blocks.append(section(counts))
     if c.verdict:
@@ -244,7 +258,7 @@ def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message
 
 def _question_line(q: Question, locale: Locale) -> str:
     question, _ = fit(q.question, 1200)
-    text = f"*{t(locale, 'question', n=q.number)}* {question}"
+    text = f"*{t(locale, 'question', n=q.number)}* ({_reason(q, locale)}) {question}"
     if q.goal:
         goal, _ = fit(q.goal, 800)
         text += f"\n_{t(locale, 'goal')}_: {goal}"
@@ -301,7 +315,10 @@ def question_views(
     if q.goal:
         body.append(section(f"_{t(locale, 'goal')}_"))
         body += [section(p) for p in chunks(q.goal)]
-    body.append(section(f"*{t(locale, 'answer')}*"))
+    answer_title = f"*{t(locale, 'answer')}*"
+    if c.is_open(q) and q.answer:  # `不知道`, `跳过`: say what it means
+        answer_title += f" ({_reason(q, locale)})"
+    body.append(section(answer_title))
     if q.answer:
         body += [section(p) for p in chunks(q.answer)]
     else:

@@ -26,11 +26,21 @@ class Resolution:
         return self.matches[0] if len(self.matches) == 1 else None
 
 
-def questions(db: sqlite_utils.Database, rid: int) -> list[Question]:
+def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> list[Question]:
+    """A candidate's questions; `reasons`: with why each unanswered one is (a column that
+    migrations before m008 do not have yet, so the full-text code does not ask for it)."""
+    reason = "unanswered_reason" if reasons else "NULL"
     return [
-        Question(number=r[0], question=r[1], goal=r[2], answer=r[3], answered=bool(r[4]))
+        Question(
+            number=r[0],
+            question=r[1],
+            goal=r[2],
+            answer=r[3],
+            answered=bool(r[4]),
+            unanswered_reason=r[5] if not r[4] else None,
+        )
         for r in db.execute(
-            "SELECT number, question, goal, answer, answered FROM questions"
+            f"SELECT number, question, goal, answer, answered, {reason} FROM questions"
             " WHERE candidate_rid = ? ORDER BY seq",
             [rid],
         ).fetchall()
@@ -107,6 +117,7 @@ class CandidateStore(SearchStore):
             t.id,
             t.position,
             t.years,
+            t.years_text,
             t.intro,
             t.summary,
             t.verdict,
@@ -119,9 +130,9 @@ class CandidateStore(SearchStore):
         ]
         if old is None:
             cur = db.execute(
-                "INSERT INTO candidates (id, position, years, intro, summary, verdict, source,"
-                " hash, mtime_ns, size, question_count, unanswered_count, first_indexed_at,"
-                " indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO candidates (id, position, years, years_text, intro, summary, verdict,"
+                " source, hash, mtime_ns, size, question_count, unanswered_count,"
+                " first_indexed_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [*values, now, now],
             )
             rid = cur.lastrowid
@@ -130,16 +141,26 @@ class CandidateStore(SearchStore):
             fts_delete(db, rid)
             db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
             db.execute(
-                "UPDATE candidates SET id = ?, position = ?, years = ?, intro = ?, summary = ?,"
+                "UPDATE candidates SET id = ?, position = ?, years = ?, years_text = ?,"
+                " intro = ?, summary = ?,"
                 " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
                 " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
                 [*values, now, rid],
             )
         db.conn.executemany(
             "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
-            " answered) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " answered, unanswered_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (rid, seq, q.number, q.question, q.goal, q.answer, int(q.answered))
+                (
+                    rid,
+                    seq,
+                    q.number,
+                    q.question,
+                    q.goal,
+                    q.answer,
+                    int(q.answered),
+                    None if q.answered else (q.unanswered_reason or "empty"),
+                )
                 for seq, q in enumerate(t.questions)
             ],
         )
@@ -170,9 +191,10 @@ class CandidateStore(SearchStore):
             id=r["id"],
             position=r["position"],
             years=r["years"],
+            years_text=r["years_text"] or "",
             intro=r["intro"] or "",
             summary=r["summary"] or "",
-            questions=questions(self.db, r["rid"]),
+            questions=questions(self.db, r["rid"], reasons=True),
             verdict=r["verdict"],
             source=r["source"] or "",
             hash=r["hash"],
@@ -183,7 +205,8 @@ class CandidateStore(SearchStore):
         )
 
     _SUMMARY_SQL = (
-        "SELECT id, position, years, question_count, unanswered_count, verdict IS NOT NULL"
+        "SELECT id, position, years, years_text, question_count, unanswered_count,"
+        " verdict IS NOT NULL"
         " AS has_verdict, first_indexed_at FROM candidates"
     )
 
@@ -193,6 +216,7 @@ class CandidateStore(SearchStore):
             id=r["id"],
             position=r["position"],
             years=r["years"],
+            years_text=r["years_text"] or "",
             questions=r["question_count"],
             unanswered=r["unanswered_count"],
             has_verdict=bool(r["has_verdict"]),

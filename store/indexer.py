@@ -37,6 +37,7 @@ import pathspec
 
 from . import fulltext
 from .api import IndexTarget
+from .migrations import REPARSE_MTIME
 from .models import IndexResult, ParseFailure, SkippedFile, Transcript
 from .parser import (
     MAX_BYTES,
@@ -377,7 +378,7 @@ def _write_one(
     result: IndexResult,
 ) -> None:
     known = ids.state.get(item.shown)
-    if known and item.hash and known[1] == item.hash:
+    if known and item.hash and known[1] == item.hash and known[2] != REPARSE_MTIME:
         store.touch_file(known[0], item.mtime_ns, item.size)  # touched, same content
         result.unchanged.append(known[0])
         return

@@ -277,3 +277,29 @@ def m007_search_terms(db: sqlite_utils.Database) -> None:
             "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
             [rid, fulltext.bigrams(text)],
         )
+
+
+REPARSE_MTIME = -1
+"""A `candidates.mtime_ns` that asks the next index run to parse the file again, even
+when its content is unchanged: the parser learned facts the stored rows lack."""
+
+
+@migration
+def m008_transcript_facts(db: sqlite_utils.Database) -> None:
+    """What the parser now keeps: the years as the file said them (`years_text`; `years`
+    itself may now be 1.5, which its INTEGER-affinity column stores as REAL, unchanged)
+    and why each unanswered question is unanswered (empty, skipped, dont_know).
+
+    Rows indexed before are given the reason their answer text shows, and marked for a
+    re-parse, so the next index run fills `years_text`, the new label names and years
+    like `1年半` from the files themselves."""
+    from .parser import unanswered_reason
+
+    db.execute("ALTER TABLE candidates ADD COLUMN years_text TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE questions ADD COLUMN unanswered_reason TEXT")
+    rows = db.execute("SELECT rowid, answer FROM questions WHERE answered = 0").fetchall()
+    db.conn.executemany(
+        "UPDATE questions SET unanswered_reason = ? WHERE rowid = ?",
+        [(unanswered_reason(answer) or "empty", rowid) for rowid, answer in rows],
+    )
+    db.execute("UPDATE candidates SET mtime_ns = ?", [REPARSE_MTIME])

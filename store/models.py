@@ -8,13 +8,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
 
 Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
 DECISIONS: tuple[Decision, ...] = get_args(Decision)  # the order tallies are shown in
 UnansweredReason = Literal["empty", "skipped", "dont_know"]
 """Why a question counts as unanswered: no answer or a placeholder (无, N/A), skipped
 (跳过, 略), or the answer only says the candidate could not answer (不知道, 没接触过)."""
+
+
+def plain_years(years: float | None) -> int | float | None:
+    """Years as people read them, in JSON and on screen: 3.0 -> 3, 1.5 -> 1.5."""
+    if years is None:
+        return None
+    return int(years) if float(years).is_integer() else round(years, 1)
+
+
+class _PlainYears(BaseModel):
+    """`years` dumps as 3, not 3.0 (a float field: 1年半 is 1.5)."""
+
+    @field_serializer("years", check_fields=False)
+    def _dump_years(self, years: float | None) -> int | float | None:
+        return plain_years(years)
+
 
 # The daily digest's sections, in the order it shows them: the one list of them.
 DigestCategory = Literal["new", "waiting", "unanswered", "decided"]
@@ -32,7 +48,7 @@ class Question(BaseModel):
     unanswered_reason: UnansweredReason | None = None  # None when answered
 
 
-class Transcript(BaseModel):
+class Transcript(_PlainYears):
     """One interview, as parsed from one file."""
 
     model_config = ConfigDict(frozen=True)
@@ -106,19 +122,20 @@ class Candidate(Transcript):
         return tally_decisions(self.decisions)
 
 
-class CandidateSummary(BaseModel):
+class CandidateSummary(_PlainYears):
     """One line of `list`: enough to pick a candidate, no transcript text."""
 
     id: str
     position: str | None
     years: float | None
+    years_text: str = ""
     questions: int
     unanswered: int
     has_verdict: bool
     indexed_at: str = ""
 
 
-class SearchHit(BaseModel):
+class SearchHit(_PlainYears):
     id: str
     position: str | None
     years: float | None
@@ -155,7 +172,7 @@ class SkippedFile(BaseModel):
 IndexResult.model_rebuild()
 
 
-class DigestLine(BaseModel):
+class DigestLine(_PlainYears):
     id: str
     position: str | None
     years: float | None

@@ -79,6 +79,14 @@ def test_show_json_contract(db: str, runner: CliRunner) -> None:
     )
     assert out["source"].endswith("000_9e6b3ecb0732fcf3.txt")
     assert [q["answered"] for q in out["questions"]] == [True, False, False, True, True]
+    assert [q["unanswered_reason"] for q in out["questions"]] == [
+        None,
+        "empty",
+        "empty",
+        None,
+        None,
+    ]
+    assert out["years_text"] == "3年" and isinstance(out["years"], int)
     assert set(out["questions"][0]) >= {"number", "question", "goal", "answer", "answered"}
 
 
@@ -114,6 +122,7 @@ def test_list_json_contract(db: str, runner: CliRunner) -> None:
         "id": "000_9e6b3ecb0732fcf3",
         "position": "视频开发工程师",
         "years": 3,
+        "years_text": "3年",
         "questions": 5,
         "unanswered": 2,
         "has_verdict": True,

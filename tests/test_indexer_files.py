@@ -200,3 +200,51 @@ def test_a_moved_file_keeps_its_id_and_is_not_removed(store: Store, tmp_path: Pa
     assert moved.indexed == ["x"] and moved.removed == []
     c = store.get_candidate("x")
     assert c is not None and c.source == str(folder / "new" / "x.txt")
+
+
+# -- a database from before the new facts ----------------------------------------------------
+
+
+def test_upgrade_fills_the_new_facts_from_the_files(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    path = tmp_path / "old.db"
+    store = Store(path)
+    run(store, folder)
+    before = store.get_candidate("000_9e6b3ecb0732fcf3")
+    assert before is not None
+    # The database as it was before m008: no years_text, no unanswered_reason.
+    store.db.execute("ALTER TABLE candidates DROP COLUMN years_text")
+    store.db.execute("ALTER TABLE questions DROP COLUMN unanswered_reason")
+    store.db.execute("DELETE FROM _migrations WHERE name = 'm008_transcript_facts'")
+    store.db.conn.commit()
+
+    upgraded = Store(path)
+    c = upgraded.get_candidate("000_9e6b3ecb0732fcf3")
+    assert c is not None and c.years_text == ""  # the file has not been read again yet
+    assert [q.unanswered_reason for q in c.questions] == [None, "empty", "empty", None, None]
+
+    again = run(upgraded, folder)  # unchanged files, parsed again once
+    assert sorted(again.indexed) == sorted(p.stem for p in SEEDS.glob("*.txt"))
+    c = upgraded.get_candidate("000_9e6b3ecb0732fcf3")
+    assert c is not None and (c.years, c.years_text) == (3, "3年")
+    assert c.indexed_at == before.indexed_at  # still the first time it was indexed
+    third = run(upgraded, folder)
+    assert third.indexed == [] and len(third.unchanged) == 4
+
+
+def test_years_and_reasons_are_stored_and_read_back(store: Store, tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "x.txt").write_text(
+        "岗位：SRE\n从业年限：\n1年半\n问题1：a？\n回答：不知道\n问题2：b？\n回答：跳过\n"
+        "问题3：c？\n回答：\n问题4：d？\n回答：会\n",
+        "utf-8",
+    )
+    run(store, folder)
+    c = store.get_candidate("x")
+    assert c is not None
+    assert (c.years, c.years_text) == (1.5, "1年半")
+    assert [q.unanswered_reason for q in c.questions] == ["dont_know", "skipped", "empty", None]
+    assert [r.years for r in store.list_candidates()] == [1.5]
+    assert store.list_candidates()[0].model_dump()["years_text"] == "1年半"

@@ -82,10 +82,13 @@ def test_a_bad_file_fails_alone(store: Store, folder: Path) -> None:
     result = index_paths(store, [folder, folder / "missing.txt"])
     assert len(result.indexed) == 4
     failed = {Path(f.path).name: f for f in result.failed}
-    assert set(failed) == {"image.png", "empty.txt", "notes.txt", "missing.txt"}
+    assert set(failed) == {"image.png", "empty.txt", "missing.txt"}
     assert "binary" in failed["image.png"].error and failed["image.png"].line == 3
     assert "empty" in failed["empty.txt"].error
-    assert "岗位" in failed["notes.txt"].error
+    # text with no transcript label is no failure: skipped, with its reason
+    assert [(Path(s.path).name, s.reason) for s in result.skipped] == [
+        ("notes.txt", "not a transcript: none of the labels 岗位, 问题N, 点评")
+    ]
 
 
 def test_a_changed_file_that_breaks_keeps_the_old_version(store: Store, folder: Path) -> None:

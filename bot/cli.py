@@ -18,7 +18,7 @@ from typing import IO, Any, ParamSpec, TypeVar
 import click
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from store.db import Resolution, Store, StoreError
+from store.db import NoDatabaseError, Resolution, Store, StoreError
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, plain_years
 from store.sqlite import sqlite3
@@ -75,8 +75,10 @@ def settings_for(db_path: str | None) -> Settings:
     return load_settings(db_path=db_path)
 
 
-def open_store(db_path: str | None) -> Store:
-    return Store(settings_for(db_path).db_path)
+def open_store(db_path: str | None, *, create: bool = False) -> Store:
+    """The database; only `index` (and `serve`) may create it: reading a database that
+    is not there says so (NoDatabaseError, exit 2) instead of answering from an empty one."""
+    return Store(settings_for(db_path).db_path, create=create)
 
 
 # The --json contracts: these keys, as the README and the issues spell them.
@@ -115,7 +117,7 @@ def index_json(result: IndexResult) -> dict[str, Any]:
 @clean_errors
 def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
     """Index transcript files and folders (new, changed and removed files)."""
-    store = open_store(db_path)
+    store = open_store(db_path, create=True)
     bulk: dict[str, Any] = {"workers": default_workers(), "batch_seconds": 2.0}
     if as_json or not sys.stderr.isatty():
         result = index_paths(store, paths, **bulk)
@@ -149,6 +151,7 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
                 bar.update(task, completed=done, total=total, rate=rate)
 
             result = index_paths(store, paths, progress=progress, **bulk)
+    store.record_index_run(result)
     if as_json:
         echo_json(index_json(result))
     else:
@@ -430,7 +433,7 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         name, _, text = text.partition(" ")
         if name != "/candidate":
             raise click.ClickException(f"unknown command {name}: only /candidate is served")
-    store = Store(settings.db_path)
+    store = Store(settings.db_path, create=False)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
     result = answer(parse_command(text), deps, user=user, channel=channel)
@@ -461,7 +464,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     if do_post == dry_run:
         raise BadUsage("say --post or --dry-run")
     settings = settings_for(db_path)
-    store = Store(settings.db_path)
+    store = Store(settings.db_path, create=False)
     if dry_run:
         message, day = Digester(settings, store, None).compose()
         if as_json:
@@ -577,6 +580,10 @@ def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.Cl
         log.error("cannot start: a bug, not Slack", exc_info=exc)
         return click.ClickException(f"cannot start: an internal error ({exc!r}; traceback above)")
     return BadUsage(f"cannot start: Slack at {api_url} {problem}")
+
+
+# The operator's commands live in their own module and hang on `cli` when it loads.
+from . import ops  # noqa: E402, F401
 
 
 def main() -> None:

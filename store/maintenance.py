@@ -63,14 +63,14 @@ class MaintenanceStore(Connection):
             pending_migrations=pending,
         )
 
-    def record_index_run(self, result: IndexResult, skipped: int = 0) -> None:
+    def record_index_run(self, result: IndexResult) -> None:
         run = IndexRun(
             finished_at=utcnow(),
             indexed=len(result.indexed),
             unchanged=len(result.unchanged),
             removed=len(result.removed),
             failed=len(result.failed),
-            skipped=skipped,
+            skipped=len(result.skipped),
         )
         with self.tx() as db:
             db.execute(

@@ -357,12 +357,29 @@ def _usergroups_users_list(fake: FakeSlack, call: Call) -> Result:
     return {"error": "no_such_subteam"} if users is None else {"users": list(users)}
 
 
+def _conversations_info(fake: FakeSlack, call: Call) -> Result:
+    channel = str(call.params["channel"])
+    if channel.startswith(("G", "D")) and not fake.is_member(channel):
+        return {"error": "channel_not_found"}  # private: invisible to a bot not in it
+    is_private = channel.startswith("G")
+    return {
+        "channel": {
+            "id": channel,
+            "name": channel.lower(),
+            "is_channel": not is_private,
+            "is_private": is_private,
+            "is_member": fake.is_member(channel),
+        }
+    }
+
+
 Method = Callable[["FakeSlack", Call], Result]
 
 METHODS: dict[str, Method] = {
     "apps.connections.open": _apps_connections_open,
     "auth.test": _auth_test,
     "chat.postEphemeral": _chat_post_ephemeral,
+    "conversations.info": _conversations_info,
     "chat.postMessage": _chat_post_message,
     "reactions.add": _reactions_add,
     "usergroups.users.list": _usergroups_users_list,

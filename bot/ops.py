@@ -1,0 +1,98 @@
+"""The operator's commands: `debrief doctor`, `debrief backup`, `debrief stats`.
+
+They hang on the `cli` group from `bot/cli.py` (which imports this module at its end).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, open_store
+from .doctor import Check, run_checks
+from .settings import load_settings
+
+_MARKS = {"ok": "✓", "fail": "✗", "warn": "!", "skip": "-"}
+_COLORS = {"ok": "green", "fail": "red", "warn": "yellow", "skip": None}
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+@cli.command()
+@db_option
+@json_option
+@clean_errors
+def doctor(db_path: str | None, as_json: bool) -> None:
+    """Check a deployment: Slack token and scopes, channels, database, transcripts, digest.
+
+    Exit 1 when any check fails."""
+    from .app import web_client
+
+    settings = load_settings(db_path=db_path)
+    client = web_client(settings) if settings.bot_token else None
+    checks: list[Check] = run_checks(settings, client)
+    failed = [c for c in checks if c.status == "fail"]
+    if as_json:
+        echo_json({"ok": not failed, "checks": [c.model_dump() for c in checks]})
+    else:
+        for c in checks:
+            line = f"{_MARKS[c.status]} {c.name}" + (f": {c.detail}" if c.detail else "")
+            click.secho(line, fg=_COLORS[c.status])
+        click.echo(f"{len(failed)} failed" if failed else "all checks passed")
+    if failed:
+        raise SystemExit(1)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@db_option
+@clean_errors
+def backup(file: str, db_path: str | None) -> None:
+    """Copy the database to FILE while the bot keeps running (a consistent snapshot).
+
+    To restore: stop the bot, replace the database file with the backup (and delete
+    any `-wal`/`-shm` files beside it), start the bot."""
+    if Path(file).exists():
+        raise BadUsage(f"{file} already exists: choose a new file for the backup")
+    store = open_store(db_path)
+    size = store.backup(file)
+    click.echo(f"backed up {store.path} to {file} ({_size(size)})")
+
+
+@cli.command()
+@db_option
+@json_option
+@clean_errors
+def stats(db_path: str | None, as_json: bool) -> None:
+    """Candidates, questions, unanswered, decisions, database size, last index run and digest."""
+    figures = open_store(db_path).stats()
+    if as_json:
+        echo_json(figures.model_dump())
+        return
+    run = figures.last_index_run
+    rows = [
+        ("candidates", str(figures.candidates)),
+        ("questions", str(figures.questions)),
+        ("unanswered", str(figures.unanswered)),
+        ("decisions", str(figures.decisions)),
+        ("database", _size(figures.database_bytes)),
+        ("schema", figures.schema_version),
+        (
+            "last index run",
+            f"{run.finished_at}: {run.indexed} indexed, {run.unchanged} unchanged,"
+            f" {run.removed} removed, {run.failed} failed, {run.skipped} skipped"
+            if run
+            else "never",
+        ),
+        ("last digest", figures.last_digest or "never"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        click.echo(f"{name.ljust(width)}  {value}")

@@ -182,6 +182,15 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "这个频道不能显示候选人信息。请在招聘频道里使用。",
         "en": "Candidate information cannot be shown in this channel. Use a hiring channel.",
     },
+    "refused_pending": {
+        "zh": "我还在确认谁可以查看候选人信息，请一分钟后再试。",
+        "en": "I am still checking who may see candidate information. Please try again in a minute.",
+    },
+    "post_unknown": {
+        "zh": "Slack 没有确认这条消息是否已发出。为避免重复，我不会再发一次，请先看看频道里有没有。",
+        "en": "Slack did not confirm whether the message went out. To avoid posting it twice I will"
+        " not send it again: please check the channel.",
+    },
 }
 
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import hmac
+import logging
+import queue
 import secrets
+import threading
+import time
 
 import sqlite_utils
 
@@ -14,6 +19,49 @@ from .models import AuditEntry
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
 
+logger = logging.getLogger("debrief.audit")
+
+_Line = tuple[str, str, str, str | None, str | None]  # at, actor, action, candidate, channel
+_WRITERS_LOCK = threading.Lock()
+
+
+class _AuditWriter:
+    """One thread that writes a store's queued audit lines, many per transaction. A line
+    that cannot be written yet (a busy or full database) is kept and tried again."""
+
+    def __init__(self, store: AuditStore) -> None:
+        self.store = store
+        self.queue: queue.Queue[_Line] = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="debrief-audit", daemon=True)
+        self.thread.start()
+        atexit.register(self.flush, 10)
+
+    def put(self, line: _Line) -> None:
+        self.queue.put(line)
+
+    def flush(self, timeout: float = 10) -> bool:
+        done = self.queue.all_tasks_done
+        with done:
+            return done.wait_for(lambda: self.queue.unfinished_tasks == 0, timeout)
+
+    def _run(self) -> None:
+        while True:
+            lines = [self.queue.get()]
+            while len(lines) < 500:
+                try:
+                    lines.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            while True:
+                try:
+                    self.store._write_audit(lines)
+                    break
+                except Exception as exc:
+                    logger.error("audit lines not written yet, trying again: %s", exc)
+                    time.sleep(1)
+            for _ in lines:
+                self.queue.task_done()
+
 
 class AuditStore(Connection):
     """Who did what (append-only), and erasing a candidate with everything about them."""
@@ -21,14 +69,44 @@ class AuditStore(Connection):
     def audit(
         self, actor: str, action: str, candidate_id: str | None = None, channel: str | None = None
     ) -> None:
-        """Append one line: who did what, about which candidate, from which channel."""
+        """Append one line: who did what, about which candidate, from which channel.
+
+        Off the reply path: the line is queued (stamped now) and written by this store's
+        one audit writer thread, so a lookup never waits for the write lock. The queue is
+        flushed by `flush_audit()`, `audit_log()`, `close()` and at exit."""
+        self._audit_writer().put((utcnow(), actor or "?", action, candidate_id, channel))
+
+    def _audit_writer(self) -> _AuditWriter:
+        writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
+        if writer is None:
+            with _WRITERS_LOCK:
+                writer = getattr(self, "_audit_thread", None)
+                if writer is None:
+                    writer = _AuditWriter(self)
+                    self._audit_thread = writer
+        return writer
+
+    def flush_audit(self, timeout: float = 10) -> bool:
+        """Wait until every queued audit line is written; False on timeout."""
+        writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
+        return writer.flush(timeout) if writer is not None else True
+
+    def close(self) -> None:
+        self.flush_audit()
+        super().close()
+
+    def _write_audit(self, lines: list[_Line]) -> None:
         with self.tx() as db:
-            db.execute(
+            db.conn.executemany(
                 "INSERT INTO audit (at, actor, action, candidate_id, channel) VALUES (?, ?, ?, ?, ?)",
-                [utcnow(), actor or "?", action, self._audit_subject(db, candidate_id), channel],
+                [
+                    (at, actor, action, self._audit_subject(db, cid), channel)
+                    for at, actor, action, cid, channel in lines
+                ],
             )
 
     def audit_log(self, since: str | None = None) -> list[AuditEntry]:
+        self.flush_audit()
         rows = self.db.execute(
             "SELECT at, actor, action, candidate_id, channel FROM audit WHERE at >= ? ORDER BY seq",
             [since or ""],

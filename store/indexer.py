@@ -27,6 +27,7 @@ import hashlib
 import multiprocessing
 import os
 import stat
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -252,6 +253,20 @@ def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
             yield from in_flight.popleft().get()
 
 
+def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:
+    """Parsed files in groups: up to `most` files, or what `seconds` of reading gave."""
+    chunk: list[Prepared] = []
+    started = time.monotonic()
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= most or time.monotonic() - started >= seconds:
+            yield chunk
+            chunk = []
+            started = time.monotonic()
+    if chunk:
+        yield chunk
+
+
 def default_workers() -> int:
     """Leave one core to the database writer."""
     return max(0, (os.cpu_count() or 1) - 1)
@@ -341,21 +356,31 @@ def index_paths(
     if progress is not None:
         progress(done, total)
     by_path = {f.path: f for f in todo}
-    with store.batch(batch_seconds) as tick:
-        for item in _prepared([f.path for f in todo], workers):
-            try:
-                _write_one(store, item, by_path[item.path], ids, forgotten, result)
-            except ParseError as exc:
-                result.failed.append(ParseFailure(path=item.shown, line=exc.line, error=exc.reason))
-            except (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError) as exc:
-                # a file the parser let through but the database cannot hold: it fails alone
-                result.failed.append(
-                    ParseFailure(path=item.shown, error=f"cannot be stored: {exc}")
-                )
-            tick()
-            done += 1
-            if progress is not None:
-                progress(done, total)
+    # Files are read and parsed outside any transaction; what was parsed is then written
+    # in short transactions, so an index run never holds the write lock while it reads.
+    for chunk in _chunks(_prepared([f.path for f in todo], workers), min(batch_seconds, 0.5)):
+        with store.batch(batch_seconds) as tick:
+            for item in chunk:
+                try:
+                    _write_one(store, item, by_path[item.path], ids, forgotten, result)
+                except ParseError as exc:
+                    result.failed.append(
+                        ParseFailure(path=item.shown, line=exc.line, error=exc.reason)
+                    )
+                except (
+                    sqlite3.DataError,
+                    sqlite3.IntegrityError,
+                    OverflowError,
+                    ValueError,
+                ) as exc:
+                    # a file the parser let through but the database cannot hold: it fails alone
+                    result.failed.append(
+                        ParseFailure(path=item.shown, error=f"cannot be stored: {exc}")
+                    )
+                tick()
+                done += 1
+                if progress is not None:
+                    progress(done, total)
     for root in roots:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():

@@ -3,6 +3,7 @@ there is space, finishes the job. Real processes, a real (small) tmpfs."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import subprocess
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from slackbot import Bot
 
 TEXT = "岗位：后端工程师 从业年限：3年\n简介：{intro}\n{questions}点评：可以\n"
 HAN = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
@@ -116,3 +118,23 @@ def test_serve_on_a_full_disk_says_so_in_one_line(tiny_disk: Path, big_folder: P
     lines = done.stderr.strip().splitlines()
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
     assert any("disk full" in line for line in lines) and len(lines) <= 2, done.stderr
+
+
+def test_lookups_never_wait_on_a_writer(bot: Bot) -> None:
+    """Another process holds the write lock (an index run, say): /candidate still answers,
+    and its audit line is written once the lock is free."""
+    holder = sqlite3.connect(bot.store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, held
+    try:
+        status, _seconds = bot.command("summary 002", name="locked")
+        assert status == 200
+        [reply] = bot.replies("locked", timeout=5)  # well within the 15 s busy timeout
+        assert "002_72ee0a76eea41e0e" in json.dumps(reply, ensure_ascii=False)
+        audited = holder.execute("SELECT count(*) FROM audit").fetchone()[0]
+        assert audited == 0  # not written yet: it waits for the lock, the reply did not
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert bot.store.flush_audit(timeout=15)
+    seen = {(e.who, e.what, e.candidate) for e in bot.store.audit_log()}
+    assert ("U123", "lookup:summary", "002_72ee0a76eea41e0e") in seen

@@ -35,10 +35,10 @@ def folder(tmp_path: Path, seeds_dir: Path) -> Path:
 
 
 def test_schema_is_migrated_once(store: Store) -> None:
-    names = [r["name"] for r in store.db.query("SELECT name FROM _migrations")]
+    names = [r["name"] for r in store.db.query("SELECT name FROM _migrations ORDER BY rowid")]
     assert names == [m.__name__ for m in MIGRATIONS]
     again = Store(store.path)
-    assert [r["name"] for r in again.db.query("SELECT name FROM _migrations")] == names
+    assert [r["name"] for r in again.db.query("SELECT name FROM _migrations ORDER BY rowid")] == names
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.request.internals import parse_body
 from slack_sdk.signature import SignatureVerifier
 
 EVENTS_PATH = "/slack/events"
@@ -26,10 +27,32 @@ def _plain(start_response: StartResponse, status: str, text: str) -> list[bytes]
     return [text.encode()]
 
 
+def _signed(verifier: SignatureVerifier, body: bytes, timestamp: str, signature: str) -> bool:
+    """Slack's v0 signature over the raw body, made within the last 5 minutes. A missing or
+    non-numeric timestamp, or a body that is not UTF-8, is simply not signed by Slack."""
+    if not (timestamp.isascii() and timestamp.isdigit()) or not signature:
+        return False
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return verifier.is_valid(body=body, timestamp=timestamp, signature=signature)
+
+
+def _readable(text: str, content_type: str | None) -> bool:
+    """Whether Bolt can read the body: it parses it exactly so and needs an object."""
+    try:
+        parsed = parse_body(text, content_type)
+    except ValueError:
+        return False
+    return isinstance(parsed, dict)
+
+
 def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
     """POST /slack/events, checked before anything reads it: a request that is not
-    signed by Slack within the last 5 minutes gets 401 and does no work; a signed one
-    whose body cannot be read gets 400. GET /healthz answers probes."""
+    signed by Slack within the last 5 minutes (no or a non-numeric timestamp, a body
+    that is not UTF-8 included) gets 401 and does no work; a signed one whose body is
+    not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes."""
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
     verifier = SignatureVerifier(signing_secret)
 
@@ -48,16 +71,15 @@ def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
         if length < 0 or length > MAX_BODY:
             return _plain(start_response, "413 Content Too Large", "request body too large")
         body = environ["wsgi.input"].read(length) if length else b""
-        timestamp = environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP") or ""
-        signature = environ.get("HTTP_X_SLACK_SIGNATURE") or ""
-        if not verifier.is_valid(body=body, timestamp=timestamp, signature=signature):
+        timestamp = str(environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP") or "")
+        signature = str(environ.get("HTTP_X_SLACK_SIGNATURE") or "")
+        if not _signed(verifier, body, timestamp, signature):
             return _plain(start_response, "401 Unauthorized", "invalid request")
-        environ["wsgi.input"] = io.BytesIO(body)
-        try:
-            return slack(environ, start_response)
-        except ValueError:
+        if not _readable(body.decode("utf-8"), environ.get("CONTENT_TYPE")):
             logger.warning("signed request with an unreadable body (%d bytes)", len(body))
             return _plain(start_response, "400 Bad Request", "unreadable request body")
+        environ["wsgi.input"] = io.BytesIO(body)
+        return slack(environ, start_response)
 
     return application
 

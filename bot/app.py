@@ -23,7 +23,7 @@ logger = logging.getLogger("debrief")
 
 
 def web_client(settings: Settings) -> WebClient:
-    """The Web API client: SLACK_API_URL as its base, retries on 429, 5xx and dropped connections."""
+    """The Web API client: SLACK_API_URL as its base; see `retry_handlers` for what is retried."""
     return WebClient(
         token=settings.bot_token,
         base_url=settings.api_url,
@@ -57,6 +57,7 @@ def create_app(settings: Settings, store: Store, *, verify_token: bool = True) -
     deps = Deps(store=store, locale=settings.locale)
     policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)
     handlers.register(app, deps, policy)
+    policy.start(app.client)  # user groups are read in the background, never before an ack
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:

@@ -1,11 +1,18 @@
 """Who may see candidate data, and where: enforced once, as a Bolt middleware.
 
-Commands, button clicks and events all pass through it before any listener:
-- a request from another workspace than the token's is refused;
-- with DEBRIEF_ALLOWED_USERS set, only those users (or members of those user
-  groups, `S…`) get answers, and only their thread replies are recorded;
+Commands, button clicks and events all pass through it before any listener, and it
+never calls Slack before the request is acknowledged:
+- a request from anyone outside the token's own workspace is refused: a Slack Connect
+  user in a shared channel (the event's `user_team`, the user's `team_id`) as much as
+  a request naming another team, and a request naming no team at all (fail closed);
+- with DEBRIEF_ALLOWED_USERS set, only those users (or members of those user groups,
+  `S…`) get answers, and only their thread replies are recorded. Group membership is
+  read in the background (at start, then every few minutes); a failed read keeps the
+  last good list, and before the first one a member is asked to try again shortly;
 - with DEBRIEF_ALLOWED_CHANNELS set, candidate data is shown or posted only there.
-A refusal is short, polite and carries no candidate data.
+A refusal is short, polite and carries no candidate data. Only refusals of requests
+that would have reached candidate data (a command, a button, a reply in a thread under
+one of the bot's posts) are audited: someone saying "lunch?" in a channel is not.
 """
 
 from __future__ import annotations
@@ -13,10 +20,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
@@ -30,49 +36,176 @@ from .views import notice
 
 logger = logging.getLogger(__name__)
 
-GROUP_TTL_S = 300.0
+GROUP_REFRESH_S = 300.0  # how often user-group membership is read again
+GROUP_RETRY_S = 30.0  # how soon after a failed read, until a group was read once
+
+Verdict = Literal["yes", "no", "pending"]
 
 
 class Policy:
-    def __init__(self, allowed_users: list[str], allowed_channels: list[str]) -> None:
+    def __init__(
+        self,
+        allowed_users: list[str],
+        allowed_channels: list[str],
+        *,
+        refresh_s: float = GROUP_REFRESH_S,
+        retry_s: float = GROUP_RETRY_S,
+    ) -> None:
         self.users = {u for u in allowed_users if not u.startswith("S")}
         self.groups = {u for u in allowed_users if u.startswith("S")}
         self.channels = set(allowed_channels)
-        self._members: dict[str, tuple[float, set[str]]] = {}
+        self.refresh_s = refresh_s
+        self.retry_s = retry_s
+        self._members: dict[str, frozenset[str]] = {}  # the last good list of each group
         self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     @property
     def open_to_all(self) -> bool:
         return not (self.users or self.groups)
 
-    def _group_members(self, group: str, client: WebClient) -> set[str]:
-        with self._lock:
-            cached = self._members.get(group)
-            if cached and time.monotonic() - cached[0] < GROUP_TTL_S:
-                return cached[1]
-        try:
-            response = client.usergroups_users_list(usergroup=group)
-            members = set(response.get("users") or [])
-        except SlackApiError as exc:
-            logger.warning(
-                "cannot read user group %s: %s", group, (exc.response or {}).get("error")
-            )
-            members = set()
-        with self._lock:
-            self._members[group] = (time.monotonic(), members)
-        return members
+    # -- user-group membership, read in the background ---------------------------------
 
-    def user_allowed(self, user: str | None, client: WebClient) -> bool:
+    def start(self, client: WebClient) -> None:
+        """Read the groups' members now and every `refresh_s`, in a daemon thread."""
+        if not self.groups or self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._run, args=(client,), name="debrief-usergroups", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread = None
+
+    def _run(self, client: WebClient) -> None:
+        while not self._stop.is_set():
+            self.refresh(client)
+            self._stop.wait(self.refresh_s if self.ready else self.retry_s)
+
+    def refresh(self, client: WebClient) -> bool:
+        """Read every group once; a group that cannot be read keeps its last good list."""
+        ok = True
+        for group in sorted(self.groups):
+            if self._stop.is_set():
+                return False
+            try:
+                response = client.usergroups_users_list(usergroup=group)
+                members = frozenset(str(u) for u in response.get("users") or [])
+            except SlackApiError as exc:
+                ok = False
+                logger.warning(
+                    "cannot read user group %s (%s); keeping its last known members",
+                    group,
+                    (exc.response or {}).get("error"),
+                )
+                continue
+            except Exception:
+                ok = False
+                logger.exception("cannot read user group %s; keeping its last known members", group)
+                continue
+            with self._lock:
+                self._members[group] = members
+        return ok
+
+    @property
+    def ready(self) -> bool:
+        """Every group was read at least once."""
+        with self._lock:
+            return all(g in self._members for g in self.groups)
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def decide(self, user: str | None) -> Verdict:
+        """May `user` see candidate data: yes, no, or not known yet (groups not read)."""
         if self.open_to_all:
-            return True
+            return "yes"
         if not user:
-            return False
+            return "no"
         if user in self.users:
-            return True
-        return any(user in self._group_members(g, client) for g in sorted(self.groups))
+            return "yes"
+        with self._lock:
+            known = {g: self._members[g] for g in self.groups if g in self._members}
+        if any(user in members for members in known.values()):
+            return "yes"
+        return "no" if len(known) == len(self.groups) else "pending"
 
     def channel_allowed(self, channel: str | None) -> bool:
         return not self.channels or (channel is not None and channel in self.channels)
+
+
+# -- whose request is it -------------------------------------------------------------------
+
+
+def _add(found: list[str], value: Any) -> None:
+    if isinstance(value, str) and value:
+        found.append(value)
+
+
+def request_teams(body: dict[str, Any]) -> list[str]:
+    """Every workspace a request names for its sender (not the app's authorizations).
+
+    A slash command carries `team_id`; a click `team.id` and `user.team_id`; an event
+    its envelope's `team_id` and, in a shared channel, the sender's `user_team` / `team`
+    / `source_team` on the event (or on the edited message)."""
+    found: list[str] = []
+    _add(found, body.get("team_id"))
+    team = body.get("team")
+    _add(found, team.get("id") if isinstance(team, dict) else team)
+    user = body.get("user")
+    if isinstance(user, dict):
+        _add(found, user.get("team_id"))
+    event = body.get("event")
+    if isinstance(event, dict):
+        message = event.get("message")
+        for part in (event, message if isinstance(message, dict) else {}):
+            for key in ("user_team", "team", "source_team"):
+                _add(found, part.get(key))
+    return found
+
+
+def _thread_under_our_post(body: dict[str, Any], deps: Deps) -> bool:
+    """Whether an event is a message in a thread under one of the bot's candidate posts."""
+    event = body.get("event")
+    if not isinstance(event, dict) or event.get("type") != "message":
+        return False
+    channel = event.get("channel")
+    inner = event.get("message") if event.get("subtype") == "message_changed" else event
+    if not isinstance(inner, dict) or not isinstance(channel, str):
+        return False
+    thread_ts, ts = inner.get("thread_ts"), inner.get("ts")
+    if not isinstance(thread_ts, str) or not thread_ts or thread_ts == ts:
+        return False
+    return deps.store.post_candidate(channel, thread_ts) is not None
+
+
+def _matters(body: dict[str, Any], deps: Deps) -> bool:
+    """Would this request have reached candidate data? Only then is its refusal audited."""
+    if body.get("command"):
+        return True
+    if body.get("type") in {"block_actions", "view_submission", "shortcut", "message_action"}:
+        return True
+    event = body.get("event")
+    if isinstance(event, dict) and event.get("subtype") == "file_share":
+        return True  # an upload (handlers/uploads.py): who tried is audited
+    return _thread_under_our_post(body, deps)
+
+
+def private_surface(body: dict[str, Any]) -> bool:
+    """A request from a place only the user sees (a modal, their App Home, their DM with
+    the bot): there is no channel to check, only the user."""
+    if body.get("type") in {"view_submission", "view_closed"}:
+        return True
+    container = body.get("container")
+    if body.get("type") == "block_actions" and isinstance(container, dict):
+        return container.get("type") == "view"
+    event = body.get("event")
+    if isinstance(event, dict):
+        return event.get("type") == "app_home_opened" or event.get("channel_type") == "im"
+    return False
 
 
 def _refuse_command(text: str) -> BoltResponse:
@@ -86,23 +219,30 @@ class Refusal:
     event: AuditEvent
 
 
-def check(
-    body: dict[str, Any], context: BoltContext, client: WebClient, policy: Policy
-) -> Refusal | None:
-    """None when the request may go on to the listeners; else why not, for the user and the audit."""
+def check(body: dict[str, Any], context: BoltContext, policy: Policy) -> Refusal | None:
+    """None when the request may go on to the listeners; else why not, for the user and the audit.
+
+    Reads nothing from Slack: it runs before the request is acknowledged."""
     kind = body.get("type") or ("command" if body.get("command") else None)
     if kind in {"url_verification", "ssl_check"} or (kind is None and "challenge" in body):
         return None
     own_team = context.authorize_result.team_id if context.authorize_result else None
-    team = context.team_id
+    teams = request_teams(body)
     reason: str | None = None
-    if own_team and team and team != own_team:
+    if not own_team or not teams:
         reason = "refused"
-        logger.warning("refused a request from another workspace (%s)", team)
-    elif not policy.user_allowed(context.user_id, client):
+        logger.warning("refused a request that names no workspace")
+    elif any(team != own_team for team in teams):
         reason = "refused"
-    elif not policy.channel_allowed(context.channel_id):
-        reason = "refused_channel"
+        logger.warning("refused a request from another workspace (%s)", sorted(set(teams)))
+    else:
+        verdict = policy.decide(context.user_id)
+        if verdict == "pending":
+            reason = "refused_pending"
+        elif verdict == "no":
+            reason = "refused"
+        elif not private_surface(body) and not policy.channel_allowed(context.channel_id):
+            reason = "refused_channel"
     if reason is None:
         return None
     event = AuditEvent(
@@ -111,28 +251,35 @@ def check(
     return Refusal(reason, event)
 
 
+def _send_refusal(url: str, text: str) -> None:
+    try:
+        WebhookClient(url, timeout=10).send_dict(notice(text).payload())
+    except Exception:
+        logger.exception("could not send a refusal")
+
+
 def guard(
     body: dict[str, Any],
     context: BoltContext,
-    client: WebClient,
     next: Callable[[], BoltResponse],
     deps: Deps,
     policy: Policy,
 ) -> BoltResponse | None:
     """Let the request through to the listeners, or refuse it politely (and note who was refused)."""
-    refusal = check(body, context, client, policy)
+    refusal = check(body, context, policy)
     if refusal is None:
         return next()
-    record(deps.store, [refusal.event])
+    if _matters(body, deps):
+        record(deps.store, [refusal.event])
     text = t(deps.locale, refusal.reason)
     if body.get("command"):
         return _refuse_command(text)
     url = body.get("response_url")
-    if body.get("type") == "block_actions" and url:
-        try:
-            WebhookClient(url).send_dict(notice(text).payload())
-        except Exception:
-            logger.exception("could not send a refusal")
+    if body.get("type") == "block_actions" and isinstance(url, str) and url:
+        # After the acknowledgement, not before it: the answer to Slack goes out first.
+        threading.Thread(
+            target=_send_refusal, args=(url, text), name="debrief-refusal", daemon=True
+        ).start()
     return BoltResponse(status=200, body="")
 
 
@@ -141,7 +288,6 @@ def register(app: App, deps: Deps, policy: Policy) -> None:
     def access_guard(
         body: dict[str, Any],
         context: BoltContext,
-        client: WebClient,
         next: Callable[[], BoltResponse],
     ) -> BoltResponse | None:
-        return guard(body, context, client, next, deps, policy)
+        return guard(body, context, next, deps, policy)

@@ -23,6 +23,7 @@ from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, plain_years
 from store.sqlite import sqlite3
 
+from . import cli_text as text
 from .settings import Settings, SettingsError, load_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -155,16 +156,14 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
     if as_json:
         echo_json(index_json(result))
     else:
-        click.echo(
-            f"{len(result.indexed)} indexed, {len(result.unchanged)} unchanged, "
-            f"{len(result.removed)} removed, {len(result.failed)} failed"
-            + (f", {len(result.skipped)} skipped" if result.skipped else "")
-        )
+        loc = settings_for(db_path).locale
+        click.echo(text.index_summary(result, loc))
         for s in result.skipped:
-            click.secho(f"  skipped: {s.path}: {s.reason}", err=True)
+            click.secho(text.t(loc, "skipped_file", path=s.path, reason=s.reason), err=True)
         for f in result.failed:
-            where = f":{f.line}" if f.line else ""
-            click.secho(f"  failed: {f.path}{where}: {f.error}", fg="yellow", err=True)
+            where = f"{f.path}:{f.line}" if f.line else f.path
+            line = text.t(loc, "failed_file", path=where, reason=f.error)
+            click.secho(line, fg="yellow", err=True)
     sys.exit(1 if result.failed else 0)
 
 
@@ -214,7 +213,11 @@ def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
         )
     if not found.matches:
         raise click.ClickException(f"no candidate matches {who!r}")
-    lines = "\n".join(f"  {m.id}  {m.position or '?'}  {_years(m.years)}" for m in found.matches)
+    loc = load_settings().locale
+    lines = "\n".join(
+        f"  {m.id}  {text.position(m.position, loc)}  {text.years(m.years, loc)}"
+        for m in found.matches
+    )
     raise click.ClickException(
         f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}"
     )
@@ -232,27 +235,7 @@ def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None
     if as_json:
         echo_json(candidate_json(c))
         return
-    click.secho(f"{c.id}  {c.position or '?'}  {_years(c.years)}", bold=True)
-    if c.intro:
-        click.echo(f"简介: {c.intro}")
-    if c.summary:
-        click.echo(f"\n{c.summary}")
-    for q in c.questions:
-        state = "" if not c.is_open(q) else "  [unanswered]"
-        click.secho(f"\n问题{q.number}: {q.question}{state}", bold=True)
-        if q.goal:
-            click.echo(f"考察目标: {q.goal}")
-        click.echo(f"回答: {q.answer}" if q.answer else "回答: —")
-        followup = c.followup_for(q.number)
-        if followup:
-            click.echo(f"追问回答 ({followup.reviewer}): {followup.answer}")
-    click.secho("\n点评:", bold=True)
-    click.echo(c.verdict or "—")
-    click.echo(f"\nsource: {c.source}")
-
-
-def _years(years: float | None) -> str:
-    return f"{plain_years(years)}年" if years is not None else "?"
+    click.echo(text.candidate_text(c, settings_for(db_path).locale))
 
 
 # -- search --------------------------------------------------------------------------------
@@ -282,22 +265,11 @@ def search(
     if as_json:
         echo_json([h.model_dump(include=SEARCH_KEYS) for h in hits])
         return
+    loc = settings_for(db_path).locale
     if not hits:
-        click.echo("no matches")
+        click.echo(text.t(loc, "no_matches"))
     for h in hits:
-        click.secho(f"{h.id}  {h.position or '?'}  {_years(h.years)}  ({h.score:.2f})", bold=True)
-        where = f"问题{h.question} " if h.question is not None else ""
-        if h.highlight:
-            a, b = h.highlight
-            click.echo(
-                "  "
-                + where
-                + h.snippet[:a]
-                + click.style(h.snippet[a:b], fg="yellow", bold=True)
-                + h.snippet[b:]
-            )
-        else:
-            click.echo(f"  {where}{h.snippet}")
+        click.echo(text.hit_text(h, loc))
 
 
 # -- list ----------------------------------------------------------------------------------
@@ -305,6 +277,13 @@ def search(
 
 @cli.command(name="list")
 @click.argument("position", required=False)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="At most N candidates (default: 50 in a terminal, all otherwise).",
+)
+@click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first M.")
 @db_option
 @json_option
 @clean_errors
@@ -315,14 +294,15 @@ def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
     if as_json:
         echo_json([r.model_dump(include=LIST_KEYS) for r in rows])
         return
+    loc = settings_for(db_path).locale
     if not rows:
-        click.echo("no candidates" + (f" for {position!r}" if position else ""))
+        click.echo(text.nothing_listed(position, loc))
     for r in rows:
-        verdict = "点评" if r.has_verdict else "—"
-        click.echo(
-            f"{r.id}  {r.position or '?'}  {_years(r.years)}  "
-            f"{r.questions} questions, {r.unanswered} unanswered  {verdict}"
-        )
+        click.echo(text.list_line(r, loc))
+    total = store.count(position)
+    if limit is not None and offset + len(rows) < total:
+        more = text.t(loc, "more", first=offset + 1, last=offset + len(rows), total=total)
+        click.secho(more, dim=True)
 
 
 # -- Slack ---------------------------------------------------------------------------------
@@ -441,13 +421,15 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
     deliver(result.outgoing, outbox)
     if as_json:
         echo_json(outbox.payloads[0] if len(outbox.payloads) == 1 else outbox.payloads)
-        return
-    for i, payload in enumerate(outbox.payloads):
-        if i:
-            click.echo("")
-        if payload.get("response_type") == "in_channel":
-            click.secho(f"(posted in {channel} for everyone)", dim=True)
-        click.echo(render_text(payload))
+    else:
+        for i, payload in enumerate(outbox.payloads):
+            if i:
+                click.echo("")
+            if payload.get("response_type") == "in_channel":
+                click.secho(f"(posted in {channel} for everyone)", dim=True)
+            click.echo(render_text(payload))
+    if not result.resolved:  # unknown or ambiguous candidate, a missing number: say so
+        raise SystemExit(1)
 
 
 @cli.command()
@@ -492,30 +474,6 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         echo_json({"outcome": outcome})
     else:
         click.echo(words.get(outcome, outcome))
-
-
-@cli.command()
-@click.option("--since", metavar="DATE", help="Only entries from this date (YYYY-MM-DD, UTC) on.")
-@db_option
-@json_option
-@clean_errors
-def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
-    """Who looked up, posted or decided what, about which candidate, from where."""
-    from datetime import date
-
-    if since:
-        try:
-            since = date.fromisoformat(since[:10]).isoformat() + since[10:]
-        except ValueError:
-            raise BadUsage(f"--since {since!r} is not a date such as 2026-11-30") from None
-    entries = open_store(db_path).audit_log(since)
-    if as_json:
-        echo_json([e.model_dump() for e in entries])
-        return
-    if not entries:
-        click.echo("no audit entries")
-    for e in entries:
-        click.echo(f"{e.when}  {e.who}  {e.what}  {e.candidate or '-'}  {e.channel or '-'}")
 
 
 @cli.command()

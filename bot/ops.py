@@ -5,13 +5,70 @@ They hang on the `cli` group from `bot/cli.py` (which imports this module at its
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import click
 
 from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
 from .settings import load_settings
+
+_AGO_RE = re.compile(r"(\d{1,5})\s*([dhm])", re.I)
+_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
+
+
+def parse_since(text: str, tz: ZoneInfo, now: datetime | None = None) -> str:
+    """`--since` as people say it -> the UTC ISO time audit rows are compared with.
+
+    `7d`, `24h`, `30m` ago; `today` / `yesterday` from midnight in DEBRIEF_TIMEZONE;
+    a date `2026-11-30` (UTC, from its midnight) or a full ISO time."""
+    now = now or datetime.now(UTC)
+    word = text.strip().lower()
+    if m := _AGO_RE.fullmatch(word):
+        moment = now - timedelta(**{_UNITS[m.group(2).lower()]: int(m.group(1))})
+        return moment.astimezone(UTC).isoformat(timespec="microseconds")
+    if word in ("today", "yesterday", "今天", "昨天"):
+        day = now.astimezone(tz).date() - timedelta(days=word in ("yesterday", "昨天"))
+        midnight = datetime.combine(day, time(0), tzinfo=tz)
+        return midnight.astimezone(UTC).isoformat(timespec="microseconds")
+    try:
+        if len(word) == 10:
+            return date.fromisoformat(word).isoformat()
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadUsage(
+            f"--since {text!r} is not a time: say 7d, 24h, yesterday, or a date such as 2026-11-30"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+@cli.command()
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help="Only entries since then: 7d, 24h, yesterday, or a date (YYYY-MM-DD, UTC).",
+)
+@db_option
+@json_option
+@clean_errors
+def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
+    """Who looked up, posted or decided what, about which candidate, from where."""
+    settings = load_settings(db_path=db_path)
+    start = parse_since(since, settings.tz) if since else None
+    entries = open_store(db_path).audit_log(start)
+    if as_json:
+        echo_json([e.model_dump() for e in entries])
+        return
+    if not entries:
+        click.echo("no audit entries")
+    for e in entries:
+        click.echo(f"{e.when}  {e.who}  {e.what}  {e.candidate or '-'}  {e.channel or '-'}")
+
 
 _MARKS = {"ok": "✓", "fail": "✗", "warn": "!", "skip": "-"}
 _COLORS = {"ok": "green", "fail": "red", "warn": "yellow", "skip": None}

@@ -326,7 +326,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     from . import logs
     from .app import create_app
     from .digest import Digester
-    from .server import serve_http, socket_mode_handler
+    from .server import serve_http, serve_socket_mode
     from .watcher import FolderWatcher
 
     settings = settings_for(db_path)
@@ -338,8 +338,10 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
         app = create_app(settings, store)
     except Exception as exc:  # Bolt checks the token with auth.test here
         raise start_failure(exc, settings.api_url, log) from exc
+    digester = watcher = None
     if settings.digest_channel:
-        Digester(settings, store, app.client).start()
+        digester = Digester(settings, store, app.client)
+        digester.start()
         log.info(
             "daily digest at %s %s in %s",
             settings.digest_time,
@@ -349,22 +351,32 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     else:
         log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
     if settings.transcripts:
-        FolderWatcher(store, settings.transcripts, mode=settings.watch).start()
+        watcher = FolderWatcher(store, settings.transcripts, mode=settings.watch).start()
         log.info("keeping %s indexed", settings.transcripts)
     else:
         log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)
+
+    def on_stop() -> None:
+        """After the last request: the watcher and the digest stop, the audit is flushed."""
+        if watcher is not None:
+            watcher.stop(timeout=5)
+        if digester is not None:
+            digester.stop()
+        store.close()  # writes the queued audit lines
+        log.info("stopped")
+
     if mode == "socket":
         assert settings.app_token is not None
         log.info("Socket Mode")
         try:
-            socket_mode_handler(app, settings.app_token).start()  # type: ignore[no-untyped-call]
+            serve_socket_mode(app, settings.app_token, on_stop)
         except Exception as exc:  # apps.connections.open, then the WebSocket
             raise start_failure(exc, settings.api_url, log) from exc
     else:
         log.info("HTTP mode on %s:%d/slack/events", host, port)
         assert settings.signing_secret is not None
         try:
-            serve_http(app, settings.signing_secret, host, port)
+            serve_http(app, settings.signing_secret, host, port, on_stop)
         except OSError as exc:  # the port is taken, or the address is not ours
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
 

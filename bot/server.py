@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import _thread
 import io
 import logging
+import signal
+import threading
+import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from slack_bolt import App
@@ -15,6 +20,7 @@ from slack_sdk.signature import SignatureVerifier
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY = 1024 * 1024  # Slack's requests are a few KB
+STOP_SECONDS = 10  # SIGTERM to exit, at most (systemd and Docker wait 10 s before SIGKILL)
 
 logger = logging.getLogger("debrief.http")
 
@@ -84,10 +90,88 @@ def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
     return application
 
 
-def serve_http(app: App, signing_secret: str, host: str, port: int) -> None:
+def _finish_listeners(app: App, deadline: float) -> None:
+    """Let Bolt's listener threads finish what they started (lazy listeners, reactions)."""
+    runner = getattr(app, "_listener_runner", None)
+    executor = getattr(runner, "listener_executor", None)
+    if isinstance(executor, ThreadPoolExecutor):
+        done = threading.Thread(target=executor.shutdown, kwargs={"wait": True}, daemon=True)
+        done.start()
+        done.join(max(0.0, deadline - time.monotonic()))
+
+
+def on_stop_signals(handler: Callable[[], None]) -> threading.Event:
+    """Call `handler` once on the first SIGTERM or SIGINT (in the main thread). Later ones
+    are ignored, until the returned event is set: then `_thread.interrupt_main()` (a
+    simulated SIGINT) raises KeyboardInterrupt in the main thread, ending its loop."""
+    called = threading.Event()
+    finished = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        if finished.is_set():
+            raise KeyboardInterrupt
+        if called.is_set():
+            return
+        called.set()
+        logger.info("%s: stopping", signal.Signals(signum).name)
+        handler()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    return finished
+
+
+def serve_http(
+    app: App,
+    signing_secret: str,
+    host: str,
+    port: int,
+    on_stop: Callable[[], None] = lambda: None,
+) -> None:
+    """Serve until SIGTERM (or SIGINT): then take no new requests, let those under way and
+    the listeners they started finish, call `on_stop`, and return, within STOP_SECONDS."""
     import waitress
 
-    waitress.serve(wsgi_app(app, signing_secret), host=host, port=port, threads=8, ident="debrief")
+    server: Any = waitress.create_server(
+        wsgi_app(app, signing_secret), host=host, port=port, threads=8, ident="debrief"
+    )
+
+    def finish() -> None:
+        deadline = time.monotonic() + STOP_SECONDS - 1
+        tasks = server.task_dispatcher
+        while (tasks.active_count or tasks.queue) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        _finish_listeners(app, deadline)
+        try:
+            on_stop()
+        finally:
+            finished.set()
+            _thread.interrupt_main()  # ends waitress's loop, which stops its threads
+
+    def stop() -> None:
+        server.accepting = False  # the listening socket is no longer read: no new requests
+        threading.Thread(target=finish, name="debrief-stop", daemon=True).start()
+
+    finished = on_stop_signals(stop)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # the stop sequence's own interrupt, raised outside waitress's loop
+    finally:
+        server.close()
+
+
+def serve_socket_mode(app: App, app_token: str, on_stop: Callable[[], None] = lambda: None) -> None:
+    """Socket Mode until SIGTERM (or SIGINT): then close the connection (no new events),
+    let the listeners finish, call `on_stop`."""
+    handler = socket_mode_handler(app, app_token)
+    handler.connect()  # type: ignore[no-untyped-call]
+    stopped = threading.Event()
+    on_stop_signals(stopped.set)
+    stopped.wait()
+    handler.close()  # type: ignore[no-untyped-call]
+    _finish_listeners(app, time.monotonic() + STOP_SECONDS - 1)
+    on_stop()
 
 
 def socket_mode_handler(app: App, app_token: str) -> SocketModeHandler:

@@ -9,12 +9,16 @@ a single reaction, never a message.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
+
+from store.db import StoreError
+from store.sqlite import sqlite3
 
 from .audit import AuditEvent, record
 from .commands import Deps
@@ -50,7 +54,11 @@ def handle_message_event(
     event: dict[str, Any], deps: Deps, client: WebClient, bot_user_id: str | None
 ) -> None:
     """Record a reply in one of the bot's threads; the audit first, then the ✅ reaction."""
-    handled = read_message_event(event, deps, bot_user_id)
+    finish_message_event(read_message_event(event, deps, bot_user_id), deps, client)
+
+
+def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:
+    """After the reply is stored: its audit line, then the ✅ reaction."""
     record(deps.store, handled.events)
     if handled.acknowledge:
         channel, ts = handled.acknowledge
@@ -105,7 +113,24 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
 
 
 def register(app: App, deps: Deps) -> None:
-    def on_message(event: dict[str, Any], client: WebClient, context: dict[str, Any]) -> None:
-        handle_message_event(event, deps, client, context.get("bot_user_id"))
+    def record_first(
+        event: dict[str, Any], context: dict[str, Any], next: Callable[[], None]
+    ) -> BoltResponse | None:
+        """Acknowledged means kept: a listener's middleware runs before Bolt acknowledges
+        the event, so the reply is stored first (the store waits at most 2 s for the
+        database). When it cannot be stored, Slack gets a 503 instead of a 200, and
+        sends the event again."""
+        try:
+            context["debrief_handled"] = read_message_event(event, deps, context.get("bot_user_id"))
+        except (sqlite3.Error, StoreError) as exc:
+            logger.warning("reply not recorded (%s): Slack is asked to send it again", exc)
+            return BoltResponse(status=503, body="busy: please retry")
+        next()
+        return None
 
-    app.event("message")(on_message)
+    def on_message(client: WebClient, context: dict[str, Any]) -> None:
+        handled = context.get("debrief_handled")
+        if isinstance(handled, Handled):
+            finish_message_event(handled, deps, client)
+
+    app.event("message", middleware=[record_first])(on_message)

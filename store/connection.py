@@ -232,6 +232,17 @@ class Connection:
                 raise DiskFullError(self.path) from exc
             raise
 
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """This thread's writes wait at most `seconds` for the write lock (then fail with
+        'database is locked') instead of the usual busy timeout."""
+        db = self.db
+        db.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        try:
+            yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and empty it (TRUNCATE); False when a
         reader kept it from finishing within the busy timeout."""

@@ -9,6 +9,10 @@ from .connection import Connection, utcnow
 from .models import DecisionRecord, Followup, Note, tally_decisions
 from .reviews import parse_reply
 
+# A reply is stored before Slack gets its 200: it waits this long for the write lock at
+# most, then fails, and Slack is asked to send it again.
+REPLY_WAIT_SECONDS = 2.0
+
 # A candidate's open questions: unanswered in the transcript and not answered in a thread.
 OPEN_COUNT_SQL = """
 UPDATE candidates SET unanswered_count = (
@@ -101,7 +105,7 @@ class ThreadStore(Connection):
     ) -> ReplyOutcome:
         """Record (or update, when edited) one reply. The same event twice records once."""
         meaning = parse_reply(text)
-        with self.tx() as db:
+        with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as db:
             if db.execute(
                 "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?", [channel, thread_ts]
             ).fetchone():
@@ -153,7 +157,7 @@ class ThreadStore(Connection):
         return ReplyOutcome(True, meaning.decision, followup, react)
 
     def delete_reply(self, channel: str, ts: str) -> bool:
-        with self.tx() as db:
+        with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as db:
             row = db.execute(
                 "SELECT candidate_id FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
             ).fetchone()

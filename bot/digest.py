@@ -2,8 +2,11 @@
 
 Exactly once a day even with restarts, two bot processes or a clock jump: the day
 is claimed in SQLite before posting and marked sent only once Slack accepted the
-message; a failed post releases the claim so a later attempt can try again. A
-digest missed while the bot was down goes out when it comes back, that same day.
+message; a failed post releases the claim so a later attempt can try again. A post
+whose outcome Slack left unknown (5xx, dropped connection) is never repeated blindly:
+the digest carries metadata (`debrief_digest`, its day) and is looked for in the
+channel first. A digest missed while the bot was down goes out when it comes back,
+that same day.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import uuid
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -20,6 +24,7 @@ from slack_sdk import WebClient
 
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
+from handlers.posting import find_posted, metadata, outcome_unknown
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
 from store.db import Store
 
@@ -29,6 +34,7 @@ logger = logging.getLogger("debrief.digest")
 
 Outcome = Literal["sent", "empty", "not_due", "already", "no_channel"]
 STALE_CLAIM_S = 15 * 60  # a claim older than this belonged to a sender that died
+DIGEST_EVENT = "debrief_digest"  # the metadata event type that marks a digest post
 
 
 class Digester:
@@ -72,8 +78,10 @@ class Digester:
             return "not_due"
         day = self.day(now)
         with self._lock:
+            earlier = self.store.digest_status(day)  # an earlier attempt's outcome unknown?
             if not self.store.claim_digest(day, channel, self.claimer, STALE_CLAIM_S):
                 return "already"
+            claimed = time.time()
             try:
                 message, _ = self.compose(now)
                 if message is None:
@@ -82,20 +90,55 @@ class Digester:
                     return "empty"
                 if self.client is None:
                     raise RuntimeError("no Slack client to post the digest with")
-                response = self.client.chat_postMessage(
-                    channel=channel,
-                    text=message.text,
-                    blocks=message.blocks,
-                    unfurl_links=False,
-                    unfurl_media=False,
-                )
-                self.store.finish_digest(day, self.claimer, str(response.get("ts") or "?"))
-                record(self.store, [AuditEvent("debrief", "post:digest", None, channel)])
-                logger.info("digest %s posted", day)
-                return "sent"
+                if earlier in {"posting", "unknown"}:
+                    start_of_day = datetime.fromisoformat(day).replace(tzinfo=self.settings.tz)
+                    ts = self._find(channel, day, start_of_day.timestamp())
+                    if ts is not None:
+                        logger.info("digest %s: an earlier attempt had posted it", day)
+                        return self._sent(day, channel, ts)
+                return self._post(day, channel, message, claimed)
             except BaseException:
-                self.store.release_digest(day, self.claimer)
+                self.store.release_digest(day, self.claimer)  # not when marked unknown
                 raise
+
+    def _find(self, channel: str, day: str, since: float) -> str | None:
+        assert self.client is not None
+        return find_posted(self.client, channel, DIGEST_EVENT, {"day": day}, since)
+
+    def _post(self, day: str, channel: str, message: Message, claimed: float) -> Outcome:
+        """Post once. When Slack does not say whether it took the post (5xx, a dropped
+        connection, a timeout), look for it in the channel rather than post it again; not
+        found, the day is marked unknown and the next run looks again before posting."""
+        assert self.client is not None
+        try:
+            response = self.client.chat_postMessage(
+                channel=channel,
+                text=message.text,
+                blocks=message.blocks,
+                unfurl_links=False,
+                unfurl_media=False,
+                metadata=metadata(DIGEST_EVENT, {"day": day}),
+            )
+        except Exception as exc:
+            if not outcome_unknown(exc):
+                raise
+            logger.warning("digest %s: Slack did not say whether it was posted; looking", day)
+            try:
+                ts = self._find(channel, day, claimed)
+            except Exception:
+                self.store.mark_digest_unknown(day, self.claimer)
+                raise
+            if ts is None:
+                self.store.mark_digest_unknown(day, self.claimer)
+                raise
+            return self._sent(day, channel, ts)
+        return self._sent(day, channel, str(response.get("ts") or "?"))
+
+    def _sent(self, day: str, channel: str, ts: str) -> Outcome:
+        self.store.finish_digest(day, self.claimer, ts)
+        record(self.store, [AuditEvent("debrief", "post:digest", None, channel)])
+        logger.info("digest %s posted", day)
+        return "sent"
 
     def run_safely(self) -> None:
         try:

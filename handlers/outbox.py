@@ -9,17 +9,16 @@ audit.
 
 from __future__ import annotations
 
+import http.client
 import logging
+import time
+import uuid
 from typing import Any, Protocol
 
 from slack_bolt import Ack
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from slack_sdk.http_retry.builtin_handlers import (
-    ConnectionErrorRetryHandler,
-    RateLimitErrorRetryHandler,
-    ServerErrorRetryHandler,
-)
+from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
 from store.db import Store
@@ -28,19 +27,29 @@ from .audit import AuditEvent, record
 from .blocks import Message
 from .commands import Deps, Outgoing
 from .i18n import Locale, t
+from .posting import (
+    ConnectionRetryUnlessPosted,
+    ServerErrorRetryUnlessPosted,
+    find_posted,
+    metadata,
+    outcome_unknown,
+)
 from .views import notice
 
 logger = logging.getLogger(__name__)
 
+POST_EVENT = "debrief_post"  # the metadata event type of the bot's channel posts
 RESPONSE_URL_POSTS = 5  # Slack accepts 5 posts to one response_url in 30 minutes
 
 
 def retry_handlers() -> list[Any]:
-    """Slack answering 429 (Retry-After honoured), 5xx or a dropped connection is retried."""
+    """Slack answering 429 is retried (Retry-After honoured: it did not process the call);
+    a 5xx or a dropped connection too, except for chat.postMessage, which may have been
+    posted: its sender looks before posting again (handlers/posting.py)."""
     return [
-        ConnectionErrorRetryHandler(max_retry_count=2),
+        ConnectionRetryUnlessPosted(max_retry_count=2),
         RateLimitErrorRetryHandler(max_retry_count=3),
-        ServerErrorRetryHandler(max_retry_count=2),
+        ServerErrorRetryUnlessPosted(max_retry_count=2),
     ]
 
 
@@ -130,6 +139,8 @@ class SlackOutbox:
             self.reply(outgoing.message)
             return None
         message = outgoing.message
+        marker = {"kind": outgoing.kind, "nonce": uuid.uuid4().hex}
+        started = time.time()
         try:
             response = self.client.chat_postMessage(
                 channel=self.channel,
@@ -137,15 +148,43 @@ class SlackOutbox:
                 blocks=message.blocks,
                 unfurl_links=False,
                 unfurl_media=False,
+                metadata=metadata(POST_EVENT, marker),
             )
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
             if error in {"not_in_channel", "channel_not_found", "is_archived", "restricted_action"}:
                 self.reply(notice(t(self.locale, "not_in_channel")))
                 return None
-            raise
+            if not outcome_unknown(exc):
+                raise
+            return self._posted_anyway(outgoing, marker, started, exc)
+        except (OSError, http.client.HTTPException) as exc:  # dropped, timed out
+            if not outcome_unknown(exc):
+                raise
+            return self._posted_anyway(outgoing, marker, started, exc)
+        return self._posted(outgoing, str(response.get("channel") or self.channel), response)
+
+    def _posted_anyway(
+        self, outgoing: Outgoing, marker: dict[str, str], started: float, exc: BaseException
+    ) -> str | None:
+        """Slack did not say whether the post went out: look for it rather than post it
+        twice. Found, it is recorded as posted; not found (or Slack cannot be asked), the
+        asker is told to check the channel, and nothing is posted again."""
+        assert self.channel is not None
+        logger.warning("chat.postMessage outcome unknown (%s): looking for the post", exc)
+        try:
+            ts = find_posted(self.client, self.channel, POST_EVENT, marker, started)
+        except Exception:
+            logger.exception("could not look for a post whose outcome is unknown")
+            ts = None
+        if ts is None:
+            self.reply(notice(t(self.locale, "post_unknown")))
+            return None
+        return self._posted(outgoing, self.channel, {"ts": ts})
+
+    def _posted(self, outgoing: Outgoing, channel: str, response: Any) -> str:
+        """Slack took the post: remember it for its thread, and in the audit."""
         ts = str(response.get("ts") or "")
-        channel = str(response.get("channel") or self.channel)
         if ts and outgoing.candidate_id:
             self.store.record_post(channel, ts, outgoing.candidate_id, outgoing.kind)
         # Recorded the moment Slack took it: the audit never lags behind the channel.

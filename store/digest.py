@@ -70,7 +70,11 @@ class DigestStore(Connection):
         return row[0] if row and row[0] else None
 
     def claim_digest(self, day: str, channel: str, claimer: str, stale_after_s: float) -> bool:
-        """Take today's digest for `claimer`; False when it was sent or is being sent."""
+        """Take today's digest for `claimer`; False when it was sent or is being sent.
+
+        A claim older than `stale_after_s` belonged to a sender that died; one whose post's
+        outcome was unknown (`mark_digest_unknown`) may be taken at once. Either way the
+        new sender should look for the post before posting (see `digest_status`)."""
         now = datetime.now(UTC)
         with self.tx() as db:
             row = db.execute(
@@ -80,7 +84,7 @@ class DigestStore(Connection):
                 if row[0] in ("sent", "empty"):
                     return False
                 age = (now - datetime.fromisoformat(row[1])).total_seconds()
-                if age < stale_after_s:
+                if age < stale_after_s and row[0] != "unknown":
                     return False
                 db.execute("DELETE FROM digests WHERE day = ?", [day])  # a crashed sender
             db.execute(
@@ -96,6 +100,16 @@ class DigestStore(Connection):
             db.execute(
                 "UPDATE digests SET status = ?, sent_at = ?, ts = ? WHERE day = ? AND claimed_by = ?",
                 ["sent" if ts else "empty", utcnow(), ts, day, claimer],
+            )
+
+    def mark_digest_unknown(self, day: str, claimer: str) -> None:
+        """Slack did not say whether the post went out, and it was not found: the next
+        sender looks for it before posting."""
+        with self.tx() as db:
+            db.execute(
+                "UPDATE digests SET status = 'unknown'"
+                " WHERE day = ? AND claimed_by = ? AND status = 'posting'",
+                [day, claimer],
             )
 
     def release_digest(self, day: str, claimer: str) -> None:

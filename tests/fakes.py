@@ -334,7 +334,31 @@ def _chat_post_message(fake: FakeSlack, call: Call) -> Result:
     for key in ("blocks", "attachments", "thread_ts", "metadata"):
         if key in call.params:
             message[key] = call.json_param(key)
+    with fake._lock:
+        fake._messages.setdefault(channel, []).append((time.time(), message))
     return {"channel": channel, "ts": ts, "message": message}
+
+
+def _conversations_history(fake: FakeSlack, call: Call) -> Result:
+    """The channel's messages this fake accepted, newest first; ``oldest`` (epoch seconds,
+    exclusive unless ``inclusive``) is compared with when each was posted, as the fake's
+    ``ts`` values are not wall-clock times. ``metadata`` only with ``include_all_metadata``."""
+    channel = str(call.params["channel"])
+    if not fake.is_member(channel):
+        return {"error": "not_in_channel" if channel.startswith("C") else "channel_not_found"}
+    oldest = float(call.params.get("oldest") or 0)
+    inclusive = str(call.params.get("inclusive")).lower() in ("1", "true")
+    with_metadata = str(call.params.get("include_all_metadata")).lower() in ("1", "true")
+    with fake._lock:
+        posted = list(fake._messages.get(channel, []))
+    messages = []
+    for at, message in reversed(posted):
+        if at > oldest or (inclusive and at == oldest):
+            shown = dict(message)
+            if not with_metadata:
+                shown.pop("metadata", None)
+            messages.append(shown)
+    return {"messages": messages, "has_more": False, "response_metadata": {"next_cursor": ""}}
 
 
 def _chat_post_ephemeral(fake: FakeSlack, call: Call) -> Result:
@@ -379,6 +403,7 @@ METHODS: dict[str, Method] = {
     "apps.connections.open": _apps_connections_open,
     "auth.test": _auth_test,
     "chat.postEphemeral": _chat_post_ephemeral,
+    "conversations.history": _conversations_history,
     "conversations.info": _conversations_info,
     "chat.postMessage": _chat_post_message,
     "reactions.add": _reactions_add,
@@ -424,6 +449,7 @@ class FakeSlack:
         self._results: dict[str, Result | ResultFactory] = {}
         self._response_urls: dict[str, _ResponseUrl] = {}
         self._reactions: set[tuple[str, str, str]] = set()
+        self._messages: dict[str, list[tuple[float, dict[str, Any]]]] = {}  # posted, by channel
         self._ts_counter = itertools.count(1)
         self._url_counter = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None

@@ -137,7 +137,7 @@ def test_retried_on_429_and_recorded_only_once_accepted(
         assert digester.run() == "sent"
     assert [c.status for c in fake_slack.calls("chat.postMessage")] == [429, 200]
 
-    fake_slack.fail_next("chat.postMessage", status=500, times=3)  # the first try and both retries
+    fake_slack.fail_next("chat.postMessage", status=200, error="internal_error")  # refused
     with time_machine.travel(at(9, 35, day=3), tick=True):
         with pytest.raises(SlackApiError):
             digester.run()
@@ -145,6 +145,79 @@ def test_retried_on_429_and_recorded_only_once_accepted(
     with time_machine.travel(at(9, 50, day=3), tick=True):
         assert digester.run() == "sent"
     assert store.digest_status("2026-12-03") == "sent"
+    assert fake_slack.calls("conversations.history") == []  # a refusal is not an unknown
+
+
+# -- never twice: a post whose outcome is unknown is looked for, not repeated ----------------
+
+
+def digest_posts(fake: FakeSlack) -> list[dict[str, object]]:
+    """The digests Slack holds in CHIRE, as conversations.history returns them."""
+    client = web_client(load_settings(bot_token="xoxb-test", api_url=fake.base_url))
+    messages = client.conversations_history(channel="CHIRE", include_all_metadata=True)["messages"]
+    return [m for m in messages if (m.get("metadata") or {}).get("event_type") == "debrief_digest"]
+
+
+def test_a_dropped_post_is_found_not_posted_again(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "drop.db"))
+    index_paths(store, [seeds_dir])
+    fake_slack.drop_next("chat.postMessage")  # Slack posts it, the answer never arrives
+    with time_machine.travel(at(9, 35), tick=True):
+        assert digester.run() == "sent"
+    [post] = fake_slack.calls("chat.postMessage")
+    assert post.json_param("metadata") == {
+        "event_type": "debrief_digest",
+        "event_payload": {"day": "2026-12-02"},
+    }
+    [looked] = fake_slack.calls("conversations.history")
+    assert looked.params["channel"] == "CHIRE" and looked.params["include_all_metadata"] in (
+        True,
+        "1",
+        "true",
+    )
+    assert float(looked.params["oldest"]) <= at(9, 35).timestamp()
+    [held] = digest_posts(fake_slack)
+    assert store.digest_status("2026-12-02") == "sent"
+    row = store.db.execute("SELECT ts FROM digests WHERE day = '2026-12-02'").fetchone()
+    assert row[0] == held["ts"]
+
+
+def test_a_5xx_is_looked_for_and_posted_by_the_next_run_once(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "5xx.db"))
+    index_paths(store, [seeds_dir])
+    fake_slack.fail_next("chat.postMessage", status=500)  # not processed, but who can tell
+    with time_machine.travel(at(9, 35), tick=True), pytest.raises(SlackApiError):
+        digester.run()
+    assert [c.status for c in fake_slack.calls("chat.postMessage")] == [500]  # not retried
+    assert len(fake_slack.calls("conversations.history")) == 1
+    assert store.digest_status("2026-12-02") == "unknown"
+    with time_machine.travel(at(9, 40), tick=True):  # the catch-up run, five minutes later
+        assert digester.run() == "sent"
+    assert len(fake_slack.calls("conversations.history")) == 2  # looked first, then posted
+    assert [c.status for c in fake_slack.calls("chat.postMessage")] == [500, 200]
+    assert len(digest_posts(fake_slack)) == 1
+
+
+def test_an_unknown_outcome_that_cannot_be_checked_is_checked_next_time(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    _s, store, digester = make(fake_slack, str(tmp_path / "unk.db"))
+    index_paths(store, [seeds_dir])
+    fake_slack.drop_next("chat.postMessage")
+    fake_slack.fail_next("conversations.history", status=503, times=3)  # first try + 2 retries
+    with time_machine.travel(at(9, 35), tick=True), pytest.raises(SlackApiError):
+        digester.run()
+    assert store.digest_status("2026-12-02") == "unknown"
+    other = make(fake_slack, str(tmp_path / "unk.db"))[2]  # another process, the same database
+    with time_machine.travel(at(9, 40), tick=True):
+        assert other.run() == "sent"
+    assert len(fake_slack.calls("chat.postMessage")) == 1  # found, never posted twice
+    assert len(digest_posts(fake_slack)) == 1
+    assert store.digest_status("2026-12-02") == "sent"
 
 
 def test_nothing_to_say_posts_nothing(fake_slack: FakeSlack, tmp_path: Path) -> None:

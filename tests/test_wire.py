@@ -297,3 +297,44 @@ def test_chatter_is_not_audited_but_a_refused_thread_reply_is(restricted: Bot) -
     _status, raw, _s = command(bot, "总结 002", "stranger", user_id="USTRANGER")
     assert REFUSED in json.loads(raw)["text"]
     assert bot.store.audit_log()[-1].what == "refused:command"
+
+
+# -- 7. never post twice: a verdict whose outcome is unknown is not posted again ------------
+
+
+def posts(bot: Bot) -> list[str]:
+    return [str(r[0]) for r in bot.store.db.execute("SELECT ts FROM posts").fetchall()]
+
+
+def test_a_dropped_verdict_post_is_found_and_recorded_once(bot: Bot) -> None:
+    bot.fake.drop_next("chat.postMessage")  # Slack posts it; the answer never arrives
+    bot.command("点评 002", name="v")
+    bot.fake.wait_for("conversations.history")
+    deadline = time.monotonic() + 5
+    while not posts(bot) and time.monotonic() < deadline:  # recorded once found
+        time.sleep(0.02)
+    [post] = bot.fake.calls("chat.postMessage")
+    marker = post.json_param("metadata")
+    assert marker["event_type"] == "debrief_post" and marker["event_payload"]["kind"] == "verdict"
+    [looked] = bot.fake.calls("conversations.history")
+    assert looked.params["channel"] == "C123"
+    assert len(posts(bot)) == 1  # replies in its thread will be tied to it
+    assert "Slack 没有确认" not in all_text(bot.fake.responses("v"))
+
+
+def test_a_verdict_post_answered_5xx_is_not_posted_again(bot: Bot) -> None:
+    bot.fake.fail_next("chat.postMessage", status=503)
+    bot.command("点评 002", name="v")
+    [told] = bot.replies("v")
+    assert "Slack 没有确认" in all_text(told)  # check the channel: we will not post it twice
+    assert [c.status for c in bot.fake.calls("chat.postMessage")] == [503]
+    assert len(bot.fake.calls("conversations.history")) == 1
+    assert posts(bot) == []
+
+
+def test_a_rate_limited_verdict_post_is_retried(bot: Bot) -> None:
+    bot.fake.fail_next("chat.postMessage", status=429, retry_after=1)
+    bot.command("点评 002", name="v")
+    bot.fake.wait_for("chat.postMessage", count=2, timeout=10)
+    assert [c.status for c in bot.fake.calls("chat.postMessage")] == [429, 200]
+    assert bot.fake.calls("conversations.history") == []

@@ -1,0 +1,129 @@
+"""Posting a message at most once.
+
+A 429 means Slack did not process the call: it is retried after `Retry-After`. A 5xx,
+a dropped connection or a timeout after the request went out leaves the outcome
+unknown: Slack may have posted the message. `chat.postMessage` is never retried
+blindly then. A post carries message `metadata` naming what it is, so a sender whose
+post's outcome is unknown can look for it (`conversations.history` with
+`include_all_metadata`) before deciding whether to post again.
+"""
+
+from __future__ import annotations
+
+import http.client
+import logging
+import socket
+from typing import Any
+from urllib.error import URLError
+from urllib.parse import urlsplit
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
+from slack_sdk.http_retry.state import RetryState
+
+logger = logging.getLogger(__name__)
+
+# Methods whose blind repetition would show people the same message twice.
+NOT_IDEMPOTENT = frozenset({"chat.postMessage"})
+CLOCK_SKEW_S = 120.0  # our clock and Slack's may differ: look a little earlier than the claim
+HISTORY_PAGES = 5
+
+
+def _posts(request: HttpRequest) -> bool:
+    return urlsplit(request.url).path.rstrip("/").rsplit("/", 1)[-1] in NOT_IDEMPOTENT
+
+
+def _never_sent(error: Exception | None) -> bool:
+    """A refused connection: the request never reached Slack, so repeating it is safe."""
+    reason = error.reason if isinstance(error, URLError) else error
+    return isinstance(reason, ConnectionRefusedError)
+
+
+class ConnectionRetryUnlessPosted(ConnectionErrorRetryHandler):
+    """Retries a dropped connection, except a post that may already have gone through."""
+
+    def _can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        if _posts(request) and not _never_sent(error):
+            return False
+        return super()._can_retry(state=state, request=request, response=response, error=error)
+
+
+class ServerErrorRetryUnlessPosted(ServerErrorRetryHandler):
+    """Retries a 500/503, except a post: Slack may have posted it before failing."""
+
+    def _can_retry(
+        self,
+        *,
+        state: RetryState,
+        request: HttpRequest,
+        response: HttpResponse | None = None,
+        error: Exception | None = None,
+    ) -> bool:
+        if _posts(request):
+            return False
+        return super()._can_retry(state=state, request=request, response=response, error=error)
+
+
+def outcome_unknown(exc: BaseException) -> bool:
+    """Whether a failed post may nevertheless have been posted (5xx, dropped, timed out)."""
+    if isinstance(exc, SlackApiError):
+        status = getattr(exc.response, "status_code", 200)
+        return isinstance(status, int) and status >= 500
+    if isinstance(exc, URLError):
+        return not _never_sent(exc)
+    if isinstance(exc, ConnectionRefusedError):
+        return False
+    return isinstance(
+        exc, ConnectionError | TimeoutError | socket.timeout | http.client.HTTPException
+    )
+
+
+def metadata(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """Message metadata for chat.postMessage: what this post is, for finding it again."""
+    return {"event_type": event_type, "event_payload": payload}
+
+
+def find_posted(
+    client: WebClient,
+    channel: str,
+    event_type: str,
+    payload: dict[str, Any],
+    since: float,
+) -> str | None:
+    """The ts of a message in `channel`, posted since `since` (epoch seconds), whose metadata
+    is `event_type` with at least `payload`'s values; None when there is none. Raises when
+    Slack cannot be asked (the outcome stays unknown)."""
+    cursor: str | None = None
+    for _ in range(HISTORY_PAGES):
+        response = client.conversations_history(
+            channel=channel,
+            oldest=f"{max(since - CLOCK_SKEW_S, 0):.6f}",
+            include_all_metadata=True,
+            limit=200,
+            cursor=cursor,
+        )
+        for message in response.get("messages") or []:
+            found = message.get("metadata") or {}
+            body = found.get("event_payload") or {}
+            if found.get("event_type") == event_type and all(
+                body.get(k) == v for k, v in payload.items()
+            ):
+                return str(message.get("ts") or "") or None
+        cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+        if not cursor:
+            return None
+    logger.warning("looked through %d pages of %s without finding the post", HISTORY_PAGES, channel)
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from slack_bolt import App
 
-from . import access, actions, slash, threads
+from . import access, actions, decide, slash, threads
 from .commands import Deps
 
 
@@ -12,4 +12,5 @@ def register(app: App, deps: Deps, policy: access.Policy | None = None) -> None:
     access.register(app, deps, policy or access.Policy([], []))
     slash.register(app, deps)
     actions.register(app, deps)
+    decide.register(app, deps)
     threads.register(app, deps)

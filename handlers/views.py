@@ -41,6 +41,7 @@ from .blocks import (
     unescape,
 )
 from .i18n import Locale, t
+from .views_decide import decide_actions
 
 INTRO_LIMIT = 600
 SUMMARY_LIMIT = 1500
@@ -241,7 +242,7 @@ def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message
     ]
     if c.verdict:
         pieces = chunks(c.verdict)
-        room = 45
+        room = 44  # and the decision buttons
         blocks += [section(p) for p in pieces[:room]]
         if len(pieces) > room:
             blocks.append(context(t(locale, "more_items", count=len(pieces) - room)))
@@ -249,6 +250,7 @@ def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message
         blocks.append(section(t(locale, "no_verdict")))
     blocks += _posted_by(locale, posted_by)
     blocks.append(context(t(locale, "verdict_thread_hint")))
+    blocks.append(decide_actions(locale))  # 通过 / 待定 / 不通过: handlers/decide.py
     gist, _ = fit(c.verdict or t(locale, "no_verdict"), 200)
     return message(f"{t(locale, 'verdict')} · {_who(c, locale)}: {gist}", blocks, "in_channel")
 

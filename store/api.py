@@ -16,6 +16,7 @@ from .models import (
     AuditEntry,
     Candidate,
     CandidateSummary,
+    Decision,
     DigestCategory,
     DigestData,
     DigestLine,
@@ -57,6 +58,18 @@ class StoreAPI(Protocol):
         self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
     ) -> ReplyOutcome: ...
     def delete_reply(self, channel: str, ts: str) -> bool: ...
+    def claim_submission(self, key: str) -> bool: ...
+    def record_decision(
+        self,
+        channel: str,
+        ts: str,
+        thread_ts: str,
+        candidate_id: str,
+        reviewer: str,
+        decision: Decision,
+        text: str,
+    ) -> bool: ...
+    def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None: ...
 
     # the daily digest
     def digest_lines(

@@ -6,6 +6,7 @@
 - `candidates.py`: save, get, list, count, resolve;
 - `search.py`: full-text search and ranking (the index's pure side is `fulltext.py`);
 - `threads.py`: bot posts and reviewers' replies (decisions, follow-ups, notes);
+- `decisions.py`: decisions made with the verdict's buttons (recorded as replies);
 - `digest.py`: the daily digest's lines and its per-day claim;
 - `audit.py`: the audit log and erasure (forget, restore);
 - `maintenance.py`: online backups, stats, health, the last index run.
@@ -22,6 +23,7 @@ from .api import IndexTarget, StoreAPI
 from .audit import AuditStore
 from .candidates import CandidateStore, Resolution
 from .connection import BUSY_TIMEOUT_MS, NoDatabaseError, StoreError, utcnow
+from .decisions import DecisionStore
 from .digest import DigestStore
 from .maintenance import MaintenanceStore
 from .threads import ReplyOutcome, ThreadStore
@@ -39,7 +41,7 @@ __all__ = [
 ]
 
 
-class Store(CandidateStore, ThreadStore, DigestStore, AuditStore, MaintenanceStore):
+class Store(CandidateStore, ThreadStore, DecisionStore, DigestStore, AuditStore, MaintenanceStore):
     """The SQLite store: every concern's methods on one object."""
 
 

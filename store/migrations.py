@@ -303,3 +303,10 @@ def m008_transcript_facts(db: sqlite_utils.Database) -> None:
         [(unanswered_reason(answer) or "empty", rowid) for rowid, answer in rows],
     )
     db.execute("UPDATE candidates SET mtime_ns = ?", [REPARSE_MTIME])
+
+
+@migration
+def m009_button_decisions(db: sqlite_utils.Database) -> None:
+    """Decisions made with the verdict post's buttons: each modal submission is claimed
+    once (by the modal's view id), so a retried submission is recorded once."""
+    db.execute("CREATE TABLE IF NOT EXISTS submissions (key TEXT PRIMARY KEY, at TEXT NOT NULL)")

@@ -29,6 +29,7 @@ import json
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -58,6 +59,7 @@ __all__ = [
     "TEAM_ID",
     "Call",
     "FakeClock",
+    "FakeFile",
     "FakeSlack",
     "FakeSocketModeServer",
     "WsgiServer",
@@ -122,8 +124,18 @@ RULE_ERRORS = frozenset(
         "expired_url",
         "no_such_url",
         "fake_method_not_implemented",
+        "invalid_trigger_id",
+        "expired_trigger_id",
+        "view_too_large",
+        "hash_conflict",
     }
 )
+
+# Views (modals and the Home tab): https://api.slack.com/reference/surfaces/views
+MAX_VIEW_BLOCKS = 100
+MAX_VIEW_TITLE = 24
+MAX_PRIVATE_METADATA = 3_000
+TRIGGER_LIFETIME = 3.0  # a trigger_id opens a modal within 3 seconds of the click
 
 Result = Mapping[str, Any]
 ResultFactory = Callable[["Call"], Result]
@@ -397,6 +409,178 @@ def _conversations_info(fake: FakeSlack, call: Call) -> Result:
     }
 
 
+def view_problem(view: Any) -> str | None:
+    """The error Slack answers for this view (a modal or a Home tab), or None."""
+    if isinstance(view, str):
+        try:
+            view = json.loads(view)
+        except ValueError:
+            return "invalid_arguments"
+    if not isinstance(view, dict) or view.get("type") not in ("modal", "home"):
+        return "invalid_arguments"
+    blocks = view.get("blocks")
+    if not isinstance(blocks, list) or len(blocks) > MAX_VIEW_BLOCKS:
+        return "invalid_arguments"
+    for key in ("title", "submit", "close"):
+        part = view.get(key)
+        if part is None:
+            if key == "title" and view["type"] == "modal":
+                return "invalid_arguments"
+            continue
+        text = part.get("text") if isinstance(part, dict) else None
+        if part.get("type") != "plain_text" or not isinstance(text, str) or not text:
+            return "invalid_arguments"
+        if len(text) > MAX_VIEW_TITLE:
+            return "invalid_arguments"
+    if len(str(view.get("private_metadata") or "")) > MAX_PRIVATE_METADATA:
+        return "invalid_arguments"
+    has_input = any(isinstance(b, dict) and b.get("type") == "input" for b in blocks)
+    if view["type"] == "modal" and has_input and not view.get("submit"):
+        return "invalid_arguments"  # a modal with inputs needs a submit button
+    for block in blocks:
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            return "invalid_arguments"
+        text = block.get("text")
+        body = text.get("text") if isinstance(text, dict) else None
+        if block["type"] == "header" and (not isinstance(body, str) or len(body) > MAX_HEADER_TEXT):
+            return "invalid_arguments"
+        if block["type"] == "section" and isinstance(body, str) and len(body) > MAX_SECTION_TEXT:
+            return "invalid_arguments"
+        if block["type"] == "actions" and len(block.get("elements") or []) > 25:
+            return "invalid_arguments"
+    if len(json.dumps(view, ensure_ascii=False)) > 250_000:
+        return "view_too_large"
+    return None
+
+
+def _stored_view(fake: FakeSlack, call: Call, view_id: str | None = None) -> dict[str, Any]:
+    view = dict(call.json_param("view"))
+    view_id = view_id or f"V{next(fake._view_counter):08d}"
+    view.update(
+        {
+            "id": view_id,
+            "team_id": TEAM_ID,
+            "app_id": APP_ID,
+            "bot_id": BOT_ID,
+            "hash": f"{int(fake.clock())}.{uuid.uuid4().hex[:8]}",
+            "state": {"values": {}},
+        }
+    )
+    with fake._lock:
+        fake.views[view_id] = view
+    return view
+
+
+def _views_open(fake: FakeSlack, call: Call) -> Result:
+    with fake._lock:
+        issued = fake._triggers.get(str(call.params["trigger_id"]))
+    if issued is None:
+        return {"error": "invalid_trigger_id"}
+    if fake.clock() - issued > TRIGGER_LIFETIME:
+        return {"error": "expired_trigger_id"}
+    if error := view_problem(call.json_param("view")):
+        return {"error": error}
+    if call.json_param("view").get("type") != "modal":
+        return {"error": "invalid_arguments"}
+    return {"view": _stored_view(fake, call)}
+
+
+def _views_update(fake: FakeSlack, call: Call) -> Result:
+    view_id = str(call.params.get("view_id") or "")
+    with fake._lock:
+        old = fake.views.get(view_id)
+    if not view_id or old is None:
+        return {"error": "not_found"}
+    if call.params.get("hash") and call.params["hash"] != old["hash"]:
+        return {"error": "hash_conflict"}
+    if error := view_problem(call.json_param("view")):
+        return {"error": error}
+    return {"view": _stored_view(fake, call, view_id)}
+
+
+def _views_publish(fake: FakeSlack, call: Call) -> Result:
+    if error := view_problem(call.json_param("view")):
+        return {"error": error}
+    if call.json_param("view").get("type") != "home":
+        return {"error": "invalid_arguments"}
+    user = str(call.params["user_id"])
+    with fake._lock:
+        view_id = fake.home_ids.setdefault(user, f"V{next(fake._view_counter):08d}")
+    view = _stored_view(fake, call, view_id)
+    with fake._lock:
+        fake.homes[user] = view
+    return {"view": view}
+
+
+@dataclass
+class FakeFile:
+    """A file shared in Slack: ``content`` is served at its ``url_private_download``."""
+
+    id: str
+    name: str
+    content: bytes
+    user: str = "U123"
+    user_team: str = TEAM_ID
+    mimetype: str = "text/plain"
+    filetype: str = "text"
+
+
+def _files_info(fake: FakeSlack, call: Call) -> Result:
+    with fake._lock:
+        f = fake.files.get(str(call.params.get("file") or ""))
+    if f is None:
+        return {"error": "file_not_found"}
+    url = f"{fake.url}files-pri/{TEAM_ID}-{f.id}/download/{urllib.parse.quote(f.name)}"
+    return {
+        "file": {
+            "id": f.id,
+            "created": 1_700_000_000,
+            "timestamp": 1_700_000_000,
+            "name": f.name,
+            "title": f.name,
+            "mimetype": f.mimetype,
+            "filetype": f.filetype,
+            "pretty_type": "Plain Text",
+            "user": f.user,
+            "user_team": f.user_team,
+            "mode": "hosted",
+            "editable": True,
+            "is_external": False,
+            "external_type": "",
+            "is_public": True,
+            "size": len(f.content),
+            "url_private": url.replace("/download/", "/"),
+            "url_private_download": url,
+        },
+        "comments": [],
+    }
+
+
+def _conversations_members(fake: FakeSlack, call: Call) -> Result:
+    channel = str(call.params.get("channel") or "")
+    with fake._lock:
+        members = fake.channel_members.get(channel)
+    if members is None:
+        return {"error": "channel_not_found"}
+    limit = int(call.params.get("limit") or 100)
+    start = int(call.params.get("cursor") or 0)
+    page = members[start : start + limit]
+    more = start + limit < len(members)
+    return {
+        "members": page,
+        "response_metadata": {"next_cursor": str(start + limit) if more else ""},
+    }
+
+
+def _users_info(fake: FakeSlack, call: Call) -> Result:
+    user = str(call.params["user"])
+    name = fake.users.get(user)
+    if name is None:
+        return {"error": "user_not_found"}
+    profile = {"display_name": name, "real_name": name}
+    return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
+
+
 Method = Callable[["FakeSlack", Call], Result]
 
 METHODS: dict[str, Method] = {
@@ -406,8 +590,14 @@ METHODS: dict[str, Method] = {
     "conversations.history": _conversations_history,
     "conversations.info": _conversations_info,
     "chat.postMessage": _chat_post_message,
+    "conversations.members": _conversations_members,
+    "files.info": _files_info,
     "reactions.add": _reactions_add,
     "usergroups.users.list": _usergroups_users_list,
+    "users.info": _users_info,
+    "views.open": _views_open,
+    "views.publish": _views_publish,
+    "views.update": _views_update,
 }
 
 
@@ -442,6 +632,7 @@ class FakeSlack:
         self.member_channels = set(member_channels)
         self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
         self.usergroups: dict[str, list[str]] = {}
+        self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.socket_mode: FakeSocketModeServer | None = None
         self._lock = threading.Condition()
         self._calls: list[Call] = []
@@ -450,6 +641,15 @@ class FakeSlack:
         self._response_urls: dict[str, _ResponseUrl] = {}
         self._reactions: set[tuple[str, str, str]] = set()
         self._messages: dict[str, list[tuple[float, dict[str, Any]]]] = {}  # posted, by channel
+        # the bot token files are served to (``url_private_download``), files by id
+        self.bot_token = "xoxb-test"
+        self.files: dict[str, FakeFile] = {}
+        self.channel_members: dict[str, list[str]] = {}
+        self.views: dict[str, dict[str, Any]] = {}  # every modal and Home tab, by view id
+        self.homes: dict[str, dict[str, Any]] = {}  # the Home tab published for each user
+        self.home_ids: dict[str, str] = {}
+        self._triggers: dict[str, float] = {}
+        self._view_counter = itertools.count(1)
         self._ts_counter = itertools.count(1)
         self._url_counter = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
@@ -522,6 +722,44 @@ class FakeSlack:
         with self._lock:
             self._response_urls[key] = _ResponseUrl(name, self.clock())
         return f"{self.url}response/{key}"
+
+    def trigger_id(self) -> str:
+        """A trigger_id issued now (by a click): ``views.open`` takes it within 3 seconds."""
+        trigger = f"{next(self._url_counter)}.{uuid.uuid4().int % 10**12}.{uuid.uuid4().hex}"
+        with self._lock:
+            self._triggers[trigger] = self.clock()
+        return trigger
+
+    def add_file(self, file: FakeFile) -> FakeFile:
+        """Share a file: ``files.info`` describes it, its download URL serves its bytes."""
+        with self._lock:
+            self.files[file.id] = file
+        return file
+
+    def _serve_file(self, rest: str, headers: dict[str, str]) -> _Reply:
+        """A file's bytes, to a request carrying the bot token; Slack's login page otherwise."""
+        call = Call(
+            method=f"files/{rest.split('/')[0]}",
+            params={},
+            headers=headers,
+            time=time.monotonic(),
+            kind="file",
+        )
+        file_id = rest.split("/")[0].removeprefix(f"{TEAM_ID}-")
+        with self._lock:
+            found = self.files.get(file_id)
+        if call.token != self.bot_token:
+            reply = _Reply(200, None, {"Content-Type": "text/html"}, b"<html>Sign in</html>")
+            error: str | None = "not_authed"
+        elif found is None:
+            reply, error = _Reply(404, None, {}, b"not found"), "file_not_found"
+        else:
+            reply = _Reply(200, None, {"Content-Type": found.mimetype}, found.content)
+            error = None
+        with self._lock:
+            self._calls.append(dataclasses.replace(call, status=reply.status, error=error))
+            self._lock.notify_all()
+        return reply
 
     def is_member(self, channel: str) -> bool:
         """Whether the bot may post in ``channel``: invited there, or its own DM with a user."""
@@ -770,6 +1008,9 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             headers = {k.lower(): v for k, v in self.headers.items()}
             path = url.path.strip("/")
             kind, _, rest = path.partition("/")
+            if kind == "files-pri" and rest:
+                self._send(fake._serve_file(rest, headers))
+                return
             if kind not in ("api", "response") or not rest:
                 self._send(_Reply(404, {"ok": False, "error": "unknown_path"}))
                 return
@@ -789,7 +1030,7 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
                 content_type = "application/json; charset=utf-8"
             else:
                 payload = reply.raw
-                content_type = "text/html"
+                content_type = reply.headers.pop("Content-Type", "text/html")
             self.send_response(reply.status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(payload)))

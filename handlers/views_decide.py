@@ -1,0 +1,174 @@
+"""Pure views for deciding with a button: the verdict post's buttons and the modal.
+
+The buttons carry only the decision: which candidate (and which thread) they are
+about is the post they sit under, remembered in the store when it was posted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from slack_sdk.models.blocks import (
+    ActionsBlock,
+    ButtonElement,
+    ContextBlock,
+    InputBlock,
+    Option,
+    OverflowMenuElement,
+    PlainTextInputElement,
+    PlainTextObject,
+    RadioButtonsElement,
+    SectionBlock,
+)
+from slack_sdk.models.views import View
+
+from store.models import DECISIONS, Decision
+
+from .blocks import fit, mrkdwn
+from .i18n import Locale, t
+
+DECIDE = "decide"  # action ids `decide:<decision>` and `decide:more`; the modal's callback_id
+MORE = f"{DECIDE}:more"
+BUTTONS: tuple[Decision, ...] = ("hire", "hold", "no_hire")
+STRONG: tuple[Decision, ...] = ("strong_hire", "strong_no_hire")
+NOTE_LIMIT = 1000
+DECISION_BLOCK, DECISION_ACTION = "decision", "choice"
+NOTE_BLOCK, NOTE_ACTION = "note", "text"
+_TITLE_LIMIT = 24  # a modal's title
+_LABEL_LIMIT = 75  # an option's text
+
+
+def label(locale: Locale, decision: str) -> str:
+    return t(locale, f"decision_{decision}")
+
+
+def _plain(text: str, limit: int = _LABEL_LIMIT) -> PlainTextObject:
+    return PlainTextObject(text=text[:limit], emoji=False)
+
+
+def decide_actions(locale: Locale) -> ActionsBlock:
+    """通过 / 待定 / 不通过, and the strong forms in an overflow menu."""
+    elements: list[ButtonElement | OverflowMenuElement] = [
+        ButtonElement(
+            text=_plain(label(locale, d)),
+            action_id=f"{DECIDE}:{d}",
+            value=d,
+            style="primary" if d == "hire" else "danger" if d == "no_hire" else None,
+        )
+        for d in BUTTONS
+    ]
+    elements.append(
+        OverflowMenuElement(
+            action_id=MORE,
+            options=[Option(value=d, text=_plain(label(locale, d))) for d in STRONG],
+        )
+    )
+    return ActionsBlock(block_id=DECIDE, elements=elements)
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a decision modal is about: the candidate and the verdict post's thread."""
+
+    candidate_id: str
+    channel: str
+    thread_ts: str
+
+    def metadata(self) -> str:
+        return json.dumps(
+            {"id": self.candidate_id, "ch": self.channel, "ts": self.thread_ts},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_metadata(cls, text: str | None) -> Target | None:
+        try:
+            data = json.loads(text or "")
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        values = [data.get("id"), data.get("ch"), data.get("ts")]
+        if not all(isinstance(v, str) and v for v in values):
+            return None
+        return cls(str(values[0]), str(values[1]), str(values[2]))
+
+
+def decide_modal(
+    target: Target,
+    who: str,
+    chosen: Decision | None,
+    current: Decision | None,
+    locale: Locale,
+) -> dict[str, Any]:
+    """The modal a decision button opens: the decision pre-selected, an optional note."""
+    options = [Option(value=d, text=_plain(label(locale, d))) for d in DECISIONS]
+    initial = next((o for o in options if o.value == chosen), None)
+    about, _ = fit(who, 2900)
+    blocks: list[Any] = [SectionBlock(text=mrkdwn(t(locale, "decide_about", who=about)))]
+    if current is not None:
+        blocks.append(
+            ContextBlock(
+                elements=[
+                    mrkdwn(t(locale, "decide_current", decision=label(locale, current))),
+                ]
+            )
+        )
+    blocks += [
+        InputBlock(
+            block_id=DECISION_BLOCK,
+            label=_plain(t(locale, "decide_label")),
+            element=RadioButtonsElement(
+                action_id=DECISION_ACTION, options=options, initial_option=initial
+            ),
+        ),
+        InputBlock(
+            block_id=NOTE_BLOCK,
+            label=_plain(t(locale, "decide_note")),
+            optional=True,
+            element=PlainTextInputElement(
+                action_id=NOTE_ACTION, multiline=True, max_length=NOTE_LIMIT
+            ),
+        ),
+        ContextBlock(elements=[mrkdwn(t(locale, "decide_hint"))]),
+    ]
+    view = View(
+        type="modal",
+        callback_id=DECIDE,
+        title=_plain(t(locale, "decide_title"), _TITLE_LIMIT),
+        submit=_plain(t(locale, "decide_submit"), _TITLE_LIMIT),
+        close=_plain(t(locale, "cancel"), _TITLE_LIMIT),
+        private_metadata=target.metadata(),
+        blocks=blocks,
+    )
+    return view.to_dict()
+
+
+def notice_modal(text: str, locale: Locale) -> dict[str, Any]:
+    """A modal that only says something (a candidate that is gone, say)."""
+    view = View(
+        type="modal",
+        title=_plain(t(locale, "decide_title"), _TITLE_LIMIT),
+        close=_plain(t(locale, "close"), _TITLE_LIMIT),
+        blocks=[SectionBlock(text=mrkdwn(text))],
+    )
+    return view.to_dict()
+
+
+def decision_post_text(name: str, decision: Decision, note: str, locale: Locale) -> str:
+    """`<name>: 通过 — note`, as posted in the verdict's thread (name and note escaped)."""
+    who, _ = fit(name, 100)
+    text = f"{who}: {label(locale, decision)}"
+    if note.strip():
+        body, _ = fit(note.strip(), NOTE_LIMIT + 100)
+        text += f" — {body}"
+    return text
+
+
+def decision_reply_text(decision: Decision, note: str, locale: Locale) -> str:
+    """What the reply row keeps as its text: what a typed reply would say."""
+    text = label(locale, decision)
+    return f"{text} — {note.strip()}" if note.strip() else text

@@ -174,5 +174,35 @@ def serve_socket_mode(app: App, app_token: str, on_stop: Callable[[], None] = la
     on_stop()
 
 
+RECONNECT_WAIT_S = 5.0  # how long a dropped connection may take to be noticed as closed
+
+
 def socket_mode_handler(app: App, app_token: str) -> SocketModeHandler:
-    return SocketModeHandler(app, app_token)
+    """Socket Mode, reconnecting at once when Slack drops the WebSocket.
+
+    slack_sdk's client tries to reconnect when the server closes the connection, but
+    at that moment the session still counts as connected, so it skips it, and the
+    next health check (every `ping_interval`) reconnects: events sent meanwhile are
+    late. Here a closed connection is replaced as soon as it is really closed."""
+    handler = SocketModeHandler(app, app_token, ping_interval=5)
+    client = handler.client
+
+    def reconnect() -> None:
+        deadline = time.monotonic() + RECONNECT_WAIT_S
+        while client.is_connected() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if client.closed or not client.auto_reconnect_enabled or client.is_connected():
+            return
+        try:
+            client.connect_to_new_endpoint()
+        except Exception as exc:  # the health check tries again
+            logger.warning("Socket Mode: could not reconnect yet (%s)", exc)
+
+    def on_close(code: int, reason: str | None = None) -> None:
+        if client.closed or not client.auto_reconnect_enabled:
+            return  # we are shutting down
+        logger.info("Socket Mode connection closed (%s); reconnecting", code)
+        threading.Thread(target=reconnect, name="debrief-reconnect", daemon=True).start()
+
+    client.on_close_listeners.append(on_close)
+    return handler

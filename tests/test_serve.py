@@ -255,3 +255,35 @@ def test_a_bug_at_start_is_reported_as_a_bug(
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("Error: cannot start: an internal error (KeyError("), last
     assert "Slack" not in last
+
+
+def test_socket_mode_reconnects_when_the_server_drops_it(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    with FakeSocketModeServer(fake_slack) as ws:
+        settings = load_settings(
+            bot_token="xoxb-test",
+            app_token="xapp-test",
+            api_url=fake_slack.base_url,
+            db_path=str(tmp_path / "r.db"),
+        )
+        store = Store(settings.db_path)
+        index_paths(store, [seeds_dir])
+        handler = socket_mode_handler(create_app(settings, store), "xapp-test")
+        handler.connect()  # type: ignore[no-untyped-call]
+        try:
+            ws.wait_for_connection()
+            for drop in (1, 2):  # dropped twice: reconnects each time
+                ws.close_connections(code=1011, reason="server going away")
+                ws.wait_for_connection(count=drop + 1, timeout=30)  # a new URL, a new connection
+                assert len(fake_slack.calls("apps.connections.open")) == drop + 1
+                name = f"again{drop}"
+                payload = command_payload("未回答 000", response_url=fake_slack.response_url(name))
+                envelope = ws.send_envelope(type="slash_commands", payload=payload)
+                assert ws.wait_for_ack(envelope)["envelope_id"] == envelope
+                fake_slack.wait_for(f"response/{name}", timeout=10)
+                [reply] = fake_slack.responses(name)
+                assert "Replicated training" in all_text(reply)
+            assert ws.open_connections == 1
+        finally:
+            handler.close()  # type: ignore[no-untyped-call]

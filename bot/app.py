@@ -15,7 +15,7 @@ from handlers.commands import Deps
 from handlers.i18n import t
 from handlers.outbox import retry_handlers
 from handlers.views import error_view
-from store.db import Store
+from store.factory import Backend
 
 from .settings import Settings
 
@@ -41,7 +41,7 @@ class _ClientTokenNotice(logging.Filter):
         return record.getMessage() != warning_client_prioritized_and_token_skipped()
 
 
-def create_app(settings: Settings, store: Store, *, verify_token: bool = True) -> App:
+def create_app(settings: Settings, store: Backend, *, verify_token: bool = True) -> App:
     socket_mode = bool(settings.app_token)
     bolt_logger = logging.getLogger("debrief.bolt")
     if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):

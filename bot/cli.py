@@ -18,7 +18,9 @@ from typing import IO, Any, ParamSpec, TypeVar
 import click
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from store.db import NoDatabaseError, Resolution, Store, StoreError
+from store.db import NoDatabaseError, Resolution, StoreError
+from store.factory import Backend
+from store.factory import open_store as open_backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, plain_years
 from store.sqlite import sqlite3
@@ -76,10 +78,10 @@ def settings_for(db_path: str | None) -> Settings:
     return load_settings(db_path=db_path)
 
 
-def open_store(db_path: str | None, *, create: bool = False) -> Store:
+def open_store(db_path: str | None, *, create: bool = False) -> Backend:
     """The database; only `index` (and `serve`) may create it: reading a database that
     is not there says so (NoDatabaseError, exit 2) instead of answering from an empty one."""
-    return Store(settings_for(db_path).db_path, create=create)
+    return open_backend(settings_for(db_path).db_path, create=create)
 
 
 # The --json contracts: these keys, as the README and the issues spell them.
@@ -197,7 +199,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
     }
 
 
-def resolve_or_exit(store: Store, who: str, as_json: bool) -> Candidate:
+def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
     found: Resolution = store.resolve(who)
     if found.unique is not None:
         candidate = store.get_candidate(found.unique.id)
@@ -333,7 +335,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     mode = settings.require_slack()
     logs.configure(log_level or settings.log_level, settings.log_format)
     log = logging.getLogger("debrief")
-    store = Store(settings.db_path)
+    store = open_backend(settings.db_path)
     try:
         app = create_app(settings, store)
     except Exception as exc:  # Bolt checks the token with auth.test here
@@ -425,7 +427,7 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         name, _, text = text.partition(" ")
         if name != "/candidate":
             raise click.ClickException(f"unknown command {name}: only /candidate is served")
-    store = Store(settings.db_path, create=False)
+    store = open_backend(settings.db_path, create=False)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
     result = answer(parse_command(text), deps, user=user, channel=channel)
@@ -458,7 +460,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     if do_post == dry_run:
         raise BadUsage("say --post or --dry-run")
     settings = settings_for(db_path)
-    store = Store(settings.db_path, create=False)
+    store = open_backend(settings.db_path, create=False)
     if dry_run:
         message, day = Digester(settings, store, None).compose()
         if as_json:

@@ -26,7 +26,7 @@ from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.posting import find_posted, metadata, outcome_unknown
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
-from store.db import Store
+from store.factory import Backend
 
 from .settings import Settings
 
@@ -38,7 +38,7 @@ DIGEST_EVENT = "debrief_digest"  # the metadata event type that marks a digest p
 
 
 class Digester:
-    def __init__(self, settings: Settings, store: Store, client: WebClient | None) -> None:
+    def __init__(self, settings: Settings, store: Backend, client: WebClient | None) -> None:
         self.settings = settings
         self.store = store
         self.client = client

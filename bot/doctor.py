@@ -17,7 +17,8 @@ from pydantic import BaseModel
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from store.db import Store, StoreError
+from store.db import StoreError
+from store.factory import open_store
 from store.parser import MAX_BYTES, NotATranscript, ParseError, parse_transcript
 
 from .settings import Settings
@@ -110,7 +111,7 @@ def _membership(client: WebClient, channel: str, is_digest: bool) -> Check:
 
 def check_database(settings: Settings) -> Iterator[Check]:
     try:
-        store = Store(settings.db_path, create=False)
+        store = open_store(settings.db_path, create=False)
     except StoreError as exc:
         yield Check(name="database", status="fail", detail=str(exc))
         return

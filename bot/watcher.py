@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from store.connection import DiskFullError
-from store.db import Store
+from store.factory import Backend
 from store.indexer import default_workers, display_path, index_paths
 from store.models import IndexResult
 
@@ -42,7 +42,7 @@ def _hidden(folder: str, path: str) -> bool:
 class FolderWatcher:
     def __init__(
         self,
-        store: Store,
+        store: Backend,
         folder: str,
         interval: float = 2.0,
         mode: WatchMode = "auto",

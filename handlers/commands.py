@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from store.db import Store
+from store.factory import Backend
 from store.models import DIGEST_CATEGORIES, Candidate
 from store.numerals import CN_NUMERALS, parse_number
 
@@ -69,7 +69,7 @@ class Outgoing:
 class Deps:
     """What the listeners need: the store and the language to answer in."""
 
-    store: Store
+    store: Backend
     locale: Locale = "zh"
 
 

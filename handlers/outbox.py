@@ -21,7 +21,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from slack_sdk.webhook import WebhookClient
 
-from store.db import Store
+from store.factory import Backend
 
 from .audit import AuditEvent, record
 from .blocks import Message
@@ -97,7 +97,7 @@ class SlackOutbox:
     def __init__(
         self,
         client: WebClient,
-        store: Store,
+        store: Backend,
         locale: Locale,
         channel: str | None,
         user: str | None,

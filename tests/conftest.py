@@ -14,6 +14,12 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeClock, FakeSlack
+from pg_fixtures import (  # noqa: F401  (a fixture and a hook)
+    BOTH_BACKENDS,
+    fresh_pg_url,
+    pg_server,
+    pytest_report_header,
+)
 from slackbot import Bot, start_bot
 
 from store.db import Store
@@ -34,9 +40,36 @@ def seed_files() -> list[Path]:
     return sorted(SEEDS.glob("*.txt"))
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The store, command, thread and digest tests run against both backends: SQLite and
+    PostgreSQL (a throwaway server, see tests/pg_fixtures.py), through `db_target`."""
+    module = metafunc.module.__name__.rpartition(".")[2]
+    if "db_target" in metafunc.fixturenames and module in BOTH_BACKENDS:
+        metafunc.parametrize("backend", ["sqlite", "postgresql"], scope="function")
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "debrief.db")
+def backend() -> str:
+    return "sqlite"  # elsewhere: SQLite alone
+
+
+@pytest.fixture
+def db_target(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
+    """Where the test's database lives: a SQLite file, or a fresh PostgreSQL schema."""
+    if backend == "postgresql":
+        if request.node.get_closest_marker("sqlite_only"):
+            pytest.skip("SQLite only: this test looks at SQLite's own files or pragmas")
+        return str(fresh_pg_url(request))
+    return str(tmp_path / "debrief.db")
+
+
+@pytest.fixture
+def store(db_target: str) -> Iterator[Store]:
+    from store.factory import open_store
+
+    opened = open_store(db_target)
+    yield opened  # type: ignore[misc]
+    opened.close()
 
 
 @pytest.fixture
@@ -49,6 +82,9 @@ def seeded_store(store: Store) -> Store:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slack_refusals_expected: the test makes the fake Slack refuse calls on purpose"
+    )
+    config.addinivalue_line(
+        "markers", "sqlite_only: the test looks at SQLite itself (skipped on PostgreSQL)"
     )
 
 
@@ -76,8 +112,8 @@ def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def bot(fake_slack: FakeSlack, tmp_path: Path) -> Iterator[Bot]:
-    running = start_bot(fake_slack, str(tmp_path / "bot.db"))
+def bot(fake_slack: FakeSlack, db_target: str) -> Iterator[Bot]:
+    running = start_bot(fake_slack, db_target)
     assert not index_paths(running.store, [SEEDS]).failed
     try:
         yield running

@@ -20,6 +20,7 @@ from bot.app import create_app
 from bot.server import wsgi_app
 from bot.settings import Settings, load_settings
 from store.db import Store
+from store.factory import open_store
 
 SECRET = "test-signing-secret"
 
@@ -132,7 +133,7 @@ def start_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
         "db_path": db_path,
     } | settings
     s = load_settings(**values)
-    store = Store(s.db_path)
+    store = open_store(s.db_path)
     app = create_app(s, store)
     server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
     return Bot(fake=fake, server=server, store=store, settings=s)

@@ -34,6 +34,7 @@ def folder(tmp_path: Path, seeds_dir: Path) -> Path:
     return dest
 
 
+@pytest.mark.sqlite_only
 def test_schema_is_migrated_once(store: Store) -> None:
     names = [r["name"] for r in store.db.query("SELECT name FROM _migrations ORDER BY rowid")]
     assert names == [m.__name__ for m in MIGRATIONS]
@@ -99,6 +100,7 @@ def test_a_changed_file_that_breaks_keeps_the_old_version(store: Store, folder: 
     assert store.get_candidate("000_9e6b3ecb0732fcf3") is not None
 
 
+@pytest.mark.sqlite_only
 def test_a_crash_mid_write_leaves_no_half_candidate(
     store: Store, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -274,6 +276,7 @@ def test_list_filters_and_counts(seeded_store: Store) -> None:
     ]
 
 
+@pytest.mark.sqlite_only
 def test_integrity_after_updates(store: Store, folder: Path) -> None:
     for _ in range(3):
         index_paths(store, [folder])

@@ -1,0 +1,52 @@
+"""Which backend: `open_store(url_or_path)` is the one place that decides.
+
+`postgresql://user:pass@host/db` (or `postgres://`) opens the PostgreSQL store, for
+several replicas on one database; anything else is a SQLite file path. The rest of the
+code holds the result as a `Backend`: the seam of store/api.py plus the looking-after
+that `debrief backup`, `stats` and `doctor` need, and the leader lock of the replicas.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from .api import IndexTarget, StoreAPI
+from .models import HealthCheck, IndexResult, IndexRun, Stats
+from .pg.connection import is_pg_url
+
+
+class Backend(StoreAPI, IndexTarget, Protocol):
+    """A store of either kind, as bot/ holds it."""
+
+    path: str
+
+    def close(self) -> None: ...
+    def backup(self, dest: str | Path) -> int: ...
+    def stats(self) -> Stats: ...
+    def health(self) -> HealthCheck: ...
+    def record_index_run(self, result: IndexResult) -> None: ...
+    def last_index_run(self) -> IndexRun | None: ...
+    def flush_audit(self, timeout: float = 10) -> bool: ...
+    def digest_status(self, day: str) -> str | None: ...
+    def mark_digest_unknown(self, day: str, claimer: str) -> None: ...
+
+
+def is_shared(target: str | Path) -> bool:
+    """True for a database several processes on several machines share (PostgreSQL)."""
+    return is_pg_url(str(target))
+
+
+def open_store(target: str | Path, *, create: bool = True) -> Backend:
+    """The store at `target`: a PostgreSQL URL or a SQLite file. With `create=False`
+    a missing database is NoDatabaseError and nothing is created."""
+    if is_pg_url(str(target)):
+        from .pg import PgStore
+
+        return PgStore(str(target), create=create)
+    from .db import Store
+
+    return Store(target, create=create)
+
+
+__all__ = ["Backend", "is_shared", "open_store"]

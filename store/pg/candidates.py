@@ -1,0 +1,268 @@
+"""Candidates on PostgreSQL: save (with the full-text columns), get, list, count, resolve.
+
+The counterpart of `store/candidates.py`; a save is one upsert keyed by the candidate's
+id, so two replicas indexing the same file record it once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import fulltext
+from ..candidates import Resolution
+from ..connection import utcnow
+from ..models import Candidate, CandidateSummary, Question, Transcript
+from .connection import Conn
+from .search import PgSearch
+from .threads import OPEN_COUNT_SQL, read_reviews
+
+
+def _clean(text: str | None) -> str | None:
+    """PostgreSQL text cannot hold NUL characters."""
+    return text.replace("\x00", "") if text else text
+
+
+def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
+    """(fts, fts_len, terms, terms_len) of a candidate's indexed text and bigram string."""
+    tokens = bigrams.split()
+    return (
+        text.casefold().replace("\x00", ""),
+        len(text),
+        sorted(set(tokens)),
+        len(tokens),
+    )
+
+
+def questions(conn: Conn, rid: int) -> list[Question]:
+    return [
+        Question(
+            number=r[0],
+            question=r[1],
+            goal=r[2],
+            answer=r[3],
+            answered=bool(r[4]),
+            unanswered_reason=r[5] if not r[4] else None,
+        )
+        for r in conn.execute(
+            "SELECT number, question, goal, answer, answered, unanswered_reason FROM questions"
+            " WHERE candidate_rid = %s ORDER BY seq",
+            [rid],
+        ).fetchall()
+    ]
+
+
+_POSITION = "strpos(lower(position), lower(%s)) > 0"
+
+
+class PgCandidates(PgSearch):
+    def file_state(self) -> dict[str, tuple[str, str, int, int]]:
+        return {
+            r[1]: (r[0], r[2], r[3] or 0, r[4] or 0)
+            for r in self._all_rows("SELECT id, source, hash, mtime_ns, size FROM candidates")
+        }
+
+    def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
+        self._write(
+            lambda c: c.execute(
+                "UPDATE candidates SET mtime_ns = %s, size = %s WHERE id = %s",
+                [mtime_ns, size, candidate_id],
+            )
+        )
+
+    def save(
+        self,
+        t: Transcript,
+        mtime_ns: int = 0,
+        size: int = 0,
+        prepared: tuple[str, str] | None = None,
+    ) -> None:
+        now = utcnow()
+        if prepared is None:
+            text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+            prepared = (text, fulltext.bigrams(text))
+        fts, fts_len, terms, terms_len = index_columns(*prepared)
+        values = [
+            _clean(t.id),
+            _clean(t.position),
+            t.years,
+            _clean(t.years_text),
+            _clean(t.intro),
+            _clean(t.summary),
+            _clean(t.verdict),
+            _clean(t.source),
+            t.hash,
+            mtime_ns,
+            size,
+            len(t.questions),
+            len(t.unanswered),
+            now,
+            now,
+            fts,
+            fts_len,
+            terms,
+            terms_len,
+        ]
+
+        def write(conn: Conn) -> None:
+            row = conn.execute(
+                "INSERT INTO candidates (id, position, years, years_text, intro, summary, verdict,"
+                " source, hash, mtime_ns, size, question_count, unanswered_count,"
+                " first_indexed_at, indexed_at, fts, fts_len, terms, terms_len)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+                " %s, %s) ON CONFLICT (id) DO UPDATE SET position = excluded.position,"
+                " years = excluded.years, years_text = excluded.years_text,"
+                " intro = excluded.intro, summary = excluded.summary,"
+                " verdict = excluded.verdict, source = excluded.source, hash = excluded.hash,"
+                " mtime_ns = excluded.mtime_ns, size = excluded.size,"
+                " question_count = excluded.question_count,"
+                " unanswered_count = excluded.unanswered_count,"
+                " indexed_at = excluded.indexed_at, fts = excluded.fts,"
+                " fts_len = excluded.fts_len, terms = excluded.terms,"
+                " terms_len = excluded.terms_len RETURNING rid",
+                values,
+            ).fetchone()
+            assert row is not None
+            rid = row[0]
+            conn.execute("DELETE FROM questions WHERE candidate_rid = %s", [rid])
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
+                    " answered, unanswered_reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    [
+                        (
+                            rid,
+                            seq,
+                            q.number,
+                            _clean(q.question),
+                            _clean(q.goal),
+                            _clean(q.answer),
+                            int(q.answered),
+                            None if q.answered else (q.unanswered_reason or "empty"),
+                        )
+                        for seq, q in enumerate(t.questions)
+                    ],
+                )
+            conn.execute(OPEN_COUNT_SQL, [t.id])
+
+        self._write(write)
+
+    def remove(self, candidate_id: str) -> bool:
+        def write(conn: Conn) -> bool:
+            cur = conn.execute("DELETE FROM candidates WHERE id = %s", [candidate_id])
+            return cur.rowcount > 0
+
+        return self._write(write)
+
+    def get_candidate(self, candidate_id: str) -> Candidate | None:
+        rows = self._rows(
+            "SELECT rid, id, position, years, years_text, intro, summary, verdict, source, hash,"
+            " first_indexed_at FROM candidates WHERE id = %s",
+            [candidate_id],
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        with self._said():
+            decisions, followups, notes = read_reviews(self.conn, r["id"])
+            qs = questions(self.conn, r["rid"])
+        return Candidate(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            years_text=r["years_text"] or "",
+            intro=r["intro"] or "",
+            summary=r["summary"] or "",
+            questions=qs,
+            verdict=r["verdict"],
+            source=r["source"] or "",
+            hash=r["hash"],
+            indexed_at=r["first_indexed_at"],
+            decisions=decisions,
+            followups=followups,
+            notes=notes,
+        )
+
+    _SUMMARY_SQL = (
+        "SELECT id, position, years, years_text, question_count, unanswered_count,"
+        " verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
+    )
+
+    @staticmethod
+    def _summary(r: dict[str, Any]) -> CandidateSummary:
+        return CandidateSummary(
+            id=r["id"],
+            position=r["position"],
+            years=r["years"],
+            years_text=r["years_text"] or "",
+            questions=r["question_count"],
+            unanswered=r["unanswered_count"],
+            has_verdict=bool(r["has_verdict"]),
+            indexed_at=r["first_indexed_at"],
+        )
+
+    def count(self, position: str | None = None) -> int:
+        if position:
+            row = self._one(f"SELECT count(*) FROM candidates WHERE {_POSITION}", [position])
+        else:
+            row = self._one("SELECT count(*) FROM candidates")
+        return int(row[0]) if row else 0
+
+    def list_candidates(
+        self,
+        position: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        unanswered_only: bool = False,
+    ) -> list[CandidateSummary]:
+        where: list[str] = []
+        params: list[Any] = []
+        if position:
+            where.append(_POSITION)
+            params.append(position)
+        if unanswered_only:
+            where.append("unanswered_count > 0")
+        sql = self._SUMMARY_SQL
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY first_indexed_at DESC, id LIMIT %s OFFSET %s"
+        params += [limit, offset]
+        return [self._summary(r) for r in self._rows(sql, params)]
+
+    def count_unanswered(self) -> int:
+        row = self._one("SELECT count(*) FROM candidates WHERE unanswered_count > 0")
+        return int(row[0]) if row else 0
+
+    def ids(self) -> list[str]:
+        return [r[0] for r in self._all_rows("SELECT id FROM candidates ORDER BY id")]
+
+    def resolve(self, text: str, limit: int = 25) -> Resolution:
+        """A full id, a unique id prefix, or words that match one candidate."""
+        text = " ".join(text.replace("\x00", " ").split())
+        if not text:
+            return Resolution(text, [])
+        exact = self._rows(self._SUMMARY_SQL + " WHERE id = %s", [text])
+        if exact:
+            return Resolution(text, [self._summary(exact[0])])
+        prefix = self._rows(
+            self._SUMMARY_SQL + " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
+            [text, limit],
+        )
+        if prefix:
+            return Resolution(text, [self._summary(r) for r in prefix])
+        words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
+        by_position = self._rows(
+            self._SUMMARY_SQL
+            + " WHERE "
+            + " AND ".join(_POSITION for _ in words)
+            + " ORDER BY first_indexed_at DESC, id LIMIT %s",
+            [*words, limit],
+        )
+        if by_position:
+            return Resolution(text, [self._summary(r) for r in by_position])
+        hits = self.search(text, limit=limit, snippets=False)
+        if not hits:
+            return Resolution(text, [])
+        found = {
+            r["id"]: r
+            for r in self._rows(self._SUMMARY_SQL + " WHERE id = ANY(%s)", [[h.id for h in hits]])
+        }
+        return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])

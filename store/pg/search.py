@@ -1,0 +1,193 @@
+"""Full-text search on PostgreSQL: the same terms as SQLite find the same candidates.
+
+What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
+SQL over the `fts` and `terms` columns (see migrations.py):
+
+- a term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5's
+  trigram tokenizer matches it), served by the pg_trgm GIN index;
+- a 2-character CJK word or a short Latin word: `terms @> ARRAY[...]`, served by the
+  GIN index on the distinct bigrams and short words;
+- one CJK character: a bigram starting with it (FTS5's prefix query), by regex.
+
+Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), each term's
+frequency counted in the text and the document lengths as FTS5 counts them (characters
+for the trigram side, tokens for the bigram side); the two sides' scores add up, as
+they do on SQLite. Document count and average lengths are cached for a minute.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from typing import Any
+
+from .. import fulltext
+from ..fulltext import Sort, Term
+from ..models import SearchHit
+from .connection import PgConnection
+
+K1 = 1.2
+B = 0.75
+_STATS_TTL_S = 60.0
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _regex(term: Term) -> str:
+    """A PostgreSQL regex (ARE) counting the term's occurrences as the index sees them."""
+    if term.kind == "short":
+        return f"(?<![0-9a-z]){re.escape(term.text)}(?![0-9a-z#+])"
+    if term.kind == "bigram" and len(term.text) == 1:
+        return f"{re.escape(term.text)}[{_CJK}]"
+    return re.escape(term.text)
+
+
+def _condition(term: Term) -> tuple[str, Any]:
+    if term.kind == "trigram":
+        return "fts LIKE %s", _like(term.text)
+    if term.kind == "bigram" and len(term.text) == 1:
+        return "fts ~ %s", _regex(term)
+    return "terms @> ARRAY[%s]::text[]", term.text
+
+
+def _frequency(term: Term) -> tuple[str, Any]:
+    """SQL for how often the term occurs in `fts` (overlaps aside)."""
+    if term.kind == "trigram" or (term.kind == "bigram" and len(term.text) == 2):
+        return "((length(fts) - length(replace(fts, %s, ''))) / length(%s::text))", term.text
+    return "regexp_count(fts, %s)", _regex(term)
+
+
+class PgSearch(PgConnection):
+    _stats: tuple[float, int, float, float] | None = None
+
+    def _corpus(self) -> tuple[int, float, float]:
+        """(documents, average fts length, average terms length), cached a minute."""
+        cached = self._stats
+        if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
+            row = self._one(
+                "SELECT count(*), coalesce(avg(fts_len), 1), coalesce(avg(terms_len), 1)"
+                " FROM candidates"
+            )
+            assert row is not None
+            cached = (time.monotonic(), int(row[0]), float(row[1]), float(row[2]))
+            self._stats = cached
+        return cached[1], cached[2] or 1.0, cached[3] or 1.0
+
+    def _idf(self, term: Term, n: int) -> float:
+        sql, param = _condition(term)
+        row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
+        hits = int(row[0]) if row else 0
+        idf = math.log((n - hits + 0.5) / (hits + 0.5))
+        return idf if idf > 0 else 1e-6
+
+    def _ranked(self, terms: list[Term], limit: int, sort: Sort) -> list[tuple[int, float]]:
+        """(rid, score) of the best `limit` candidates matching every term; score is
+        bm25 (higher is better), 0 when sorting newest first."""
+        if not terms:
+            return []
+        where: list[str] = []
+        params: list[Any] = []
+        for term in terms:
+            sql, param = _condition(term)
+            where.append(sql)
+            params.append(param)
+        if sort == "newest":
+            rows = self._all_rows(
+                f"SELECT rid, 0 FROM candidates WHERE {' AND '.join(where)}"
+                " ORDER BY rid DESC LIMIT %s",
+                [*params, limit],
+            )
+            return [(int(r[0]), 0.0) for r in rows]
+        n, avg_fts, avg_terms = self._corpus()
+        parts: list[str] = []
+        score_params: list[Any] = []
+        for term in terms:
+            tf_sql, tf_param = _frequency(term)
+            on_fts = term.kind == "trigram"
+            length, avg = ("fts_len", avg_fts) if on_fts else ("terms_len", avg_terms)
+            parts.append(
+                f"%s * {tf_sql} * {K1 + 1} / ({tf_sql} + {K1} * (1 - {B} + {B} * {length} / %s))"
+            )
+            tf_params = [tf_param] if tf_sql.count("%s") == 1 else [tf_param, tf_param]
+            score_params += [self._idf(term, n), *tf_params, *tf_params, avg]
+        rows = self._all_rows(
+            f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM candidates"
+            f" WHERE {' AND '.join(where)} ORDER BY score DESC, rid DESC LIMIT %s",
+            [*score_params, *params, limit],
+        )
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def _fields(self, rids: list[int]) -> dict[int, list[tuple[str, int | None]]]:
+        head: dict[int, list[tuple[str, int | None]]] = {}
+        verdicts: dict[int, str] = {}
+        for rid, position, intro, summary, verdict in self._all_rows(
+            "SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid = ANY(%s)",
+            [rids],
+        ):
+            head[rid] = [(position or "", None), (intro or "", None), (summary or "", None)]
+            verdicts[rid] = verdict or ""
+        for rid, number, question, goal, answer in self._all_rows(
+            "SELECT candidate_rid, number, question, goal, answer FROM questions"
+            " WHERE candidate_rid = ANY(%s) ORDER BY candidate_rid, seq",
+            [rids],
+        ):
+            head[rid] += [(question, number), (goal, number), (answer, number)]
+        return {rid: [*parts, (verdicts[rid], None)] for rid, parts in head.items()}
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        snippets: bool = True,
+        sort: Sort = "relevance",
+    ) -> list[SearchHit]:
+        """Candidates containing every term of `query`, best (or newest) first; matches
+        of a Chinese phrase as typed before matches of its words. Never raises on input."""
+        limit = max(1, min(limit, 1000))
+        parsed = fulltext.parse(query, segment=False)
+        rows: list[tuple[int, float, list[Term]]] = [
+            (rid, s, parsed.exact) for rid, s in self._ranked(parsed.exact, limit, sort)
+        ]
+        if len(rows) < limit and any(
+            t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
+        ):
+            words = fulltext.parse(query).words
+            if words:
+                seen = {r[0] for r in rows}
+                more = self._ranked(words, limit + len(rows), sort)
+                rows += [(rid, s, words) for rid, s in more if rid not in seen]
+                if sort == "newest":
+                    rows.sort(key=lambda r: -r[0])
+                rows = rows[:limit]
+        if not rows:
+            return []
+        rids = [r[0] for r in rows]
+        info = {
+            r["rid"]: r
+            for r in self._rows(
+                "SELECT rid, id, position, years FROM candidates WHERE rid = ANY(%s)", [rids]
+            )
+        }
+        fields = self._fields(rids) if snippets else {}
+        hits: list[SearchHit] = []
+        for rid, score, used in rows:
+            r = info.get(rid)
+            if r is None:
+                continue
+            cut = fulltext.snippet(fields.get(rid, []), used) if snippets else None
+            hits.append(
+                SearchHit(
+                    id=r["id"],
+                    position=r["position"],
+                    years=r["years"],
+                    snippet=cut.text if cut else "",
+                    score=round(score, 6),
+                    highlight=cut.highlight if cut else None,
+                    question=cut.question if cut else None,
+                )
+            )
+        return hits

@@ -1,0 +1,225 @@
+"""Slack threads on PostgreSQL: the bot's posts, reviewers' replies, button decisions.
+
+The counterpart of `store/threads.py` and `store/decisions.py`. Every event is keyed by
+Slack's (channel, ts): a retried or duplicated event, whichever replica gets it, is one
+`INSERT ... ON CONFLICT` on that key, and the row lock it takes makes the second
+replica wait for the first and then see the same text (recorded once)."""
+
+from __future__ import annotations
+
+from ..connection import utcnow
+from ..models import Decision, DecisionRecord, Followup, Note, tally_decisions
+from ..reviews import parse_reply
+from ..threads import ReplyOutcome
+from .connection import Conn, PgConnection
+
+OPEN_COUNT_SQL = """
+UPDATE candidates SET unanswered_count = (
+    SELECT count(*) FROM questions q
+    WHERE q.candidate_rid = candidates.rid AND q.answered = 0
+      AND NOT EXISTS (
+        SELECT 1 FROM replies r
+        WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
+      )
+) WHERE id = %s
+"""
+
+
+def read_reviews(
+    conn: Conn, candidate_id: str
+) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
+    """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+    decisions = [
+        DecisionRecord.model_validate(
+            {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
+        )
+        for r in conn.execute(
+            "SELECT DISTINCT ON (reviewer) reviewer, decision, text, ts FROM replies"
+            " WHERE candidate_id = %s AND decision IS NOT NULL ORDER BY reviewer, ts DESC",
+            [candidate_id],
+        ).fetchall()
+    ]
+    decisions.sort(key=lambda d: d.ts)
+    followups = [
+        Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3])
+        for r in conn.execute(
+            "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
+            " WHERE candidate_id = %s AND followup_number IS NOT NULL ORDER BY ts",
+            [candidate_id],
+        ).fetchall()
+    ]
+    notes = [
+        Note(reviewer=r[0], text=r[1], ts=r[2])
+        for r in reversed(
+            conn.execute(
+                "SELECT reviewer, text, ts FROM replies WHERE candidate_id = %s"
+                " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+                [candidate_id],
+            ).fetchall()
+        )
+    ]
+    return decisions, followups, notes
+
+
+def decision_tally(conn: Conn, candidate_id: str) -> dict[str, int]:
+    decisions, _f, _n = read_reviews(conn, candidate_id)
+    return tally_decisions(decisions)
+
+
+class PgThreads(PgConnection):
+    def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None:
+        with self.tx() as conn:
+            conn.execute(
+                "INSERT INTO posts (channel, ts, candidate_id, kind, posted_at)"
+                " VALUES (%s, %s, %s, %s, %s) ON CONFLICT (channel, ts) DO UPDATE SET"
+                " candidate_id = excluded.candidate_id, kind = excluded.kind,"
+                " posted_at = excluded.posted_at",
+                [channel, ts, candidate_id, kind, utcnow()],
+            )
+
+    def post_candidate(self, channel: str, ts: str) -> str | None:
+        row = self._one(
+            "SELECT candidate_id FROM posts WHERE channel = %s AND ts = %s", [channel, ts]
+        )
+        return str(row[0]) if row else None
+
+    def record_reply(
+        self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
+    ) -> ReplyOutcome:
+        """Record (or update, when edited) one reply. The same event twice records once,
+        on one replica or two: the row is claimed first (`ON CONFLICT DO NOTHING`, then
+        `FOR UPDATE`), so a concurrent duplicate waits and then finds the same text."""
+        meaning = parse_reply(text)
+        text = text.replace("\x00", "")
+        with self.tx() as conn:
+            if conn.execute(
+                "SELECT 1 FROM forgotten_threads WHERE channel = %s AND ts = %s",
+                [channel, thread_ts],
+            ).fetchone():
+                return ReplyOutcome(False, None, None, False)
+            followup = meaning.followup_number
+            if (
+                followup is not None
+                and not conn.execute(
+                    "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                    " WHERE c.id = %s AND q.number = %s",
+                    [candidate_id, followup],
+                ).fetchone()
+            ):
+                followup = None  # no such question: it is a note
+            now = utcnow()
+            inserted = conn.execute(
+                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, followup_number, followup_answer, recorded_at, reacted)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (channel, ts) DO NOTHING RETURNING 1",
+                [
+                    channel,
+                    ts,
+                    thread_ts,
+                    candidate_id,
+                    reviewer,
+                    text,
+                    meaning.decision,
+                    followup,
+                    meaning.followup_answer if followup is not None else None,
+                    now,
+                    int(meaning.decision is not None),
+                ],
+            ).fetchone()
+            if inserted:
+                conn.execute(OPEN_COUNT_SQL, [candidate_id])
+                return ReplyOutcome(True, meaning.decision, followup, meaning.decision is not None)
+            old = conn.execute(
+                "SELECT text, reacted FROM replies WHERE channel = %s AND ts = %s FOR UPDATE",
+                [channel, ts],
+            ).fetchone()
+            assert old is not None
+            react = meaning.decision is not None and not old[1]
+            if old[0] == text:
+                if react:
+                    conn.execute(
+                        "UPDATE replies SET reacted = 1 WHERE channel = %s AND ts = %s",
+                        [channel, ts],
+                    )
+                return ReplyOutcome(False, meaning.decision, followup, react)
+            conn.execute(
+                "UPDATE replies SET text = %s, decision = %s, followup_number = %s,"
+                " followup_answer = %s, edited_at = %s, reacted = reacted | %s"
+                " WHERE channel = %s AND ts = %s",
+                [
+                    text,
+                    meaning.decision,
+                    followup,
+                    meaning.followup_answer if followup is not None else None,
+                    now,
+                    int(react),
+                    channel,
+                    ts,
+                ],
+            )
+            conn.execute(OPEN_COUNT_SQL, [candidate_id])
+        return ReplyOutcome(True, meaning.decision, followup, react)
+
+    def delete_reply(self, channel: str, ts: str) -> bool:
+        with self.tx() as conn:
+            row = conn.execute(
+                "DELETE FROM replies WHERE channel = %s AND ts = %s RETURNING candidate_id",
+                [channel, ts],
+            ).fetchone()
+            if row is None:
+                return False
+            conn.execute(OPEN_COUNT_SQL, [row[0]])
+        return True
+
+    def tally(self, candidate_id: str) -> dict[str, int]:
+        with self._said():
+            return decision_tally(self.conn, candidate_id)
+
+    # -- decisions made with the verdict post's buttons (store/decisions.py) -------------
+
+    def claim_submission(self, key: str) -> bool:
+        with self.tx() as conn:
+            cur = conn.execute(
+                "INSERT INTO submissions (key, at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                [key, utcnow()],
+            )
+            return cur.rowcount > 0
+
+    def record_decision(
+        self,
+        channel: str,
+        ts: str,
+        thread_ts: str,
+        candidate_id: str,
+        reviewer: str,
+        decision: Decision,
+        text: str,
+    ) -> bool:
+        with self.tx() as conn:
+            if conn.execute(
+                "SELECT 1 FROM forgotten_threads WHERE channel = %s AND ts = %s",
+                [channel, thread_ts],
+            ).fetchone():
+                return False
+            if not conn.execute(
+                "SELECT 1 FROM candidates WHERE id = %s", [candidate_id]
+            ).fetchone():
+                return False
+            conn.execute(
+                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, recorded_at, reacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 1)"
+                " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                " decision = excluded.decision, reviewer = excluded.reviewer,"
+                " edited_at = excluded.recorded_at",
+                [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
+            )
+        return True
+
+    def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
+        row = self._one(
+            "SELECT decision FROM replies WHERE candidate_id = %s AND reviewer = %s"
+            " AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
+            [candidate_id, reviewer],
+        )
+        return row[0] if row else None

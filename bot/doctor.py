@@ -30,6 +30,7 @@ REQUIRED_SCOPES = (
     "channels:history",
     "groups:history",
     "usergroups:read",
+    "users:read",
 )
 """The bot scopes manifest.yml asks for (a test keeps the two in step)."""
 

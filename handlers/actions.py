@@ -1,4 +1,5 @@
-"""Buttons: pick a candidate, open a view, turn a page, post a private reply in the channel."""
+"""Buttons: pick a candidate, open a view, turn a page, go on with a reply in several
+parts, post a private reply in the channel."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from .blocks import decode_value
 from .commands import Deps, Outgoing, answer, route_from_value
 from .i18n import t
 from .outbox import SlackOutbox, ack_now, deliver, outbox_for
-from .views import OPEN, PAGE, POST, error_view, notice
+from .views import CONTINUE, OPEN, PAGE, POST, error_view, notice
 
 logger = logging.getLogger(__name__)
 
@@ -35,11 +36,18 @@ def handle_action(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
         if route is None:
             return
         result = answer(
-            route, deps, user=outbox.user or "", posting=posting, channel=outbox.channel
+            route,
+            deps,
+            user=outbox.user or "",
+            posting=posting,
+            channel=outbox.channel,
+            names=lambda ids: deps.names.lookup(client, ids),
         )
         record(deps.store, result.events)
         if posting:
             _post_in_channel(result.outgoing, outbox, deps)
+        elif action.get("action_id") == CONTINUE:  # the next parts, below the ones shown
+            deliver(result.outgoing, outbox)
         else:
             _open_view(result.outgoing, body, outbox)
     except Exception:
@@ -58,12 +66,7 @@ def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackOutbox) -
 
 def _post_in_channel(out: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
     """Post the private reply's view for everyone in the channel."""
-    posted = False
-    for o in out:
-        if o.post:
-            posted = bool(outbox.post(o)) or posted
-        else:
-            outbox.reply(o.message)
+    posted = bool(out) and any(o.post for o in out) and deliver(out, outbox)
     if posted:
         outbox.reply(notice(t(deps.locale, "posted")), replace_original=True)
 
@@ -75,3 +78,4 @@ def register(app: App, deps: Deps) -> None:
     app.action(re.compile(rf"^{OPEN}(:\d+)?$"))(ack=ack_now, lazy=[on_click])
     app.action(re.compile(rf"^{PAGE}:(prev|next)$"))(ack=ack_now, lazy=[on_click])
     app.action(POST)(ack=ack_now, lazy=[on_click])
+    app.action(CONTINUE)(ack=ack_now, lazy=[on_click])

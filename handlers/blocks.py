@@ -30,8 +30,11 @@ MAX_SECTION = 3000
 MAX_HEADER = 150
 MAX_VALUE = 2000
 MAX_FALLBACK = 3000
-# What one message carries at most, all sections together: well inside Slack's payload limits.
+# What one message's blocks may hold at most, measured as their compact JSON (the way Slack
+# counts, escapes included): real Slack refuses at about 13,200 characters of block text.
 MESSAGE_BUDGET = 12_000
+# Room `pack` keeps free in every message for a part label and a "continue" button.
+PART_RESERVE = 900
 
 
 class Message(BaseModel):
@@ -45,8 +48,15 @@ class Message(BaseModel):
         return {"text": self.text, "blocks": self.blocks, "response_type": self.response_type}
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def escape(text: str) -> str:
-    """Slack's three control characters; a transcript can never ping or link."""
+    """Slack's three control characters; a transcript can never ping or link.
+
+    Control characters (other than newline and tab) are dropped: Slack shows nothing for
+    them and JSON spells each as six characters, which would break the size budget."""
+    text = _CONTROL.sub("", text)
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
@@ -96,9 +106,20 @@ def unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
+def cut_escaped(text: str, limit: int, ellipsis: str = "") -> str:
+    """Already escaped text cut to `limit` characters, never inside an entity."""
+    if len(text) <= limit:
+        return text
+    head = text[: max(0, limit - len(ellipsis))]
+    amp = head.rfind("&")
+    if amp != -1 and ";" not in head[amp:]:
+        head = head[:amp]
+    return head + ellipsis
+
+
 def mrkdwn(text: str) -> MarkdownTextObject:
     """Text we wrote ourselves (already escaped where it carries transcript text)."""
-    return MarkdownTextObject(text=text[:MAX_SECTION], verbatim=True)
+    return MarkdownTextObject(text=cut_escaped(text, MAX_SECTION, "…"), verbatim=True)
 
 
 def section(text: str, accessory: ButtonElement | None = None) -> SectionBlock:
@@ -136,7 +157,7 @@ def decode_value(value: str | None) -> dict[str, Any]:
 
 def button(label: str, action_id: str, ref: dict[str, Any], primary: bool = False) -> ButtonElement:
     return ButtonElement(
-        text=PlainTextObject(text=label[:75], emoji=False),
+        text=PlainTextObject(text=fit(label, 75)[0], emoji=False),
         action_id=action_id,
         value=encode_value(ref),
         style="primary" if primary else None,
@@ -155,12 +176,36 @@ def message(
     rendered = [b.to_dict() for b in blocks]
     if len(rendered) > MAX_BLOCKS:  # views page themselves; this is the last guard
         rendered = [*rendered[: MAX_BLOCKS - 1], ContextBlock(elements=[mrkdwn("…")]).to_dict()]
+    _shrink(rendered, MESSAGE_BUDGET)
     text, _ = fit(fallback, MAX_FALLBACK)
     return Message(text=text, blocks=rendered, response_type=response_type)
 
 
+def json_size(blocks: Sequence[dict[str, Any]]) -> int:
+    """Characters of the blocks' compact JSON: what Slack measures against its limit."""
+    return len(json.dumps(list(blocks), ensure_ascii=False, separators=(",", ":")))
+
+
+def _shrink(rendered: list[dict[str, Any]], budget: int) -> None:
+    """The last guard: halve the longest section until the message fits (views are sized
+    so this never runs; when it does, the cut is marked with an ellipsis, never silent)."""
+    while json_size(rendered) > budget:
+        texts = [
+            b["text"]
+            for b in rendered
+            if b.get("type") == "section" and isinstance(b.get("text"), dict)
+        ]
+        longest = max(texts, key=lambda t: len(str(t.get("text", ""))), default=None)
+        if longest is None or len(str(longest["text"])) < 20:
+            del rendered[-1]
+            continue
+        body = str(longest["text"])
+        longest["text"] = cut_escaped(body, len(body) // 2, "…")
+
+
 def size(block: Block) -> int:
-    return len(json.dumps(block.to_dict(), ensure_ascii=False))
+    """One block's share of a message: its compact JSON and the comma after it."""
+    return json_size([block.to_dict()]) - 1
 
 
 def pack(
@@ -170,19 +215,24 @@ def pack(
     response_type: str = "ephemeral",
     tail: list[Block] | None = None,
 ) -> list[Message]:
-    """Spread `body` over as many messages as it takes; `head` opens the first, `tail` ends the last."""
+    """Spread `body` over as many messages as it takes; `head` opens the first, `tail` ends
+    the last. Every message keeps `PART_RESERVE` characters and two blocks free for a part
+    label and a "continue" button (see `views.label_parts`)."""
     tail = tail or []
+    budget = MESSAGE_BUDGET - PART_RESERVE
+    room = MAX_BLOCKS - 2
+    tail_size = sum(size(b) for b in tail)
     messages: list[list[Block]] = []
     current: list[Block] = list(head)
-    used = sum(size(b) for b in current)
+    used = 1 + sum(size(b) for b in current)
     for block in body:
         s = size(block)
-        if current and (len(current) + 1 > MAX_BLOCKS - len(tail) or used + s > MESSAGE_BUDGET):
+        if current and (len(current) + 1 > room or used + s > budget):
             messages.append(current)
-            current, used = [], 0
+            current, used = [], 1
         current.append(block)
         used += s
-    if len(current) + len(tail) > MAX_BLOCKS:
+    if current and (len(current) + len(tail) > room or used + tail_size > budget):
         messages.append(current)
         current = []
     current.extend(tail)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -24,6 +24,8 @@ from . import views
 from .audit import AuditEvent
 from .blocks import Message, escape
 from .i18n import Locale, t
+from .pacing import Pacer
+from .people import UserNames
 
 FULL_WORDS = {"full", "all", "全文", "全部"}
 MAX_TEXT = 4000
@@ -38,6 +40,7 @@ class Kind(StrEnum):
     FULL = "full"  # the summary's profile and summary text in full
     UNANSWERED = "unanswered"
     VERDICT = "verdict"
+    VERDICT_FULL = "verdict_full"  # the whole verdict, privately (`点评 X 全文`)
     QUESTION = "question"
     SEARCH = "search"
     LIST = "list"
@@ -55,6 +58,7 @@ class Route:
     offset: int = 0
     lead: str | None = None
     since: str = ""
+    part: int = 0  # a reply in several messages goes on from this one (a "continue" button)
 
 
 @dataclass
@@ -67,10 +71,18 @@ class Outgoing:
 
 @dataclass
 class Deps:
-    """What the listeners need: the store and the language to answer in."""
+    """What the listeners need: the store and the language to answer in; the pace of posts
+    per channel and the users' display names, kept for the life of the app."""
 
     store: Backend
     locale: Locale = "zh"
+    uploads: str | None = None  # the folder for transcripts shared in Slack (uploads.py)
+    pacer: Pacer = field(default_factory=Pacer)
+    names: UserNames = field(default_factory=UserNames)
+
+
+# user ids -> display names, for what is posted in a channel (None: ids as plain text)
+Names = Callable[[Iterable[str]], Mapping[str, str]]
 
 
 # -- reading what was typed ------------------------------------------------------------------
@@ -92,6 +104,13 @@ def _read_summary(kind: Kind, rest: list[str]) -> Route:
     """`总结 000 全文`: the full text."""
     if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
         return Route(Kind.FULL, who=" ".join(rest[:-1]))
+    return Route(kind, who=" ".join(rest))
+
+
+def _read_verdict(kind: Kind, rest: list[str]) -> Route:
+    """`点评 000 全文`: the whole verdict, only for the asker."""
+    if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
+        return Route(Kind.VERDICT_FULL, who=" ".join(rest[:-1]))
     return Route(kind, who=" ".join(rest))
 
 
@@ -128,6 +147,7 @@ class Asked:
     deps: Deps
     user: str
     posting: bool
+    names: Names | None = None
 
     @property
     def locale(self) -> Locale:
@@ -136,6 +156,21 @@ class Asked:
     @property
     def posted_by(self) -> str | None:
         return self.user if self.posting else None
+
+    def people(self, ids: Iterable[str]) -> Mapping[str, str] | None:
+        """How to name `ids`: None in a private reply (mentions); display names in a post."""
+        if not self.posting:
+            return None
+        wanted = list(ids)
+        return dict(self.names(wanted)) if self.names is not None and wanted else {}
+
+
+def _parts(msgs: list[Message], route: Route, asked: Asked, ref: dict[str, Any]) -> list[Message]:
+    """A private reply: at most five messages (one response_url), from `route.part` on,
+    the fifth ending with a button that goes on. A post in the channel: all of them."""
+    if asked.posting:
+        return msgs
+    return views.window(msgs, route.part, ref, asked.locale)
 
 
 def _help(route: Route, asked: Asked) -> list[Outgoing]:
@@ -189,23 +224,36 @@ def _overview(route: Route, asked: Asked) -> list[Outgoing]:
 
 
 def _summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    msg = views.summary_view(c, asked.locale, asked.posted_by)
+    people = asked.people(views.people_in(c))
+    msg = views.summary_view(c, asked.locale, asked.posted_by, people)
     return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
 
 
 def _full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    return [Outgoing(m) for m in views.full_summary_views(c, asked.locale)]
+    msgs = _parts(
+        views.full_summary_views(c, asked.locale), route, asked, {"v": "full", "id": c.id}
+    )
+    return [Outgoing(m) for m in msgs]
 
 
 def _unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     msgs = views.unanswered_view(c, asked.locale, asked.posted_by)
+    msgs = _parts(msgs, route, asked, {"v": "unanswered", "id": c.id})
     return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="unanswered") for m in msgs]
 
 
 def _verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    # The verdict is posted for everyone on purpose: reviewers reply in its thread.
-    msg = views.verdict_view(c, asked.locale, asked.user)
-    return [Outgoing(msg, post=True, candidate_id=c.id, kind="verdict")]
+    # The verdict is posted for everyone on purpose: reviewers reply in its thread. A long
+    # one goes out in several messages, each remembered (a reply in any thread counts).
+    msgs = views.verdict_views(c, asked.locale, asked.user)
+    return [Outgoing(m, post=True, candidate_id=c.id, kind="verdict") for m in msgs]
+
+
+def _verdict_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """The whole verdict for the asker alone (the summary's "cut short" points here)."""
+    msgs = views.verdict_views(c, asked.locale, None)
+    msgs = views.window(msgs, route.part, {"v": "verdict_full", "id": c.id}, asked.locale)
+    return [Outgoing(m, candidate_id=c.id) for m in msgs]
 
 
 def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
@@ -217,7 +265,10 @@ def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     if not matching:
         text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
         return [Outgoing(views.notice(text))]
-    msgs = views.question_views(c, matching[0], loc, asked.posted_by)
+    q = matching[0]
+    people = asked.people([f.reviewer for f in c.followups if f.number == q.number])
+    msgs = views.question_views(c, q, loc, asked.posted_by, people)
+    msgs = _parts(msgs, route, asked, {"v": "question", "id": c.id, "n": q.number})
     return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="question") for m in msgs]
 
 
@@ -248,7 +299,8 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
     Kind.SUMMARY: Subcommand(("summary", "总结"), _read_summary, about=_summary),
     Kind.FULL: Subcommand(about=_full),
     Kind.UNANSWERED: Subcommand(("unanswered", "未回答"), general=_overview, about=_unanswered),
-    Kind.VERDICT: Subcommand(("verdict", "点评"), about=_verdict),
+    Kind.VERDICT: Subcommand(("verdict", "点评"), _read_verdict, about=_verdict),
+    Kind.VERDICT_FULL: Subcommand(about=_verdict_full),
     Kind.QUESTION: Subcommand(("question", "问题", "q"), _read_question, about=_question),
     Kind.SEARCH: Subcommand(("search", "搜索"), _read_words, general=_search),
     Kind.LIST: Subcommand(("list", "列表"), _read_words, general=_list),
@@ -288,6 +340,7 @@ def route_from_value(ref: dict[str, Any]) -> Route | None:
         return None
     n = ref.get("n")
     offset = ref.get("o", 0)
+    part = ref.get("p", 0)
     return Route(
         kind,
         who=str(ref.get("id", "")),
@@ -295,6 +348,7 @@ def route_from_value(ref: dict[str, Any]) -> Route | None:
         words=str(ref.get("q", "") or ref.get("c", "")),
         since=str(ref.get("s", "")),
         offset=offset if isinstance(offset, int) and offset >= 0 else 0,
+        part=part if isinstance(part, int) and part >= 0 else 0,
     )
 
 
@@ -307,12 +361,17 @@ class Answer:
 
 
 def answer(
-    route: Route, deps: Deps, user: str, posting: bool = False, channel: str | None = None
+    route: Route,
+    deps: Deps,
+    user: str,
+    posting: bool = False,
+    channel: str | None = None,
+    names: Names | None = None,
 ) -> Answer:
     """Answer a route; its events say who looked at which candidate from where (one per
     candidate shown, or one without a candidate). `posting`: render for everyone in the
-    channel (a button asked for it)."""
-    out = _answer(route, Asked(deps, user, posting))
+    channel (a button asked for it), naming people with `names` instead of mentions."""
+    out = _answer(route, Asked(deps, user, posting, names))
     events: list[AuditEvent] = []
     if route.kind != Kind.HELP:
         shown = sorted({o.candidate_id for o in out if o.candidate_id})

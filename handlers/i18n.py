@@ -10,30 +10,30 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "help_title": {"zh": "Debrief 使用说明", "en": "How to use Debrief"},
     "help_body": {
         "zh": (
-            "*/candidate <候选人>* 候选人总结（匹配多人时给出选择）\n"
-            "*/candidate 总结 <候选人>* 岗位、年限、简介、总结、作答情况、点评要点、评审意见\n"
-            "*/candidate 未回答 [<候选人>]* 未回答的问题及考察目标；不写候选人则列出所有有未回答问题的人\n"
-            "*/candidate 点评 <候选人>* 把点评发到频道，评审在帖子下的讨论串里回复\n"
-            "*/candidate 问题 <候选人> <n>* 第 n 题的完整问题、考察目标和回答\n"
-            "*/candidate 搜索 <关键词>* 全文搜索，最相关的在前\n"
+            "*/candidate &lt;候选人&gt;* 候选人总结（匹配多人时给出选择）\n"
+            "*/candidate 总结 &lt;候选人&gt;* 岗位、年限、简介、总结、作答情况、点评要点、评审意见\n"
+            "*/candidate 未回答 [&lt;候选人&gt;]* 未回答的问题及考察目标；不写候选人则列出所有有未回答问题的人\n"
+            "*/candidate 点评 &lt;候选人&gt;* 把点评发到频道，评审在帖子下的讨论串里回复；加上“全文”（ `/candidate 点评 &lt;候选人&gt; 全文` ）只给你自己看\n"
+            "*/candidate 问题 &lt;候选人&gt; &lt;n&gt;* 第 n 题的完整问题、考察目标和回答\n"
+            "*/candidate 搜索 &lt;关键词&gt;* 全文搜索，最相关的在前\n"
             "*/candidate 列表 [岗位]* 候选人列表，最新的在前\n"
             "*/candidate 帮助* 显示本说明\n"
-            "<候选人> 可以是编号、编号前缀（如 `000`）或能唯一匹配的词（如岗位名）。"
+            "&lt;候选人&gt; 可以是编号、编号前缀（如 `000` ）或能唯一匹配的词（如岗位名）。"
             "英文子命令同样可用：summary、unanswered、verdict、question、search、list、help。"
         ),
         "en": (
-            "*/candidate <who>* a candidate's summary (a pick list when several match)\n"
-            "*/candidate summary <who>* position, years, profile, summary, answered/unanswered,"
+            "*/candidate &lt;who&gt;* a candidate's summary (a pick list when several match)\n"
+            "*/candidate summary &lt;who&gt;* position, years, profile, summary, answered/unanswered,"
             " the verdict's gist and what reviewers said\n"
-            "*/candidate unanswered [<who>]* unanswered questions with what each assesses;"
-            " without <who>: everyone with unanswered questions\n"
-            "*/candidate verdict <who>* posts the reviewer's verdict in the channel;"
-            " reviewers reply in its thread\n"
-            "*/candidate question <who> <n>* question n in full: question, goal and answer\n"
-            "*/candidate search <words>* full-text search, best first\n"
+            "*/candidate unanswered [&lt;who&gt;]* unanswered questions with what each assesses;"
+            " without &lt;who&gt;: everyone with unanswered questions\n"
+            "*/candidate verdict &lt;who&gt;* posts the reviewer's verdict in the channel;"
+            " reviewers reply in its thread (`/candidate verdict &lt;who&gt; full`: only for you)\n"
+            "*/candidate question &lt;who&gt; &lt;n&gt;* question n in full: question, goal and answer\n"
+            "*/candidate search &lt;words&gt;* full-text search, best first\n"
             "*/candidate list [position]* candidates, newest first\n"
             "*/candidate help* this help\n"
-            "<who> is an id, an id prefix (such as `000`) or words that match one candidate."
+            "&lt;who&gt; is an id, an id prefix (such as `000`) or words that match one candidate."
             " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、帮助."
         ),
     },
@@ -42,9 +42,9 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Tell me which candidate to look up, or use one of these subcommands:",
     },
     "not_found": {
-        "zh": "没有找到与“{query}”匹配的候选人。可以试试编号前缀、岗位名，或 `/candidate 搜索 {query}`。",
-        "en": "No candidate matches “{query}”. Try an id prefix, a position, or"
-        " `/candidate search {query}`.",
+        "zh": "没有找到与“{query}”匹配的候选人。可以试试编号前缀、岗位名，或者搜索： `/candidate 搜索 {query}`",
+        "en": "No candidate matches “{query}”. Try an id prefix, a position, or a search:"
+        " `/candidate search {query}`",
     },
     "pick": {
         "zh": "有 {count} 位候选人与“{query}”匹配，请选择：",
@@ -55,20 +55,20 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Showing the first {shown}; be more specific to narrow it down.",
     },
     "need_who": {
-        "zh": "请写上候选人，例如 `/candidate {cmd} 000`。",
-        "en": "Say which candidate, for example `/candidate {cmd} 000`.",
+        "zh": "请写上候选人，例如 `/candidate {cmd} 000`",
+        "en": "Say which candidate, for example `/candidate {cmd} 000`",
     },
     "need_number": {
-        "zh": "请写上题号，例如 `/candidate 问题 {who} 2`。{who} 共有 {count} 道题。",
-        "en": "Say which question, for example `/candidate question {who} 2`."
-        " {who} has {count} questions.",
+        "zh": "{who} 共有 {count} 道题。请写上题号，例如 `/candidate 问题 {who} 2`",
+        "en": "{who} has {count} questions. Say which one, for example"
+        " `/candidate question {who} 2`",
     },
     "no_such_question": {
-        "zh": "{who} 没有第 {n} 题（共 {count} 题），例如 `/candidate 问题 {who} 1`。",
-        "en": "{who} has no question {n} (there are {count}); try `/candidate question {who} 1`.",
+        "zh": "{who} 没有第 {n} 题（共 {count} 题）。第一题： `/candidate 问题 {who} 1`",
+        "en": "{who} has no question {n} (there are {count}); the first: `/candidate question {who} 1`",
     },
     "need_words": {
-        "zh": "请写上要搜索的词，例如 `/candidate 搜索 分布式`。",
+        "zh": "请写上要搜索的词，例如 `/candidate 搜索 分布式`",
         "en": "Say what to search for, for example `/candidate search TensorFlow`.",
     },
     "no_hits": {
@@ -125,11 +125,11 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "post_in_channel": {"zh": "发到频道", "en": "Post in channel"},
     "posted": {"zh": "已发到频道。", "en": "Posted in the channel."},
     "read_more": {
-        "zh": "（已截断，完整内容：`/candidate {cmd}`）",
+        "zh": "已截断。完整内容： `/candidate {cmd}`",
         "en": "(cut short; read it all with `/candidate {cmd}`)",
     },
     "see_question": {
-        "zh": "完整回答：`/candidate 问题 {who} {n}`",
+        "zh": "完整回答： `/candidate 问题 {who} {n}`",
         "en": "Full answer: `/candidate question {who} {n}`",
     },
     "more_items": {
@@ -137,7 +137,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "{count} more not shown.",
     },
     "reviewers": {"zh": "评审意见", "en": "Reviewers"},
-    "tally": {"zh": "结论", "en": "Tally"},
+    "tally": {"zh": "结论", "en": "Tally:"},
     "notes": {"zh": "最新讨论", "en": "Latest notes"},
     "followup": {"zh": "追问回答（{who}）", "en": "Follow-up answer ({who})"},
     "verdict_thread_hint": {
@@ -148,9 +148,35 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     },
     "posted_by": {"zh": "由 <@{user}> 发布", "en": "Posted by <@{user}>"},
     "not_in_channel": {
-        "zh": "我还不在这个频道里，无法发帖。请先用 `/invite @Debrief` 邀请我。",
+        "zh": "我还不在这个频道里，无法发帖。请先邀请我： `/invite @Debrief`",
         "en": "I am not in this channel, so I cannot post here. Invite me with `/invite @Debrief`.",
     },
+    "cannot_post_dm": {
+        "zh": "我不能在私信或群组私信里发帖（私信里无法邀请机器人）。"
+        "要发给大家，请在我所在的频道里使用 /candidate；这里的回复只有你能看到。",
+        "en": "I cannot post in a direct message or group DM (a bot cannot be invited there)."
+        " To share this, use /candidate in a channel I am in; replies here are only for you.",
+    },
+    "restricted_action": {
+        "zh": "这个频道只允许管理员发帖，我无法在这里发帖。请让管理员放开发帖权限，或换一个频道。",
+        "en": "Only admins may post in this channel, so I cannot post here. Ask an admin to allow"
+        " posting, or use another channel.",
+    },
+    "verdict_private": {
+        "zh": "只给你看完整点评： `/candidate 点评 {who} 全文`",
+        "en": "To read the whole verdict privately: `/candidate verdict {who} full`",
+    },
+    "continue": {
+        "zh": "继续（从第 {first} 部分起，共 {total} 部分）",
+        "en": "Continue (from part {first} of {total})",
+    },
+    "read_verdict": {"zh": "完整点评", "en": "Whole verdict"},
+    "read_verdict_hint": {
+        "zh": "点评已截断。只给你看全文：点按钮，或 `/candidate {cmd}`",
+        "en": "The verdict is cut short. Read it all, privately: the button, or `/candidate {cmd}`",
+    },
+    "verdict_cmd": {"zh": "点评", "en": "verdict"},
+    "full_word": {"zh": "全文", "en": "full"},
     "error": {
         "zh": "抱歉，出了点问题，已记录下来。请稍后再试。",
         "en": "Sorry, something went wrong on my side. It has been logged; please try again.",
@@ -160,30 +186,6 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "decision_hold": {"zh": "待定", "en": "hold"},
     "decision_no_hire": {"zh": "不通过", "en": "no hire"},
     "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
-    # decide with a button (handlers/decide.py)
-    "decide_more": {"zh": "更多结论", "en": "More"},
-    "decide_title": {"zh": "记录结论", "en": "Record a decision"},
-    "decide_submit": {"zh": "记录", "en": "Record"},
-    "close": {"zh": "关闭", "en": "Close"},
-    "cancel": {"zh": "取消", "en": "Cancel"},
-    "decide_about": {"zh": "候选人：{who}", "en": "Candidate: {who}"},
-    "decide_current": {"zh": "你当前的结论：{decision}", "en": "Your current decision: {decision}"},
-    "decide_label": {"zh": "结论", "en": "Decision"},
-    "decide_note": {"zh": "备注（可选）", "en": "Note (optional)"},
-    "decide_hint": {
-        "zh": "结论会以你的名义发到点评帖的讨论串里；再次记录会替换你之前的结论。",
-        "en": "Your decision is posted in the verdict's thread under your name;"
-        " recording again replaces your earlier one.",
-    },
-    "decide_need": {"zh": "请选择一个结论。", "en": "Pick a decision."},
-    "decide_note_long": {
-        "zh": "备注最多 {limit} 字。",
-        "en": "A note is at most {limit} characters.",
-    },
-    "decide_gone": {
-        "zh": "这位候选人已不在库中（可能已被删除），无法记录结论。",
-        "en": "This candidate is no longer indexed (perhaps erased): no decision can be recorded.",
-    },
     "digest_title": {"zh": "每日招聘摘要 · {day}", "en": "Daily hiring digest · {day}"},
     "digest_new": {"zh": "新面试记录（{count}）", "en": "New transcripts ({count})"},
     "digest_waiting": {

@@ -24,9 +24,10 @@ from slack_sdk.webhook import WebhookClient
 from store.factory import Backend
 
 from .audit import AuditEvent, record
-from .blocks import Message
+from .blocks import Message, escape
 from .commands import Deps, Outgoing
 from .i18n import Locale, t
+from .pacing import Pacer
 from .posting import (
     ConnectionRetryUnlessPosted,
     ServerErrorRetryUnlessPosted,
@@ -58,11 +59,21 @@ def ack_now(ack: Ack) -> None:
     ack()
 
 
+def is_direct(channel: str | None, channel_name: str | None) -> bool:
+    """A DM or group DM: no bot can be invited there (`D…`, `directmessage`, `mpdm-…`)."""
+    name = channel_name or ""
+    return (channel or "").startswith("D") or name == "directmessage" or name.startswith("mpdm")
+
+
 def outbox_for(body: dict[str, Any], client: WebClient, deps: Deps) -> SlackOutbox:
     """The outbox that answers a command or a button click: its channel, user, response_url."""
     channel = body.get("channel_id") or (body.get("channel") or {}).get("id")
     user = body.get("user_id") or (body.get("user") or {}).get("id")
-    return SlackOutbox(client, deps.store, deps.locale, channel, user, body.get("response_url"))
+    name = body.get("channel_name") or (body.get("channel") or {}).get("name")
+    outbox = SlackOutbox(client, deps.store, deps.locale, channel, user, body.get("response_url"))
+    outbox.pacer = deps.pacer
+    outbox.direct = is_direct(channel, name)
+    return outbox
 
 
 class Outbox(Protocol):
@@ -71,12 +82,16 @@ class Outbox(Protocol):
     def post(self, outgoing: Outgoing) -> str | None: ...
 
 
-def deliver(outgoing: list[Outgoing], outbox: Outbox) -> None:
+def deliver(outgoing: list[Outgoing], outbox: Outbox) -> bool:
+    """Send each in order; once a post fails (the asker was told why), the posts after it
+    are not tried. True when every post went out."""
     for item in outgoing:
         if item.post:
-            outbox.post(item)
+            if outbox.post(item) is None:
+                return False
         else:
             outbox.reply(item.message)
+    return True
 
 
 class RecordingOutbox:
@@ -90,7 +105,7 @@ class RecordingOutbox:
 
     def post(self, outgoing: Outgoing) -> str | None:
         self.payloads.append({**outgoing.message.payload(), "response_type": "in_channel"})
-        return None
+        return "recorded"
 
 
 class SlackOutbox:
@@ -110,6 +125,8 @@ class SlackOutbox:
         self.user = user
         self.response_url = response_url
         self.sent_to_url = 0
+        self.pacer = Pacer()  # outbox_for shares the app's: about one post a second a channel
+        self.direct = False  # a DM or group DM: posting there cannot be fixed with /invite
 
     def reply(self, message: Message, replace_original: bool = False) -> None:
         payload: dict[str, Any] = {**message.payload(), "replace_original": replace_original}
@@ -139,6 +156,7 @@ class SlackOutbox:
             self.reply(outgoing.message)
             return None
         message = outgoing.message
+        self.pacer.wait(self.channel)
         marker = {"kind": outgoing.kind, "nonce": uuid.uuid4().hex}
         started = time.time()
         try:
@@ -153,7 +171,7 @@ class SlackOutbox:
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
             if error in {"not_in_channel", "channel_not_found", "is_archived", "restricted_action"}:
-                self.reply(notice(t(self.locale, "not_in_channel")))
+                self.reply(notice(self._cannot_post(str(error), outgoing)))
                 return None
             if not outcome_unknown(exc):
                 raise
@@ -193,3 +211,15 @@ class SlackOutbox:
         )
         record(self.store, [event])
         return ts
+
+    def _cannot_post(self, error: str, outgoing: Outgoing) -> str:
+        """Why the post did not go out, and what the asker can do (never lost in silence)."""
+        if error == "restricted_action":
+            text = t(self.locale, "restricted_action")
+        elif self.direct:
+            text = t(self.locale, "cannot_post_dm")
+        else:
+            text = t(self.locale, "not_in_channel")
+        if outgoing.kind == "verdict" and outgoing.candidate_id:
+            text += "\n" + t(self.locale, "verdict_private", who=escape(outgoing.candidate_id))
+        return text

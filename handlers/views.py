@@ -2,7 +2,16 @@
 
 Every view fits Slack's limits for any transcript (see blocks.py): long text is cut
 with a note in summaries, and spread over several messages where the user asked
-for the whole thing (a question's answer), never cut.
+for the whole thing (a question's answer, the verdict), never cut. A reply of more
+than `MAX_PARTS` messages shows the first five and a button that continues.
+
+Two rules hold in every view: text from a file (ids included) is escaped, and no
+mrkdwn marker (`*`, `_`, `` ` ``) sits between a Chinese character and anything but a
+space, where Slack would show the marker instead of the formatting (`spaced`).
+People are `<@U…>` mentions only in private replies; a message for the channel gets
+`people` (user id -> display name) and names them in plain text.
+
+The lists (search, list, overview, digest) are in views_lists.py.
 """
 
 from __future__ import annotations
@@ -13,17 +22,7 @@ from typing import Any
 
 from slack_sdk.models.blocks import Block
 
-from store.models import (
-    DECISIONS,
-    DIGEST_CATEGORIES,
-    Candidate,
-    CandidateSummary,
-    DigestData,
-    DigestLine,
-    Question,
-    SearchHit,
-    plain_years,
-)
+from store.models import Candidate, CandidateSummary, Question
 
 from .blocks import (
     Message,
@@ -31,7 +30,6 @@ from .blocks import (
     button,
     chunks,
     context,
-    divider,
     escape,
     fit,
     header,
@@ -41,43 +39,28 @@ from .blocks import (
     unescape,
 )
 from .i18n import Locale, t
-from .views_decide import decide_actions
+from .views_common import (
+    CONTINUE,
+    OPEN,
+    PAGE,
+    POST,
+    People,
+    _post_button,
+    _posted_by,
+    _reason,
+    _tally_text,
+    _who,
+    _years,
+    decision_label,
+    notice,
+    person,
+)
 
 INTRO_LIMIT = 600
 SUMMARY_LIMIT = 1500
 GIST_LIMIT = 160
-SNIPPET_LIMIT = 400
-PAGE_SIZE = 10
 PICK_LIMIT = 10
-OVERVIEW_LIMIT = 20
-
-POST = "post_in_channel"
-OPEN = "open_view"
-PAGE = "page"
-
-
-def _who(c: Candidate | CandidateSummary | DigestLine, locale: Locale) -> str:
-    return f"{c.id} · {c.position or t(locale, 'position_unknown')}"
-
-
-def _years(years: float | None, locale: Locale, text: str = "") -> str:
-    """`3 年经验`; unknown years show what the file said (`不到1年`), else 年限未知."""
-    if years is not None:
-        return t(locale, "years", years=plain_years(years))
-    return escape(text) if text else t(locale, "years_unknown")
-
-
-def _reason(q: Question, locale: Locale) -> str:
-    """Why a question is unanswered, to show beside it: 未作答 / 跳过 / 不会."""
-    return t(locale, f"reason_{q.unanswered_reason or 'empty'}")
-
-
-def _post_button(locale: Locale, ref: dict[str, Any]) -> Block:
-    return actions([button(t(locale, "post_in_channel"), POST, ref)])
-
-
-def _posted_by(locale: Locale, user: str | None) -> list[Block]:
-    return [context(t(locale, "posted_by", user=user))] if user else []
+MAX_PARTS = 5  # messages one response_url takes (Slack: 5 posts in 30 minutes)
 
 
 def _gist(text: str, limit: int = GIST_LIMIT) -> tuple[str, bool]:
@@ -94,13 +77,31 @@ def _gist(text: str, limit: int = GIST_LIMIT) -> tuple[str, bool]:
     return escaped, len(gist.strip()) < len(text.strip())
 
 
-def decision_label(locale: Locale, decision: str) -> str:
-    return t(locale, f"decision_{decision}")
+# -- messages in parts ------------------------------------------------------------------------
 
 
-def _tally_text(tally: dict[str, int], locale: Locale) -> str:
-    """`2 Hire, 1 No hire`: the decisions in their order, strongest for first."""
-    return ", ".join(f"{tally[d]} {decision_label(locale, d)}" for d in DECISIONS if d in tally)
+def label_parts(messages: list[Message], locale: Locale) -> list[Message]:
+    """`(part 2/7)` in every message of a reply in several (`pack` kept room for it)."""
+    if len(messages) > 1:
+        for i, m in enumerate(messages, start=1):
+            label = context(t(locale, "question_part", part=i, parts=len(messages))).to_dict()
+            m.blocks.insert(0 if i > 1 else min(1, len(m.blocks)), label)
+    return messages
+
+
+def window(
+    messages: list[Message], start: int, ref: dict[str, Any], locale: Locale
+) -> list[Message]:
+    """At most `MAX_PARTS` messages from part `start` on; when more follow, the last ends with
+    a button whose value says where to go on (`ref` + the part index, never the text)."""
+    start = min(max(0, start), max(0, len(messages) - 1))
+    shown = messages[start : start + MAX_PARTS]
+    following = start + len(shown)
+    if following < len(messages):
+        label = t(locale, "continue", first=following + 1, total=len(messages))
+        more = actions([button(label, CONTINUE, {**ref, "p": following}, primary=True)])
+        shown[-1].blocks.append(more.to_dict())
+    return shown
 
 
 # -- help and simple answers ----------------------------------------------------------------
@@ -112,18 +113,6 @@ def help_view(locale: Locale, lead: str | None = None) -> Message:
         blocks.append(section(escape(lead)))
     blocks.append(section(t(locale, "help_body")))
     return message(t(locale, "help_title"), blocks)
-
-
-def notice(text: str, with_help: bool = False, locale: Locale = "zh") -> Message:
-    """A short, kind answer (text is ours, with user input already escaped by the caller)."""
-    blocks: list[Block] = [section(text)]
-    if with_help:
-        blocks += [divider(), section(t(locale, "help_body"))]
-    return message(_plain(text), blocks)
-
-
-def _plain(text: str) -> str:
-    return unescape(text).replace("`", "")
 
 
 def not_found_view(locale: Locale, query: str) -> Message:
@@ -151,7 +140,10 @@ def pick_view(
 # -- summary -------------------------------------------------------------------------------
 
 
-def summary_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> Message:
+def summary_view(
+    c: Candidate, locale: Locale, posted_by: str | None = None, people: People | None = None
+) -> Message:
+    """The summary; posted in the channel (`posted_by`), reviewers are named by `people`."""
     open_qs = c.open_questions
     total = len(c.questions)
     blocks: list[Block] = [
@@ -165,7 +157,7 @@ def summary_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> 
         text, cut = fit(c.summary, SUMMARY_LIMIT)
         blocks.append(section(f"*{t(locale, 'summary')}*\n{text}"))
         if cut:
-            blocks.append(context(t(locale, "read_more", cmd=f"summary {c.id} full")))
+            blocks.append(context(t(locale, "read_more", cmd=escape(f"summary {c.id} full"))))
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
     if open_qs:
         numbers = ", ".join(
@@ -178,12 +170,18 @@ def summary_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> 
     blocks.append(section(counts))
     if c.verdict:
         gist, cut = _gist(c.verdict)
-        blocks.append(section(f"*{t(locale, 'verdict_gist')}*\n{gist}"))
+        read_all = None
+        if cut:  # the whole verdict, privately: `点评 X` would post it for everyone
+            read_all = button(
+                t(locale, "read_verdict"), f"{OPEN}:0", {"v": "verdict_full", "id": c.id}
+            )
+        blocks.append(section(f"*{t(locale, 'verdict_gist')}*\n{gist}", accessory=read_all))
         if cut:
-            blocks.append(context(t(locale, "read_more", cmd=f"verdict {c.id}")))
+            cmd = escape(f"{t(locale, 'verdict_cmd')} {c.id} {t(locale, 'full_word')}")
+            blocks.append(context(t(locale, "read_verdict_hint", cmd=cmd)))
     else:
         blocks.append(context(t(locale, "no_verdict")))
-    blocks += _reviewer_blocks(c, locale)
+    blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
     if posted_by:
         blocks += _posted_by(locale, posted_by)
     else:
@@ -202,21 +200,22 @@ def full_summary_views(c: Candidate, locale: Locale) -> list[Message]:
         if text:
             body.append(section(f"*{title}*"))
             body += [section(piece) for piece in chunks(text)]
-    return pack([header(_who(c, locale))], body, _who(c, locale))
+    return label_parts(pack([header(_who(c, locale))], body, _who(c, locale)), locale)
 
 
-def _reviewer_blocks(c: Candidate, locale: Locale) -> list[Block]:
+def _reviewer_blocks(c: Candidate, locale: Locale, people: People | None) -> list[Block]:
     lines: list[str] = []
     if c.decisions:
-        lines.append(f"*{t(locale, 'tally')}*: " + _tally_text(c.tally, locale))
+        lines.append(f"*{t(locale, 'tally')}* " + _tally_text(c.tally, locale))
         for d in sorted(c.decisions, key=lambda d: d.ts)[-10:]:
-            note, _ = fit(d.text, 200)
-            lines.append(f"<@{escape(d.reviewer)}>: *{decision_label(locale, d.decision)}* {note}")
+            note, _ = fit(d.text, 160)
+            who = person(d.reviewer, people)
+            lines.append(f"{who}: *{decision_label(locale, d.decision)}* {note}")
     if c.notes:
         lines.append(f"*{t(locale, 'notes')}*")
         for n in c.notes[-3:]:
-            note, _ = fit(n.text, 300)
-            lines.append(f"<@{escape(n.reviewer)}>: {note}")
+            note, _ = fit(n.text, 240)
+            lines.append(f"{person(n.reviewer, people)}: {note}")
     blocks: list[Block] = []
     if lines:
         blocks.append(section(f"*{t(locale, 'reviewers')}*\n" + "\n".join(lines)))
@@ -224,35 +223,45 @@ def _reviewer_blocks(c: Candidate, locale: Locale) -> list[Block]:
         follow: list[str] = []
         for f in c.followups[-5:]:
             answer, _ = fit(f.answer, 300)
-            who = f"<@{escape(f.reviewer)}>"
+            who = person(f.reviewer, people)
             title = t(locale, "question", n=f.number)
             follow.append(f"*{title}* · {t(locale, 'followup', who=who)}\n{answer}")
         blocks.append(section("\n".join(follow)))
     return blocks
 
 
+def people_in(c: Candidate) -> list[str]:
+    """The Slack users a summary of `c` names: reviewers, note and follow-up authors."""
+    ids = [d.reviewer for d in c.decisions] + [n.reviewer for n in c.notes]
+    ids += [f.reviewer for f in c.followups]
+    return sorted(set(ids))
+
+
 # -- verdict -------------------------------------------------------------------------------
 
 
-def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message:
-    """The verdict, posted in the channel under the candidate's header."""
-    blocks: list[Block] = [
+def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[Message]:
+    """The verdict in full, in as many messages as it takes: posted in the channel under the
+    candidate's header (`posted_by`), or privately for whoever asked (`posted_by` None)."""
+    head: list[Block] = [
         header(f"{t(locale, 'verdict')} · {_who(c, locale)}"),
         context(_years(c.years, locale), escape(c.id)),
     ]
-    if c.verdict:
-        pieces = chunks(c.verdict)
-        room = 44  # and the decision buttons
-        blocks += [section(p) for p in pieces[:room]]
-        if len(pieces) > room:
-            blocks.append(context(t(locale, "more_items", count=len(pieces) - room)))
-    else:
-        blocks.append(section(t(locale, "no_verdict")))
-    blocks += _posted_by(locale, posted_by)
-    blocks.append(context(t(locale, "verdict_thread_hint")))
-    blocks.append(decide_actions(locale))  # 通过 / 待定 / 不通过: handlers/decide.py
+    body: list[Block] = [section(p) for p in chunks(c.verdict)] if c.verdict else []
+    if not body:
+        body.append(section(t(locale, "no_verdict")))
+    tail: list[Block] = []
+    if posted_by:
+        tail = [*_posted_by(locale, posted_by), context(t(locale, "verdict_thread_hint"))]
     gist, _ = fit(c.verdict or t(locale, "no_verdict"), 200)
-    return message(f"{t(locale, 'verdict')} · {_who(c, locale)}: {gist}", blocks, "in_channel")
+    fallback = f"{t(locale, 'verdict')} · {_who(c, locale)}: {unescape(gist)}"
+    kind = "in_channel" if posted_by else "ephemeral"
+    return label_parts(pack(head, body, fallback, kind, tail), locale)
+
+
+def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message:
+    """The first message of the posted verdict (the one whose thread reviewers use)."""
+    return verdict_views(c, locale, posted_by)[0]
 
 
 # -- unanswered ----------------------------------------------------------------------------
@@ -263,7 +272,7 @@ def _question_line(q: Question, locale: Locale) -> str:
     text = f"*{t(locale, 'question', n=q.number)}* ({_reason(q, locale)}) {question}"
     if q.goal:
         goal, _ = fit(q.goal, 800)
-        text += f"\n_{t(locale, 'goal')}_: {goal}"
+        text += f"\n_{t(locale, 'goal')}_ {goal}"
     return text
 
 
@@ -271,7 +280,7 @@ def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) 
     open_qs = c.open_questions
     head: list[Block] = [header(f"{t(locale, 'unanswered_title')} · {_who(c, locale)}")]
     if not open_qs:
-        head.append(section(escape(t(locale, "none_unanswered", who=c.id))))
+        head.append(section(t(locale, "none_unanswered", who=escape(c.id))))
     body: list[Block] = [section(_question_line(q, locale)) for q in open_qs]
     tail: list[Block] = (
         _posted_by(locale, posted_by)
@@ -279,38 +288,19 @@ def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) 
         else [_post_button(locale, {"v": "unanswered", "id": c.id})]
     )
     fallback = f"{t(locale, 'unanswered_title')} · {_who(c, locale)}: {len(open_qs)}"
-    return pack(head, body, fallback, "in_channel" if posted_by else "ephemeral", tail)
-
-
-def overview_view(
-    rows: Sequence[CandidateSummary],
-    total: int,
-    offset: int,
-    locale: Locale,
-    posted_by: str | None = None,
-) -> Message:
-    blocks: list[Block] = [header(t(locale, "overview_title"))]
-    if not rows:
-        blocks.append(section(t(locale, "overview_none")))
-    for i, r in enumerate(rows[:OVERVIEW_LIMIT]):
-        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
-            locale, "overview_line", open=r.unanswered
-        )
-        blocks.append(
-            section(
-                line,
-                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "unanswered", "id": r.id}),
-            )
-        )
-    blocks += _pager(locale, total, offset, len(rows), {"v": "unanswered"}, posted_by)
-    return message(t(locale, "overview_title"), blocks, "in_channel" if posted_by else "ephemeral")
+    kind = "in_channel" if posted_by else "ephemeral"
+    return label_parts(pack(head, body, fallback, kind, tail), locale)
 
 
 # -- one question in full ------------------------------------------------------------------
 
 
 def question_views(
-    c: Candidate, q: Question, locale: Locale, posted_by: str | None = None
+    c: Candidate,
+    q: Question,
+    locale: Locale,
+    posted_by: str | None = None,
+    people: People | None = None,
 ) -> list[Message]:
     head: list[Block] = [header(f"{_who(c, locale)} · {t(locale, 'question', n=q.number)}")]
     body: list[Block] = [section(p) for p in chunks(q.question)]
@@ -327,7 +317,8 @@ def question_views(
         body.append(section(t(locale, "no_answer")))
     followup = c.followup_for(q.number)
     if followup:
-        body.append(section(f"*{t(locale, 'followup', who=f'<@{escape(followup.reviewer)}>')}*"))
+        who = person(followup.reviewer, None if not posted_by else (people or {}))
+        body.append(section(f"*{t(locale, 'followup', who=who)}*"))
         body += [section(p) for p in chunks(followup.answer)]
     tail: list[Block] = (
         _posted_by(locale, posted_by)
@@ -336,180 +327,52 @@ def question_views(
     )
     fallback = f"{_who(c, locale)} · {t(locale, 'question', n=q.number)}: {q.question}"
     messages = pack(head, body, fallback, "in_channel" if posted_by else "ephemeral", tail)
-    if len(messages) > 1:
-        for i, m in enumerate(messages, start=1):
-            m.blocks.insert(
-                0 if i > 1 else 1,
-                context(t(locale, "question_part", part=i, parts=len(messages))).to_dict(),
-            )
-    return messages
-
-
-# -- search and list -----------------------------------------------------------------------
-
-
-def _snippet(hit: SearchHit, locale: Locale) -> str:
-    where = ""
-    if hit.question is not None:  # which part of the interview the match came from
-        where = (f"Q{hit.question}" if locale == "en" else f"问题{hit.question}") + " "
-    if hit.highlight is None:
-        return where + fit(hit.snippet, SNIPPET_LIMIT)[0]
-    a, b = hit.highlight
-    before = fit(hit.snippet[:a], SNIPPET_LIMIT // 2)[0]
-    match = escape(hit.snippet[a:b])
-    after = fit(hit.snippet[b:], SNIPPET_LIMIT // 2)[0]
-    return f"{where}{before}*{match}*{after}"
-
-
-def search_view(
-    query: str, hits: Sequence[SearchHit], locale: Locale, posted_by: str | None = None
-) -> Message:
-    q, _ = fit(query, 100)
-    if not hits:
-        return notice(t(locale, "no_hits", query=q))
-    blocks: list[Block] = [header(t(locale, "hits_title", query=query))]
-    for i, h in enumerate(hits[:PAGE_SIZE]):
-        who = escape(f"{h.id} · {h.position or t(locale, 'position_unknown')}")
-        line = f"*{who}* · {_years(h.years, locale)}\n{_snippet(h, locale)}"
-        blocks.append(
-            section(
-                line,
-                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "summary", "id": h.id}),
-            )
-        )
-    if posted_by:
-        blocks += _posted_by(locale, posted_by)
-    else:
-        blocks.append(_post_button(locale, {"v": "search", "q": query}))
-    return message(
-        t(locale, "hits_title", query=query), blocks, "in_channel" if posted_by else "ephemeral"
-    )
-
-
-def list_view(
-    rows: Sequence[CandidateSummary],
-    total: int,
-    offset: int,
-    position: str | None,
-    locale: Locale,
-    posted_by: str | None = None,
-) -> Message:
-    title = (
-        t(locale, "list_title_position", position=position) if position else t(locale, "list_title")
-    )
-    blocks: list[Block] = [header(title)]
-    if not rows:
-        blocks.append(section(t(locale, "list_empty")))
-    for i, r in enumerate(rows[:PAGE_SIZE]):
-        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
-            locale, "questions_count", total=r.questions, open=r.unanswered
-        )
-        blocks.append(
-            section(
-                line,
-                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "summary", "id": r.id}),
-            )
-        )
-    ref: dict[str, Any] = {"v": "list"}
-    if position:
-        ref["q"] = position
-    blocks += _pager(locale, total, offset, len(rows), ref, posted_by)
-    return message(title, blocks, "in_channel" if posted_by else "ephemeral")
-
-
-def _pager(
-    locale: Locale, total: int, offset: int, shown: int, ref: dict[str, Any], posted_by: str | None
-) -> list[Block]:
-    blocks: list[Block] = []
-    if total:
-        blocks.append(
-            context(t(locale, "list_page", first=offset + 1, last=offset + shown, total=total))
-        )
-    buttons = []
-    if offset > 0:
-        buttons.append(
-            button(t(locale, "prev_page"), f"{PAGE}:prev", {**ref, "o": max(0, offset - PAGE_SIZE)})
-        )
-    if offset + shown < total:
-        buttons.append(button(t(locale, "next_page"), f"{PAGE}:next", {**ref, "o": offset + shown}))
-    if posted_by:
-        blocks += _posted_by(locale, posted_by)
-    elif posted_by is None:
-        buttons.append(button(t(locale, "post_in_channel"), POST, {**ref, "o": offset}))
-    if buttons:
-        blocks.append(actions(buttons))
-    return blocks
-
-
-# -- the daily digest -----------------------------------------------------------------------
-
-DIGEST_PER_CATEGORY = 10
-
-
-def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
-    text = f"*{escape(_who(line, locale))}* · {_years(line.years, locale)}"
-    if category == "unanswered":
-        text += " · " + t(locale, "overview_line", open=line.count)
-    if category == "decided" and line.tally:
-        text += " · " + _tally_text(line.tally, locale)
-    return text
-
-
-def digest_view(
-    data: DigestData, day: str, locale: Locale, since_label: str | None = None
-) -> Message:
-    """One message: what needs attention today. Every line opens the candidate's summary
-    for whoever clicks; past the lines shown, an "and N more" button lists the rest."""
-    blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
-    since = since_label or data.since[:16].replace("T", " ")
-    blocks.append(context(t(locale, "digest_since", since=escape(since))))
-    counter = 0
-    summary_lines: list[str] = []
-    for category in DIGEST_CATEGORIES:
-        lines: list[DigestLine] = getattr(data, category)
-        total: int = getattr(data, f"{category}_total")
-        if not total:
-            continue
-        title = t(locale, f"digest_{category}", count=total)
-        summary_lines.append(title)
-        blocks.append(section(f"*{title}*"))
-        for line in lines[:DIGEST_PER_CATEGORY]:
-            opener = button(t(locale, "open"), f"{OPEN}:{counter}", {"v": "summary", "id": line.id})
-            blocks.append(section(_digest_line(line, category, locale), accessory=opener))
-            counter += 1
-        if total > len(lines[:DIGEST_PER_CATEGORY]):
-            more = total - len(lines[:DIGEST_PER_CATEGORY])
-            ref: dict[str, Any] = {"v": "digest", "c": category, "s": data.since, "o": 0}
-            blocks.append(
-                section(
-                    t(locale, "digest_more", count=more),
-                    accessory=button(t(locale, "digest_show_all"), f"{OPEN}:{counter}", ref),
-                )
-            )
-            counter += 1
-    return message(
-        t(locale, "digest_title", day=day) + ": " + "; ".join(summary_lines), blocks, "in_channel"
-    )
-
-
-def digest_list_view(
-    category: str, since: str, lines: Sequence[DigestLine], total: int, offset: int, locale: Locale
-) -> Message:
-    title = t(locale, f"digest_{category}", count=total)
-    blocks: list[Block] = [header(title)]
-    for i, line in enumerate(lines[:PAGE_SIZE]):
-        ref = {"v": "summary", "id": line.id}
-        blocks.append(
-            section(
-                _digest_line(line, category, locale),
-                accessory=button(t(locale, "open"), f"{OPEN}:{i}", ref),
-            )
-        )
-    blocks += _pager(
-        locale, total, offset, len(lines), {"v": "digest", "c": category, "s": since}, ""
-    )
-    return message(title, blocks)
+    return label_parts(messages, locale)
 
 
 def error_view(locale: Locale) -> Message:
     return notice(t(locale, "error"))
+
+
+# The lists live in their own module; these names stay importable from here.
+from .views_lists import (  # noqa: E402
+    DIGEST_PER_CATEGORY,
+    OVERVIEW_LIMIT,
+    PAGE_SIZE,
+    SNIPPET_LIMIT,
+    digest_list_view,
+    digest_view,
+    list_view,
+    overview_view,
+    search_view,
+)
+
+__all__ = [
+    "CONTINUE",
+    "DIGEST_PER_CATEGORY",
+    "MAX_PARTS",
+    "OPEN",
+    "OVERVIEW_LIMIT",
+    "PAGE",
+    "PAGE_SIZE",
+    "POST",
+    "SNIPPET_LIMIT",
+    "digest_list_view",
+    "digest_view",
+    "error_view",
+    "full_summary_views",
+    "help_view",
+    "label_parts",
+    "list_view",
+    "not_found_view",
+    "notice",
+    "overview_view",
+    "pick_view",
+    "question_views",
+    "search_view",
+    "summary_view",
+    "unanswered_view",
+    "verdict_view",
+    "verdict_views",
+    "window",
+]

@@ -581,6 +581,15 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
 
 
+def _users_info(fake: FakeSlack, call: Call) -> Result:
+    user = str(call.params["user"])
+    name = fake.users.get(user)
+    if name is None:
+        return {"error": "user_not_found"}
+    profile = {"display_name": name, "real_name": name}
+    return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
+
+
 Method = Callable[["FakeSlack", Call], Result]
 
 METHODS: dict[str, Method] = {
@@ -594,6 +603,7 @@ METHODS: dict[str, Method] = {
     "files.info": _files_info,
     "reactions.add": _reactions_add,
     "usergroups.users.list": _usergroups_users_list,
+    "users.info": _users_info,
     "users.info": _users_info,
     "views.open": _views_open,
     "views.publish": _views_publish,
@@ -632,6 +642,7 @@ class FakeSlack:
         self.member_channels = set(member_channels)
         self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
         self.usergroups: dict[str, list[str]] = {}
+        self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.socket_mode: FakeSocketModeServer | None = None
         self._lock = threading.Condition()

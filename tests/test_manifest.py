@@ -41,6 +41,7 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
             "channels:history",
             "groups:history",
             "usergroups:read",
+            "users:read",
         ]
     )
     settings = manifest["settings"]

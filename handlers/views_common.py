@@ -1,0 +1,98 @@
+"""What every view shares: how a candidate, years, a person and a marked word are shown,
+and the action ids of the buttons. Pure; no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from slack_sdk.models.blocks import Block
+
+from store.models import (
+    DECISIONS,
+    Candidate,
+    CandidateSummary,
+    DigestLine,
+    Question,
+    SearchHit,
+    plain_years,
+)
+
+from .blocks import Message, actions, button, context, divider, escape, message, section, unescape
+from .i18n import Locale, t
+
+POSITION_LIMIT = 100
+
+POST = "post_in_channel"
+OPEN = "open_view"
+PAGE = "page"
+CONTINUE = "more_parts"
+
+People = Mapping[str, str]
+
+
+def _who(c: Candidate | CandidateSummary | DigestLine | SearchHit, locale: Locale) -> str:
+    """`id · position` (raw: escape it where it is shown)."""
+    position = c.position or t(locale, "position_unknown")
+    if len(position) > POSITION_LIMIT:
+        position = position[: POSITION_LIMIT - 1] + "…"
+    return f"{c.id} · {position}"
+
+
+def _years(years: float | None, locale: Locale, text: str = "") -> str:
+    """`3 年经验`; unknown years show what the file said (`不到1年`), else 年限未知."""
+    if years is not None:
+        return t(locale, "years", years=plain_years(years))
+    return escape(text) if text else t(locale, "years_unknown")
+
+
+def _reason(q: Question, locale: Locale) -> str:
+    """Why a question is unanswered, to show beside it: 未作答 / 跳过 / 不会."""
+    return t(locale, f"reason_{q.unanswered_reason or 'empty'}")
+
+
+def person(user: str, people: People | None) -> str:
+    """A Slack user: a mention in a private reply (`people` is None), else the display name
+    as plain text (the id when Slack did not say): a post in a channel pings nobody."""
+    if people is None:
+        return f"<@{escape(user)}>"
+    return escape(people.get(user) or user)
+
+
+def spaced(before: str, marked: str, after: str) -> str:
+    """`before` + `marked` + `after`, with a space wherever the marker would touch a
+    character: Slack renders `*bold*` only when a space or the line's edge is outside."""
+    if before and not before[-1].isspace():
+        before += " "
+    if after and not after[0].isspace():
+        after = " " + after
+    return before + marked + after
+
+
+def _post_button(locale: Locale, ref: dict[str, Any]) -> Block:
+    return actions([button(t(locale, "post_in_channel"), POST, ref)])
+
+
+def _posted_by(locale: Locale, user: str | None) -> list[Block]:
+    return [context(t(locale, "posted_by", user=escape(user)))] if user else []
+
+
+def decision_label(locale: Locale, decision: str) -> str:
+    return t(locale, f"decision_{decision}")
+
+
+def _tally_text(tally: dict[str, int], locale: Locale) -> str:
+    """`2 Hire, 1 No hire`: the decisions in their order, strongest for first."""
+    return ", ".join(f"{tally[d]} {decision_label(locale, d)}" for d in DECISIONS if d in tally)
+
+
+def notice(text: str, with_help: bool = False, locale: Locale = "zh") -> Message:
+    """A short, kind answer (text is ours, with user input already escaped by the caller)."""
+    blocks: list[Block] = [section(text)]
+    if with_help:
+        blocks += [divider(), section(t(locale, "help_body"))]
+    return message(_plain(text), blocks)
+
+
+def _plain(text: str) -> str:
+    return unescape(text).replace("`", "")

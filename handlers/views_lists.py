@@ -1,0 +1,213 @@
+"""Pure list views: search results, candidate lists, who has unanswered questions, and the
+daily digest. Each is one message with at most `PAGE_SIZE` (digest: 10 a section) lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from slack_sdk.models.blocks import Block
+
+from store.models import DIGEST_CATEGORIES, CandidateSummary, DigestData, DigestLine, SearchHit
+
+from .blocks import Message, actions, button, context, escape, fit, header, message, section
+from .i18n import Locale, t
+from .views_common import OPEN, PAGE, POST, _posted_by, _tally_text, _who, _years, notice, spaced
+
+SNIPPET_LIMIT = 400
+PAGE_SIZE = 10
+OVERVIEW_LIMIT = 20
+DIGEST_PER_CATEGORY = 10
+
+
+def overview_view(
+    rows: Sequence[CandidateSummary],
+    total: int,
+    offset: int,
+    locale: Locale,
+    posted_by: str | None = None,
+) -> Message:
+    blocks: list[Block] = [header(t(locale, "overview_title"))]
+    if not rows:
+        blocks.append(section(t(locale, "overview_none")))
+    for i, r in enumerate(rows[:OVERVIEW_LIMIT]):
+        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
+            locale, "overview_line", open=r.unanswered
+        )
+        blocks.append(
+            section(
+                line,
+                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "unanswered", "id": r.id}),
+            )
+        )
+    blocks += _pager(locale, total, offset, len(rows), {"v": "unanswered"}, posted_by)
+    return message(t(locale, "overview_title"), blocks, "in_channel" if posted_by else "ephemeral")
+
+
+# -- search and list -----------------------------------------------------------------------
+
+
+def _snippet(hit: SearchHit, locale: Locale) -> str:
+    """The snippet, its match in bold: spaced from Chinese around it so Slack renders it."""
+    where = ""
+    if hit.question is not None:  # which part of the interview the match came from
+        where = (f"Q{hit.question}" if locale == "en" else f"问题{hit.question}") + " "
+    if hit.highlight is None:
+        return where + fit(hit.snippet, SNIPPET_LIMIT)[0]
+    a, b = hit.highlight
+    before = fit(hit.snippet[:a], SNIPPET_LIMIT // 2)[0]
+    match = escape(hit.snippet[a:b]).strip()
+    after = fit(hit.snippet[b:], SNIPPET_LIMIT // 2)[0]
+    if not match:
+        return where + before + after
+    return where + spaced(before, f"*{match}*", after)
+
+
+def search_view(
+    query: str, hits: Sequence[SearchHit], locale: Locale, posted_by: str | None = None
+) -> Message:
+    q, _ = fit(query, 100)
+    if not hits:
+        return notice(t(locale, "no_hits", query=q))
+    blocks: list[Block] = [header(t(locale, "hits_title", query=query))]
+    for i, h in enumerate(hits[:PAGE_SIZE]):
+        who = escape(_who(h, locale))
+        line = f"*{who}* · {_years(h.years, locale)}\n{_snippet(h, locale)}"
+        blocks.append(
+            section(
+                line,
+                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "summary", "id": h.id}),
+            )
+        )
+    if posted_by:
+        blocks += _posted_by(locale, posted_by)
+    else:
+        blocks.append(
+            actions([button(t(locale, "post_in_channel"), POST, {"v": "search", "q": query})])
+        )
+    return message(
+        t(locale, "hits_title", query=query), blocks, "in_channel" if posted_by else "ephemeral"
+    )
+
+
+def list_view(
+    rows: Sequence[CandidateSummary],
+    total: int,
+    offset: int,
+    position: str | None,
+    locale: Locale,
+    posted_by: str | None = None,
+) -> Message:
+    title = (
+        t(locale, "list_title_position", position=position) if position else t(locale, "list_title")
+    )
+    blocks: list[Block] = [header(title)]
+    if not rows:
+        blocks.append(section(t(locale, "list_empty")))
+    for i, r in enumerate(rows[:PAGE_SIZE]):
+        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
+            locale, "questions_count", total=r.questions, open=r.unanswered
+        )
+        blocks.append(
+            section(
+                line,
+                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "summary", "id": r.id}),
+            )
+        )
+    ref: dict[str, Any] = {"v": "list"}
+    if position:
+        ref["q"] = position
+    blocks += _pager(locale, total, offset, len(rows), ref, posted_by)
+    return message(title, blocks, "in_channel" if posted_by else "ephemeral")
+
+
+def _pager(
+    locale: Locale, total: int, offset: int, shown: int, ref: dict[str, Any], posted_by: str | None
+) -> list[Block]:
+    blocks: list[Block] = []
+    if total:
+        blocks.append(
+            context(t(locale, "list_page", first=offset + 1, last=offset + shown, total=total))
+        )
+    buttons = []
+    if offset > 0:
+        buttons.append(
+            button(t(locale, "prev_page"), f"{PAGE}:prev", {**ref, "o": max(0, offset - PAGE_SIZE)})
+        )
+    if offset + shown < total:
+        buttons.append(button(t(locale, "next_page"), f"{PAGE}:next", {**ref, "o": offset + shown}))
+    if posted_by:
+        blocks += _posted_by(locale, posted_by)
+    elif posted_by is None:
+        buttons.append(button(t(locale, "post_in_channel"), POST, {**ref, "o": offset}))
+    if buttons:
+        blocks.append(actions(buttons))
+    return blocks
+
+
+# -- the daily digest -----------------------------------------------------------------------
+
+
+def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
+    text = f"*{escape(_who(line, locale))}* · {_years(line.years, locale)}"
+    if category == "unanswered":
+        text += " · " + t(locale, "overview_line", open=line.count)
+    if category == "decided" and line.tally:
+        text += " · " + _tally_text(line.tally, locale)
+    return text
+
+
+def digest_view(
+    data: DigestData, day: str, locale: Locale, since_label: str | None = None
+) -> Message:
+    """One message: what needs attention today. Every line opens the candidate's summary
+    for whoever clicks; past the lines shown, an "and N more" button lists the rest."""
+    blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
+    since = since_label or data.since[:16].replace("T", " ")
+    blocks.append(context(t(locale, "digest_since", since=escape(since))))
+    counter = 0
+    summary_lines: list[str] = []
+    for category in DIGEST_CATEGORIES:
+        lines: list[DigestLine] = getattr(data, category)
+        total: int = getattr(data, f"{category}_total")
+        if not total:
+            continue
+        title = t(locale, f"digest_{category}", count=total)
+        summary_lines.append(title)
+        blocks.append(section(f"*{title}*"))
+        for line in lines[:DIGEST_PER_CATEGORY]:
+            opener = button(t(locale, "open"), f"{OPEN}:{counter}", {"v": "summary", "id": line.id})
+            blocks.append(section(_digest_line(line, category, locale), accessory=opener))
+            counter += 1
+        if total > len(lines[:DIGEST_PER_CATEGORY]):
+            more = total - len(lines[:DIGEST_PER_CATEGORY])
+            ref: dict[str, Any] = {"v": "digest", "c": category, "s": data.since, "o": 0}
+            blocks.append(
+                section(
+                    t(locale, "digest_more", count=more),
+                    accessory=button(t(locale, "digest_show_all"), f"{OPEN}:{counter}", ref),
+                )
+            )
+            counter += 1
+    return message(
+        t(locale, "digest_title", day=day) + ": " + "; ".join(summary_lines), blocks, "in_channel"
+    )
+
+
+def digest_list_view(
+    category: str, since: str, lines: Sequence[DigestLine], total: int, offset: int, locale: Locale
+) -> Message:
+    title = t(locale, f"digest_{category}", count=total)
+    blocks: list[Block] = [header(title)]
+    for i, line in enumerate(lines[:PAGE_SIZE]):
+        ref = {"v": "summary", "id": line.id}
+        blocks.append(
+            section(
+                _digest_line(line, category, locale),
+                accessory=button(t(locale, "open"), f"{OPEN}:{i}", ref),
+            )
+        )
+    blocks += _pager(
+        locale, total, offset, len(lines), {"v": "digest", "c": category, "s": since}, ""
+    )
+    return message(title, blocks)

@@ -329,6 +329,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     from .app import create_app
     from .digest import Digester
     from .server import serve_http, serve_socket_mode
+    from .leader import watch_as_leader
     from .watcher import FolderWatcher
 
     settings = settings_for(db_path)
@@ -353,7 +354,10 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     else:
         log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
     if settings.transcripts:
-        watcher = FolderWatcher(store, settings.transcripts, mode=settings.watch).start()
+        folder = settings.transcripts
+        watcher = watch_as_leader(  # one replica watches when the database is shared
+            store, lambda: FolderWatcher(store, folder, mode=settings.watch).start()
+        )
         log.info("keeping %s indexed", settings.transcripts)
     else:
         log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)

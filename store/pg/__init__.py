@@ -3,7 +3,7 @@ for several `debrief serve` replicas sharing one database.
 
 One part per concern, as on SQLite: `connection.py` (connections, transactions,
 batches, advisory locks), `migrations.py` (its own registry), `candidates.py`,
-`search.py` (pg_trgm and CJK bigrams), `threads.py`, `digest.py`, `audit.py`,
+`search.py` (pg_trgm and CJK bigrams), `threads.py`, `uploads.py`, `digest.py`, `audit.py`,
 `maintenance.py`. Select it with `DEBRIEF_DB=postgresql://...` (see store/factory.py).
 """
 
@@ -17,12 +17,13 @@ from .connection import display_url, is_pg_url
 from .digest import PgDigest
 from .maintenance import PgMaintenance
 from .threads import PgThreads
+from .uploads import PgUploads
 
 if TYPE_CHECKING:
     from ..api import IndexTarget, StoreAPI
 
 
-class PgStore(PgCandidates, PgThreads, PgDigest, PgAudit, PgMaintenance):
+class PgStore(PgCandidates, PgThreads, PgUploads, PgDigest, PgAudit, PgMaintenance):
     """The PostgreSQL store: every concern's methods on one object."""
 
 

@@ -186,6 +186,14 @@ class PgConnection:
         )
         return bool(row and row[0])
 
+    def still_leading(self) -> bool:
+        """This thread's session is the one that took an advisory lock, and holds it."""
+        row = self._one(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+            " AND pid = pg_backend_pid() AND granted"
+        )
+        return bool(row and row[0])
+
     def step_down(self, name: str) -> None:
         self._one("SELECT pg_advisory_unlock(hashtext(current_schema() || ':' || %s))", [name])
 

@@ -190,3 +190,25 @@ def pg001_schema(conn: Conn) -> None:
     conn.execute("CREATE TABLE erased (pseudonym TEXT PRIMARY KEY)")
     conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     conn.execute("CREATE TABLE submissions (key TEXT PRIMARY KEY, at TEXT NOT NULL)")
+
+
+@migration
+def pg002_uploads(conn: Conn) -> None:
+    """SQLite's m010: transcripts shared in Slack, each shared file claimed once."""
+    conn.execute(
+        """
+        CREATE TABLE uploads (
+            key TEXT PRIMARY KEY,
+            file_id TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            ts TEXT NOT NULL,
+            "user" TEXT NOT NULL,
+            path TEXT,
+            candidate_id TEXT,
+            outcome TEXT NOT NULL,
+            at TEXT NOT NULL
+        )
+        """
+    )
+    conn.execute("CREATE INDEX uploads_candidate ON uploads (candidate_id)")
+    conn.execute("CREATE INDEX candidates_hash ON candidates (hash)")

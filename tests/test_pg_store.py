@@ -1,0 +1,241 @@
+"""The PostgreSQL store on its own: its migrations, search parity with SQLite, and what
+several replicas (several stores on one database) may do at once.
+
+Skipped, loudly, where no PostgreSQL server can be started (see tests/pg_fixtures.py)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from pg_fixtures import fresh_pg_url
+from test_search import CORPUS, _transcript
+
+from bot.leader import LeaderGate
+from store.connection import NoDatabaseError, StoreError
+from store.db import Store
+from store.factory import open_store
+from store.fulltext import Sort
+from store.indexer import index_paths
+from store.pg import PgStore
+from store.pg import migrations as pg_migrations
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> str:
+    return fresh_pg_url(request)
+
+
+@pytest.fixture
+def replicas(pg_url: str) -> Iterator[tuple[PgStore, PgStore]]:
+    """Two stores on one database, as two `serve` processes would hold them."""
+    a, b = PgStore(pg_url), PgStore(pg_url)
+    index_paths(a, [SEEDS])
+    yield a, b
+    a.close()
+    b.close()
+
+
+def test_the_factory_picks_the_backend(pg_url: str, tmp_path: Path) -> None:
+    assert isinstance(open_store(pg_url), PgStore)
+    assert isinstance(open_store(tmp_path / "x.db"), Store)
+
+
+def test_migrations_run_once_in_order_and_a_newer_schema_is_refused(pg_url: str) -> None:
+    store = PgStore(pg_url)
+    names = [r[0] for r in store.db.execute("SELECT name FROM _migrations ORDER BY applied_at")]
+    assert names == pg_migrations.known()
+    with psycopg.connect(store.url, autocommit=True) as conn:
+        assert pg_migrations.migrate(conn) == []  # a second start has nothing to do
+        conn.execute("INSERT INTO _migrations VALUES ('pg999_from_the_future', 'x')")
+    with pytest.raises(StoreError, match="newer Debrief"):
+        PgStore(pg_url)
+    assert store.health().schema_current
+
+
+def test_replicas_starting_at_once_migrate_once(pg_url: str) -> None:
+    opened: list[PgStore] = []
+    threads = [threading.Thread(target=lambda: opened.append(PgStore(pg_url))) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(opened) == 4
+    (count,) = opened[0].db.execute("SELECT count(*) FROM _migrations").fetchone()
+    assert count == len(pg_migrations.known())
+
+
+def test_reading_never_creates(pg_url: str) -> None:
+    with pytest.raises(NoDatabaseError):
+        PgStore(pg_url, create=False)
+    PgStore(pg_url)
+    assert PgStore(pg_url, create=False).count() == 0
+
+
+QUERIES = [
+    "TensorFlow分布式",
+    "TensorFlow 分布式",
+    "分布式训练调优",
+    "AI",
+    "ai平台",
+    "ML",
+    "Go",
+    "C#",
+    "UI",
+    "c# ui",
+    "负载均衡",
+    "训练",
+    "Golang",
+    "trAIning",
+    "区块链",
+    "分",
+    "good",
+    '"OR" NOT *',
+    "50%_off",
+]
+
+
+def test_search_finds_the_same_candidates_in_the_same_order(pg_url: str, tmp_path: Path) -> None:
+    lite, pg = Store(tmp_path / "s.db"), PgStore(pg_url)
+    for store in (lite, pg):
+        for cid, summary, answers in CORPUS:
+            store.save(_transcript(cid, summary, answers))
+        index_paths(store, [SEEDS])
+    for query in [*QUERIES, "TensorFlow", "C++", "蛋糕", "剪枝 量化", "嵌入式 Kubernetes"]:
+        sorts: tuple[Sort, ...] = ("relevance", "newest")
+        for sort in sorts:
+            ours = [(h.id, h.snippet, h.question) for h in pg.search(query, sort=sort)]
+            theirs = [(h.id, h.snippet, h.question) for h in lite.search(query, sort=sort)]
+            assert ours == theirs, (query, sort)
+
+
+def test_a_duplicated_reply_is_recorded_once_whichever_replica_gets_it(
+    replicas: tuple[PgStore, PgStore],
+) -> None:
+    a, b = replicas
+    cid = a.ids()[0]
+    a.record_post("C1", "100.1", cid, "verdict")
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def deliver(store: PgStore) -> None:
+        barrier.wait()
+        outcomes.append(store.record_reply("C1", "200.1", "100.1", cid, "U1", "通过：基础扎实"))
+
+    threads = [threading.Thread(target=deliver, args=(s,)) for s in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(o.recorded for o in outcomes) == [False, True]
+    assert sorted(o.react for o in outcomes) == [False, True]  # one ✅, not two
+    (count,) = b.db.execute("SELECT count(*) FROM replies").fetchone()
+    assert count == 1
+    assert [d.decision for d in b.get_candidate(cid).decisions] == ["hire"]  # type: ignore[union-attr]
+
+
+def test_the_digest_is_claimed_by_one_replica(replicas: tuple[PgStore, PgStore]) -> None:
+    a, b = replicas
+    barrier = threading.Barrier(2)
+    won: list[bool] = []
+
+    def claim(store: PgStore, who: str) -> None:
+        barrier.wait()
+        won.append(store.claim_digest("2026-12-02", "CHIRE", who, stale_after_s=600))
+
+    threads = [threading.Thread(target=claim, args=(s, w)) for s, w in ((a, "A"), (b, "B"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(won) == [False, True]
+    a.mark_digest_unknown("2026-12-02", "A")
+    a.mark_digest_unknown("2026-12-02", "B")
+    # an unknown outcome may be taken over at once; a sent one never
+    assert b.claim_digest("2026-12-02", "CHIRE", "B2", stale_after_s=600)
+    b.finish_digest("2026-12-02", "B2", "123.4")
+    assert not a.claim_digest("2026-12-02", "CHIRE", "A2", stale_after_s=0)
+    assert a.digest_status("2026-12-02") == "sent"
+
+
+def test_forget_on_one_replica_is_final_for_all(replicas: tuple[PgStore, PgStore]) -> None:
+    a, b = replicas
+    cid = a.ids()[0]
+    b.record_post("C1", "100.1", cid, "verdict")
+    b.record_reply("C1", "200.1", "100.1", cid, "U1", "通过")
+    b.audit("U1", "show", cid, "C1")
+    counts = a.forget(cid)
+    assert counts is not None and counts["replies"] == 1
+    assert b.get_candidate(cid) is None
+    assert b.search(cid) == []
+    late = b.record_reply("C1", "300.1", "100.1", cid, "U2", "不通过")
+    assert not late.recorded
+    assert all(e.candidate != cid for e in b.audit_log())
+    b.audit("U1", "show", cid, "C1")  # a later line about them holds the pseudonym too
+    assert b.audit_log()[-1].candidate == a.pseudonym(cid)
+    assert cid in b.forgotten()
+    assert b.restore(cid) is not None and cid not in a.forgotten()
+
+
+class _Watcher:
+    def __init__(self) -> None:
+        self.stopped = threading.Event()
+
+    def stop(self, timeout: float = 10) -> None:
+        self.stopped.set()
+
+
+def test_one_leader_and_another_takes_over_when_it_dies(pg_url: str) -> None:
+    a, b = PgStore(pg_url), PgStore(pg_url)
+    started: list[tuple[str, _Watcher]] = []
+
+    def starter(name: str) -> _Watcher:
+        watcher = _Watcher()
+        started.append((name, watcher))
+        return watcher
+
+    gate_a = LeaderGate(a, lambda: starter("a"), interval=0.05).start()
+    assert gate_a.leading.wait(10)
+    gate_b = LeaderGate(b, lambda: starter("b"), interval=0.05).start()
+    try:
+        assert not gate_b.leading.wait(0.5)  # a holds the lock: b stands by
+        a.close()  # replica a's sessions end, as when its process dies
+        assert gate_b.leading.wait(10)
+        assert started[0][0] == "a" and started[-1][0] == "b"
+        assert started[0][1].stopped.wait(10)  # a, finding its session gone, stops watching
+    finally:
+        gate_a.stop()
+        gate_b.stop()
+    assert all(w.stopped.is_set() for _n, w in started)
+
+
+def test_a_failed_write_in_a_batch_keeps_the_rest(pg_url: str) -> None:
+    store = PgStore(pg_url)
+    good = _transcript("ok", "fine", ["an answer"])
+    with store.batch() as _tick:
+        store.save(good)
+        with pytest.raises(psycopg.Error):
+            store._write(lambda c: c.execute("INSERT INTO nowhere VALUES (1)"))
+        store.save(_transcript("ok2", "fine", ["another"]))
+    assert store.ids() == ["ok", "ok2"]
+
+
+def test_stats_health_and_backup_say_postgresql(pg_url: str, tmp_path: Path) -> None:
+    store = PgStore(pg_url)
+    index_paths(store, [SEEDS])
+    stats = store.stats()
+    assert stats.candidates == 4 and stats.database_bytes > 0
+    assert stats.schema_version == pg_migrations.known()[-1]
+    health = store.health()
+    assert health.writable and health.quick_check == "ok"
+    try:
+        size = store.backup(tmp_path / "b.dump")
+    except StoreError as exc:
+        assert "pg_dump" in str(exc)
+    else:
+        assert size > 0

@@ -136,7 +136,11 @@ def test_db_from_environment(tmp_path: Path, seeds_dir: Path, runner: CliRunner)
     path = tmp_path / "env.db"
     result = runner.invoke(cli, ["index", str(seeds_dir)], env={"DEBRIEF_DB": str(path)})
     assert result.exit_code == 0 and path.exists()
-    assert "4 indexed" in result.output
+    assert "已索引 4" in result.output  # DEBRIEF_LOCALE defaults to zh
+    again = runner.invoke(
+        cli, ["index", str(seeds_dir)], env={"DEBRIEF_DB": str(path), "DEBRIEF_LOCALE": "en"}
+    )
+    assert "0 indexed, 4 unchanged" in again.output
 
 
 def test_bad_settings_are_one_clean_line(runner: CliRunner) -> None:

@@ -328,8 +328,8 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     from . import logs
     from .app import create_app
     from .digest import Digester
-    from .server import serve_http, serve_socket_mode
     from .leader import watch_as_leader
+    from .server import serve_http, serve_socket_mode
     from .watcher import FolderWatcher
 
     settings = settings_for(db_path)

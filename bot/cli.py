@@ -341,6 +341,10 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
         app = create_app(settings, store)
     except Exception as exc:  # Bolt checks the token with auth.test here
         raise start_failure(exc, settings.api_url, log) from exc
+    # the Chinese word splitter loads its dictionary now, not on the first user's search
+    from store.fulltext import warm
+
+    warm()
     digester = watcher = None
     if settings.digest_channel:
         digester = Digester(settings, store, app.client)

@@ -54,7 +54,7 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
         process_before_response=False,
         logger=bolt_logger,
     )
-    deps = Deps(store=store, locale=settings.locale)
+    deps = Deps(store=store, locale=settings.locale, uploads=str(settings.uploads_dir))
     policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)
     handlers.register(app, deps, policy)
     policy.start(app.client)  # user groups are read in the background, never before an ack

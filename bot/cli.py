@@ -529,6 +529,9 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
             f"no candidate {candidate!r} (forget takes an exact id; see debrief list)"
         )
         return
+    from handlers.uploads import erase_files
+
+    erase_files(store.forget_uploads(candidate))  # a transcript shared in Slack: its saved file
     record(store, [AuditEvent("cli", "forget", candidate)])
     if as_json:
         echo_json({"forgotten": candidate, "removed": counts})

@@ -30,6 +30,10 @@ REQUIRED_SCOPES = (
     "channels:history",
     "groups:history",
     "usergroups:read",
+    "files:read",
+    "im:history",
+    "channels:read",
+    "groups:read",
     "users:read",
 )
 """The bot scopes manifest.yml asks for (a test keeps the two in step)."""

@@ -50,6 +50,8 @@ class Settings(BaseSettings):
 
     db_path: str = Field("debrief.db", validation_alias="DEBRIEF_DB")
     transcripts: str | None = Field(None, validation_alias="DEBRIEF_TRANSCRIPTS")
+    # transcripts shared in Slack are saved here; default: `uploads/` beside the database
+    uploads: str | None = Field(None, validation_alias="DEBRIEF_UPLOADS")
     locale: Literal["zh", "en"] = Field("zh", validation_alias="DEBRIEF_LOCALE")
 
     bot_token: str | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
@@ -133,6 +135,13 @@ class Settings(BaseSettings):
     @property
     def allowed_channels(self) -> list[str]:
         return _ids(self.allowed_channels_raw)
+
+    @property
+    def uploads_dir(self) -> Path:
+        """Where transcripts shared in Slack are saved (created when the first one comes)."""
+        if self.uploads and self.uploads.strip():
+            return Path(self.uploads.strip()).expanduser()
+        return Path(self.db_path).expanduser().resolve().parent / "uploads"
 
     @property
     def tz(self) -> ZoneInfo:

@@ -186,6 +186,55 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "decision_hold": {"zh": "待定", "en": "hold"},
     "decision_no_hire": {"zh": "不通过", "en": "no hire"},
     "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
+    # decide with a button (handlers/decide.py)
+    "decide_more": {"zh": "更多结论", "en": "More"},
+    "decide_title": {"zh": "记录结论", "en": "Record a decision"},
+    "decide_submit": {"zh": "记录", "en": "Record"},
+    "close": {"zh": "关闭", "en": "Close"},
+    "cancel": {"zh": "取消", "en": "Cancel"},
+    "decide_about": {"zh": "候选人：{who}", "en": "Candidate: {who}"},
+    "decide_current": {"zh": "你当前的结论：{decision}", "en": "Your current decision: {decision}"},
+    "decide_label": {"zh": "结论", "en": "Decision"},
+    "decide_note": {"zh": "备注（可选）", "en": "Note (optional)"},
+    "decide_hint": {
+        "zh": "结论会以你的名义发到点评帖的讨论串里；再次记录会替换你之前的结论。",
+        "en": "Your decision is posted in the verdict's thread under your name;"
+        " recording again replaces your earlier one.",
+    },
+    "decide_need": {"zh": "请选择一个结论。", "en": "Pick a decision."},
+    "decide_note_long": {
+        "zh": "备注最多 {limit} 字。",
+        "en": "A note is at most {limit} characters.",
+    },
+    "decide_gone": {
+        "zh": "这位候选人已不在库中（可能已被删除），无法记录结论。",
+        "en": "This candidate is no longer indexed (perhaps erased): no decision can be recorded.",
+    },
+    # transcripts shared in Slack (handlers/uploads.py)
+    "upload_already": {
+        "zh": "这份记录已经收录过了：{id}",
+        "en": "Already indexed as {id}.",
+    },
+    "upload_forgotten": {
+        "zh": "这份记录已应要求删除，不会再次收录。",
+        "en": "This transcript was erased on request; it is not indexed again.",
+    },
+    "upload_not_transcript": {
+        "zh": "这不是面试记录：{reason}",
+        "en": "Not a transcript: {reason}",
+    },
+    "upload_parse_error": {
+        "zh": "无法读取这份面试记录：{reason}",
+        "en": "Cannot read this transcript: {reason}",
+    },
+    "upload_parse_error_line": {
+        "zh": "无法读取这份面试记录（第 {line} 行）：{reason}",
+        "en": "Cannot read this transcript (line {line}): {reason}",
+    },
+    "upload_failed": {
+        "zh": "无法从 Slack 下载这个文件，请重新分享一次。",
+        "en": "Could not download this file from Slack; please share it again.",
+    },
     "digest_title": {"zh": "每日招聘摘要 · {day}", "en": "Daily hiring digest · {day}"},
     "digest_new": {"zh": "新面试记录（{count}）", "en": "New transcripts ({count})"},
     "digest_waiting": {

@@ -55,6 +55,7 @@ from .views_common import (
     notice,
     person,
 )
+from .views_decide import decide_actions
 
 INTRO_LIMIT = 600
 SUMMARY_LIMIT = 1500
@@ -256,7 +257,13 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     gist, _ = fit(c.verdict or t(locale, "no_verdict"), 200)
     fallback = f"{t(locale, 'verdict')} · {_who(c, locale)}: {unescape(gist)}"
     kind = "in_channel" if posted_by else "ephemeral"
-    return label_parts(pack(head, body, fallback, kind, tail), locale)
+    if not posted_by:
+        return label_parts(pack(head, body, fallback, kind, tail), locale)
+    # 通过 / 待定 / 不通过 (handlers/decide.py), on the first message: its thread is the record
+    parts = pack(head, body, fallback, kind, [*tail, decide_actions(locale)])
+    if len(parts) > 1:
+        parts = pack([*head, decide_actions(locale)], body, fallback, kind, tail)
+    return label_parts(parts, locale)
 
 
 def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message:

@@ -7,6 +7,7 @@
 - `search.py`: full-text search and ranking (the index's pure side is `fulltext.py`);
 - `threads.py`: bot posts and reviewers' replies (decisions, follow-ups, notes);
 - `decisions.py`: decisions made with the verdict's buttons (recorded as replies);
+- `uploads.py`: transcripts shared in Slack (claims, saved files);
 - `digest.py`: the daily digest's lines and its per-day claim;
 - `audit.py`: the audit log and erasure (forget, restore);
 - `maintenance.py`: online backups, stats, health, the last index run.
@@ -27,6 +28,7 @@ from .decisions import DecisionStore
 from .digest import DigestStore
 from .maintenance import MaintenanceStore
 from .threads import ReplyOutcome, ThreadStore
+from .uploads import UploadStore
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -41,7 +43,15 @@ __all__ = [
 ]
 
 
-class Store(CandidateStore, ThreadStore, DecisionStore, DigestStore, AuditStore, MaintenanceStore):
+class Store(
+    CandidateStore,
+    ThreadStore,
+    DecisionStore,
+    UploadStore,
+    DigestStore,
+    AuditStore,
+    MaintenanceStore,
+):
     """The SQLite store: every concern's methods on one object."""
 
 

@@ -310,3 +310,26 @@ def m009_button_decisions(db: sqlite_utils.Database) -> None:
     """Decisions made with the verdict post's buttons: each modal submission is claimed
     once (by the modal's view id), so a retried submission is recorded once."""
     db.execute("CREATE TABLE IF NOT EXISTS submissions (key TEXT PRIMARY KEY, at TEXT NOT NULL)")
+
+
+@migration
+def m010_uploads(db: sqlite_utils.Database) -> None:
+    """Transcripts shared in Slack: each shared file claimed once (a retried event is
+    indexed once), who shared it where, the file saved and the candidate it became."""
+    db.execute(
+        """
+        CREATE TABLE IF NOT EXISTS uploads (
+            key TEXT PRIMARY KEY,
+            file_id TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            ts TEXT NOT NULL,
+            user TEXT NOT NULL,
+            path TEXT,
+            candidate_id TEXT,
+            outcome TEXT NOT NULL,
+            at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS uploads_candidate ON uploads (candidate_id)")
+    db.execute("CREATE INDEX IF NOT EXISTS candidates_hash ON candidates (hash)")

@@ -42,9 +42,19 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
             "groups:history",
             "usergroups:read",
             "users:read",
+            "files:read",
+            "im:history",
+            "channels:read",
+            "groups:read",
         ]
     )
     settings = manifest["settings"]
-    assert settings["event_subscriptions"]["bot_events"] == ["message.channels", "message.groups"]
+    assert settings["event_subscriptions"]["bot_events"] == [
+        "message.channels",
+        "message.groups",
+        "message.im",
+        "app_home_opened",
+    ]
+    assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True
     assert settings["socket_mode_enabled"] is True

@@ -1,0 +1,322 @@
+"""Transcripts shared in Slack: a file shared in a channel the bot is in, or sent to it
+in a DM, is downloaded, saved under DEBRIEF_UPLOADS, parsed and indexed by the same
+code as the folder, and answered in the file's thread.
+
+The event is the `message` with `subtype: file_share` (`message.channels`,
+`message.groups`, `message.im`): it names the channel, the message ts (the thread to
+answer in) and the files, and the access middleware judges it like any message.
+
+- The file is described by `files.info` and fetched from its `url_private_download`
+  with the bot token, which is sent only to Slack's file host (or the API's host),
+  never after a redirect elsewhere; at most the parser's size limit is read.
+- A file from another organisation (Slack Connect: the message's or the file's
+  `user_team` is not ours) is never downloaded.
+- Each shared file is claimed in the store (channel, ts, file id) before it is
+  fetched: an event Slack delivers twice is indexed once.
+- The answer: the candidate's summary card (posted, as a summary posted on purpose
+  is), or "already indexed as X" for the same content, or the parse error with its
+  line, or "not a transcript" with the reason. The audit says who uploaded what.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import unicodedata
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from slack_bolt import App, BoltContext
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from store.indexer import index_paths
+from store.parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
+
+from . import threads
+from .audit import AuditEvent, record
+from .blocks import Message, fit
+from .commands import Deps
+from .i18n import t
+from .views import notice, summary_view
+
+logger = logging.getLogger(__name__)
+
+SLACK_FILE_HOSTS = frozenset({"files.slack.com"})
+_BINARY_TYPES = ("image/", "video/", "audio/", "application/pdf", "application/zip")
+_OFFICE = ("msword", "officedocument", "ms-excel", "ms-powerpoint", "opendocument")
+
+
+class DownloadError(Exception):
+    """The file could not be fetched from Slack (said in the reply, nothing indexed)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one shared file: the reply, and the line for the audit."""
+
+    kind: str  # indexed, duplicate, forgotten, not_transcript, parse_error, failed, foreign
+    candidate_id: str | None = None
+    reply: Message | None = None
+    path: str | None = None  # the saved file, when it became a candidate
+
+
+def safe_name(name: str, file_id: str) -> str:
+    """A file name that is safe on any file system: letters (Chinese included), digits,
+    `-`, `_` and `.`; no path, no leading dot; `.txt` unless it has a short extension."""
+    base = os.path.basename(unicodedata.normalize("NFKC", name).replace("\\", "/"))
+    stem, ext = os.path.splitext(base)
+    stem = re.sub(r"[^\w\-.]+", "_", stem).strip("._-")[:80] or re.sub(r"\W", "", file_id)
+    ext = ext if re.fullmatch(r"\.[A-Za-z0-9]{1,8}", ext) else ".txt"
+    return f"{stem}{ext}"
+
+
+def _looks_binary(mimetype: str) -> bool:
+    return mimetype.startswith(_BINARY_TYPES) or any(o in mimetype for o in _OFFICE)
+
+
+class _SameHostsOnly(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only to a host the token may go to."""
+
+    def __init__(self, hosts: frozenset[str]) -> None:
+        self.hosts = hosts
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        if urlsplit(newurl).hostname not in self.hosts:
+            raise DownloadError("Slack redirected the download elsewhere")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def download(url: str, token: str, api_url: str, limit: int = MAX_BYTES) -> bytes:
+    """The file's bytes, fetched with the bot token; DownloadError when that fails."""
+    hosts = SLACK_FILE_HOSTS | {urlsplit(api_url).hostname or ""}
+    if urlsplit(url).scheme not in ("https", "http") or urlsplit(url).hostname not in hosts:
+        raise DownloadError("not a Slack file address")
+    opener = urllib.request.build_opener(_SameHostsOnly(hosts))
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with opener.open(request, timeout=30) as response:
+            if response.headers.get("Content-Type", "").startswith("text/html"):
+                raise DownloadError("Slack answered with its sign-in page")
+            data: bytes = response.read(limit + 1)
+    except urllib.error.URLError as exc:
+        raise DownloadError(str(exc)) from exc
+    return data
+
+
+def _too_large() -> ParseError:
+    return ParseError(f"file too large for a transcript (the limit is {MAX_BYTES / 1e6:.0f} MB)")
+
+
+def _parse_reply(exc: ParseError, deps: Deps) -> Outcome:
+    reason, _ = fit(exc.reason, 500)
+    if isinstance(exc, NotATranscript):
+        return Outcome(
+            "not_transcript", reply=notice(t(deps.locale, "upload_not_transcript", reason=reason))
+        )
+    if exc.line is not None:
+        text = t(deps.locale, "upload_parse_error_line", line=exc.line, reason=reason)
+    else:
+        text = t(deps.locale, "upload_parse_error", reason=reason)
+    return Outcome("parse_error", reply=notice(text))
+
+
+def _save(folder: Path, name: str, file_id: str, data: bytes) -> Path:
+    """Write the file whole (a temporary file, then a rename) under a name not yet taken."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / safe_name(name, file_id)
+    if target.exists():
+        stem, ext = os.path.splitext(target.name)
+        target = folder / f"{stem}_{re.sub(r'[^A-Za-z0-9]', '', file_id)}{ext}"
+    part = folder / f".{target.name}.part"
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(part, target)
+    return target
+
+
+def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
+    """Parse, save and index one downloaded file; what to answer."""
+    locale, store = deps.locale, deps.store
+    name = str(info.get("name") or info.get("title") or info.get("id") or "upload")
+    if len(data) > MAX_BYTES:
+        return _parse_reply(_too_large(), deps)
+    digest = content_hash(data)
+    known = store.candidate_with_hash(digest)
+    if known is not None:
+        text = t(locale, "upload_already", id=fit(known, 200)[0])
+        return Outcome("duplicate", known, notice(text))
+    if any(h == digest for h, _source in store.forgotten().values()):
+        return Outcome("forgotten", reply=notice(t(locale, "upload_forgotten")))
+    try:
+        parse_transcript(data, name)  # the same parser as the folder: say what is wrong first
+    except ParseError as exc:
+        return _parse_reply(exc, deps)
+    folder = Path(deps.uploads or "uploads")
+    path = _save(folder, name, str(info.get("id") or ""), data)
+    result = index_paths(store, [path])
+    if result.indexed:
+        return Outcome("indexed", result.indexed[0], path=str(path))
+    path.unlink(missing_ok=True)  # not kept: it became no candidate
+    if result.failed:
+        failure = result.failed[0]
+        return _parse_reply(ParseError(failure.error, failure.line), deps)
+    if result.skipped:
+        return _parse_reply(NotATranscript(result.skipped[0].reason), deps)
+    return Outcome("forgotten", reply=notice(t(locale, "upload_forgotten")))
+
+
+def _foreign(team: object, own_team: str | None) -> bool:
+    return bool(team) and bool(own_team) and team != own_team
+
+
+def handle_file(
+    file: dict[str, Any],
+    event: dict[str, Any],
+    deps: Deps,
+    client: WebClient,
+    own_team: str | None,
+) -> Outcome | None:
+    """One shared file: claimed, fetched, taken. None when this event was seen before."""
+    channel, ts, user = str(event["channel"]), str(event["ts"]), str(event.get("user") or "?")
+    file_id = str(file.get("id") or "")
+    if not file_id:
+        return None
+    if _foreign(event.get("user_team"), own_team) or _foreign(file.get("user_team"), own_team):
+        logger.warning("a file from another organisation was shared in %s: not downloaded", channel)
+        return Outcome("foreign")
+    key = f"{channel}:{ts}:{file_id}"
+    if not deps.store.claim_upload(key, file_id, channel, ts, user):
+        return None  # the same event again: handled the first time
+    try:
+        info = client.files_info(file=file_id).get("file") or {}
+        if _foreign(info.get("user_team"), own_team):
+            deps.store.finish_upload(key, "foreign")
+            return Outcome("foreign")
+        mimetype = str(info.get("mimetype") or "")
+        if _looks_binary(mimetype):
+            outcome = _parse_reply(NotATranscript(f"not a text file ({mimetype})"), deps)
+        elif int(info.get("size") or 0) > MAX_BYTES:
+            outcome = _parse_reply(_too_large(), deps)
+        else:
+            url = str(info.get("url_private_download") or info.get("url_private") or "")
+            data = download(url, client.token or "", client.base_url)
+            outcome = take_file(info, data, deps)
+    except (SlackApiError, DownloadError) as exc:
+        deps.store.release_upload(key)  # sharing it again works
+        logger.warning("could not fetch a shared file: %s", exc)
+        return Outcome("failed", reply=notice(t(deps.locale, "upload_failed")))
+    deps.store.finish_upload(key, outcome.kind, outcome.candidate_id, outcome.path)
+    return outcome
+
+
+def _answer(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient) -> None:
+    """Answer in the file's thread: the summary card, or what went wrong."""
+    channel, ts, user = str(event["channel"]), str(event["ts"]), str(event.get("user") or "")
+    message = outcome.reply
+    kind = ""
+    if outcome.kind == "indexed" and outcome.candidate_id:
+        candidate = deps.store.get_candidate(outcome.candidate_id)
+        if candidate is None:
+            return
+        message, kind = summary_view(candidate, deps.locale, user or "?"), "summary"
+    if message is None:
+        return
+    thread = str(event.get("thread_ts") or ts)
+    try:
+        response = client.chat_postMessage(
+            channel=channel,
+            thread_ts=thread,
+            text=message.text,
+            blocks=message.blocks,
+            unfurl_links=False,
+            unfurl_media=False,
+        )
+    except SlackApiError as exc:
+        logger.warning("could not answer an upload: %s", exc.response.get("error"))
+        return
+    posted = str(response.get("ts") or "")
+    if kind and posted and outcome.candidate_id:
+        deps.store.record_post(channel, posted, outcome.candidate_id, kind)
+        record(deps.store, [AuditEvent(user or "?", f"post:{kind}", outcome.candidate_id, channel)])
+
+
+_AUDIT = {
+    "indexed": "upload",
+    "duplicate": "upload:duplicate",
+    "forgotten": "upload:forgotten",
+    "not_transcript": "upload:rejected",
+    "parse_error": "upload:rejected",
+    "failed": "upload:failed",
+    "foreign": "refused:upload",
+}
+
+
+def handle_file_share(
+    event: dict[str, Any], deps: Deps, client: WebClient, own_team: str | None
+) -> list[Outcome]:
+    """Every file of a `file_share` message: taken, answered, audited."""
+    outcomes: list[Outcome] = []
+    if not event.get("channel") or not event.get("ts"):
+        return outcomes
+    for file in (event.get("files") or [])[:10]:
+        if not isinstance(file, dict):
+            continue
+        outcome = handle_file(file, event, deps, client, own_team)
+        if outcome is None:
+            continue
+        user = str(event.get("user") or "?")
+        record(
+            deps.store,
+            [AuditEvent(user, _AUDIT[outcome.kind], outcome.candidate_id, str(event["channel"]))],
+        )
+        _answer(outcome, event, deps, client)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def register(app: App, deps: Deps) -> None:
+    """Before threads.register: the first listener that matches a message handles it, so
+    this one also records a file shared as a reply in one of the bot's threads."""
+
+    def on_file_share(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+        if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
+            handled = threads.read_message_event(event, deps, context.bot_user_id)
+            threads.finish_message_event(handled, deps, client)
+        own_team = context.authorize_result.team_id if context.authorize_result else None
+        handle_file_share(event, deps, client, own_team or context.team_id)
+
+    app.event({"type": "message", "subtype": "file_share"})(on_file_share)
+
+
+def erase_files(paths: list[str]) -> int:
+    """Overwrite and delete saved uploads (`forget`); how many were there."""
+    erased = 0
+    for path in paths:
+        try:
+            size = os.path.getsize(path)
+            with open(path, "r+b") as fh:
+                fh.write(b"\0" * size)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.remove(path)
+        except FileNotFoundError:
+            continue
+        erased += 1
+    return erased

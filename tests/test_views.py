@@ -128,3 +128,41 @@ def test_a_highlight_in_chinese_renders(store: Store) -> None:
 )
 def test_the_checker(text: str, bad: bool) -> None:
     assert bool(marker_problems(text)) is bad
+
+
+def test_every_view_fits_for_a_hostile_transcript(tmp_path: Path) -> None:
+    """Quotes and backslashes (two characters each in JSON), a long id
+    and position, many reviewers: every message stays within what Slack takes."""
+    from fakes import block_problem
+
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    noisy = '"\\&<>' * 40
+    name = "候" * 60 + '"q"' + ".txt"
+    questions = "".join(
+        f"问题{i}：{noisy * 3}？\n考察目标：{noisy * 2}\n回答：{'' if i % 2 else noisy * 20}\n"
+        for i in range(1, 40)
+    )
+    text = (
+        f"总结：{noisy * 30}\n岗位：{'位' * 400}\n简介：{noisy * 20}\n"
+        + questions
+        + f"点评：{noisy * 100}\n"
+    )
+    (folder / name).write_text(text, "utf-8")
+    store = Store(tmp_path / "h.db")
+    assert not index_paths(store, [folder]).failed
+    [cid] = [c.id for c in store.list_candidates(None, limit=5, offset=0)]
+    store.record_post("C1", "1.1", cid, "verdict")
+    for i in range(15):
+        store.record_reply("C1", f"1.{i + 2}", "1.1", cid, f"U{i}", f"通过 {noisy * 5}")
+        store.record_reply("C1", f"2.{i + 2}", "1.1", cid, f"U{i}", f"问题{i + 1}：{noisy * 5}")
+    deps = Deps(store=store)
+    routes = ["总结 候", "总结 候 全文", "未回答 候", "点评 候", "点评 候 全文", "问题 候 2"]
+    routes += ["搜索 候", "列表", "未回答", "问题 候 1"]
+    for text in routes:
+        for posting in (False, True):
+            result = answer(parse_command(text), deps, user="U9", posting=posting)
+            for out in result.outgoing:
+                assert block_problem(out.message.blocks) is None, (text, posting)
+    data = store.digest_data("2000-01-01T00:00:00", 10)
+    assert block_problem(digest_view(data, "2026-01-01", "zh").blocks) is None

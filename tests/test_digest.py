@@ -22,6 +22,7 @@ from bot.app import web_client
 from bot.digest import Digester
 from bot.settings import Settings, load_settings
 from store.db import Store
+from store.factory import open_store
 from store.indexer import index_paths
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -35,7 +36,7 @@ def make(fake: FakeSlack, db: str, **extra: str) -> tuple[Settings, Store, Diges
     settings = load_settings(
         bot_token="xoxb-test", api_url=fake.base_url, db_path=db, digest_channel="CHIRE", **extra
     )
-    store = Store(db)
+    store = open_store(db)
     return settings, store, Digester(settings, store, web_client(settings))
 
 
@@ -44,9 +45,9 @@ def posted_ids(fake: FakeSlack) -> list[str]:
 
 
 def test_posted_once_when_the_time_comes_across_restarts(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    db = str(tmp_path / "d.db")
+    db = db_target
     with time_machine.travel(at(8, 0), tick=False):
         _s, store, digester = make(fake_slack, db)
         index_paths(store, [seeds_dir])
@@ -76,9 +77,9 @@ def test_posted_once_when_the_time_comes_across_restarts(
 
 
 def test_a_clock_jump_back_does_not_post_twice(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "j.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     with time_machine.travel(at(9, 40), tick=False):
         assert digester.run() == "sent"
@@ -87,9 +88,11 @@ def test_a_clock_jump_back_does_not_post_twice(
     assert len(fake_slack.calls("chat.postMessage")) == 1
 
 
-def test_two_processes_race(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> None:
-    db = str(tmp_path / "race.db")
-    index_paths(Store(db), [seeds_dir])
+def test_two_processes_race(
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
+) -> None:
+    db = db_target
+    index_paths(open_store(db), [seeds_dir])
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))} | {
         "SLACK_BOT_TOKEN": "xoxb-test",
         "SLACK_API_URL": fake_slack.base_url,
@@ -111,10 +114,10 @@ def test_two_processes_race(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Pa
 
 
 def test_threads_race_in_one_database(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    db = str(tmp_path / "t.db")
-    index_paths(Store(db), [seeds_dir])
+    db = db_target
+    index_paths(open_store(db), [seeds_dir])
     digesters = [make(fake_slack, db)[2] for _ in range(4)]
     results: list[str] = []
     with time_machine.travel(at(10, 0), tick=True):
@@ -128,9 +131,9 @@ def test_threads_race_in_one_database(
 
 
 def test_retried_on_429_and_recorded_only_once_accepted(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "r.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     fake_slack.fail_next("chat.postMessage", status=429, retry_after=1)
     with time_machine.travel(at(9, 35), tick=True):
@@ -159,9 +162,9 @@ def digest_posts(fake: FakeSlack) -> list[dict[str, object]]:
 
 
 def test_a_dropped_post_is_found_not_posted_again(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "drop.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     fake_slack.drop_next("chat.postMessage")  # Slack posts it, the answer never arrives
     with time_machine.travel(at(9, 35), tick=True):
@@ -185,9 +188,9 @@ def test_a_dropped_post_is_found_not_posted_again(
 
 
 def test_a_5xx_is_looked_for_and_posted_by_the_next_run_once(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "5xx.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     fake_slack.fail_next("chat.postMessage", status=500)  # not processed, but who can tell
     with time_machine.travel(at(9, 35), tick=True), pytest.raises(SlackApiError):
@@ -203,16 +206,16 @@ def test_a_5xx_is_looked_for_and_posted_by_the_next_run_once(
 
 
 def test_an_unknown_outcome_that_cannot_be_checked_is_checked_next_time(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "unk.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     fake_slack.drop_next("chat.postMessage")
     fake_slack.fail_next("conversations.history", status=503, times=3)  # first try + 2 retries
     with time_machine.travel(at(9, 35), tick=True), pytest.raises(SlackApiError):
         digester.run()
     assert store.digest_status("2026-12-02") == "unknown"
-    other = make(fake_slack, str(tmp_path / "unk.db"))[2]  # another process, the same database
+    other = make(fake_slack, db_target)[2]  # another process, the same database
     with time_machine.travel(at(9, 40), tick=True):
         assert other.run() == "sent"
     assert len(fake_slack.calls("chat.postMessage")) == 1  # found, never posted twice
@@ -220,25 +223,25 @@ def test_an_unknown_outcome_that_cannot_be_checked_is_checked_next_time(
     assert store.digest_status("2026-12-02") == "sent"
 
 
-def test_nothing_to_say_posts_nothing(fake_slack: FakeSlack, tmp_path: Path) -> None:
-    _s, _store, digester = make(fake_slack, str(tmp_path / "e.db"))
+def test_nothing_to_say_posts_nothing(
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str
+) -> None:
+    _s, _store, digester = make(fake_slack, db_target)
     with time_machine.travel(at(9, 45), tick=False):
         assert digester.run() == "empty"
         assert digester.run() == "already"
     assert fake_slack.calls("chat.postMessage") == []
 
 
-def test_no_channel_no_digest(fake_slack: FakeSlack, tmp_path: Path) -> None:
-    settings = load_settings(
-        bot_token="xoxb-test", api_url=fake_slack.base_url, db_path=str(tmp_path / "n.db")
-    )
+def test_no_channel_no_digest(fake_slack: FakeSlack, tmp_path: Path, db_target: str) -> None:
+    settings = load_settings(bot_token="xoxb-test", api_url=fake_slack.base_url, db_path=db_target)
     assert Digester(settings, Store(settings.db_path), None).run() == "no_channel"
 
 
 def test_the_scheduler_posts_a_missed_digest_at_start(
-    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
 ) -> None:
-    _s, store, digester = make(fake_slack, str(tmp_path / "s.db"))
+    _s, store, digester = make(fake_slack, db_target)
     index_paths(store, [seeds_dir])
     with time_machine.travel(at(15, 0), tick=True):
         digester.start()
@@ -250,13 +253,13 @@ def test_the_scheduler_posts_a_missed_digest_at_start(
     assert len(fake_slack.calls("chat.postMessage")) == 1
 
 
-def test_dry_run_json(tmp_path: Path, seeds_dir: Path) -> None:
+def test_dry_run_json(tmp_path: Path, db_target: str, seeds_dir: Path) -> None:
     from click.testing import CliRunner
 
     from bot.cli import cli
 
-    db = str(tmp_path / "dry.db")
-    index_paths(Store(db), [seeds_dir])
+    db = db_target
+    index_paths(open_store(db), [seeds_dir])
     result = CliRunner().invoke(
         cli, ["digest", "--dry-run", "--json", "--db", db], env={"DEBRIEF_DIGEST_CHANNEL": "CX"}
     )

@@ -485,6 +485,11 @@ Feedback: 基础扎实，建议通过
     "考察点 and 候选人回答": PLAIN.replace("考察目标：", "考察点：").replace(
         "回答：", "候选人回答："
     ),
+    "short labels 年限 目标 答案 评价, ASCII colons": PLAIN.replace("从业年限：", "年限:")
+    .replace("考察目标：", "目标:")
+    .replace("回答：", "答案:")
+    .replace("点评：", "评价:"),
+    "面试官意见": PLAIN.replace("点评：", "面试官意见："),
 }
 
 

@@ -566,7 +566,7 @@ def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.Cl
 
 
 # The operator's commands live in their own module and hang on `cli` when it loads.
-from . import ops  # noqa: E402, F401
+from . import migrate_db, ops  # noqa: E402, F401
 
 
 def main() -> None:

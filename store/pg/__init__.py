@@ -3,7 +3,7 @@ for several `debrief serve` replicas sharing one database.
 
 One part per concern, as on SQLite: `connection.py` (connections, transactions,
 batches, advisory locks), `migrations.py` (its own registry), `candidates.py`,
-`search.py` (pg_trgm and CJK bigrams), `threads.py`, `uploads.py`, `digest.py`, `audit.py`,
+`search.py` (pg_trgm and CJK bigrams), `threads.py`, `uploads.py`, `home.py`, `digest.py`, `audit.py`,
 `maintenance.py`. Select it with `DEBRIEF_DB=postgresql://...` (see store/factory.py).
 """
 
@@ -15,6 +15,7 @@ from .audit import PgAudit
 from .candidates import PgCandidates
 from .connection import display_url, is_pg_url
 from .digest import PgDigest
+from .home import PgHome
 from .maintenance import PgMaintenance
 from .threads import PgThreads
 from .uploads import PgUploads
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from ..api import IndexTarget, StoreAPI
 
 
-class PgStore(PgCandidates, PgThreads, PgUploads, PgDigest, PgAudit, PgMaintenance):
+class PgStore(PgCandidates, PgThreads, PgUploads, PgHome, PgDigest, PgAudit, PgMaintenance):
     """The PostgreSQL store: every concern's methods on one object."""
 
 

@@ -1,0 +1,60 @@
+"""`debrief migrate-db --to postgresql://...`: move a SQLite database to PostgreSQL.
+
+Registered on `cli` like the operator's commands in ops.py. The SQLite database (from
+`--db` or DEBRIEF_DB) is only read; the PostgreSQL one must be empty. Every table is
+copied in one transaction, then each table's rows are counted on both sides: a
+difference is an error (exit 1). Then point DEBRIEF_DB at the URL and start the bot.
+"""
+
+from __future__ import annotations
+
+import click
+
+from store.factory import is_shared, open_store
+
+from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
+
+
+@cli.command("migrate-db")
+@click.option("--to", "target", required=True, metavar="URL", help="The PostgreSQL database.")
+@db_option
+@json_option
+@clean_errors
+def migrate_db(target: str, db_path: str | None, as_json: bool) -> None:
+    """Copy the SQLite database into an empty PostgreSQL one and check the counts."""
+    from store.db import Store
+    from store.pg import PgStore
+    from store.pg.copy import copy_sqlite
+
+    source = settings_for(db_path).db_path
+    if is_shared(source):
+        raise BadUsage(f"--db must be the SQLite file to copy from, not {source}")
+    if not is_shared(target):
+        raise BadUsage(f"--to must be a postgresql:// URL, not {target!r}")
+    src = open_store(source, create=False)
+    dst = open_store(target)
+    assert isinstance(src, Store) and isinstance(dst, PgStore)
+    try:
+        counts = copy_sqlite(src, dst)
+    finally:
+        src.close()
+        dst.close()
+    wrong = {t: c for t, c in counts.items() if c[0] != c[1]}
+    if as_json:
+        echo_json(
+            {
+                "from": source,
+                "to": dst.path,
+                "tables": {t: {"sqlite": a, "postgresql": b} for t, (a, b) in counts.items()},
+                "ok": not wrong,
+            }
+        )
+    else:
+        for table, (a, b) in counts.items():
+            click.echo(f"{table:18} {a:>9} -> {b:>9}" + ("" if a == b else "  MISMATCH"))
+    if wrong:
+        raise click.ClickException(
+            "the counts differ in " + ", ".join(wrong) + ": do not switch DEBRIEF_DB yet"
+        )
+    if not as_json:
+        click.echo(f"copied {source} to {dst.path}; the counts match: set DEBRIEF_DB to the URL")

@@ -1,0 +1,140 @@
+"""Copy a SQLite database into an empty PostgreSQL one (`debrief migrate-db`).
+
+Every table the bot keeps is copied row for row in one PostgreSQL transaction (all of
+it lands, or none of it): candidates with their questions (and the full-text columns
+built from the same text as SQLite's index), reviews (thread replies and button
+decisions), posts, digests, the audit, what was forgotten and erased, meta, claims.
+Row ids are kept, so "newest first" is the same order on both; then the counts of every
+table are compared. The SQLite database is only read.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from .. import fulltext
+from ..connection import StoreError
+from ..db import Store
+from ..models import Question
+from .candidates import index_columns
+from .connection import Conn
+
+if TYPE_CHECKING:
+    from . import PgStore
+
+TABLES = (
+    "candidates",
+    "questions",
+    "replies",
+    "posts",
+    "digests",
+    "audit",
+    "forgotten",
+    "forgotten_threads",
+    "erased",
+    "meta",
+    "submissions",
+    "uploads",
+)
+"""In an order that satisfies the foreign keys (questions after candidates)."""
+
+_IDENTITY = {"candidates": "rid", "audit": "seq"}
+_BATCH = 2000
+
+
+def _columns(conn: Conn, table: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT column_name FROM information_schema.columns"
+        " WHERE table_name = %s AND table_schema = current_schema() ORDER BY ordinal_position",
+        [table],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def _sqlite_rows(src: Store, table: str) -> Iterator[dict[str, Any]]:
+    order = "rid" if table == "candidates" else "rowid"
+    yield from src.db.query(f"SELECT * FROM [{table}] ORDER BY {order}")
+
+
+def _questions_by_rid(src: Store) -> dict[int, list[Question]]:
+    found: dict[int, list[Question]] = defaultdict(list)
+    for r in src.db.query(
+        "SELECT candidate_rid, number, question, goal, answer, answered FROM questions"
+        " ORDER BY candidate_rid, seq"
+    ):
+        found[r["candidate_rid"]].append(
+            Question(
+                number=r["number"],
+                question=r["question"],
+                goal=r["goal"],
+                answer=r["answer"],
+                answered=bool(r["answered"]),
+            )
+        )
+    return found
+
+
+def _clean(value: Any) -> Any:
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
+    """Copy `src` into `dst` (which must hold no candidates, replies or audit yet);
+    returns {table: (rows in SQLite, rows in PostgreSQL)}."""
+    present = set(src.db.table_names())
+    tables = [t for t in TABLES if t in present]
+    questions = _questions_by_rid(src) if "candidates" in present else {}
+    with dst.tx() as conn:
+        for table in ("candidates", "replies", "audit", "posts"):
+            row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+            if row and row[0]:
+                raise StoreError(
+                    f"{dst.path} already holds {table}: migrate-db copies into an empty"
+                    " database only (create a new one, or drop its tables)"
+                )
+        conn.execute("DELETE FROM meta")  # only the migration's own bookkeeping is there
+        for table in tables:
+            theirs = _columns(conn, table)
+            batch: list[list[Any]] = []
+            cols: list[str] = []
+            for r in _sqlite_rows(src, table):
+                if table == "candidates":
+                    text = fulltext.doc_text(
+                        r["position"],
+                        r["intro"] or "",
+                        r["summary"] or "",
+                        questions.get(r["rid"], []),
+                        r["verdict"],
+                    )
+                    fts, fts_len, terms, terms_len = index_columns(text, fulltext.bigrams(text))
+                    r = r | {"fts": fts, "fts_len": fts_len, "terms": terms}
+                    r["terms_len"] = terms_len
+                if not cols:
+                    cols = [c for c in theirs if c in r]
+                batch.append([_clean(r[c]) for c in cols])
+                if len(batch) >= _BATCH:
+                    _insert(conn, table, cols, batch)
+                    batch = []
+            if batch:
+                _insert(conn, table, cols, batch)
+            key = _IDENTITY.get(table)
+            if key:
+                conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'),"
+                    f" coalesce((SELECT max({key}) FROM {table}), 0) + 1, false)"
+                )
+    counts: dict[str, tuple[int, int]] = {}
+    for table in tables:
+        (ours,) = src.db.execute(f"SELECT count(*) FROM [{table}]").fetchone()
+        row = dst._one(f"SELECT count(*) FROM {table}")
+        counts[table] = (int(ours), int(row[0]) if row else 0)
+    return counts
+
+
+def _insert(conn: Conn, table: str, cols: list[str], rows: list[list[Any]]) -> None:
+    names = ", ".join(f'"{c}"' for c in cols)
+    marks = ", ".join("%s" for _ in cols)
+    with conn.cursor() as cur:
+        cur.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)

@@ -1,0 +1,69 @@
+"""`debrief migrate-db --to postgresql://...`: a SQLite database with candidates, reviews,
+posts, a digest, audit lines and a forgotten candidate, copied and counted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pg_fixtures import fresh_pg_url
+
+from bot.cli import cli
+from store.db import Store
+from store.indexer import index_paths
+from store.pg import PgStore
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+def test_migrate_db_copies_everything_and_counts(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    url = fresh_pg_url(request)
+    lite = Store(tmp_path / "old.db")
+    index_paths(lite, [SEEDS])
+    first, second, *_rest = lite.ids()
+    lite.record_post("C1", "100.1", first, "verdict")
+    lite.record_reply("C1", "200.1", "100.1", first, "U1", "通过：基础扎实")
+    lite.record_reply("C1", "200.2", "100.1", first, "U2", "问题1：补充一下")
+    lite.claim_digest("2026-12-02", "CHIRE", "me", 600)
+    lite.finish_digest("2026-12-02", "me", "300.1")
+    lite.audit("U1", "show", first, "C1")
+    lite.record_post("C1", "100.2", second, "verdict")
+    assert lite.forget(second) is not None
+    before = lite.get_candidate(first)
+    newest = [h.id for h in lite.search("TensorFlow", sort="newest")]
+    lite.close()
+
+    runner = CliRunner()
+    done = runner.invoke(
+        cli, ["migrate-db", "--db", str(tmp_path / "old.db"), "--to", url, "--json"]
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert report["ok"] is True
+    tables = report["tables"]
+    for table in ("candidates", "questions", "replies", "posts", "digests", "audit", "forgotten"):
+        assert tables[table]["sqlite"] == tables[table]["postgresql"] > 0, table
+
+    pg = PgStore(url)
+    assert pg.get_candidate(first) == before
+    assert pg.get_candidate(second) is None and second in pg.forgotten()
+    assert [h.id for h in pg.search("TensorFlow", sort="newest")] == newest
+    assert pg.last_digest_sent_at() is not None
+    assert [e.candidate for e in pg.audit_log()][-1] == first
+    # replies in the forgotten candidate's thread stay unrecorded after the move
+    assert not pg.record_reply("C1", "200.9", "100.2", second, "U1", "通过").recorded
+    pg.save(pg.get_candidate(first).model_copy(update={"id": "new"}))  # type: ignore[union-attr]
+    assert pg.search("TensorFlow", sort="newest")[0].id == "new"  # ids go on after the copy
+
+    again = runner.invoke(cli, ["migrate-db", "--db", str(tmp_path / "old.db"), "--to", url])
+    assert again.exit_code == 1 and "already holds" in again.output
+
+
+def test_migrate_db_says_what_it_needs(tmp_path: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(cli, ["migrate-db", "--db", str(tmp_path / "x.db"), "--to", "other.db"])
+    assert done.exit_code == 2 and "postgresql://" in done.output

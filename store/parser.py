@@ -347,6 +347,7 @@ _DONT_KNOW_CORE = (
     r"|没(?:有)?(?:接触|用|做|听说|学|了解|研究|遇到|碰到|想)过"
     r"|未(?:接触|用|做|听说|学|了解|研究)过"
     r"|(?:回)?答不(?:上来|上|出来|出)|想不(?:起来|起)|记不(?:清楚|清|得)"
+    r"|没(?:有|能)?(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了"
     r"|没(?:有)?(?:思路|想法|头绪|概念))"
     r"(?:做|写|答|用|说)?(?:了|呢|啊|哦|吧|耶|的)*(?:这个|这块|这方面|这个问题)?)"
 )
@@ -429,6 +430,37 @@ class _Draft:
     answer: list[str] = field(default_factory=list)
     has_goal: bool = False
     has_answer: bool = False
+
+
+# Inside a question or 考察目标 line: `问题1：…？ 考察目标：… 回答：…` all on one line. A
+# label counts there only after a space or a sentence's end, and never the one-character
+# `答`, which ends too many ordinary clauses (`怎么答：`).
+_INLINE_QA_KINDS: tuple[Kind, ...] = ("goal", "answer")
+_INLINE_QA_RE = re.compile(
+    r"(?<=[\s？?。！!；;])(?:"
+    + "|".join(
+        f"(?P<{kind}>{'|'.join(_spaced(w) for w in sorted(_FIELD_LABELS[kind], key=len, reverse=True) if len(w) > 1)})"
+        for kind in _INLINE_QA_KINDS
+    )
+    + rf"){_WS}*{_COLON}",
+)
+
+
+def _split_inline_qa(first: str) -> tuple[str, list[tuple[Kind, str]]]:
+    """`讲讲闭包？ 考察目标：JS 回答：不清楚` -> (`讲讲闭包？`, [(goal, JS), (answer, 不清楚)])."""
+    parts: list[tuple[Kind, str]] = []
+    head_end, key, pos = None, None, 0
+    for m in _INLINE_QA_RE.finditer(first):
+        if key is None:
+            head_end = m.start()
+        else:
+            parts.append((key, first[pos : m.start()].strip()))
+        key = next(k for k in _INLINE_QA_KINDS if m.group(k) is not None)
+        pos = m.end()
+    if key is None or head_end is None:
+        return first, []
+    parts.append((key, first[pos:].strip()))
+    return first[:head_end].rstrip(), parts
 
 
 def _label_kind(m: re.Match[str]) -> Kind:
@@ -583,8 +615,13 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 kind == "goal" and drafts and not drafts[-1].has_goal and not drafts[-1].has_answer
             ):
                 drafts[-1].has_goal = True
-                drafts[-1].goal.append(rest)
+                goal_text, inline = _split_inline_qa(rest)
+                drafts[-1].goal.append(goal_text)
                 target = drafts[-1].goal
+                if inline and inline[0][0] == "answer":  # `考察目标：… 回答：…`
+                    drafts[-1].has_answer = True
+                    drafts[-1].answer.append(inline[0][1])
+                    target = drafts[-1].answer
             elif kind == "answer" and drafts and not drafts[-1].has_answer:
                 drafts[-1].has_answer = True
                 drafts[-1].answer.append(rest)
@@ -608,8 +645,19 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             raise ParseError(f"question number out of range: {qm.group(raw)[:12]}", index)
         if number is None:
             number = drafts[-1].number + 1 if drafts else 1
-        drafts.append(_Draft(number=number, line=index, question=[qm.group("rest")]))
-        target = drafts[-1].question
+        head, inline = _split_inline_qa(qm.group("rest"))
+        draft = _Draft(number=number, line=index, question=[head])
+        drafts.append(draft)
+        target = draft.question
+        for kind, value in inline:  # `问题1：…？ 考察目标：… 回答：…` on one line
+            if kind == "goal" and not draft.has_goal and not draft.has_answer:
+                draft.has_goal = True
+                draft.goal.append(value)
+                target = draft.goal
+            elif kind == "answer" and not draft.has_answer:
+                draft.has_answer = True
+                draft.answer.append(value)
+                target = draft.answer
         evidence.add("question")
 
     english_position = "position" in evidence and "cn" not in evidence

@@ -173,6 +173,10 @@ SMALL = """岗位：后端工程师 从业年限：{years}
 ANSWER_TABLE = [
     # answer, why it is unanswered (None: answered)
     ("", "empty"),
+    ("没答上来", "dont_know"),
+    ("候选人没能回答出来", "dont_know"),
+    ("忘了", "dont_know"),
+    ("用过 Redis，忘了细节，但 RDB 是快照", None),
     ("无", "empty"),
     ("暂无", "empty"),
     ("未作答", "empty"),
@@ -490,7 +494,22 @@ Feedback: 基础扎实，建议通过
     .replace("回答：", "答案:")
     .replace("点评：", "评价:"),
     "面试官意见": PLAIN.replace("点评：", "面试官意见："),
+    "question, goal and answer on one line": PLAIN.replace(
+        "问题1：如何排查线上故障？\n考察目标：排障思路\n回答：先看监控，再看日志。",
+        "问题1：如何排查线上故障？ 考察目标：排障思路 回答：先看监控，再看日志。",
+    ).replace("考察目标：原理\n回答：", "考察目标：原理  回答："),
 }
+
+
+def test_an_answer_label_glued_inside_a_question_stays_question_text() -> None:
+    t = parse(PLAIN.replace("问题1：如何排查线上故障？", "问题1：你会怎么回答：为什么要排查？"))
+    assert t.questions[0].question == "你会怎么回答：为什么要排查？"
+    assert t.questions[0].answer == "先看监控，再看日志。"
+
+
+def test_answer_label_inside_an_answer_is_answer_text() -> None:
+    t = parse(PLAIN.replace("回答：先看监控，再看日志。", "回答：先看监控。 回答：再看日志。"))
+    assert t.questions[0].answer == "先看监控。 回答：再看日志。"
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))

@@ -78,6 +78,19 @@ class PgSearch(PgConnection):
         return cached[1], cached[2] or 1.0, cached[3] or 1.0
 
     def _idf(self, term: Term, n: int) -> float:
+        """FTS5's idf of a term; document frequencies are cached a minute, as the corpus
+        figures are (counting a common term's matches costs as much as ranking them)."""
+        cache: dict[Term, tuple[float, float]] = self.__dict__.setdefault("_idf_cache", {})
+        hit = cache.get(term)
+        if hit is not None and time.monotonic() - hit[0] < _STATS_TTL_S:
+            return hit[1]
+        idf = self._count_idf(term, n)
+        if len(cache) > 10_000:
+            cache.clear()
+        cache[term] = (time.monotonic(), idf)
+        return idf
+
+    def _count_idf(self, term: Term, n: int) -> float:
         sql, param = _condition(term)
         row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
         hits = int(row[0]) if row else 0

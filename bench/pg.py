@@ -1,0 +1,200 @@
+"""PostgreSQL beside SQLite: index time, search p50/p99, and two `serve` replicas under load.
+
+    python bench/pg.py --db postgresql://... --count 20000
+
+The PostgreSQL database must be empty (or a fresh schema); the same generated corpus
+(bench/corpus.py, cached) is indexed into a temporary SQLite file and into it, with
+`debrief index`. Search runs the queries of bench/run.py on both stores and checks
+they find the same number of transcripts. Then two `debrief serve` replicas (HTTP,
+loopback) on the PostgreSQL database take /candidate requests in turn (summary and
+search) at a steady rate; ack and reply latencies are reported per replica pair.
+Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+from fakes import FakeSlack, command_body, post_signed  # noqa: E402
+from run import ALL_QUERIES, QUERIES, build_corpus, pct  # noqa: E402
+
+from store.factory import open_store  # noqa: E402
+
+SECRET = "bench-signing-secret"
+
+
+def index(folder: Path, db: str) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "index", str(folder), "--db", db, "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"index into {db} failed: {done.stderr}")
+    return time.perf_counter() - started
+
+
+def search(db: str, repeat: int) -> dict[str, Any]:
+    store = open_store(db, create=False)
+    out: dict[str, Any] = {}
+    for kind, queries in QUERIES.items():
+        samples: list[float] = []
+        hits: dict[str, int] = {}
+        for q in queries:
+            store.search(q)
+            for _ in range(repeat):
+                started = time.perf_counter()
+                store.search(q)
+                samples.append((time.perf_counter() - started) * 1000)
+            hits[q] = len(store.search(q, limit=1000))
+        out[kind] = {"p50_ms": statistics.median(samples), "p99_ms": pct(samples, 99), "hits": hits}
+    store.close()
+    return out
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
+    store = open_store(db, create=False)
+    ids = [s.id for s in store.list_candidates(limit=2000)]
+    store.close()
+    rng = random.Random(7)
+    with FakeSlack() as fake:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+        env |= {
+            "SLACK_BOT_TOKEN": "xoxb-bench",
+            "SLACK_SIGNING_SECRET": SECRET,
+            "SLACK_API_URL": fake.base_url,
+            "DEBRIEF_DB": db,
+            "DEBRIEF_LOG_LEVEL": "warning",
+        }
+        procs, urls = [], []
+        for _ in range(2):
+            port = _port()
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "bot",
+                        "serve",
+                        "--port",
+                        str(port),
+                        "--host",
+                        "127.0.0.1",
+                    ],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            urls.append(f"http://127.0.0.1:{port}")
+        try:
+            for url in urls:
+                deadline = time.monotonic() + 60
+                while True:
+                    try:
+                        with urllib.request.urlopen(url + "/healthz", timeout=1):
+                            break
+                    except OSError:
+                        if time.monotonic() > deadline:
+                            raise SystemExit(f"{url} did not start") from None
+                        time.sleep(0.1)
+            acks: list[float] = []
+            replies: list[float] = []
+            lock = threading.Lock()
+
+            def one(n: int, due: float) -> None:
+                name = f"r{n}"
+                text = (
+                    f"summary {rng.choice(ids)}" if n % 2 else "search " + rng.choice(ALL_QUERIES)
+                )
+                body = command_body(text, response_url=fake.response_url(name))
+                status, _h, _b = post_signed(
+                    urls[n % 2] + "/slack/events", body, SECRET, timeout=30
+                )
+                ack = (time.monotonic() - due) * 1000
+                fake.wait_for(f"response/{name}", timeout=30)
+                reply = (time.monotonic() - due) * 1000
+                with lock:
+                    if status == 200:
+                        acks.append(ack)
+                        replies.append(reply)
+
+            total = int(seconds * rate)
+            start = time.monotonic() + 0.5
+            with ThreadPoolExecutor(max_workers=32) as pool:
+                for n in range(total):
+                    due = start + n / rate
+                    time.sleep(max(0.0, due - time.monotonic()))
+                    pool.submit(one, n, due)
+        finally:
+            for p in procs:
+                p.terminate()
+                p.wait(10)
+    return {
+        "requests": total,
+        "answered": len(acks),
+        "rate_per_s": rate,
+        "ack_p50_ms": statistics.median(acks),
+        "ack_p99_ms": pct(acks, 99),
+        "reply_p50_ms": statistics.median(replies),
+        "reply_p99_ms": pct(replies, 99),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--db", required=True, help="an empty PostgreSQL database (URL)")
+    ap.add_argument("--count", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--load-seconds", type=float, default=20)
+    ap.add_argument("--rate", type=float, default=20)
+    args = ap.parse_args()
+    folder = build_corpus(args.count, args.seed)
+    result: dict[str, Any] = {"count": args.count}
+    with tempfile.TemporaryDirectory() as tmp:
+        lite = str(Path(tmp) / "bench.db")
+        result["index_s"] = {"sqlite": index(folder, lite), "postgresql": index(folder, args.db)}
+        result["search"] = {
+            "sqlite": search(lite, args.repeat),
+            "postgresql": search(args.db, args.repeat),
+        }
+    same = {
+        q: (n, result["search"]["postgresql"][k]["hits"][q])
+        for k, v in result["search"]["sqlite"].items()
+        for q, n in v["hits"].items()
+    }
+    result["same_hits"] = all(a == b for a, b in same.values())
+    result["differing_hits"] = {q: ab for q, ab in same.items() if ab[0] != ab[1]}
+    result["two_replicas"] = replicas_under_load(args.db, args.load_seconds, args.rate)
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -212,3 +212,10 @@ def pg002_uploads(conn: Conn) -> None:
     )
     conn.execute("CREATE INDEX uploads_candidate ON uploads (candidate_id)")
     conn.execute("CREATE INDEX candidates_hash ON candidates (hash)")
+
+
+@migration
+def pg003_home_queues(conn: Conn) -> None:
+    """SQLite's m011: the Home tab's per-reviewer queues."""
+    conn.execute("CREATE INDEX posts_kind_channel ON posts (kind, channel)")
+    conn.execute("CREATE INDEX replies_reviewer ON replies (reviewer, candidate_id, ts)")

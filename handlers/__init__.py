@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from slack_bolt import App
 
-from . import access, actions, decide, slash, threads, uploads
+from . import access, actions, decide, home, slash, threads, uploads
 from .commands import Deps
 
 
@@ -13,5 +13,6 @@ def register(app: App, deps: Deps, policy: access.Policy | None = None) -> None:
     slash.register(app, deps)
     actions.register(app, deps)
     decide.register(app, deps)
+    home.register(app, deps)
     uploads.register(app, deps)  # before threads: a file_share message is handled here
     threads.register(app, deps)

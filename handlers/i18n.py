@@ -235,6 +235,31 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "无法从 Slack 下载这个文件，请重新分享一次。",
         "en": "Could not download this file from Slack; please share it again.",
     },
+    # the App Home tab (handlers/home.py)
+    "home_title": {"zh": "你的招聘待办", "en": "Your hiring queue"},
+    "home_waiting": {"zh": "等你给结论（{count}）", "en": "Waiting for your decision ({count})"},
+    "home_new": {
+        "zh": "昨天以来的新面试记录（{count}）",
+        "en": "New transcripts since yesterday ({count})",
+    },
+    "home_unanswered": {
+        "zh": "有未回答问题的候选人（{count}）",
+        "en": "With unanswered questions ({count})",
+    },
+    "home_decided": {"zh": "你最近的结论（{count}）", "en": "Your recent decisions ({count})"},
+    "home_none": {"zh": "暂时没有。", "en": "Nothing here."},
+    "home_search": {"zh": "搜索候选人", "en": "Search candidates"},
+    "home_refreshed": {
+        "zh": "每次打开本页都会更新。",
+        "en": "Refreshed each time you open this tab.",
+    },
+    "search_title": {"zh": "搜索", "en": "Search"},
+    "search_label": {"zh": "关键词（回车搜索）", "en": "Words (press Enter)"},
+    "summary_title": {"zh": "候选人", "en": "Candidate"},
+    "home_gone": {
+        "zh": "这位候选人已不在库中（可能已被删除）。",
+        "en": "This candidate is no longer indexed (perhaps erased).",
+    },
     "digest_title": {"zh": "每日招聘摘要 · {day}", "en": "Daily hiring digest · {day}"},
     "digest_new": {"zh": "新面试记录（{count}）", "en": "New transcripts ({count})"},
     "digest_waiting": {

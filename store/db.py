@@ -8,6 +8,7 @@
 - `threads.py`: bot posts and reviewers' replies (decisions, follow-ups, notes);
 - `decisions.py`: decisions made with the verdict's buttons (recorded as replies);
 - `uploads.py`: transcripts shared in Slack (claims, saved files);
+- `home.py`: the App Home tab's queues (waiting for a reviewer, their decisions);
 - `digest.py`: the daily digest's lines and its per-day claim;
 - `audit.py`: the audit log and erasure (forget, restore);
 - `maintenance.py`: online backups, stats, health, the last index run.
@@ -26,6 +27,7 @@ from .candidates import CandidateStore, Resolution
 from .connection import BUSY_TIMEOUT_MS, NoDatabaseError, StoreError, utcnow
 from .decisions import DecisionStore
 from .digest import DigestStore
+from .home import HomeStore
 from .maintenance import MaintenanceStore
 from .threads import ReplyOutcome, ThreadStore
 from .uploads import UploadStore
@@ -47,6 +49,7 @@ class Store(
     CandidateStore,
     ThreadStore,
     DecisionStore,
+    HomeStore,
     UploadStore,
     DigestStore,
     AuditStore,

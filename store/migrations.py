@@ -333,3 +333,12 @@ def m010_uploads(db: sqlite_utils.Database) -> None:
     )
     db.execute("CREATE INDEX IF NOT EXISTS uploads_candidate ON uploads (candidate_id)")
     db.execute("CREATE INDEX IF NOT EXISTS candidates_hash ON candidates (hash)")
+
+
+@migration
+def m011_home_queues(db: sqlite_utils.Database) -> None:
+    """The Home tab asks per reviewer: verdict posts by channel, a reviewer's decisions."""
+    db.execute("CREATE INDEX IF NOT EXISTS posts_kind_channel ON posts (kind, channel)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS replies_reviewer ON replies (reviewer, candidate_id, ts)"
+    )

@@ -485,6 +485,11 @@ def _views_open(fake: FakeSlack, call: Call) -> Result:
     return {"view": _stored_view(fake, call)}
 
 
+def _views_push(fake: FakeSlack, call: Call) -> Result:
+    """Like views.open, from an interaction inside an open modal (the new one stacks)."""
+    return _views_open(fake, call)
+
+
 def _views_update(fake: FakeSlack, call: Call) -> Result:
     view_id = str(call.params.get("view_id") or "")
     with fake._lock:
@@ -581,15 +586,6 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
 
 
-def _users_info(fake: FakeSlack, call: Call) -> Result:
-    user = str(call.params["user"])
-    name = fake.users.get(user)
-    if name is None:
-        return {"error": "user_not_found"}
-    profile = {"display_name": name, "real_name": name}
-    return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
-
-
 Method = Callable[["FakeSlack", Call], Result]
 
 METHODS: dict[str, Method] = {
@@ -604,9 +600,9 @@ METHODS: dict[str, Method] = {
     "reactions.add": _reactions_add,
     "usergroups.users.list": _usergroups_users_list,
     "users.info": _users_info,
-    "users.info": _users_info,
     "views.open": _views_open,
     "views.publish": _views_publish,
+    "views.push": _views_push,
     "views.update": _views_update,
 }
 
@@ -642,7 +638,6 @@ class FakeSlack:
         self.member_channels = set(member_channels)
         self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
         self.usergroups: dict[str, list[str]] = {}
-        self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.socket_mode: FakeSocketModeServer | None = None
         self._lock = threading.Condition()

@@ -1,0 +1,209 @@
+"""The App Home tab: each user's queue, published when they open it.
+
+On `app_home_opened` (the Home tab, not Messages) the bot publishes (`views.publish`)
+for that user: the candidates waiting for *their* decision (a verdict posted in a
+channel they are in, read with `conversations.members` and cached for a few minutes,
+that they have not decided), new transcripts since yesterday, candidates with
+unanswered questions, and their recent decisions. Each line opens the candidate's
+summary in a modal; each section pages ("and N more"); a search button opens a modal
+whose results appear in it (`views.update`). Opening the tab again refreshes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from .audit import AuditEvent, record
+from .blocks import decode_value
+from .commands import Deps
+from .i18n import Locale, t
+from .views import summary_view
+from .views_decide import label
+from .views_home import (
+    HOME_OPEN,
+    HOME_PAGE,
+    HOME_SEARCH,
+    PER_SECTION,
+    SEARCH_ACTION,
+    SEARCH_BLOCK,
+    SEARCH_RESULTS,
+    SECTIONS,
+    HomeLine,
+    HomeSection,
+    gone_modal,
+    home_view,
+    search_modal,
+    summary_modal,
+)
+
+logger = logging.getLogger(__name__)
+
+MEMBERS_TTL_S = 300.0
+
+
+class ChannelMembers:
+    """Who is in a channel (`conversations.members`, every page), cached for a while."""
+
+    def __init__(self, ttl_s: float = MEMBERS_TTL_S) -> None:
+        self.ttl_s = ttl_s
+        self._cache: dict[str, tuple[float, frozenset[str]]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, channel: str, client: WebClient) -> frozenset[str]:
+        with self._lock:
+            cached = self._cache.get(channel)
+        if cached is not None and time.monotonic() - cached[0] < self.ttl_s:
+            return cached[1]
+        members: set[str] = set()
+        cursor = ""
+        try:
+            while True:
+                response = client.conversations_members(channel=channel, limit=1000, cursor=cursor)
+                members.update(str(m) for m in response.get("members") or [])
+                cursor = str((response.get("response_metadata") or {}).get("next_cursor") or "")
+                if not cursor:
+                    break
+        except SlackApiError as exc:
+            logger.warning("cannot read the members of %s: %s", channel, exc.response.get("error"))
+            return cached[1] if cached is not None else frozenset()
+        found = frozenset(members)
+        with self._lock:
+            self._cache[channel] = (time.monotonic(), found)
+        return found
+
+
+def home_sections(
+    user: str, deps: Deps, client: WebClient, members: ChannelMembers, offsets: dict[str, int]
+) -> list[HomeSection]:
+    store, locale = deps.store, deps.locale
+    channels = [c for c in store.verdict_channels() if user in members.of(c, client)]
+    since = (datetime.now(UTC) - timedelta(days=1)).isoformat(timespec="microseconds")
+    sections: list[HomeSection] = []
+    for key in SECTIONS:
+        offset = max(0, offsets.get(key, 0))
+        lines: list[HomeLine]
+        if key == "waiting":
+            found, total = store.waiting_for(channels, user, PER_SECTION, offset)
+            lines = [HomeLine(line) for line in found]
+        elif key == "decided":
+            decided, total = store.recent_decisions(user, PER_SECTION, offset)
+            lines = [HomeLine(line, label(locale, d)) for line, d in decided]
+        else:
+            category = "new" if key == "new" else "unanswered"
+            found, total = store.digest_lines(category, since, PER_SECTION, offset)
+            lines = [
+                HomeLine(line, t_open(locale, line.count) if key == "unanswered" else "")
+                for line in found
+            ]
+        if offset and not lines and total:  # the page emptied: show the last one
+            return home_sections(user, deps, client, members, {**offsets, key: 0})
+        sections.append(HomeSection(key, lines, total, offset))
+    return sections
+
+
+def t_open(locale: Locale, count: int) -> str:
+    return t(locale, "overview_line", open=count)
+
+
+def publish_home(
+    user: str,
+    deps: Deps,
+    client: WebClient,
+    members: ChannelMembers,
+    offsets: dict[str, int] | None = None,
+) -> None:
+    sections = home_sections(user, deps, client, members, offsets or {})
+    client.views_publish(user_id=user, view=home_view(sections, deps.locale))
+    record(deps.store, [AuditEvent(user, "lookup:home")])
+
+
+def _first_action(body: dict[str, Any]) -> dict[str, Any]:
+    acts = body.get("actions") or [{}]
+    return acts[0] if isinstance(acts[0], dict) else {}
+
+
+def _value(action: dict[str, Any]) -> dict[str, Any]:
+    return decode_value(action.get("value"))
+
+
+def open_summary(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
+    """A line's button: the candidate's summary in a modal (stacked over a modal)."""
+    user = str((body.get("user") or {}).get("id") or "?")
+    candidate_id = str(_value(_first_action(body)).get("id") or "")
+    candidate = deps.store.get_candidate(candidate_id) if candidate_id else None
+    if candidate is None:
+        view = gone_modal(deps.locale)
+    else:
+        view = summary_modal(summary_view(candidate, deps.locale).blocks, deps.locale)
+    in_modal = (body.get("view") or {}).get("type") == "modal"
+    if in_modal:
+        client.views_push(trigger_id=body["trigger_id"], view=view)
+    else:
+        client.views_open(trigger_id=body["trigger_id"], view=view)
+    if candidate is not None:
+        record(deps.store, [AuditEvent(user, "lookup:summary", candidate.id)])
+
+
+def search_results(query: str, user: str, deps: Deps) -> dict[str, Any]:
+    hits = deps.store.search(query, limit=SEARCH_RESULTS) if query.strip() else None
+    if hits is not None:
+        record(deps.store, [AuditEvent(user, "lookup:search")])
+    return search_modal(query, hits, deps.locale)
+
+
+def register(app: App, deps: Deps) -> None:
+    members = ChannelMembers()
+
+    def on_home_opened(event: dict[str, Any], client: WebClient) -> None:
+        if event.get("tab", "home") != "home" or not event.get("user"):
+            return
+        publish_home(str(event["user"]), deps, client, members)
+
+    def on_page(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        ack()
+        value = _value(_first_action(body))
+        key, offset = value.get("s"), value.get("o")
+        offsets = {str(key): offset} if key in SECTIONS and isinstance(offset, int) else {}
+        publish_home(str(body["user"]["id"]), deps, client, members, offsets)
+
+    def on_open(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        ack()
+        open_summary(body, client, deps)
+
+    def on_search_button(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        ack()
+        client.views_open(trigger_id=body["trigger_id"], view=search_modal("", None, deps.locale))
+
+    def on_search_typed(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
+        ack()
+        view = body.get("view") or {}
+        query = str(_first_action(body).get("value") or "")
+        client.views_update(
+            view_id=view["id"],
+            hash=view.get("hash"),
+            view=search_results(query, str(body["user"]["id"]), deps),
+        )
+
+    def on_search_submit(ack: Ack, body: dict[str, Any]) -> None:
+        values = ((body.get("view") or {}).get("state") or {}).get("values") or {}
+        query = str(((values.get(SEARCH_BLOCK) or {}).get(SEARCH_ACTION) or {}).get("value") or "")
+        ack(
+            response_action="update",
+            view=search_results(query, str(body["user"]["id"]), deps),
+        )
+
+    app.event("app_home_opened")(on_home_opened)
+    app.action(re.compile(rf"^{HOME_PAGE}:"))(on_page)
+    app.action(re.compile(rf"^{HOME_OPEN}:\d+$"))(on_open)
+    app.action(HOME_SEARCH)(on_search_button)
+    app.action(SEARCH_ACTION)(on_search_typed)
+    app.view(HOME_SEARCH)(on_search_submit)

@@ -1,0 +1,66 @@
+"""The App Home tab's queues (handlers/home.py): what waits for one reviewer.
+
+`waiting_for` is the candidates whose verdict was posted in one of the given channels
+(those the reviewer is in) and on whom that reviewer has recorded no decision, oldest
+post first; `recent_decisions` the reviewer's own latest decisions. Both page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .connection import Connection
+from .models import Decision, DigestLine
+
+
+def _line(r: dict[str, Any]) -> DigestLine:
+    return DigestLine(id=r["id"], position=r["position"], years=r["years"])
+
+
+class HomeStore(Connection):
+    def verdict_channels(self) -> list[str]:
+        """Every channel a verdict was posted in."""
+        return [
+            str(r[0])
+            for r in self.db.execute("SELECT DISTINCT channel FROM posts WHERE kind = 'verdict'")
+        ]
+
+    def waiting_for(
+        self, channels: list[str], reviewer: str, limit: int, offset: int = 0
+    ) -> tuple[list[DigestLine], int]:
+        """Candidates with a verdict posted in `channels` and no decision by `reviewer`."""
+        if not channels:
+            return [], 0
+        marks = ",".join("?" for _ in channels)
+        where = (
+            "FROM posts p JOIN candidates c ON c.id = p.candidate_id"
+            f" WHERE p.kind = 'verdict' AND p.channel IN ({marks})"
+            " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
+            " AND r.reviewer = ? AND r.decision IS NOT NULL)"
+        )
+        params: list[Any] = [*channels, reviewer]
+        total = self.db.execute(f"SELECT count(DISTINCT c.id) {where}", params).fetchone()[0]
+        rows = self._rows(
+            f"SELECT c.id, c.position, c.years, min(p.posted_at) AS first {where}"
+            " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        return [_line(r) for r in rows], int(total)
+
+    def recent_decisions(
+        self, reviewer: str, limit: int, offset: int = 0
+    ) -> tuple[list[tuple[DigestLine, Decision]], int]:
+        """`reviewer`'s current decision on each candidate, latest first."""
+        latest = (
+            "FROM replies r JOIN candidates c ON c.id = r.candidate_id"
+            " WHERE r.reviewer = ? AND r.decision IS NOT NULL AND r.ts = ("
+            "SELECT max(r2.ts) FROM replies r2 WHERE r2.candidate_id = r.candidate_id"
+            " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
+        )
+        total = self.db.execute(f"SELECT count(*) {latest}", [reviewer]).fetchone()[0]
+        rows = self._rows(
+            f"SELECT c.id, c.position, c.years, r.decision {latest}"
+            " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
+            [reviewer, limit, offset],
+        )
+        return [(_line(r), r["decision"]) for r in rows], int(total)

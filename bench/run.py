@@ -29,9 +29,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -292,9 +295,11 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def bench_serve(db: Path, ids: list[str], repeat: int) -> dict[str, Any]:
+@contextmanager
+def serving(db: Path) -> Iterator[tuple[FakeSlack, str, subprocess.Popen[bytes]]]:
+    """`debrief serve` (HTTP mode, loopback) on `db` with a fake Slack Web API:
+    yields (fake, base URL, process) once /healthz answers."""
     port = free_port()
-    results: dict[str, Any] = {}
     with FakeSlack() as fake:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
         env |= {
@@ -321,40 +326,242 @@ def bench_serve(db: Path, ids: list[str], repeat: int) -> dict[str, Any]:
                     if time.time() > deadline or proc.poll() is not None:
                         raise SystemExit("debrief serve did not start") from None
                     time.sleep(0.1)
-            rng = random.Random(7)
-            commands = {
-                "summary": lambda: f"summary {rng.choice(ids)}",
-                "unanswered": lambda: f"unanswered {rng.choice(ids)}",
-                "search": lambda: "search " + rng.choice(ALL_QUERIES),
-            }
-            n = 0
-            for kind, make in commands.items():
-                acks: list[float] = []
-                replies: list[float] = []
-                for _ in range(repeat):
-                    n += 1
-                    name = f"r{n}"
-                    body = command_body(make(), response_url=fake.response_url(name))
-                    started = time.monotonic()  # the fake stamps calls with time.monotonic()
-                    status, _h, _b = post_signed(url + "/slack/events", body, SECRET)
-                    acked = time.monotonic()
-                    fake.wait_for(f"response/{name}", timeout=30)
-                    replied = fake.calls(f"response/{name}")[0].time
-                    if status != 200:
-                        raise SystemExit(f"/candidate answered {status}")
-                    acks.append((acked - started) * 1000)
-                    replies.append((replied - started) * 1000)
-                results[kind] = {
-                    "ack_p50_ms": statistics.median(acks),
-                    "ack_p99_ms": pct(acks, 99),
-                    "reply_p50_ms": statistics.median(replies),
-                    "reply_p99_ms": pct(replies, 99),
-                }
-            results["rss_mb"] = peak_rss_mb(proc.pid)
+            yield fake, url, proc
         finally:
             proc.terminate()
-            proc.wait(timeout=10)
+            proc.wait(timeout=15)
+
+
+def bench_serve(db: Path, ids: list[str], repeat: int) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    with serving(db) as (fake, url, proc):
+        rng = random.Random(7)
+        commands = {
+            "summary": lambda: f"summary {rng.choice(ids)}",
+            "unanswered": lambda: f"unanswered {rng.choice(ids)}",
+            "search": lambda: "search " + rng.choice(ALL_QUERIES),
+        }
+        n = 0
+        for kind, make in commands.items():
+            acks: list[float] = []
+            replies: list[float] = []
+            for _ in range(repeat):
+                n += 1
+                name = f"r{n}"
+                body = command_body(make(), response_url=fake.response_url(name))
+                started = time.monotonic()  # the fake stamps calls with time.monotonic()
+                status, _h, _b = post_signed(url + "/slack/events", body, SECRET)
+                acked = time.monotonic()
+                fake.wait_for(f"response/{name}", timeout=30)
+                replied = fake.calls(f"response/{name}")[0].time
+                if status != 200:
+                    raise SystemExit(f"/candidate answered {status}")
+                acks.append((acked - started) * 1000)
+                replies.append((replied - started) * 1000)
+            results[kind] = {
+                "ack_p50_ms": statistics.median(acks),
+                "ack_p99_ms": pct(acks, 99),
+                "reply_p50_ms": statistics.median(replies),
+                "reply_p99_ms": pct(replies, 99),
+            }
+        results["rss_mb"] = peak_rss_mb(proc.pid)
     return results
+
+
+# -- 5. /candidate during a full index run (issue 13 item 1) -------------------------------
+
+ERROR_REPLY = "出了点问题"  # handlers/i18n.py "error", in the default locale
+
+
+class IndexedIds:
+    """Ids of candidates already committed, read from the database by a reader of its
+    own (WAL: it never waits for the index run), a few new rows at a time."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.ids: list[str] = []
+        self.last_rid = 0
+        self.conn: Any = None
+
+    def refresh(self) -> None:
+        if self.conn is None:
+            if not self.db.exists():
+                return
+            self.conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=1)
+        try:
+            rows = self.conn.execute(
+                "SELECT rid, id FROM candidates WHERE rid > ? ORDER BY rid LIMIT 5000",
+                [self.last_rid],
+            ).fetchall()
+        except sqlite3.OperationalError:  # the schema is not there yet
+            return
+        for rid, cid in rows:
+            self.ids.append(cid)
+            self.last_rid = rid
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
+def load_phase(
+    fake: FakeSlack,
+    url: str,
+    ids: IndexedIds,
+    rate: float,
+    until: Callable[[int], bool],
+    tag: str,
+) -> dict[str, Any]:
+    """Send signed /candidate commands at `rate` per second (open loop: a slow answer
+    does not delay the next request) until `until(sent)` is true; then collect the
+    replies. Kinds rotate summary / unanswered / search over ids already indexed."""
+    rng = random.Random(13)
+    sent: list[tuple[str, str, float]] = []  # (kind, response name, monotonic start)
+    acks: dict[str, tuple[int, float]] = {}
+    lock = threading.Lock()
+
+    def send(name: str, text: str, started: float) -> None:
+        body = command_body(text, response_url=fake.response_url(name))
+        try:
+            status, _h, _b = post_signed(url + "/slack/events", body, SECRET, timeout=30)
+        except OSError:
+            status = -1  # no HTTP answer at all
+        with lock:
+            acks[name] = (status, (time.monotonic() - started) * 1000)
+
+    kinds = ("summary", "unanswered", "search")
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        n = 0
+        next_at = time.monotonic()
+        last_refresh = 0.0
+        while not until(n):
+            now = time.monotonic()
+            if now - last_refresh > 1.0:
+                ids.refresh()
+                last_refresh = now
+            if not ids.ids:
+                time.sleep(0.05)
+                next_at = time.monotonic()
+                continue
+            if now < next_at:
+                time.sleep(min(next_at - now, 0.05))
+                continue
+            kind = kinds[n % 3]
+            text = (
+                "search " + rng.choice(ALL_QUERIES)
+                if kind == "search"
+                else f"{kind} {rng.choice(ids.ids)}"
+            )
+            name = f"{tag}{n}"
+            # timed from the moment it is due (as Slack would send it), so time spent
+            # waiting for a free client thread counts against the server too
+            sent.append((kind, name, next_at))
+            pool.submit(send, name, text, next_at)
+            n += 1
+            next_at += 1.0 / rate
+    # every request has its HTTP answer now (the pool has shut down); replies follow
+    per_kind: dict[str, Any] = {}
+    statuses: dict[str, int] = {}
+    all_acks: list[float] = []
+    all_replies: list[float] = []
+    lost = errors = 0
+    deadline = time.monotonic() + 30  # replies still missing 30 s after the last ack: lost
+    for kind in kinds:
+        k_acks: list[float] = []
+        k_replies: list[float] = []
+        for k, name, started in sent:
+            if k != kind:
+                continue
+            status, ack_ms = acks[name]
+            statuses[str(status)] = statuses.get(str(status), 0) + 1
+            k_acks.append(ack_ms)
+            if status != 200:
+                continue
+            try:
+                fake.wait_for(f"response/{name}", timeout=max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                lost += 1
+                continue
+            call = fake.calls(f"response/{name}")[0]
+            k_replies.append((call.time - started) * 1000)
+            if ERROR_REPLY in json.dumps(fake.responses(name), ensure_ascii=False):
+                errors += 1
+        all_acks += k_acks
+        all_replies += k_replies
+        per_kind[kind] = summary_of(k_acks, k_replies)
+    return {
+        "requests": len(sent),
+        "statuses": statuses,
+        "non_200": sum(v for k, v in statuses.items() if k != "200"),
+        "status_404": statuses.get("404", 0),
+        "replies_missing": lost,
+        "error_replies": errors,
+        **summary_of(all_acks, all_replies),
+        "by_kind": per_kind,
+    }
+
+
+def summary_of(acks: list[float], replies: list[float]) -> dict[str, float]:
+    return {
+        "ack_p50_ms": statistics.median(acks) if acks else float("nan"),
+        "ack_p99_ms": pct(acks, 99),
+        "ack_max_ms": max(acks, default=float("nan")),
+        "reply_p50_ms": statistics.median(replies) if replies else float("nan"),
+        "reply_p99_ms": pct(replies, 99),
+        "reply_max_ms": max(replies, default=float("nan")),
+    }
+
+
+def loadavg() -> str:
+    """The 1, 5 and 15 minute load averages (other processes share this machine)."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def bench_during_index(
+    folder: Path, work: Path, rate: float, baseline_count: int
+) -> dict[str, Any]:
+    """`debrief serve` on an empty database; `debrief index <folder>` on the same database
+    as a separate process; /candidate commands at `rate`/s while it runs. Then, the
+    index run over, the same load with nothing else running: the baseline."""
+    db = work / "during.db"
+    out: dict[str, Any] = {"rate_per_s": rate}
+    with serving(db) as (fake, url, proc):
+        ids = IndexedIds(db)
+        out["load_before"] = loadavg()
+        started = time.monotonic()
+        indexer = subprocess.Popen(
+            [sys.executable, "-m", "bot", "index", str(folder), "--db", str(db), "--json"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        # the index's own stdout (one JSON document) is read after it ends; its size is
+        # a few MB at 100,000 files, so drain it in a thread not to block the pipe
+        captured: dict[str, bytes] = {}
+
+        def drain_pipes() -> None:
+            captured["out"], captured["err"] = indexer.communicate()
+
+        drain = threading.Thread(target=drain_pipes, daemon=True)
+        drain.start()
+        out["during"] = load_phase(fake, url, ids, rate, lambda _n: indexer.poll() is not None, "d")
+        drain.join()
+        out["index_seconds"] = time.monotonic() - started
+        out["load_during_end"] = loadavg()
+        if indexer.returncode != 0:
+            raise SystemExit(f"debrief index failed: {captured.get('err', b'')[-2000:]!r}")
+        out["indexed"] = len(json.loads(captured["out"])["indexed"])
+        ids.refresh()
+        while len(ids.ids) < out["indexed"]:
+            before = len(ids.ids)
+            ids.refresh()
+            if len(ids.ids) == before:
+                break
+        out["baseline"] = load_phase(fake, url, ids, rate, lambda n: n >= baseline_count, "b")
+        out["load_after"] = loadavg()
+        out["serve_rss_mb"] = peak_rss_mb(proc.pid)
+        ids.close()
+    return out
 
 
 def verdict(value: float, target: float, higher_is_better: bool = False) -> str:
@@ -366,19 +573,26 @@ def verdict(value: float, target: float, higher_is_better: bool = False) -> str:
 
 
 def report(n: int, r: dict[str, Any]) -> str:
-    ix, se, sv = r["index"], r["search"], r["serve"]
+    se, sv = r["search"], r["serve"]
+    ix = r.get("index")
     lines = [
-        f"Debrief benchmark, N = {n:,} transcripts ({ix['raw_mb']:.0f} MB of text)",
+        f"Debrief benchmark, N = {n:,} transcripts",
         f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]},"
-        f" SQLite {sqlite3.sqlite_version}",
+        f" SQLite {sqlite3.sqlite_version}; load average {r.get('load_start')} at the start,"
+        f" {r.get('load_end')} at the end",
         "",
-        "1. indexing                     figure           baseline / target",
-        f"   debrief index from empty    {ix['index_seconds']:8.1f} s       target < {TARGETS['index_seconds']:.0f} s: {verdict(ix['index_seconds'], TARGETS['index_seconds'])}",
-        f"   throughput                  {ix['index_files_per_s']:8.0f} files/s {ix['index_mb_per_s']:6.2f} MB/s",
-        f"   bare FTS5 trigram baseline  {ix['baseline_seconds']:8.1f} s       {ix['baseline_mb_per_s']:6.2f} MB/s",
-        f"   ratio to baseline           {ix['index_ratio']:8.2f}         target >= {TARGETS['index_ratio']}: {verdict(ix['index_ratio'], TARGETS['index_ratio'], True)}",
-        f"   re-index unchanged          {ix['reindex_seconds']:8.2f} s       target < {TARGETS['reindex_seconds']:.0f} s: {verdict(ix['reindex_seconds'], TARGETS['reindex_seconds'])}",
-        "",
+    ]
+    if ix is not None:
+        lines += [
+            "1. indexing                     figure           baseline / target",
+            f"   debrief index from empty    {ix['index_seconds']:8.1f} s       target < {TARGETS['index_seconds']:.0f} s: {verdict(ix['index_seconds'], TARGETS['index_seconds'])}",
+            f"   throughput                  {ix['index_files_per_s']:8.0f} files/s {ix['index_mb_per_s']:6.2f} MB/s",
+            f"   bare FTS5 trigram baseline  {ix['baseline_seconds']:8.1f} s       {ix['baseline_mb_per_s']:6.2f} MB/s",
+            f"   ratio to baseline           {ix['index_ratio']:8.2f}         target >= {TARGETS['index_ratio']}: {verdict(ix['index_ratio'], TARGETS['index_ratio'], True)}",
+            f"   re-index unchanged          {ix['reindex_seconds']:8.2f} s       target < {TARGETS['reindex_seconds']:.0f} s: {verdict(ix['reindex_seconds'], TARGETS['reindex_seconds'])}",
+            "",
+        ]
+    lines += [
         "2b. ranking: top-10 shared with FTS5's exact bm25 (target >= 8 of 10, p99 < 50 ms)",
         "   term            kind     matches  ours  newest-100 window  p50 ms  p99 ms  plain bm25 query ms",
     ]
@@ -411,8 +625,43 @@ def report(n: int, r: dict[str, Any]) -> str:
         "",
         "4. footprint",
         f"   debrief serve peak RSS      {sv['rss_mb']:8.0f} MB      target < {TARGETS['rss_mb']:.0f} MB: {verdict(sv['rss_mb'], TARGETS['rss_mb'])}",
-        f"   database / raw text         {ix['db_ratio']:8.2f}x        ({ix['db_mb']:.0f} MB / {ix['raw_mb']:.0f} MB) target < {TARGETS['db_ratio']}x: {verdict(ix['db_ratio'], TARGETS['db_ratio'])}",
     ]
+    if ix is not None:
+        lines.append(
+            f"   database / raw text         {ix['db_ratio']:8.2f}x        ({ix['db_mb']:.0f} MB / {ix['raw_mb']:.0f} MB) target < {TARGETS['db_ratio']}x: {verdict(ix['db_ratio'], TARGETS['db_ratio'])}"
+        )
+    return "\n".join(lines)
+
+
+def report_during(n: int, d: dict[str, Any]) -> str:
+    lines = [
+        f"5. /candidate during a full `debrief index` of {n:,} files"
+        f" ({d['indexed']:,} indexed in {d['index_seconds']:.0f} s), {d['rate_per_s']:g} commands/s",
+        f"   load average before {d['load_before']}, at the index's end {d['load_during_end']},"
+        f" after {d['load_after']}",
+        "   phase            requests  non-200  404  no reply  error reply"
+        "   ack p50  ack p99  ack max  reply p50  reply p99  reply max ms",
+    ]
+    for phase, label in (("during", "index running"), ("baseline", "no index (base)")):
+        g = d[phase]
+        lines.append(
+            f"   {label:<16} {g['requests']:8} {g['non_200']:8} {g['status_404']:4} {g['replies_missing']:9}"
+            f" {g['error_replies']:12}   {g['ack_p50_ms']:7.1f} {g['ack_p99_ms']:8.1f} {g['ack_max_ms']:8.1f}"
+            f" {g['reply_p50_ms']:10.1f} {g['reply_p99_ms']:10.1f} {g['reply_max_ms']:10.1f}"
+        )
+    for kind in ("summary", "unanswered", "search"):
+        g, b = d["during"]["by_kind"][kind], d["baseline"]["by_kind"][kind]
+        lines.append(
+            f"     {kind:<12} ack p99 {g['ack_p99_ms']:7.1f} (base {b['ack_p99_ms']:6.1f})"
+            f"  reply p99 {g['reply_p99_ms']:7.1f} (base {b['reply_p99_ms']:6.1f}) ms"
+        )
+    g = d["during"]
+    lines.append(
+        f"   during the index run: ack p99 < {TARGETS['ack_p99_ms']:.0f} ms:"
+        f" {verdict(g['ack_p99_ms'], TARGETS['ack_p99_ms'])}; zero 404s:"
+        f" {'met' if g['status_404'] == 0 and g['non_200'] == 0 else 'MISSED'};"
+        f" reply p99 < {TARGETS['reply_p99_ms']:.0f} ms: {verdict(g['reply_p99_ms'], TARGETS['reply_p99_ms'])}"
+    )
     return "\n".join(lines)
 
 
@@ -428,6 +677,24 @@ def main(argv: list[str] | None = None) -> int:
         help="reuse the indexing figures and database of an earlier run (index_figures.json"
         " beside its database) and measure search, serving and footprint only",
     )
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="measure search, ranking and serving on this database, already holding the"
+        " corpus (no indexing figures)",
+    )
+    parser.add_argument(
+        "--during-index",
+        action="store_true",
+        help="only section 5: /candidate ack and reply times while `debrief index` indexes"
+        " the corpus into an empty database, beside the same load with no index running",
+    )
+    parser.add_argument("--rate", type=float, default=8.0, help="commands/s in section 5")
+    parser.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="with --during-index: leave the database it built in DIR (for --db)",
+    )
     args = parser.parse_args(argv)
     repeat, grep_repeat, serve_repeat = (5, 1, 5) if args.quick else (40, 3, 100)
 
@@ -435,8 +702,21 @@ def main(argv: list[str] | None = None) -> int:
     raw, files = raw_size(folder)
     with tempfile.TemporaryDirectory(prefix="debrief-bench-") as tmp:
         work = Path(tmp)
-        figures: dict[str, Any] = {"count": args.count}
-        if args.index_from:
+        figures: dict[str, Any] = {"count": args.count, "load_start": loadavg()}
+        if args.during_index:
+            base_n = 30 if args.quick else 600
+            figures["during_index"] = bench_during_index(folder, work, args.rate, base_n)
+            if args.keep:
+                keep = Path(args.keep)
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.move(work / "during.db", keep / "bench.db")
+            print(report_during(args.count, figures["during_index"]))
+            if args.json:
+                print(json.dumps(figures, ensure_ascii=False))
+            return 0
+        if args.db:
+            db = Path(args.db)
+        elif args.index_from:
             saved = Path(args.index_from)
             figures["index"] = json.loads(saved.read_text())
             db = saved.parent / "bench.db"
@@ -447,6 +727,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["ranking"] = bench_ranking(db, args.seed, repeat)
         ids = [p.stem for p in files]
         figures["serve"] = bench_serve(db, ids, serve_repeat)
+        figures["load_end"] = loadavg()
     print(report(args.count, figures))
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))

@@ -155,7 +155,13 @@ class Asked:
 
     @property
     def posted_by(self) -> str | None:
-        return self.user if self.posting else None
+        """Who posted it, by display name: a post in a channel notifies nobody it names."""
+        return self.name_of(self.user) if self.posting else None
+
+    def name_of(self, user: str) -> str:
+        """A user's display name (their ID as plain text when Slack cannot say)."""
+        found = dict(self.names([user])) if self.names is not None else {}
+        return found.get(user, user)
 
     def people(self, ids: Iterable[str]) -> Mapping[str, str] | None:
         """How to name `ids`: None in a private reply (mentions); display names in a post."""
@@ -245,7 +251,7 @@ def _unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
 def _verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     # The verdict is posted for everyone on purpose: reviewers reply in its thread. A long
     # one goes out in several messages, each remembered (a reply in any thread counts).
-    msgs = views.verdict_views(c, asked.locale, asked.user)
+    msgs = views.verdict_views(c, asked.locale, asked.name_of(asked.user))
     return [Outgoing(m, post=True, candidate_id=c.id, kind="verdict") for m in msgs]
 
 

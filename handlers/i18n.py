@@ -146,7 +146,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Reviewers: reply in this thread. Start with hire / no hire / hold / strong hire /"
         " strong no hire to record a decision; “Q2: …” records a follow-up answer.",
     },
-    "posted_by": {"zh": "由 <@{user}> 发布", "en": "Posted by <@{user}>"},
+    "posted_by": {"zh": "由 {user} 发布", "en": "Posted by {user}"},
     "not_in_channel": {
         "zh": "我还不在这个频道里，无法发帖。请先邀请我： `/invite @Debrief`",
         "en": "I am not in this channel, so I cannot post here. Invite me with `/invite @Debrief`.",

@@ -81,7 +81,8 @@ def test_verdict_is_posted_and_remembered(bot: Bot) -> None:
     [call] = bot.fake.wait_for("chat.postMessage")
     blocks = call.json_param("blocks") if call.is_json else json.loads(call.params["blocks"])
     assert blocks[0]["type"] == "header" and "002_72ee0a76eea41e0e" in blocks[0]["text"]["text"]
-    assert "<@U123>" in json.dumps(blocks)  # who posted it, as a mention
+    # who posted it, by name: a channel post notifies nobody it names
+    assert "<@" not in json.dumps(blocks) and "U123" in json.dumps(blocks)
     deadline = time.time() + 5
     while (
         time.time() < deadline
@@ -298,3 +299,11 @@ def test_retries_when_slack_says_429(bot: Bot) -> None:
     assert [c.status for c in calls] == [429, 200]
     time.sleep(0.5)
     assert len(bot.fake.calls("chat.postMessage")) == 2  # posted once, not twice
+
+
+def test_posted_verdict_names_its_poster_without_a_mention(bot: Bot) -> None:
+    bot.fake.users["U123"] = "王经理"
+    bot.command("点评 002")
+    [call] = bot.fake.wait_for("chat.postMessage")
+    text = json.dumps(call.json_param("blocks"), ensure_ascii=False)
+    assert "由 王经理 发布" in text and "<@U123>" not in text

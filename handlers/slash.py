@@ -23,7 +23,13 @@ def handle_command(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     outbox = outbox_for(body, client, deps)
     try:
         route = parse_command(str(body.get("text") or ""))
-        result = answer(route, deps, user=outbox.user or "", channel=outbox.channel)
+        result = answer(
+            route,
+            deps,
+            user=outbox.user or "",
+            channel=outbox.channel,
+            names=lambda ids: deps.names.lookup(client, ids),  # for what is posted (点评)
+        )
         record(deps.store, result.events)
         deliver(result.outgoing, outbox)
     except Exception:

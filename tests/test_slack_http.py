@@ -306,4 +306,4 @@ def test_posted_verdict_names_its_poster_without_a_mention(bot: Bot) -> None:
     bot.command("点评 002")
     [call] = bot.fake.wait_for("chat.postMessage")
     text = json.dumps(call.json_param("blocks"), ensure_ascii=False)
-    assert "由 王经理 发布" in text and "<@U123>" not in text
+    assert "由 王经理 发布" in text and "<@U123>" not in text, text

@@ -9,6 +9,7 @@ and its answer. Adding a subcommand touches that table and its view, nothing els
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -320,6 +321,24 @@ _NUMBERED_RE = re.compile(rf"^(?:{_QUESTION_NAMES}|#)?\s*({_NUMBER})$", re.I)
 _GLUED_RE = re.compile(rf"^(?:{_QUESTION_NAMES})({_NUMBER})$", re.I)
 
 
+def suggest_subcommand(word: str) -> str | None:
+    """The subcommand a mistyped word was meant to be: `总接` -> `总结`, `summry` -> `summary`.
+    None when the word is a subcommand already or close to none."""
+    typed = unicodedata.normalize("NFKC", word).lower().rstrip(":：")
+    if typed in _BY_NAME or len(typed) < 2:
+        return None
+    names = [n for n in _BY_NAME if len(n) >= 2 and n[0].isalnum()]
+    if typed.isascii():
+        latin = [n for n in names if n.isascii()]
+        close = difflib.get_close_matches(typed, latin, n=1, cutoff=0.75)
+        return close[0] if close else None
+    for name in names:  # Chinese: the same length, one character off
+        same_length = not name.isascii() and len(name) == len(typed)
+        if same_length and sum(a != b for a, b in zip(name, typed, strict=True)) == 1:
+            return name
+    return None
+
+
 def parse_command(text: str) -> Route:
     """`/candidate` text -> Route. Never raises."""
     text = unicodedata.normalize("NFKC", (text or "").replace("\x00", " "))[:MAX_TEXT]
@@ -395,10 +414,17 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
     assert sub.about is not None, route.kind
     named = sub.alias_of or route.kind
     if not route.who.strip():
-        return [Outgoing(views.notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc))]
+        need_who = views.notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc)
+        return [Outgoing(need_who, unresolved=True)]
     found = store.resolve(route.who)
     if not found.matches:
-        return [Outgoing(views.not_found_view(loc, route.who))]
+        suggestion = None
+        if route.kind == Kind.WHO:  # `总接 王磊`: a subcommand mistyped, not a candidate
+            first, _, rest = route.who.strip().partition(" ")
+            meant = suggest_subcommand(first)
+            if meant is not None:
+                suggestion = (meant, f"/candidate {meant} {rest.strip()}".rstrip())
+        return [Outgoing(views.not_found_view(loc, route.who, suggestion), unresolved=True)]
     if found.unique is None:
         ref: dict[str, Any] = {"v": named}
         if route.n is not None:

@@ -111,6 +111,14 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "list_title": {"zh": "候选人列表", "en": "Candidates"},
     "list_title_position": {"zh": "候选人列表：{position}", "en": "Candidates: {position}"},
     "list_empty": {"zh": "还没有候选人。", "en": "No candidates yet."},
+    "list_empty_position": {
+        "zh": "没有岗位为“{position}”的候选人。可以用 `/candidate 列表` 看所有岗位。",
+        "en": "No candidate for the position “{position}”. `/candidate list` shows every position.",
+    },
+    "did_you_mean": {
+        "zh": "你是想用 `{name}` 吗？试试 `{example}`。",
+        "en": "Did you mean `{name}`? Try `{example}`.",
+    },
     "list_page": {
         "zh": "第 {first}–{last} 位，共 {total} 位",
         "en": "{first}–{last} of {total}",

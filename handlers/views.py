@@ -116,9 +116,18 @@ def help_view(locale: Locale, lead: str | None = None) -> Message:
     return message(t(locale, "help_title"), blocks)
 
 
-def not_found_view(locale: Locale, query: str) -> Message:
+def not_found_view(
+    locale: Locale, query: str, suggestion: tuple[str, str] | None = None
+) -> Message:
+    """No candidate matches `query`; `suggestion` (a subcommand's name, the command with
+    it) when the first word looks like a mistyped subcommand."""
     q, _ = fit(query, 200)
-    return notice(t(locale, "not_found", query=q), with_help=True, locale=locale)
+    text = t(locale, "not_found", query=q)
+    if suggestion is not None:
+        name, example = suggestion
+        text = t(locale, "did_you_mean", name=escape(name), example=escape(fit(example, 200)[0]))
+        text += "\n" + t(locale, "not_found", query=q)
+    return notice(text, with_help=True, locale=locale)
 
 
 def pick_view(

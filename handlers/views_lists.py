@@ -102,7 +102,9 @@ def list_view(
         t(locale, "list_title_position", position=position) if position else t(locale, "list_title")
     )
     blocks: list[Block] = [header(title)]
-    if not rows:
+    if not rows and position and offset == 0:
+        blocks.append(section(t(locale, "list_empty_position", position=escape(position))))
+    elif not rows:
         blocks.append(section(t(locale, "list_empty")))
     for i, r in enumerate(rows[:PAGE_SIZE]):
         line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(

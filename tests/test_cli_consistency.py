@@ -131,3 +131,40 @@ def test_parse_since_forms() -> None:
     assert parse_since("yesterday", shanghai, now) == "2026-11-27T16:00:00.000000+00:00"
     assert parse_since("today", shanghai, now) == "2026-11-28T16:00:00.000000+00:00"
     assert parse_since("2026-11-30", shanghai, now) == "2026-11-30"
+
+
+@pytest.mark.parametrize(
+    ("word", "meant"),
+    [
+        ("总接", "总结"),
+        ("未回达", "未回答"),
+        ("summry", "summary"),
+        ("serach", "search"),
+        ("unanswerd", "unanswered"),
+        ("总结", None),  # already a subcommand
+        ("王磊", None),
+        ("000", None),
+        ("视频开发工程师", None),
+        ("x", None),
+    ],
+)
+def test_suggest_subcommand(word: str, meant: str | None) -> None:
+    from handlers.commands import suggest_subcommand
+
+    assert suggest_subcommand(word) == meant
+
+
+def test_a_mistyped_subcommand_gets_a_suggestion(db: Path) -> None:
+    zh = debrief(db, "ask", "/candidate 总接 王磊")
+    assert zh.returncode == 1 and "你是想用 `总结` 吗？" in zh.stdout
+    assert "/candidate 总结 王磊" in zh.stdout
+    en = debrief(db, "ask", "/candidate summry 000", DEBRIEF_LOCALE="en")
+    assert en.returncode == 1 and "Did you mean `summary`?" in en.stdout
+    plain = debrief(db, "ask", "/candidate 王磊")
+    assert plain.returncode == 1 and "你是想用" not in plain.stdout
+
+
+def test_slack_list_of_an_unknown_position_says_so(db: Path) -> None:
+    done = debrief(db, "ask", "/candidate 列表 厨师")
+    assert done.returncode == 0
+    assert "没有岗位为“厨师”的候选人" in done.stdout and "还没有候选人" not in done.stdout

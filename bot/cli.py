@@ -289,10 +289,14 @@ def search(
 @db_option
 @json_option
 @clean_errors
-def list_(position: str | None, db_path: str | None, as_json: bool) -> None:
+def list_(
+    position: str | None, limit: int | None, offset: int, db_path: str | None, as_json: bool
+) -> None:
     """Candidates, newest first, optionally for one position."""
     store = open_store(db_path)
-    rows = store.list_candidates(position)
+    if limit is None and not as_json and sys.stdout.isatty():
+        limit = 50
+    rows = store.list_candidates(position, limit=limit, offset=offset)
     if as_json:
         echo_json([r.model_dump(include=LIST_KEYS) for r in rows])
         return

@@ -68,6 +68,8 @@ class Outgoing:
     post: bool = False  # into the channel with chat.postMessage (so it has a ts for threads)
     candidate_id: str | None = None
     kind: str = ""
+    # the asker must say something else: no such candidate, several match, a number missing
+    unresolved: bool = False
 
 
 @dataclass
@@ -267,11 +269,11 @@ def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     loc = asked.locale
     if route.n is None:
         text = t(loc, "need_number", who=escape(c.id), count=len(c.questions))
-        return [Outgoing(views.notice(text))]
+        return [Outgoing(views.notice(text), unresolved=True)]
     matching = [q for q in c.questions if q.number == route.n]
     if not matching:
         text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
-        return [Outgoing(views.notice(text))]
+        return [Outgoing(views.notice(text), unresolved=True)]
     q = matching[0]
     people = asked.people([f.reviewer for f in c.followups if f.number == q.number])
     msgs = views.question_views(c, q, loc, asked.posted_by, people)
@@ -384,6 +386,11 @@ class Answer:
     outgoing: list[Outgoing]
     events: list[AuditEvent]
 
+    @property
+    def resolved(self) -> bool:
+        """False when the asker has to say something else (`debrief ask` exits 1)."""
+        return not any(o.unresolved for o in self.outgoing)
+
 
 def answer(
     route: Route,
@@ -429,8 +436,8 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
         ref: dict[str, Any] = {"v": named}
         if route.n is not None:
             ref["n"] = route.n
-        return [Outgoing(views.pick_view(loc, route.who, found.matches, ref))]
+        return [Outgoing(views.pick_view(loc, route.who, found.matches, ref), unresolved=True)]
     candidate = store.get_candidate(found.unique.id)
     if candidate is None:  # removed between the two reads
-        return [Outgoing(views.not_found_view(loc, route.who))]
+        return [Outgoing(views.not_found_view(loc, route.who), unresolved=True)]
     return sub.about(route, candidate, asked)

@@ -1,0 +1,187 @@
+"""The transcript format's labels: every name people give each label, and the patterns
+that find them at the start of a line (`岗位：`, `Position:`, `问题（一）`, `Q1.`…).
+
+Pure data and regular expressions, used by `parser.py`; nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from .numerals import CN_NUMERALS
+
+# Spaces that people (and word processors) put around labels.
+WS = r"[ \t\u3000\u00a0\u2000-\u200b\u202f\u205f\ufeff]"
+COLON = r"[:：﹕∶]"
+CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
+
+Kind = Literal["position", "years", "intro", "goal", "answer", "verdict", "summary"]
+HEADER_KINDS: tuple[Kind, ...] = ("position", "years", "intro")
+
+
+def spaced(word: str) -> str:
+    """`岗位` -> a pattern that also accepts `岗 位`."""
+    return f"{WS}*".join(re.escape(ch) for ch in word)
+
+
+# Each label with the other names people give it; the first is the format's own.
+FIELD_LABELS: dict[Kind, tuple[str, ...]] = {
+    "position": (
+        "岗位",
+        "应聘岗位",
+        "面试岗位",
+        "目标岗位",
+        "岗位名称",
+        "应聘职位",
+        "面试职位",
+        "职位",
+        "职位名称",
+    ),
+    "years": ("从业年限", "工作年限", "工作经验", "从业经验", "工龄", "经验", "年限"),
+    "intro": ("简介", "个人简介", "个人介绍", "候选人简介", "候选人介绍"),
+    "goal": ("考察目标", "考察点", "考察要点", "考察重点", "考察内容", "目标", "考察"),
+    "answer": ("回答", "候选人回答", "面试者回答", "候选人作答", "作答", "答", "答案"),
+    "verdict": (
+        "点评",
+        "面试点评",
+        "综合点评",
+        "总体点评",
+        "总评",
+        "面试官点评",
+        "面试官评价",
+        "面试评价",
+        "综合评价",
+        "总体评价",
+        "评语",
+        "评价",
+        "面试结论",
+        "面试意见",
+        "面试官意见",
+        "综合意见",
+    ),
+    "summary": ("摘要", "总结", "概述", "概要", "小结", "面试总结"),
+}
+# English labels for bilingual teams, matched case-insensitively, whole words.
+ENGLISH_LABELS: dict[Kind, tuple[str, ...]] = {
+    "position": ("position", "role", "job title", "applied position", "position applied for"),
+    "years": ("years of experience", "work experience", "experience", "years", "yoe"),
+    "intro": ("profile", "candidate profile", "bio", "background"),
+    "goal": ("goal", "objective", "purpose"),
+    "answer": ("answer", "response", "candidate answer"),
+    "verdict": (
+        "verdict",
+        "feedback",
+        "interviewer feedback",
+        "interviewer comments",
+        "evaluation",
+        "overall evaluation",
+    ),
+    "summary": ("summary", "overview"),
+}
+
+
+def alternatives(kind: Kind) -> str:
+    chinese = [spaced(w) for w in FIELD_LABELS[kind]]
+    english = [r"\s+".join(map(re.escape, w.split())) + r"(?![a-z])" for w in ENGLISH_LABELS[kind]]
+    return "|".join(sorted(chinese + english, key=len, reverse=True))
+
+
+_PREFIX = rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?"
+_CLOSE = rf"{WS}*[*】\]]*"
+
+FIELD_RE = re.compile(
+    _PREFIX
+    + "(?:"
+    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS)
+    + ")"
+    + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+# Question labels: 问题1：, 问题 1、, 问题１., 问题一, 问题（一）, 第一题, 第3问, Q1:, Question 1.
+_NUM = rf"[0-9０-９]{{1,30}}|[{CN_NUMERALS}]{{1,30}}"
+_STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
+_LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$)"  # a space is enough after 问题1 / 第一题
+QUESTION_RE = re.compile(
+    _PREFIX
+    + "(?:"
+    + rf"(?:问题|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
+    + rf"|问题{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
+    + rf"|第{WS}*(?P<n3>{_NUM}){WS}*(?:道)?[题问]{_CLOSE}{_LOOSE_SEP}"
+    + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
+    # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
+    + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$)"
+    + rf"|(?:问题|question){_CLOSE}{WS}*{COLON}"
+    + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+
+# Inside the 岗位 line: `岗位：视频开发工程师 从业年限：3年` (and the other way round).
+INLINE_HEADER_RE = re.compile(
+    r"(?:^|(?<=[\s,，;；、|/]))(?:"
+    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in HEADER_KINDS)
+    + ")"
+    rf"{WS}*{COLON}",
+    re.IGNORECASE,
+)
+
+TITLE_RE = re.compile(
+    r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
+)
+SUMMARY_LABEL_RE = re.compile(
+    rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?(?:{alternatives('summary')})"
+    rf"{_CLOSE}{WS}*{COLON}{WS}*",
+    re.I,
+)
+SENTENCE_END = tuple('。！？.!?；;…）)」”"')
+
+# A position or years value on the line after its label is at most this long.
+NEXT_LINE_VALUE_MAX = 60
+
+
+# Inside a question or 考察目标 line: `问题1：…？ 考察目标：… 回答：…` all on one line. A
+# label counts there only after a space or a sentence's end, and never the one-character
+# `答`, which ends too many ordinary clauses (`怎么答：`).
+INLINE_QA_KINDS: tuple[Kind, ...] = ("goal", "answer")
+INLINE_QA_RE = re.compile(
+    r"(?<=[\s？?。！!；;])(?:"
+    + "|".join(
+        f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(FIELD_LABELS[kind], key=len, reverse=True) if len(w) > 1)})"
+        for kind in INLINE_QA_KINDS
+    )
+    + rf"){WS}*{COLON}",
+)
+
+
+def split_inline_qa(first: str) -> tuple[str, list[tuple[Kind, str]]]:
+    """`讲讲闭包？ 考察目标：JS 回答：不清楚` -> (`讲讲闭包？`, [(goal, JS), (answer, 不清楚)])."""
+    parts: list[tuple[Kind, str]] = []
+    head_end, key, pos = None, None, 0
+    for m in INLINE_QA_RE.finditer(first):
+        if key is None:
+            head_end = m.start()
+        else:
+            parts.append((key, first[pos : m.start()].strip()))
+        key = next(k for k in INLINE_QA_KINDS if m.group(k) is not None)
+        pos = m.end()
+    if key is None or head_end is None:
+        return first, []
+    parts.append((key, first[pos:].strip()))
+    return first[:head_end].rstrip(), parts
+
+
+def label_kind(m: re.Match[str]) -> Kind:
+    return next(k for k in FIELD_LABELS if m.group(k) is not None)
+
+
+def split_header(key: Kind, rest: str) -> list[tuple[Kind, str]]:
+    """position + `视频开发工程师 从业年限： 3年` -> [(position, …), (years, 3年)]."""
+    parts: list[tuple[Kind, str]] = []
+    pos = 0
+    for m in INLINE_HEADER_RE.finditer(rest):
+        parts.append((key, rest[pos : m.start()]))
+        key = next(k for k in HEADER_KINDS if m.group(k) is not None)
+        pos = m.end()
+    parts.append((key, rest[pos:]))
+    return [(lab, val.strip(" \t\u3000\u00a0,，;；、|/")) for lab, val in parts]

@@ -1,0 +1,193 @@
+"""What a transcript's values mean: years of experience as people write them
+(`1年半`, `应届`, `3-5年`, `5+ years`) and answers that are no answer (`无`, `跳过`,
+`不知道`). Pure functions, used by the parser and by migrations that re-read old rows.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .models import UnansweredReason
+from .numerals import CN_NUMERALS, chinese_to_int
+
+# -- years -----------------------------------------------------------------------------------
+
+MAX_YEARS = 80
+_YEARS_NUM = rf"[0-9]{{1,6}}(?:\.[0-9]{{1,3}})?|[{CN_NUMERALS}]{{1,8}}|半"
+_YEARS_RE = re.compile(
+    r"^(?:约|大约|大概|近|将近|接近|超过|逾|满|共|已|有|累计|差不多|"
+    r"about|around|over|more\s+than|nearly|almost|approx\.?|~|≈)?\s*"
+    rf"(?P<a>{_YEARS_NUM})"
+    rf"(?:\s*(?:-|~|–|—|到|至|to)\s*(?:{_YEARS_NUM}))?"  # a range: its lower bound
+    r"\s*\+?\s*"
+    r"(?:(?P<year>年半|个半?年|年|years?|yrs?|y(?![a-z]))(?:\s*\+)?"
+    rf"(?:\s*零?\s*(?P<m>[0-9]{{1,2}}|[{CN_NUMERALS}]{{1,3}})\s*个?月|(?P<half>半))?"
+    r"|(?P<month>个月|月|months?|mos?(?![a-z])))?"
+    r"(?P<after>.?)",
+    re.IGNORECASE,
+)
+# "Less than N years" has no lower bound worth showing: unknown, the text says the rest.
+_LESS_THAN_RE = re.compile(r"^(?:不到|不足|少于|低于|未满|less\s+than|under|<)", re.IGNORECASE)
+_ZERO_YEARS = (
+    "应届",
+    "在校",
+    "在读",
+    "实习生",
+    "无经验",
+    "无工作经验",
+    "没有经验",
+    "没有工作经验",
+    "零经验",
+    "刚毕业",
+    "fresh graduate",
+    "new grad",
+    "no experience",
+    "student",
+)
+
+
+def _years_number(token: str) -> float | None:
+    if token == "半":
+        return 0.5
+    if token[0].isdigit():
+        return float(token)
+    value = chinese_to_int(token)
+    return float(value) if value is not None else None
+
+
+def parse_years(text: str) -> float | None:
+    """Years of experience as people write them, to one decimal; None when unknown.
+
+    `3年` -> 3, `五年` -> 5, `1年半` -> 1.5, `半年` -> 0.5, `3年6个月` -> 3.5,
+    `18个月` -> 1.5, `3-5年` -> 3 (the lower bound), `十年以上` / `5+ years` -> the
+    number, `应届` / `应届生` / `在校` -> 0, `不详` / `不到1年` -> None."""
+    norm = unicodedata.normalize("NFKC", text).strip().lower()
+    if not norm or _LESS_THAN_RE.match(norm):
+        return None
+    m = _YEARS_RE.match(norm)
+    value: float | None = None
+    if m and not (m["after"] and m["after"].isalnum() and not m["year"] and not m["month"]):
+        # (a bare number followed by a word, as in `2024届`, is no number of years)
+        value = _years_number(m["a"])
+        if value is not None:
+            if m["year"] in ("年半", "个半年") or m["half"]:
+                value += 0.5
+            if m["m"]:
+                months = _years_number(m["m"])
+                value = value + months / 12 if months is not None and months < 12 else None
+            if value is not None and m["month"]:
+                value /= 12
+    if value is None:
+        compact = " ".join(norm.split())
+        return 0.0 if any(word in compact for word in _ZERO_YEARS) else None
+    value = round(value, 1)
+    return value if 0 <= value <= MAX_YEARS else None
+
+
+# -- answers that are no answer -------------------------------------------------------------
+
+# Compared after dropping spaces, punctuation and case.
+_EMPTY = {
+    "",
+    "无",
+    "暂无",
+    "没有",
+    "空",
+    "无回答",
+    "暂无回答",
+    "未作答",
+    "暂未作答",
+    "未答",
+    "未回答",
+    "没有回答",
+    "没回答",
+    "未答复",
+    "待补充",
+    "待填写",
+    "候选人未作答",
+    "候选人未回答",
+    "面试者未作答",
+    "面试者未回答",
+    "na",
+    "n/a",
+    "none",
+    "null",
+    "nil",
+    "tbd",
+    "todo",
+    "noanswer",
+    "unanswered",
+}
+_SKIPPED = {
+    "略",
+    "跳过",
+    "已跳过",
+    "跳过此题",
+    "跳过该题",
+    "跳过本题",
+    "此题跳过",
+    "本题跳过",
+    "该题跳过",
+    "候选人跳过",
+    "面试者跳过",
+    "未问",
+    "没问",
+    "时间关系跳过",
+    "时间关系未问",
+    "skip",
+    "skipped",
+    "pass",
+    "passed",
+}
+# Only says the candidate could not answer: 不知道, 不太清楚, 没接触过, I don't know.
+_DONT_KNOW_CORE = (
+    r"(?:(?:完全|确实|真的|实在|并|暂时|还|也|都|真)?"
+    r"(?:(?:不太|不是很|不是太|不怎么|不大|不很|不)(?:知道|清楚|会|了解|懂|熟悉|熟|记得|确定)"
+    r"|没(?:有)?(?:接触|用|做|听说|学|了解|研究|遇到|碰到|想)过"
+    r"|未(?:接触|用|做|听说|学|了解|研究)过"
+    r"|(?:回)?答不(?:上来|上|出来|出)|想不(?:起来|起)|记不(?:清楚|清|得)"
+    r"|没(?:有|能)?(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了"
+    r"|没(?:有)?(?:思路|想法|头绪|概念))"
+    r"(?:做|写|答|用|说)?(?:了|呢|啊|哦|吧|耶|的)*(?:这个|这块|这方面|这个问题)?)"
+)
+_DONT_KNOW_RE = re.compile(
+    r"^(?:候选人|面试者|被面试者|被面试人|应聘者|他|她|我)?"
+    r"(?:表示|说|回答|称|坦言|直言|答)?"
+    r"(?:对此|对这个|这个问题|这个|这块|这方面|这题|对)?(?:我)?"
+    rf"{_DONT_KNOW_CORE}+$"
+    r"|^(?:sorry)?(?:i|candidate|thecandidate|they|he|she)?(?:really)?"
+    r"(?:do|does|did)?(?:nt|not)(?:really)?(?:know|remember|recall)(?:it|this|that)?$"
+    r"|^(?:idk|noidea|ihavenoidea|notsure|imnotsure|iamnotsure|noclue|cannotanswer|"
+    r"cantanswer|couldnotanswer|couldntanswer|unabletoanswer)$"
+)
+
+
+def _compact(answer: str) -> str:
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKC", answer).lower()
+        if ch == "/" or not unicodedata.category(ch).startswith(("P", "S", "Z", "C"))
+    )
+
+
+def unanswered_reason(answer: str) -> UnansweredReason | None:
+    """Why an answer is no answer: `empty` (nothing, 无, 未作答, N/A, -), `skipped`
+    (跳过, 略), `dont_know` (the answer only says the candidate could not answer:
+    不知道, 不太清楚, 没接触过, I don't know); None for an answer. A long answer that
+    merely contains 不知道 is an answer."""
+    if len(answer) > 40:
+        return None
+    kept = _compact(answer)
+    if kept in _EMPTY or kept.strip("/") in _EMPTY:
+        return "empty"
+    if kept in _SKIPPED:
+        return "skipped"
+    if _DONT_KNOW_RE.match(kept):
+        return "dont_know"
+    return None
+
+
+def is_placeholder(answer: str) -> bool:
+    """True for an empty answer or one that only says there is none (无, N/A, 跳过…)."""
+    return unanswered_reason(answer) in ("empty", "skipped")

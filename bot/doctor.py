@@ -19,7 +19,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from store.db import StoreError
 from store.factory import open_store
-from store.parser import MAX_BYTES, NotATranscript, ParseError, parse_transcript
+from store.files import collect, prepare
 
 from .settings import Settings
 
@@ -156,25 +156,24 @@ def check_transcripts(settings: Settings) -> Iterator[Check]:
         return
     counts = {"transcripts": 0, "skipped": 0, "failing": 0}
     first_failure = ""
-    for path in sorted(folder.rglob("*")):
-        if path.name.startswith(".") or not path.is_file():
-            continue
-        try:
-            if path.stat().st_size > MAX_BYTES:
-                raise ParseError("too large to be a transcript")
-            parse_transcript(path.read_bytes(), path.name)
-        except NotATranscript:
+    # the same walk and the same reading as an index run: .debriefignore honoured,
+    # FIFOs and devices skipped from stat, nothing written
+    found, _roots, missing = collect([folder])
+    for failure in missing:
+        counts["failing"] += 1
+        first_failure = first_failure or f"{failure.path}: {failure.error}"
+    for f in found:
+        prepared = prepare(f.path)
+        if prepared.skipped is not None:
             counts["skipped"] += 1
-            continue
-        except ParseError as exc:
+        elif prepared.failure is not None:
             counts["failing"] += 1
-            first_failure = first_failure or f"{path.name}: {exc}"
-            continue
-        except OSError as exc:
-            counts["failing"] += 1
-            first_failure = first_failure or f"{path.name}: {exc.strerror}"
-            continue
-        counts["transcripts"] += 1
+            where = prepared.failure.path + (
+                f":{prepared.failure.line}" if prepared.failure.line else ""
+            )
+            first_failure = first_failure or f"{where}: {prepared.failure.error}"
+        else:
+            counts["transcripts"] += 1
     detail = (
         f"{folder}: {counts['transcripts']} transcripts, {counts['skipped']} skipped,"
         f" {counts['failing']} failing"

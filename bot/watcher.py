@@ -22,7 +22,8 @@ from typing import Literal
 
 from store.connection import DiskFullError
 from store.factory import Backend
-from store.indexer import default_workers, display_path, index_paths
+from store.files import display_path
+from store.indexer import default_workers, index_paths
 from store.models import IndexResult
 
 logger = logging.getLogger("debrief.watcher")

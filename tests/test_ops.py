@@ -149,6 +149,9 @@ def test_doctor_passes_a_sound_deployment(
     folder = tmp_path / "transcripts"
     shutil.copytree(seeds_dir, folder)
     (folder / "README.md").write_text("# 面试记录说明\n这里放面试记录。\n", encoding="utf-8")
+    (folder / ".debriefignore").write_text("drafts/\n", encoding="utf-8")
+    (folder / "drafts").mkdir()
+    (folder / "drafts" / "half.txt").write_bytes(b"\x00\x01 not yet")  # ignored, not failing
     (folder / "broken.txt").write_bytes("岗位：测试\n问题1：你好\n".encode() + b"\x00\x01binary")
     env = doctor_env(
         fake_slack,

@@ -1,0 +1,197 @@
+"""Finding and reading transcript files: which files a folder holds (honouring
+`.debriefignore`, never opening FIFOs or devices), and one file read, hashed, parsed
+and tokenized (`prepare`). No database here: `prepare` runs in worker processes.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from . import fulltext
+from .models import ParseFailure, Transcript
+from .parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
+
+IGNORE_FILE = ".debriefignore"
+_IGNORE_MAX_BYTES = 1024 * 1024
+
+
+def display_path(path: str) -> str:
+    """A path that can be printed even when its bytes are not UTF-8 (they become U+FFFD)."""
+    return os.fsencode(path).decode("utf-8", "replace")
+
+
+def source_path(path: str) -> str:
+    """The path as stored and reported: printable, and distinct for distinct files even
+    when their names differ only in bytes that are not UTF-8 (`bad\\xff.txt`)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def special_file(mode: int) -> str | None:
+    """Why a file is skipped from its stat mode, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "special file: a FIFO (named pipe), not read"
+    if stat.S_ISSOCK(mode):
+        return "special file: a socket, not read"
+    if stat.S_ISCHR(mode):
+        return "special file: a character device, not read"
+    if stat.S_ISBLK(mode):
+        return "special file: a block device, not read"
+    if stat.S_ISDIR(mode):
+        return "a directory, not a file"
+    return "not a regular file, not read"
+
+
+@dataclass(frozen=True)
+class Found:
+    """A file to index and the folder it was found in (None when named itself)."""
+
+    path: str
+    root: str | None = None
+
+
+class _Ignores:
+    """The .debriefignore files that apply to one folder walk, by the folder holding them."""
+
+    def __init__(self, failed: list[ParseFailure]) -> None:
+        self.specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        self.failed = failed
+
+    def load(self, folder: str) -> None:
+        path = os.path.join(folder, IGNORE_FILE)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return  # none here
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _IGNORE_MAX_BYTES:
+            reason = special_file(st.st_mode) or "too large for an ignore file"
+            self.failed.append(ParseFailure(path=source_path(path), error=reason))
+            return
+        try:
+            with open(path, "rb") as fh:
+                lines = fh.read(_IGNORE_MAX_BYTES).decode("utf-8", "replace").splitlines()
+        except OSError as exc:
+            self.failed.append(ParseFailure(path=source_path(path), error=exc.strerror or str(exc)))
+            return
+        self.specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
+
+    def ignored(self, path: str, is_dir: bool = False) -> bool:
+        for folder, spec in self.specs:
+            if path.startswith(folder.rstrip(os.sep) + os.sep):
+                rel = os.path.relpath(path, folder).replace(os.sep, "/")
+                if spec.match_file(rel + "/" if is_dir else rel):
+                    return True
+        return False
+
+
+def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
+    def onerror(exc: OSError) -> None:
+        failed.append(
+            ParseFailure(path=source_path(exc.filename or root), error=exc.strerror or str(exc))
+        )
+
+    ignores = _Ignores(failed)
+    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
+        ignores.load(dirpath)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if not d.startswith(".") and not ignores.ignored(os.path.join(dirpath, d), True)
+        )
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if not name.startswith(".") and not ignores.ignored(path):
+                yield path
+
+
+def collect(paths: Iterable[str | Path]) -> tuple[list[Found], list[str], list[ParseFailure]]:
+    """-> (files, folders, failures): every file named or inside a named folder."""
+    files: list[Found] = []
+    roots: list[str] = []
+    failed: list[ParseFailure] = []
+    for p in paths:
+        path = os.path.abspath(os.fspath(p))
+        if os.path.isdir(path):
+            roots.append(path)
+            files.extend(Found(f, path) for f in _walk(path, failed))
+        elif os.path.lexists(path):
+            files.append(Found(path))
+        else:
+            failed.append(
+                ParseFailure(path=source_path(os.fspath(p)), error="no such file or directory")
+            )
+    seen: set[str] = set()
+    unique = [f for f in files if not (f.path in seen or seen.add(f.path))]  # type: ignore[func-returns-value]
+    return unique, roots, failed
+
+
+@dataclass
+class Prepared:
+    """One file, read and parsed: everything the store needs, or why it failed."""
+
+    path: str
+    shown: str
+    mtime_ns: int = 0
+    size: int = 0
+    hash: str = ""
+    transcript: Transcript | None = None
+    text: str = ""
+    bigrams: str = ""
+    failure: ParseFailure | None = None
+    skipped: str | None = None  # why: not a transcript, a special file
+
+
+def _read(path: str) -> tuple[bytes, os.stat_result]:
+    st = os.stat(path)  # a FIFO or a device is never opened: opening a FIFO blocks
+    reason = special_file(st.st_mode)
+    if reason is not None:
+        raise NotATranscript(reason)
+    # O_NONBLOCK: should a FIFO take the file's place after the stat, open() still returns
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    with open(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        reason = special_file(st.st_mode)
+        if reason is not None:
+            raise NotATranscript(reason)
+        if st.st_size > MAX_BYTES:  # refused before reading it
+            raise ParseError(
+                f"file too large for a transcript: {st.st_size / 1e6:.1f} MB "
+                f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
+            )
+        return fh.read(MAX_BYTES + 1), st
+
+
+def prepare(path: str) -> Prepared:
+    """Read, hash, parse and tokenize one file. Pure work, no database: it runs in
+    worker processes during large index runs."""
+    shown = source_path(path)
+    try:
+        data, st = _read(path)
+    except OSError as exc:
+        reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+        return Prepared(path, shown, failure=ParseFailure(path=shown, error=reason))
+    except NotATranscript as exc:
+        return Prepared(path, shown, skipped=exc.reason)
+    except ParseError as exc:
+        return Prepared(path, shown, failure=ParseFailure(path=shown, error=exc.reason))
+    out = Prepared(path, shown, st.st_mtime_ns, st.st_size, content_hash(data))
+    try:
+        t = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
+    except NotATranscript as exc:
+        out.skipped = exc.reason
+        return out
+    except ParseError as exc:
+        out.failure = ParseFailure(path=shown, line=exc.line, error=exc.reason)
+        return out
+    out.transcript = t
+    out.text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+    out.bigrams = fulltext.bigrams(out.text)
+    return out

@@ -1,16 +1,19 @@
-"""The operator's commands: `debrief doctor`, `debrief backup`, `debrief stats`.
+"""The operator's commands: `doctor`, `backup`, `stats`, `audit` and `forget`.
 
 They hang on the `cli` group from `bot/cli.py` (which imports this module at its end).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
+
+from store.indexer import index_paths
 
 from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
@@ -153,3 +156,46 @@ def stats(db_path: str | None, as_json: bool) -> None:
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         click.echo(f"{name.ljust(width)}  {value}")
+
+
+@cli.command()
+@click.argument("candidate")
+@click.option("--restore", is_flag=True, help="Lift an earlier forget and index the file again.")
+@db_option
+@json_option
+@clean_errors
+def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) -> None:
+    """Erase a candidate and everything recorded about them (an exact id)."""
+    from handlers.audit import AuditEvent, record
+
+    store = open_store(db_path)
+    if restore:
+        source = store.restore(candidate)
+        if source is None:
+            raise click.ClickException(f"{candidate} is not forgotten")
+        result = index_paths(store, [source]) if source and os.path.exists(source) else None
+        record(store, [AuditEvent("cli", "restore", candidate)])
+        if as_json:
+            echo_json({"restored": candidate, "indexed": result.indexed if result else []})
+        else:
+            again = (
+                "indexed again" if result and result.indexed else "will be indexed when its file is"
+            )
+            click.echo(f"{candidate} restored: {again}")
+        return
+    counts = store.forget(candidate)
+    if counts is None:
+        raise click.ClickException(
+            f"no candidate {candidate!r} (forget takes an exact id; see debrief list)"
+        )
+        return
+    from handlers.uploads import erase_files
+
+    erase_files(store.forget_uploads(candidate))  # a transcript shared in Slack: its saved file
+    record(store, [AuditEvent("cli", "forget", candidate)])
+    if as_json:
+        echo_json({"forgotten": candidate, "removed": counts})
+        return
+    parts = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
+    click.echo(f"forgot {candidate}: removed the transcript, {parts}.")
+    click.echo("Its file stays forgotten until it changes or `debrief forget --restore` is given.")

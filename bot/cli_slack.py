@@ -1,0 +1,229 @@
+"""The commands that talk to Slack or speak as the bot: `serve`, `ask`, `digest`.
+
+They hang on the `cli` group from `bot/cli.py` (which imports this module at its end).
+"""
+
+from __future__ import annotations
+
+import logging
+from http.client import HTTPException
+from typing import Any
+
+import click
+from slack_sdk.errors import SlackApiError, SlackClientError
+
+from store.factory import open_store as open_backend
+
+from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
+
+
+@cli.command()
+@click.option(
+    "--port", default=3000, show_default=True, type=click.IntRange(0, 65535), help="HTTP mode port."
+)
+@click.option("--host", default="0.0.0.0", show_default=True, help="HTTP mode address.")
+@db_option
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"], case_sensitive=False),
+    default=None,
+    help="Overrides DEBRIEF_LOG_LEVEL (default info).",
+)
+@clean_errors
+def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> None:
+    """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
+    from . import logs
+    from .app import create_app
+    from .digest import Digester
+    from .leader import watch_as_leader
+    from .server import serve_http, serve_socket_mode
+    from .watcher import FolderWatcher
+
+    settings = settings_for(db_path)
+    mode = settings.require_slack()
+    logs.configure(log_level or settings.log_level, settings.log_format)
+    log = logging.getLogger("debrief")
+    store = open_backend(settings.db_path)
+    try:
+        app = create_app(settings, store)
+    except Exception as exc:  # Bolt checks the token with auth.test here
+        raise start_failure(exc, settings.api_url, log) from exc
+    # the Chinese word splitter loads its dictionary now, not on the first user's search
+    from store.fulltext import warm
+
+    warm()
+    digester = watcher = None
+    if settings.digest_channel:
+        digester = Digester(settings, store, app.client)
+        digester.start()
+        log.info(
+            "daily digest at %s %s in %s",
+            settings.digest_time,
+            settings.timezone,
+            settings.digest_channel,
+        )
+    else:
+        log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
+    if settings.transcripts:
+        folder = settings.transcripts
+        watcher = watch_as_leader(  # one replica watches when the database is shared
+            store, lambda: FolderWatcher(store, folder, mode=settings.watch).start()
+        )
+        log.info("keeping %s indexed", settings.transcripts)
+    else:
+        log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)
+
+    def on_stop() -> None:
+        """After the last request: the watcher and the digest stop, the audit is flushed."""
+        if watcher is not None:
+            watcher.stop(timeout=5)
+        if digester is not None:
+            digester.stop()
+        store.close()  # writes the queued audit lines
+        log.info("stopped")
+
+    if mode == "socket":
+        assert settings.app_token is not None
+        log.info("Socket Mode")
+        try:
+            serve_socket_mode(app, settings.app_token, on_stop)
+        except Exception as exc:  # apps.connections.open, then the WebSocket
+            raise start_failure(exc, settings.api_url, log) from exc
+    else:
+        log.info("HTTP mode on %s:%d/slack/events", host, port)
+        assert settings.signing_secret is not None
+        try:
+            serve_http(app, settings.signing_secret, host, port, on_stop)
+        except OSError as exc:  # the port is taken, or the address is not ours
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
+
+
+def render_text(payload: dict[str, Any]) -> str:
+    """A message payload as readable text, for a terminal."""
+    from handlers.blocks import unescape
+
+    lines: list[str] = []
+    for block in payload.get("blocks") or []:
+        kind = block.get("type")
+        if kind == "header":
+            lines.append(f"== {unescape(block['text']['text'])} ==")
+        elif kind == "section":
+            lines.append(unescape(block["text"]["text"]))
+            accessory = block.get("accessory")
+            if accessory and accessory.get("type") == "button":
+                lines.append(f"  [{accessory['text']['text']}]")
+        elif kind == "context":
+            lines.append("  " + " · ".join(unescape(e.get("text", "")) for e in block["elements"]))
+        elif kind == "actions":
+            lines.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
+        elif kind == "divider":
+            lines.append("-" * 40)
+    if not lines:
+        lines.append(unescape(payload.get("text", "")))
+    return "\n".join(lines)
+
+
+@cli.command()
+@click.argument("command")
+@db_option
+@click.option("--user", default="U_CLI", show_default=True, help="Who asks (a Slack user ID).")
+@click.option("--channel", default="C_CLI", show_default=True, help="Where (a Slack channel ID).")
+@json_option
+@clean_errors
+def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
+    """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
+    from handlers.audit import record
+    from handlers.commands import Deps, answer, parse_command
+    from handlers.outbox import RecordingOutbox, deliver
+
+    settings = settings_for(db_path)
+    text = command.strip()
+    if text.startswith("/"):
+        name, _, text = text.partition(" ")
+        if name != "/candidate":
+            raise click.ClickException(f"unknown command {name}: only /candidate is served")
+    store = open_backend(settings.db_path, create=False)
+    outbox = RecordingOutbox()
+    deps = Deps(store=store, locale=settings.locale)
+    result = answer(parse_command(text), deps, user=user, channel=channel)
+    record(store, result.events)
+    deliver(result.outgoing, outbox)
+    if as_json:
+        echo_json(outbox.payloads[0] if len(outbox.payloads) == 1 else outbox.payloads)
+    else:
+        for i, payload in enumerate(outbox.payloads):
+            if i:
+                click.echo("")
+            if payload.get("response_type") == "in_channel":
+                click.secho(f"(posted in {channel} for everyone)", dim=True)
+            click.echo(render_text(payload))
+    if not result.resolved:  # unknown or ambiguous candidate, a missing number: say so
+        raise SystemExit(1)
+
+
+@cli.command()
+@click.option("--post", "do_post", is_flag=True, help="Post today's digest (once a day).")
+@click.option("--dry-run", is_flag=True, help="Print the digest without posting it.")
+@db_option
+@json_option
+@clean_errors
+def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
+    """The daily digest: `--post` for cron, `--dry-run [--json]` to see it."""
+    from .app import web_client
+    from .digest import Digester
+
+    if do_post == dry_run:
+        raise BadUsage("say --post or --dry-run")
+    settings = settings_for(db_path)
+    store = open_backend(settings.db_path, create=False)
+    if dry_run:
+        message, day = Digester(settings, store, None).compose()
+        if as_json:
+            echo_json(
+                {"text": message.text, "blocks": message.blocks}
+                if message
+                else {"text": "", "blocks": []}
+            )
+        elif message is None:
+            click.echo(f"{day}: nothing to say; no digest would be posted")
+        else:
+            click.echo(render_text(message.payload()))
+        return
+    if not settings.digest_channel:
+        raise BadUsage("DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest")
+    if not settings.bot_token:
+        raise BadUsage("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post")
+    outcome = Digester(settings, store, web_client(settings)).run(force=True)
+    words = {
+        "sent": f"digest posted in {settings.digest_channel}",
+        "empty": "nothing to say today: nothing posted",
+        "already": "today's digest was already posted (or is being posted)",
+    }
+    if as_json:
+        echo_json({"outcome": outcome})
+    else:
+        click.echo(words.get(outcome, outcome))
+
+
+def slack_failure(exc: BaseException) -> str | None:
+    """How talking to Slack failed ("refused the token (invalid_auth)", "could not be
+    reached (…)"), following the exception's causes; None when it is not about Slack."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, SlackApiError):
+            error = seen.response.get("error") if seen.response is not None else None
+            return f"refused the token ({error or seen})"
+        if isinstance(seen, SlackClientError | OSError | HTTPException):
+            return f"could not be reached ({seen})"
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.ClickException:
+    """Slack refusing the token or not answering is the user's to fix (exit 2, one line);
+    anything else is a bug in this code: its traceback goes to the log (exit 1)."""
+    problem = slack_failure(exc)
+    if problem is None:
+        log.error("cannot start: a bug, not Slack", exc_info=exc)
+        return click.ClickException(f"cannot start: an internal error ({exc!r}; traceback above)")
+    return BadUsage(f"cannot start: Slack at {api_url} {problem}")

@@ -141,6 +141,8 @@ class Settings(BaseSettings):
         """Where transcripts shared in Slack are saved (created when the first one comes)."""
         if self.uploads and self.uploads.strip():
             return Path(self.uploads.strip()).expanduser()
+        if "://" in self.db_path:  # a database server: nothing "beside" it on this disk
+            return Path("uploads").resolve()
         return Path(self.db_path).expanduser().resolve().parent / "uploads"
 
     @property

@@ -166,10 +166,17 @@ def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[
     results: dict[str, Any] = {}
     for kind, queries in QUERIES.items():
         samples: list[float] = []
+        cold_ms: list[float] = []
         hits: dict[str, int] = {}
         for q in queries:
             store.search(q)  # warm
             samples += timed(lambda q=q: store.search(q), repeat)  # type: ignore[misc]
+
+            def cold(q: str = q) -> None:
+                store.clear_search_cache()  # as after a write: bm25 over every match
+                store.search(q)
+
+            cold_ms += timed(cold, repeat)
             hits[q] = len(store.search(q, limit=1000))
         grep_ms: list[float] = []
         for q in queries[:2]:
@@ -185,8 +192,10 @@ def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[
         results[kind] = {
             "p50_ms": p50,
             "p99_ms": pct(samples, 99),
+            "cold_p50_ms": statistics.median(cold_ms),
+            "cold_p99_ms": pct(cold_ms, 99),
             "grep_p50_ms": statistics.median(grep_ms),
-            "vs_grep": statistics.median(grep_ms) / p50,
+            "vs_grep": statistics.median(grep_ms) / statistics.median(cold_ms),
             "hits_at_1000": hits,
         }
     return results
@@ -265,6 +274,12 @@ def bench_ranking(db: Path, seed: int, repeat: int) -> dict[str, Any]:
             ours = [rid_of[h.id] for h in store.search(term, snippets=False)]
             base = window_baseline(store, term)
             samples = timed(lambda term=term: store.search(term), repeat)  # type: ignore[misc]
+
+            def cold(term: str = term) -> None:
+                store.clear_search_cache()  # as after a write: bm25 over every match
+                store.search(term)
+
+            cold_ms = timed(cold, repeat)
             exact_ms = timed(lambda term=term: exact_bm25(store, term), max(3, repeat // 4))
             out[term] = {
                 "kind": kind,
@@ -274,6 +289,8 @@ def bench_ranking(db: Path, seed: int, repeat: int) -> dict[str, Any]:
                 "baseline_agreement": len(set(base) & set(exact)),
                 "p50_ms": statistics.median(samples),
                 "p99_ms": pct(samples, 99),
+                "cold_p50_ms": statistics.median(cold_ms),
+                "cold_p99_ms": pct(cold_ms, 99),
                 "exact_bm25_p50_ms": statistics.median(exact_ms),
             }
     return out
@@ -439,14 +456,11 @@ def load_phase(
             if now - last_refresh > 1.0:
                 ids.refresh()
                 last_refresh = now
-            if not ids.ids:
-                time.sleep(0.05)
-                next_at = time.monotonic()
-                continue
             if now < next_at:
                 time.sleep(min(next_at - now, 0.05))
                 continue
-            kind = kinds[n % 3]
+            # lookups name ids already committed; before the first commit, searches only
+            kind = kinds[n % 3] if ids.ids else "search"
             text = (
                 "search " + rng.choice(ALL_QUERIES)
                 if kind == "search"
@@ -594,22 +608,28 @@ def report(n: int, r: dict[str, Any]) -> str:
         ]
     lines += [
         "2b. ranking: top-10 shared with FTS5's exact bm25 (target >= 8 of 10, p99 < 50 ms)",
-        "   term            kind     matches  ours  newest-100 window  p50 ms  p99 ms  plain bm25 query ms",
+        "   (cached: the same query again, the indexes unchanged; cold: the first query after"
+        " a write)",
+        "   term            kind     matches  ours  newest-100 window  cached p50  p99"
+        "  cold p50  cold p99  plain bm25 query p50 ms",
     ]
     for term, g in r.get("ranking", {}).items():
         lines.append(
             f"   {term:<14} {g['kind']:<7} {g['matches']:8} {g['agreement']:4}/{g['top']:<2}"
-            f" {g['baseline_agreement']:8}/{g['top']:<2}       {g['p50_ms']:7.1f} {g['p99_ms']:7.1f}"
-            f" {g['exact_bm25_p50_ms']:12.1f}"
+            f" {g['baseline_agreement']:8}/{g['top']:<2}       {g['p50_ms']:10.1f} {g['p99_ms']:5.1f}"
+            f" {g['cold_p50_ms']:9.1f} {g['cold_p99_ms']:9.1f} {g['exact_bm25_p50_ms']:12.1f}"
         )
     lines += [
         "",
-        "2. search          p50 ms   p99 ms   grep -rl p50 ms   x faster   (p99 < 50 ms, >= 100x grep)",
+        "2. search   cached p50   p99   cold p50   p99 ms   grep -rl p50 ms   x faster (cold p50)"
+        "   (p99 < 50 ms, >= 100x grep; cold judged)",
     ]
     for kind, s in se.items():
         lines.append(
-            f"   {kind:<12} {s['p50_ms']:8.2f} {s['p99_ms']:8.2f} {s['grep_p50_ms']:14.0f} {s['vs_grep']:10.0f}"
-            f"   {verdict(s['p99_ms'], TARGETS['search_p99_ms'])}, {verdict(s['vs_grep'], TARGETS['search_vs_grep'], True)}"
+            f"   {kind:<8} {s['p50_ms']:10.2f} {s['p99_ms']:6.2f} {s['cold_p50_ms']:9.2f}"
+            f" {s['cold_p99_ms']:7.2f} {s['grep_p50_ms']:14.0f} {s['vs_grep']:10.0f}"
+            f"   {verdict(s['cold_p99_ms'], TARGETS['search_p99_ms'])},"
+            f" {verdict(s['vs_grep'], TARGETS['search_vs_grep'], True)}"
         )
     lines += [
         "",

@@ -5,18 +5,118 @@ is pure and lives in `fulltext.py`; this module runs its queries against the dat
 
 Ranking is FTS5's own bm25 over every match (`rank`), the newest first among equals.
 A query with terms in both tables adds the two tables' bm25 scores.
+
+bm25 scores every match, so a term found in most transcripts costs ~1 µs per match
+(~100 ms at 100,000). The ranked rowids of recent queries are therefore kept, each
+with the state of the two full-text indexes it was computed on: FTS5's structure
+record (whose cookie changes with every write that reaches the index, merges included)
+and its averages record (row count and total size, which bm25 reads). A query is
+answered from the cache only when both records are byte-for-byte what they were, read
+in the same snapshot as the answer, so a cached top-k is always the top-k a fresh
+bm25 query would give. Snippets and candidate fields are always read fresh.
 """
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from . import fulltext
 from .connection import Connection
 from .fulltext import Sort
 from .models import SearchHit
 
+_CACHE_ENTRIES = 256
+# FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
+# (segments and a cookie bumped on every change).
+_STATE_SQL = (
+    "SELECT block FROM candidates_fts_data WHERE id IN (1, 10)"
+    " UNION ALL SELECT x'00'"
+    " UNION ALL SELECT block FROM candidates_bigrams_data WHERE id IN (1, 10)"
+)
+
+_Key = tuple[str | None, str | None, int, str]
+_Ranked = list[tuple[int, float]]
+
+
+class _RankCache:
+    """Ranked (rowid, score) lists of recent queries for one state of the indexes;
+    a different state empties it. Shared by the store's threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: tuple[bytes, ...] | None = None
+        self._entries: OrderedDict[_Key, _Ranked] = OrderedDict()
+
+    def get(self, state: tuple[bytes, ...], key: _Key) -> _Ranked | None:
+        with self._lock:
+            if state != self._state:
+                return None
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, state: tuple[bytes, ...], key: _Key, ranked: _Ranked) -> None:
+        with self._lock:
+            if state != self._state:
+                self._state = state
+                self._entries.clear()
+            self._entries[key] = ranked
+            while len(self._entries) > _CACHE_ENTRIES:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._state = None
+            self._entries.clear()
+
 
 class SearchStore(Connection):
     """`search()`: candidates containing every term, best (or newest) first, with snippets."""
+
+    _rank_cache: _RankCache | None = None
+
+    def clear_search_cache(self) -> None:
+        """Forget cached rankings (the benchmark times cold queries with it)."""
+        self._cache().clear()
+
+    def _cache(self) -> _RankCache:
+        cache = self._rank_cache
+        if cache is None:  # two threads may both make one: one is dropped, no harm
+            cache = self._rank_cache = _RankCache()
+        return cache
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[tuple[bytes, ...] | None]:
+        """One read snapshot for the whole search, and the indexes' state in it; None
+        (no caching) inside a transaction of this connection, whose uncommitted index
+        data is not in the structure record yet."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield None
+            return
+        conn.execute("BEGIN")
+        try:
+            state = tuple(bytes(r[0]) for r in conn.execute(_STATE_SQL))
+            yield state
+        finally:
+            conn.execute("COMMIT")  # read-only: nothing to keep or lose
+
+    def _ranked_cached(
+        self, state: tuple[bytes, ...] | None, match: fulltext.Match, limit: int, sort: Sort
+    ) -> _Ranked:
+        if state is None:
+            return self._ranked(match, limit, sort)
+        key: _Key = (match.trigram, match.bigram, limit, sort)
+        cache = self._cache()
+        found = cache.get(state, key)
+        if found is None:
+            found = self._ranked(match, limit, sort)
+            cache.put(state, key, found)
+        return list(found)
 
     def _ranked(self, match: fulltext.Match, limit: int, sort: Sort) -> list[tuple[int, float]]:
         """(rowid, score) of the best `limit` candidates matching every term; score is
@@ -88,20 +188,22 @@ class SearchStore(Connection):
         parsed = fulltext.parse(query, segment=False)
         rows: list[tuple[int, float, list[fulltext.Term]]] = []
         match = fulltext.match_expressions(parsed.exact)
-        if match is not None:
-            rows = [(rid, s, parsed.exact) for rid, s in self._ranked(match, limit, sort)]
-        if len(rows) < limit and any(
-            t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
-        ):
-            words = fulltext.parse(query).words
-            word_match = fulltext.match_expressions(words) if words else None
-            if words and word_match is not None:
-                seen = {r[0] for r in rows}
-                more = self._ranked(word_match, limit + len(rows), sort)
-                rows += [(rid, s, words) for rid, s in more if rid not in seen]
-                if sort == "newest":
-                    rows.sort(key=lambda r: -r[0])
-                rows = rows[:limit]
+        with self._snapshot() as state:
+            if match is not None:
+                ranked = self._ranked_cached(state, match, limit, sort)
+                rows = [(rid, s, parsed.exact) for rid, s in ranked]
+            if len(rows) < limit and any(
+                t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
+            ):
+                words = fulltext.parse(query).words
+                word_match = fulltext.match_expressions(words) if words else None
+                if words and word_match is not None:
+                    seen = {r[0] for r in rows}
+                    more = self._ranked_cached(state, word_match, limit + len(rows), sort)
+                    rows += [(rid, s, words) for rid, s in more if rid not in seen]
+                    if sort == "newest":
+                        rows.sort(key=lambda r: -r[0])
+                    rows = rows[:limit]
         if not rows:
             return []
         rids = [r[0] for r in rows]

@@ -36,6 +36,7 @@ def test_bench_suite_produces_its_figures() -> None:
     assert set(figures["search"]) == {"cjk-2", "cjk-long", "ascii", "mixed"}
     for kind, s in figures["search"].items():
         assert 0 < s["p50_ms"] <= s["p99_ms"] and s["grep_p50_ms"] > 0, kind
+        assert 0 < s["cold_p50_ms"] <= s["cold_p99_ms"], kind
         assert any(n > 0 for n in s["hits_at_1000"].values()), kind
     for kind in ("summary", "unanswered", "search"):
         s = figures["serve"][kind]
@@ -45,6 +46,7 @@ def test_bench_suite_produces_its_figures() -> None:
     assert {g["kind"] for g in ranking.values()} == {"common", "rare"}
     for term, g in ranking.items():
         assert g["top"] > 0 and 0 <= g["baseline_agreement"] <= g["top"], term
+        assert 0 < g["cold_p50_ms"] <= g["cold_p99_ms"], term
         # search ranks by FTS5's own bm25 over every match: the same top 10
         assert g["agreement"] == g["top"], term
     text = "\n".join(table)
@@ -57,4 +59,32 @@ def test_bench_suite_produces_its_figures() -> None:
         "exact bm25",
         "newest-100 window",
     ):
+        assert words in text
+
+
+def test_bench_measures_commands_during_an_index_run() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/run.py", "--count", "200", "--quick", "--during-index", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    *table, last = done.stdout.strip().splitlines()
+    d = json.loads(last)["during_index"]
+    assert d["indexed"] == 200 and d["index_seconds"] > 0
+    # the baseline (no index running) always sends its commands; during the run, at
+    # least the first one (sent as the index process starts)
+    assert d["baseline"]["requests"] == 30 and d["during"]["requests"] >= 1
+    for phase in ("during", "baseline"):
+        g = d[phase]
+        assert sum(g["statuses"].values()) == g["requests"], phase
+        assert 0 < g["ack_p50_ms"] <= g["ack_p99_ms"] <= g["ack_max_ms"], phase
+    b = d["baseline"]
+    assert 0 < b["reply_p50_ms"] <= b["reply_p99_ms"] <= b["reply_max_ms"]
+    assert set(b["by_kind"]) == {"summary", "unanswered", "search"}
+    text = "\n".join(table)
+    for words in ("during a full `debrief index`", "no index (base)", "load average"):
         assert words in text

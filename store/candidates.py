@@ -28,7 +28,7 @@ class Resolution:
 
 def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> list[Question]:
     """A candidate's questions; `reasons`: with why each unanswered one is (a column that
-    migrations before m008 do not have yet, so the full-text code does not ask for it)."""
+    migrations before m009 do not have yet, so the full-text code does not ask for it)."""
     reason = "unanswered_reason" if reasons else "NULL"
     return [
         Question(

@@ -242,7 +242,7 @@ def m006_meta(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m006_erasure(db: sqlite_utils.Database) -> None:
+def m007_erasure(db: sqlite_utils.Database) -> None:
     """What erasure keeps: the threads of forgotten candidates (so late replies in them are
     not recorded), the pseudonyms that stand for their ids in the audit, and settings such
     as the pseudonyms' key."""
@@ -255,7 +255,7 @@ def m006_erasure(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m007_search_terms(db: sqlite_utils.Database) -> None:
+def m008_search_terms(db: sqlite_utils.Database) -> None:
     """Search ranks by bm25 over every match: the 2-character table keeps every CJK bigram
     occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
     C#) as whole-word tokens. Rebuilt from the stored text (see store/fulltext.py)."""
@@ -285,7 +285,7 @@ when its content is unchanged: the parser learned facts the stored rows lack."""
 
 
 @migration
-def m008_transcript_facts(db: sqlite_utils.Database) -> None:
+def m009_transcript_facts(db: sqlite_utils.Database) -> None:
     """What the parser now keeps: the years as the file said them (`years_text`; `years`
     itself may now be 1.5, which its INTEGER-affinity column stores as REAL, unchanged)
     and why each unanswered question is unanswered (empty, skipped, dont_know).
@@ -306,14 +306,14 @@ def m008_transcript_facts(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m009_button_decisions(db: sqlite_utils.Database) -> None:
+def m010_button_decisions(db: sqlite_utils.Database) -> None:
     """Decisions made with the verdict post's buttons: each modal submission is claimed
     once (by the modal's view id), so a retried submission is recorded once."""
     db.execute("CREATE TABLE IF NOT EXISTS submissions (key TEXT PRIMARY KEY, at TEXT NOT NULL)")
 
 
 @migration
-def m010_uploads(db: sqlite_utils.Database) -> None:
+def m011_uploads(db: sqlite_utils.Database) -> None:
     """Transcripts shared in Slack: each shared file claimed once (a retried event is
     indexed once), who shared it where, the file saved and the candidate it became."""
     db.execute(
@@ -336,7 +336,7 @@ def m010_uploads(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m011_home_queues(db: sqlite_utils.Database) -> None:
+def m012_home_queues(db: sqlite_utils.Database) -> None:
     """The Home tab asks per reviewer: verdict posts by channel, a reviewer's decisions."""
     db.execute("CREATE INDEX IF NOT EXISTS posts_kind_channel ON posts (kind, channel)")
     db.execute(

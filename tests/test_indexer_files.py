@@ -216,7 +216,7 @@ def test_upgrade_fills_the_new_facts_from_the_files(tmp_path: Path) -> None:
     # The database as it was before m008: no years_text, no unanswered_reason.
     store.db.execute("ALTER TABLE candidates DROP COLUMN years_text")
     store.db.execute("ALTER TABLE questions DROP COLUMN unanswered_reason")
-    store.db.execute("DELETE FROM _migrations WHERE name = 'm008_transcript_facts'")
+    store.db.execute("DELETE FROM _migrations WHERE name = 'm009_transcript_facts'")
     store.db.conn.commit()
 
     upgraded = Store(path)

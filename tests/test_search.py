@@ -131,6 +131,6 @@ def test_an_old_database_migrates(tmp_path: Path) -> None:
         "CREATE VIRTUAL TABLE candidates_bigrams USING fts5("
         "bigrams, tokenize='unicode61', content='', detail='none', columnsize=0)"
     )
-    db.execute("DELETE FROM _migrations WHERE name = 'm007_search_terms'")
+    db.execute("DELETE FROM _migrations WHERE name = 'm008_search_terms'")
     db.conn.commit()
     assert [h.id for h in Store(path).search("AI")] == ["c04_ai_twice", "c03_ai_platform"]

@@ -6,7 +6,7 @@ an advisory lock, so two replicas starting at once do not both migrate: the seco
 waits, then finds nothing to do. A database with a migration this release does not
 know was written by a newer Debrief and is not touched.
 
-The first step is the whole schema as SQLite's m001-m009 left it; later changes are
+The first step is the whole schema as SQLite's m001-m010 left it; later changes are
 new steps here and in `store/migrations.py` alike.
 
 Full text (see store/fulltext.py for what is indexed): `fts` holds each candidate's
@@ -83,7 +83,7 @@ def migrate(conn: Conn) -> list[str]:
 
 @migration
 def pg001_schema(conn: Conn) -> None:
-    """Everything SQLite's m001-m009 built, in PostgreSQL's words."""
+    """Everything SQLite's m001-m010 built, in PostgreSQL's words."""
     conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
     conn.execute(
         """
@@ -194,7 +194,7 @@ def pg001_schema(conn: Conn) -> None:
 
 @migration
 def pg002_uploads(conn: Conn) -> None:
-    """SQLite's m010: transcripts shared in Slack, each shared file claimed once."""
+    """SQLite's m011: transcripts shared in Slack, each shared file claimed once."""
     conn.execute(
         """
         CREATE TABLE uploads (
@@ -216,6 +216,6 @@ def pg002_uploads(conn: Conn) -> None:
 
 @migration
 def pg003_home_queues(conn: Conn) -> None:
-    """SQLite's m011: the Home tab's per-reviewer queues."""
+    """SQLite's m012: the Home tab's per-reviewer queues."""
     conn.execute("CREATE INDEX posts_kind_channel ON posts (kind, channel)")
     conn.execute("CREATE INDEX replies_reviewer ON replies (reviewer, candidate_id, ts)")

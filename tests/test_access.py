@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 from fakes import FakeSlack, command_body, post_signed
 from slackbot import SECRET, Bot, all_text, start_bot
+from waiting import wait_until
 
 from bot.cli import cli
 from store.indexer import index_paths
@@ -46,9 +46,14 @@ def test_only_allowed_users_and_group_members(
             assert command(bot, "总结 000", name, user_id=user)[0] == 200
             [reply] = bot.replies(name)
             assert "视频开发工程师" in all_text(reply)
-        time.sleep(0.3)
+        # The refusal is the acknowledgement itself: no listener ran, nothing is pending.
         assert bot.fake.responses("stranger") == []
-        whats = [e.what for e in bot.store.audit_log()]
+
+        def audited() -> list[str]:
+            return [e.what for e in bot.store.audit_log()]
+
+        wait_until("both lookups audited", lambda: audited().count("lookup:summary") == 2)
+        whats = audited()
         assert "refused:command" in whats and whats.count("lookup:summary") == 2
     finally:
         bot.server.stop()
@@ -67,7 +72,7 @@ def test_only_allowed_channels(fake_slack: FakeSlack, tmp_path: Path, seeds_dir:
         )
         [refused] = bot.replies("click-elsewhere")
         assert "招聘频道" in all_text(refused) and "视频开发工程师" not in all_text(refused)
-        time.sleep(0.3)
+        # The refusal was sent by the guard, which ends the request: no listener ran.
         assert bot.fake.calls("chat.postMessage") == []
     finally:
         bot.server.stop()
@@ -76,7 +81,12 @@ def test_only_allowed_channels(fake_slack: FakeSlack, tmp_path: Path, seeds_dir:
 def test_another_workspace_is_refused(bot: Bot) -> None:
     status, raw = command(bot, "总结 000", "other", team_id="T9999")
     assert status == 200 and "视频开发工程师" not in raw.decode()
-    time.sleep(0.3)
+    # Refused in the acknowledgement (no listener runs); the audit line is the last thing
+    # the refusal does, so once it is written the request is over.
+    wait_until(
+        "the refusal in the audit",
+        lambda: any(e.what == "refused:command" for e in bot.store.audit_log()),
+    )
     assert bot.fake.responses("other") == []
 
 
@@ -91,8 +101,9 @@ def test_audit_records_lookups_posts_and_decisions(bot: Bot) -> None:
     bot.replies("a")
     bot.command("点评 002", name="b")
     [post] = bot.fake.wait_for("chat.postMessage")
-    time.sleep(0.3)
-    parent = bot.store.db.execute("SELECT ts FROM posts").fetchone()[0]
+    parent = wait_until(
+        "the verdict post recorded", lambda: bot.store.db.execute("SELECT ts FROM posts").fetchone()
+    )[0]
     bot.event(
         {
             "type": "message",
@@ -104,6 +115,9 @@ def test_audit_records_lookups_posts_and_decisions(bot: Bot) -> None:
         }
     )
     bot.fake.wait_for("reactions.add")
+    # The audit is written off the reply path by the bot's writer thread; the decision's
+    # line is queued before the reaction, so flushing now writes every line the test expects.
+    assert bot.store.flush_audit(timeout=10)
     entries = cli_json("audit", "--db", bot.store.path, "--json")
     seen = {(e["who"], e["what"], e["candidate"], e["channel"]) for e in entries}
     assert ("U123", "lookup:summary", "002_72ee0a76eea41e0e", "C123") in seen
@@ -130,8 +144,9 @@ def forget_flow(bot: Bot, folder: Path) -> None:
     db = bot.store.path
     bot.command("点评 000", name="v")
     bot.fake.wait_for("chat.postMessage")
-    time.sleep(0.3)
-    parent = bot.store.db.execute("SELECT ts FROM posts").fetchone()[0]
+    parent = wait_until(
+        "the verdict post recorded", lambda: bot.store.db.execute("SELECT ts FROM posts").fetchone()
+    )[0]
     bot.event(
         {
             "type": "message",
@@ -153,7 +168,11 @@ def forget_flow(bot: Bot, folder: Path) -> None:
         }
     )
     bot.fake.wait_for("reactions.add")
-    time.sleep(0.3)
+    wait_until(
+        "both replies recorded",
+        lambda: bot.store.db.execute("SELECT count(*) FROM replies").fetchone()[0] == 2,
+    )
+    assert bot.store.flush_audit(timeout=10)
 
     out = cli_json("forget", "000_9e6b3ecb0732fcf3", "--db", db, "--json")
     assert out["removed"] == {

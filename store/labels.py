@@ -90,28 +90,61 @@ def alternatives(kind: Kind) -> str:
 _PREFIX = rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?"
 _CLOSE = rf"{WS}*[*】\]]*"
 
+_FIELD_ALTERNATIVES = (
+    "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
+)
 FIELD_RE = re.compile(
-    _PREFIX
-    + "(?:"
-    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS)
-    + ")"
-    + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+    _PREFIX + _FIELD_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# Labels with no colon, where the layout itself marks them: in brackets (`【岗位】前端`,
+# `[点评] 通过`), in bold before the value (`**岗位** 前端`), or alone on their line as a
+# heading or a bare word (`## 点评`, `**简介**`, `回答`), the value on the next lines.
+FIELD_NO_COLON_RES = (
+    re.compile(rf"^{WS}*【{WS}*{_FIELD_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
+    re.compile(rf"^{WS}*\[{WS}*{_FIELD_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
+    re.compile(
+        rf"^{WS}*\*\*{WS}*{_FIELD_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"^{WS}*#+{WS}*{_FIELD_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+    # a bare word only in Chinese: a line `Feedback` or `Background` is as likely a title
+    re.compile(
+        rf"^{WS}*(?:"
+        + "|".join(
+            f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(words, key=len, reverse=True))})"
+            for kind, words in FIELD_LABELS.items()
+        )
+        + rf"){WS}*(?P<rest>)$"
+    ),
+)
+
+
+def match_field(line: str) -> re.Match[str] | None:
+    """A field label at the start of `line`: `岗位：…`, or one of the colon-less forms."""
+    m = FIELD_RE.match(line)
+    if m is None:
+        for regex in FIELD_NO_COLON_RES:
+            m = regex.match(line)
+            if m is not None:
+                break
+    return m
+
 
 # Question labels: 问题1：, 问题 1、, 问题１., 问题一, 问题（一）, 第一题, 第3问, Q1:, Question 1.
 _NUM = rf"[0-9０-９]{{1,30}}|[{CN_NUMERALS}]{{1,30}}"
 _STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
-_LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$)"  # a space is enough after 问题1 / 第一题
+# a space is enough after 问题1 / 第一题, and a closing bracket or bold: `【问题1】什么是…`
+_LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$|(?<=[】\]])|(?<=\*\*))"
 QUESTION_RE = re.compile(
     _PREFIX
     + "(?:"
-    + rf"(?:问题|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
-    + rf"|问题{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
+    + rf"(?:{spaced('问题')}|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
+    + rf"|{spaced('问题')}{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
     + rf"|第{WS}*(?P<n3>{_NUM}){WS}*(?:道)?[题问]{_CLOSE}{_LOOSE_SEP}"
     + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
     # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
-    + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$)"
+    + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
     + rf"|(?:问题|question){_CLOSE}{WS}*{COLON}"
     + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
     re.IGNORECASE,

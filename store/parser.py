@@ -47,7 +47,6 @@ from pathlib import PurePath
 
 from .labels import (
     CONTROL_RE,
-    FIELD_RE,
     HEADER_KINDS,
     NEXT_LINE_VALUE_MAX,
     QUESTION_RE,
@@ -56,6 +55,7 @@ from .labels import (
     TITLE_RE,
     Kind,
     label_kind,
+    match_field,
     split_header,
     split_inline_qa,
 )
@@ -218,7 +218,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         target = intro
 
     for index, line in enumerate(lines, start=1):
-        fm = FIELD_RE.match(line)
+        fm = match_field(line)
         qm = None if fm else QUESTION_RE.match(line)
         kind = label_kind(fm) if fm else None
         if verdict_open:
@@ -243,7 +243,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         pending = None
         if fm is not None:
             assert kind is not None
-            rest = fm.group("rest")
+            rest = fm.group("rest") or ""
             label = fm.group(kind)
             chinese = not label.isascii()
             if kind in HEADER_KINDS:

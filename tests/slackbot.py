@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
 from typing import Any
 
 from fakes import (
@@ -25,12 +28,48 @@ from store.factory import open_store
 SECRET = "test-signing-secret"
 
 
+class TrackedExecutor(Executor):
+    """Bolt's listener executor, counting the work in flight: `wait_idle` is the readiness
+    condition for "the bot has finished with every request it took" (never a fixed sleep)."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self.pending = 0
+        self.done = threading.Condition()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self.done:
+            self.pending += 1
+        future = self.inner.submit(fn, *args, **kwargs)
+        future.add_done_callback(self._finished)
+        return future
+
+    def _finished(self, _future: Future[Any]) -> None:
+        with self.done:
+            self.pending -= 1
+            self.done.notify_all()
+
+    def wait_idle(self, timeout: float = 15) -> None:
+        with self.done:
+            if not self.done.wait_for(lambda: self.pending == 0, timeout):
+                raise AssertionError(f"the bot still had {self.pending} listener(s) running")
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait, cancel_futures=cancel_futures)
+
+
 @dataclass
 class Bot:
     fake: FakeSlack
     server: WsgiServer
     store: Store
     settings: Settings
+    work: TrackedExecutor | None = field(default=None, repr=False)
+
+    def idle(self, timeout: float = 15) -> None:
+        """Wait until every listener and lazy listener of the requests sent so far finished."""
+        assert self.work is not None, "start the bot with start_bot()"
+        self.work.wait_idle(timeout)
 
     @property
     def events_url(self) -> str:
@@ -135,5 +174,9 @@ def start_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
     s = load_settings(**values)
     store = open_store(s.db_path)
     app = create_app(s, store)
+    runner = app.listener_runner
+    work = TrackedExecutor(runner.listener_executor)
+    runner.listener_executor = work
+    runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
     server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
-    return Bot(fake=fake, server=server, store=store, settings=s)
+    return Bot(fake=fake, server=server, store=store, settings=s, work=work)

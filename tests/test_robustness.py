@@ -627,7 +627,7 @@ def test_expired_response_url_falls_back_to_ephemeral(
     assert ephemeral.params["channel"] == "C123" and ephemeral.params["user"] == "U123"
     assert ephemeral.params["text"] == normal["text"]
     assert ephemeral.json_param("blocks") == normal["blocks"]
-    time.sleep(0.5)
+    bot.idle()  # the bot is done with the request: nothing more will be sent
     assert len(fake_slack.calls("chat.postEphemeral")) == 1
 
 
@@ -638,6 +638,6 @@ def test_rate_limited_response_url_is_retried_once(bot: Bot, fake_slack: FakeSla
     assert [c.status for c in calls] == [429, 200]
     assert calls[1].params["blocks"][0]["text"]["text"].startswith("000_9e6b3ecb0732fcf3")
     assert calls[1].time - calls[0].time >= 0.9  # Retry-After was honoured
-    time.sleep(1.5)
+    bot.idle()  # the bot is done with the request: nothing more will be sent
     assert len(fake_slack.calls("response/cmd")) == 2
     assert not fake_slack.calls("chat.postEphemeral")

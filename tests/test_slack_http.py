@@ -161,7 +161,7 @@ def test_bad_signature_and_old_timestamp_do_no_work(bot: Bot) -> None:
         bot.events_url, body, SECRET, extra_headers={"X-Slack-Signature": ""}
     )
     assert status == 401
-    time.sleep(0.5)
+    bot.idle()  # nothing was started; were it, this waits for it to finish
     assert bot.fake.responses("bad") == []
     assert [c.method for c in bot.fake.calls() if c.method != "auth.test"] == []
 
@@ -235,7 +235,7 @@ def test_limits_hold_for_any_transcript(bot: Bot, tmp_path: Path) -> None:
     messages = []
     for i in range(4):
         bot.fake.wait_for(f"response/h{i}", timeout=10)
-    time.sleep(1)
+    bot.idle()  # every part of every answer has been sent
     for i in range(4):
         messages += bot.fake.responses(f"h{i}")
     bot.command("点评 huge", name="v")
@@ -297,7 +297,7 @@ def test_retries_when_slack_says_429(bot: Bot) -> None:
     bot.command("verdict 000")
     calls = bot.fake.wait_for("chat.postMessage", count=2, timeout=10)
     assert [c.status for c in calls] == [429, 200]
-    time.sleep(0.5)
+    bot.idle()
     assert len(bot.fake.calls("chat.postMessage")) == 2  # posted once, not twice
 
 

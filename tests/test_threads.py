@@ -139,7 +139,7 @@ def test_twice_delivered_events_are_recorded_once(bot: Bot) -> None:
         == 200
     )
     bot.fake.wait_for("reactions.add")
-    time.sleep(0.5)
+    bot.idle()  # both deliveries are done with
     assert len(bot.fake.calls("reactions.add")) == 1
     assert bot.store.db.execute("SELECT count(*) FROM replies").fetchone()[0] == 1
 
@@ -250,7 +250,7 @@ def test_followup_answers_close_a_question_everywhere(bot: Bot) -> None:
     [summary] = bot.replies("s")
     assert "All-Reduce 带宽更省" in all_text(summary) and "<@UC>" in all_text(summary)
     # a follow-up is not a decision: no reaction
-    time.sleep(0.3)
+    bot.idle()
     assert bot.fake.calls("reactions.add") == []
 
 
@@ -271,6 +271,6 @@ def test_foreign_threads_and_bots_are_ignored(bot: Bot) -> None:
             "ts": "1800000000.000034",
         }
     )  # not in a thread
-    time.sleep(1)
+    bot.idle()
     assert bot.store.db.execute("SELECT count(*) FROM replies").fetchone()[0] == 0
     assert bot.fake.calls("reactions.add") == []

@@ -16,17 +16,51 @@ from .numerals import CN_NUMERALS, chinese_to_int
 MAX_YEARS = 80
 _YEARS_NUM = rf"[0-9]{{1,6}}(?:\.[0-9]{{1,3}})?|[{CN_NUMERALS}]{{1,8}}|半"
 _YEARS_RE = re.compile(
-    r"^(?:约|大约|大概|近|将近|接近|超过|逾|满|共|已|有|累计|差不多|"
-    r"about|around|over|more\s+than|nearly|almost|approx\.?|~|≈)?\s*"
-    rf"(?P<a>{_YEARS_NUM})"
+    r"^(?:工作|从业|工龄)?\s*"
+    r"(?:约|大约|大概|近|将近|接近|超过|逾|满|共|已|有|累计|差不多|至少|"
+    r"about|around|over|more\s+than|at\s+least|nearly|almost|approx\.?|~|≈|>=?|≥)?\s*"
+    rf"(?P<a>{_YEARS_NUM})(?:余|几|多)?"  # 十余年, 十几年: the number itself
     rf"(?:\s*(?:-|~|–|—|到|至|to)\s*(?:{_YEARS_NUM}))?"  # a range: its lower bound
     r"\s*\+?\s*"
     r"(?:(?P<year>年半|个半?年|年|years?|yrs?|y(?![a-z]))(?:\s*\+)?"
-    rf"(?:\s*零?\s*(?P<m>[0-9]{{1,2}}|[{CN_NUMERALS}]{{1,3}})\s*个?月|(?P<half>半))?"
+    rf"(?:\s*[,，]?\s*(?:and\s*)?零?\s*(?P<m>[0-9]{{1,2}}|[{CN_NUMERALS}]{{1,3}})"
+    r"\s*(?:个?月|months?|mos?(?![a-z])|m(?![a-z]))|(?P<half>半))?"
     r"|(?P<month>个月|月|months?|mos?(?![a-z])))?"
     r"(?P<after>.?)",
     re.IGNORECASE,
 )
+# `1年以内`, `3年以下`, `5年内`, `2年不到`: an upper bound, no number of years to show.
+_AT_MOST_RE = re.compile(r"\s*(?:以内|以下|之内|内(?!部)|不到|不足|未满)")
+# English number words, read as digits: `two years`, `Three years of experience`.
+_ENGLISH_NUMBERS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+_ENGLISH_NUMBER_RE = re.compile(r"\b(" + "|".join(_ENGLISH_NUMBERS) + r")\b")
 # "Less than N years" has no lower bound worth showing: unknown, the text says the rest.
 _LESS_THAN_RE = re.compile(r"^(?:不到|不足|少于|低于|未满|less\s+than|under|<)", re.IGNORECASE)
 _ZERO_YEARS = (
@@ -65,8 +99,11 @@ def parse_years(text: str) -> float | None:
     norm = unicodedata.normalize("NFKC", text).strip().lower()
     if not norm or _LESS_THAN_RE.match(norm):
         return None
+    norm = _ENGLISH_NUMBER_RE.sub(lambda w: _ENGLISH_NUMBERS[w[1]], norm)
     m = _YEARS_RE.match(norm)
     value: float | None = None
+    if m and _AT_MOST_RE.match(norm, m.start("after")):
+        return None
     if m and not (m["after"] and m["after"].isalnum() and not m["year"] and not m["month"]):
         # (a bare number followed by a word, as in `2024届`, is no number of years)
         value = _years_number(m["a"])

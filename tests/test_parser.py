@@ -261,6 +261,34 @@ YEARS_TABLE = [
     ("不详", None),
     ("未知", None),
     ("不到1年", None),  # no lower bound worth showing: years_text says it
+    ("1年以内", None),  # an upper bound, like 不到1年: was shown as 1
+    ("1年以下", None),
+    ("3年内", None),
+    ("2年不到", None),
+    ("3年内部转岗", 3),
+    ("5年以上", 5),
+    ("近3年", 3),
+    ("3年+", 3),
+    ("八年", 8),
+    ("10+", 10),
+    ("1.5年", 1.5),
+    ("十余年", 10),  # was unknown
+    ("10余年", 10),
+    ("十几年", 10),
+    ("3年多", 3),
+    ("工作3年", 3),
+    (">5年", 5),
+    ("≥3年", 3),
+    ("至少3年", 3),
+    ("at least 3 years", 3),
+    ("two years", 2),
+    ("Three years", 3),
+    ("3 years 6 months", 3.5),  # was 3
+    ("1 year, 6 months", 1.5),
+    ("3y6m", 3.5),
+    ("less than a year", None),
+    ("毕业3年", None),  # years since graduating, not of experience: unknown
+    ("2018年至今", None),  # depends on today: unknown
     ("99999999999999999999年", None),
     ("200年", None),
     ("", None),

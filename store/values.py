@@ -177,11 +177,27 @@ _SKIPPED = {
     "pass",
     "passed",
 }
+# The same, said in more words: `候选人没有回答`, `跳过了`, `时间关系，此题略`, `Skipped (time)`.
+_TIME = (
+    r"(?:(?:由于|因为)?(?:时间(?:关系|原因|不够|不足|有限)|没时间|来不及)|duetotime|fortime|time)"
+)
+_EMPTY_RE = re.compile(
+    rf"^{_TIME}?(?:候选人|面试者|他|她)?(?:没有|没|未|并未)(?:作答|回答|答|作回答)(?:了)?{_TIME}?$"
+    r"|^(?:the)?(?:candidate)?(?:didnot|didnt|not|never)(?:answer|answered|respond|responded)$"
+    r"|^(?:空白|noresponse)$"
+)
+_SKIPPED_RE = re.compile(
+    rf"^{_TIME}?(?:候选人|面试者|他|她)?(?:此题|本题|该题)?"
+    r"(?:跳过|略过|略|未问|没问|没有问|未提问)(?:了)?(?:此题|本题|该题)?"
+    rf"{_TIME}?$"
+    rf"|^(?:skip|skipped|pass|passed|notasked){_TIME}?$"
+)
 # Only says the candidate could not answer: 不知道, 不太清楚, 没接触过, I don't know.
 _DONT_KNOW_CORE = (
-    r"(?:(?:完全|确实|真的|实在|并|暂时|还|也|都|真)?"
+    r"(?:(?:完全|确实|真的|实在|并|暂时|还|也|都|真|基本|基本上|根本|压根|一点都|一点也)?"
     r"(?:(?:不太|不是很|不是太|不怎么|不大|不很|不)(?:知道|清楚|会|了解|懂|熟悉|熟|记得|确定)"
-    r"|没(?:有)?(?:接触|用|做|听说|学|了解|研究|遇到|碰到|想)过"
+    r"|没(?:有)?(?:接触|用|做|听说|听|学|了解|研究|遇到|碰到|想)过"
+    r"|无法(?:回答|作答)"
     r"|未(?:接触|用|做|听说|学|了解|研究)过"
     r"|(?:回)?答不(?:上来|上|出来|出)|想不(?:起来|起)|记不(?:清楚|清|得)"
     r"|没(?:有|能)?(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了"
@@ -189,7 +205,7 @@ _DONT_KNOW_CORE = (
     r"(?:做|写|答|用|说)?(?:了|呢|啊|哦|吧|耶|的)*(?:这个|这块|这方面|这个问题)?)"
 )
 _DONT_KNOW_RE = re.compile(
-    r"^(?:候选人|面试者|被面试者|被面试人|应聘者|他|她|我)?"
+    r"^(?:嗯|呃|额|唔)*(?:候选人|面试者|被面试者|被面试人|应聘者|他|她|我)?"
     r"(?:表示|说|回答|称|坦言|直言|答)?"
     r"(?:对此|对这个|这个问题|这个|这块|这方面|这题|对)?(?:我)?"
     rf"{_DONT_KNOW_CORE}+$"
@@ -216,9 +232,9 @@ def unanswered_reason(answer: str) -> UnansweredReason | None:
     if len(answer) > 40:
         return None
     kept = _compact(answer)
-    if kept in _EMPTY or kept.strip("/") in _EMPTY:
+    if kept in _EMPTY or kept.strip("/") in _EMPTY or _EMPTY_RE.match(kept):
         return "empty"
-    if kept in _SKIPPED:
+    if kept in _SKIPPED or _SKIPPED_RE.match(kept):
         return "skipped"
     if _DONT_KNOW_RE.match(kept):
         return "dont_know"

@@ -150,6 +150,17 @@ QUESTION_RE = re.compile(
     re.IGNORECASE,
 )
 
+# A numbered list used for the questions, in a file with no 问题N labels: `1. 什么是闭包？`,
+# `一、…`, `(3) …`. Such a line is a question only where a 考察目标 or 回答 follows it
+# (the parser decides); inside an answer it is a list item.
+NUMBERED_RE = re.compile(
+    rf"^{WS}*(?:#+{WS}*|\*\*{WS}*)?(?:"
+    rf"(?P<n6>[0-9０-９]{{1,3}}){WS}*(?:[、．)）]|\.(?![0-9]))"
+    rf"|(?P<n7>[{CN_NUMERALS}]{{1,4}}){WS}*[、．.]"
+    rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{CN_NUMERALS}]{{1,4}}){WS}*[)）]"
+    rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$"
+)
+
 # Inside the 岗位 line: `岗位：视频开发工程师 从业年限：3年` (and the other way round).
 INLINE_HEADER_RE = re.compile(
     r"(?:^|(?<=[\s,，;；、|/]))(?:"

@@ -49,6 +49,7 @@ from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
     NEXT_LINE_VALUE_MAX,
+    NUMBERED_RE,
     QUESTION_RE,
     SENTENCE_END,
     SUMMARY_LABEL_RE,
@@ -217,9 +218,44 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         pending = last_kind if last_kind != "intro" and not last_value else None
         target = intro
 
+    field_matches = [match_field(line) for line in lines]
+    question_matches = [
+        None if fm else QUESTION_RE.match(line)
+        for fm, line in zip(field_matches, lines, strict=True)
+    ]
+    # Numbered lists count as questions only in a file with no question label at all.
+    numbered_ok = not any(question_matches)
+
+    def numbered_question(at: int) -> bool:
+        """Is the numbered line `lines[at]` a question? Only if the next label after it
+        is a 考察目标 or 回答 that cannot belong to the question before it; another
+        numbered line or any other label first means it is a list item."""
+        for later in range(at + 1, len(lines)):
+            fm = field_matches[later]
+            if fm is None:
+                if question_matches[later] or NUMBERED_RE.match(lines[later]):
+                    return False
+                continue
+            found = label_kind(fm)
+            last = drafts[-1] if drafts else None
+            if found == "answer":
+                return last is None or last.has_answer
+            if found == "goal":
+                return last is None or last.has_goal or last.has_answer
+            return False
+        return False
+
     for index, line in enumerate(lines, start=1):
-        fm = match_field(line)
-        qm = None if fm else QUESTION_RE.match(line)
+        fm = field_matches[index - 1]
+        qm = question_matches[index - 1]
+        if numbered_ok and fm is None and not verdict_open:
+            nm = NUMBERED_RE.match(line)
+            if (
+                nm is not None
+                and parse_question_number(nm.group("n6") or nm.group("n7") or nm.group("n8"))
+                and numbered_question(index - 1)
+            ):
+                qm = nm
         kind = label_kind(fm) if fm else None
         if verdict_open:
             # A verdict at the top ends where the header or the questions go on;
@@ -294,10 +330,11 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 target.append(line)
             continue
         assert qm is not None
-        raw = next((g for g in ("n1", "n2", "n3", "n4", "n5") if qm.group(g)), None)
-        number = parse_question_number(qm.group(raw)) if raw else None
+        groups = qm.groupdict()
+        raw = next((groups[g] for g in sorted(groups) if g.startswith("n") and groups[g]), None)
+        number = parse_question_number(raw) if raw else None
         if raw and number is None:
-            raise ParseError(f"question number out of range: {qm.group(raw)[:12]}", index)
+            raise ParseError(f"question number out of range: {raw[:12]}", index)
         if number is None:
             number = drafts[-1].number + 1 if drafts else 1
         head, inline = split_inline_qa(qm.group("rest"))

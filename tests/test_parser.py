@@ -588,6 +588,43 @@ Feedback: 基础扎实，建议通过
 }
 
 
+NUMBERED = {
+    "1. 2.": ("1. ", "2. "),
+    "一、二、": ("一、", "二、"),
+    "(1) (2)": ("(1) ", "（2）"),
+    "1） 2）": ("1）", "2）"),
+    "## 1. as headings": ("## 1. ", "## 2. "),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMBERED))
+def test_a_numbered_list_used_for_the_questions(name: str) -> None:
+    """With no 问题N label in the file, `1.` followed by 考察目标/回答 is question 1
+    (before, every question and answer ended up in the profile)."""
+    first, second = NUMBERED[name]
+    text = PLAIN.replace("问题1：", first).replace("问题2：", second)
+    t = parse(text)
+    got = [(q.number, q.question, q.goal, q.answer, q.unanswered_reason) for q in t.questions]
+    assert (got, t.intro, t.verdict) == (FACTS["questions"], FACTS["intro"], FACTS["verdict"])
+
+
+def test_numbered_lists_inside_answers_stay_answer_text() -> None:
+    t = parse(
+        "岗位：SRE\n1. 怎么排障？\n考察目标：思路\n回答：\n1. 看监控\n2. 看日志\n"
+        "2. 怎么扩容？\n考察目标：\n1) 容量\n2) 成本\n回答：加机器\n点评：好\n"
+    )
+    got = [(q.number, q.question, q.goal, q.answer) for q in t.questions]
+    assert got == [
+        (1, "怎么排障？", "思路", "1. 看监控\n2. 看日志"),
+        (2, "怎么扩容？", "1) 容量\n2) 成本", "加机器"),
+    ]
+    assert t.verdict == "好"
+    # with 问题N labels in the file, a numbered line is never a question
+    t = parse("岗位：SRE\n问题1：怎么排障？\n回答：\n1. 看监控\n2. 看日志\n3. 其他\n考察目标：x\n")
+    assert [q.number for q in t.questions] == [1]
+    assert t.questions[0].answer == "1. 看监控\n2. 看日志\n3. 其他\n考察目标：x"
+
+
 def test_an_answer_label_glued_inside_a_question_stays_question_text() -> None:
     t = parse(PLAIN.replace("问题1：如何排查线上故障？", "问题1：你会怎么回答：为什么要排查？"))
     assert t.questions[0].question == "你会怎么回答：为什么要排查？"

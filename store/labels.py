@@ -41,7 +41,17 @@ FIELD_LABELS: dict[Kind, tuple[str, ...]] = {
     "years": ("从业年限", "工作年限", "工作经验", "从业经验", "工龄", "经验", "年限"),
     "intro": ("简介", "个人简介", "个人介绍", "候选人简介", "候选人介绍"),
     "goal": ("考察目标", "考察点", "考察要点", "考察重点", "考察内容", "目标", "考察"),
-    "answer": ("回答", "候选人回答", "面试者回答", "候选人作答", "作答", "答", "答案"),
+    "answer": (
+        "回答",
+        "候选人回答",
+        "面试者回答",
+        "候选人作答",
+        "作答",
+        "答",
+        "答案",
+        "候选人",  # `面试官：…` / `候选人：…`: what the candidate said is the answer
+        "面试者",
+    ),
     "verdict": (
         "点评",
         "面试点评",
@@ -68,7 +78,7 @@ ENGLISH_LABELS: dict[Kind, tuple[str, ...]] = {
     "years": ("years of experience", "work experience", "experience", "years", "yoe"),
     "intro": ("profile", "candidate profile", "bio", "background"),
     "goal": ("goal", "objective", "purpose"),
-    "answer": ("answer", "response", "candidate answer"),
+    "answer": ("answer", "response", "candidate answer", "a"),  # `Q1: …` then `A: …`
     "verdict": (
         "verdict",
         "feedback",
@@ -158,7 +168,9 @@ NUMBERED_RE = re.compile(
     rf"(?P<n6>[0-9０-９]{{1,3}}){WS}*(?:[、．)）]|\.(?![0-9]))"
     rf"|(?P<n7>[{CN_NUMERALS}]{{1,4}}){WS}*[、．.]"
     rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{CN_NUMERALS}]{{1,4}}){WS}*[)）]"
-    rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$"
+    rf"|(?P<unnumbered>问|提问|q){WS}*{COLON}"  # `问：…` / `答：…`, `Q: …` / `A: …`
+    rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+    re.IGNORECASE,
 )
 
 # Inside the 岗位 line: `岗位：视频开发工程师 从业年限：3年` (and the other way round).

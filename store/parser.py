@@ -109,6 +109,9 @@ def decode(data: bytes) -> str:
         data = data[len(codecs.BOM_UTF8) :]
     nul = data.find(b"\x00")
     if nul >= 0:
+        text = _bomless_utf16(data)
+        if text is not None:
+            return text
         raise ParseError("binary file, not text (NUL byte)", data.count(b"\n", 0, nul) + 1)
     try:
         return data.decode("utf-8")
@@ -122,6 +125,33 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError:
         line = data.count(b"\n", 0, utf8_error.start) + 1
         raise ParseError("not text: neither UTF-8 nor GB18030", line) from None
+
+
+def _plain_char(ch: str) -> bool:
+    return (
+        " " <= ch <= "~"
+        or ch in "\t\r\n"
+        or "\u4e00" <= ch <= "\u9fff"
+        or "\u3000" <= ch <= "\u303f"
+        or "\uff00" <= ch <= "\uffef"
+    )
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 saved without a BOM: the NUL bytes of its ASCII characters (line breaks,
+    colons, digits) fall on one side of each pair, and it reads as Chinese and
+    ASCII text. None for anything else (a binary file, UTF-8 with a NUL in it)."""
+    if len(data) % 2:
+        return None
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    if min(even, odd) * 10 > max(even, odd):  # (a Chinese character may have a 00 byte)
+        return None
+    try:
+        text = data.decode("utf-16-be" if even > odd else "utf-16-le")
+    except UnicodeDecodeError:
+        return None
+    plain = sum(1 for ch in text if _plain_char(ch))
+    return text if "\n" in text and plain >= 0.98 * len(text) else None
 
 
 @dataclass
@@ -252,7 +282,10 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             nm = NUMBERED_RE.match(line)
             if (
                 nm is not None
-                and parse_question_number(nm.group("n6") or nm.group("n7") or nm.group("n8"))
+                and (
+                    nm.group("unnumbered")
+                    or parse_question_number(nm.group("n6") or nm.group("n7") or nm.group("n8"))
+                )
                 and numbered_question(index - 1)
             ):
                 qm = nm
@@ -282,6 +315,8 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             rest = fm.group("rest") or ""
             label = fm.group(kind)
             chinese = not label.isascii()
+            if kind == "summary" and drafts and "".join(label.split()) == "面试总结":
+                kind = "verdict"  # the interviewer's closing summary is the verdict
             if kind in HEADER_KINDS:
                 if drafts:  # a header label after the questions began is text
                     target.append(line)
@@ -331,7 +366,10 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             continue
         assert qm is not None
         groups = qm.groupdict()
-        raw = next((groups[g] for g in sorted(groups) if g.startswith("n") and groups[g]), None)
+        raw = next(
+            (groups[g] for g in sorted(groups) if g[0] == "n" and g[1:].isdigit() and groups[g]),
+            None,
+        )
         number = parse_question_number(raw) if raw else None
         if raw and number is None:
             raise ParseError(f"question number out of range: {raw[:12]}", index)
@@ -350,9 +388,13 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 draft.has_answer = True
                 draft.answer.append(value)
                 target = draft.answer
-        evidence.add("question")
+        evidence.add("listed question" if qm.re is NUMBERED_RE else "question")
 
     english_position = "position" in evidence and "cn" not in evidence
+    if evidence == {"listed question"} and not any(d.has_goal for d in drafts):
+        # `Q: … A: …` or a numbered list with answers and nothing else: a FAQ, not an
+        # interview (a transcript's questions have a 考察目标, or the file has 岗位/点评)
+        raise NotATranscript("not a transcript: none of the labels 岗位, 问题N, 点评")
     if not drafts and (position is None or (english_position and len(evidence) < 2)):
         if "cn" in evidence:
             raise ParseError("no 岗位 line and no 问题 found")

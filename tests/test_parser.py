@@ -123,6 +123,8 @@ SAME_AS_SEED = {
     "bom+crlf": lambda s: codecs.BOM_UTF8 + s.replace("\n", "\r\n").encode(),
     "gb18030": _gb18030,
     "utf16": lambda s: s.encode("utf-16"),
+    "utf16-le without BOM": lambda s: s.encode("utf-16-le"),  # was refused as binary
+    "utf16-be without BOM": lambda s: s.replace("\n", "\r\n").encode("utf-16-be"),
     "ascii colons": lambda s: s.replace("：", ":").encode(),
     "spaces around colons": lambda s: s.replace("：", " ： ").encode(),
     "ideographic and nbsp spaces": lambda s: re.sub(
@@ -433,7 +435,11 @@ def test_other_names_for_the_labels(name: str) -> None:
 def test_not_a_transcript_is_its_own_error() -> None:
     """No label at all: NotATranscript (skipped by the indexer). Labels but no 岗位 and
     no 问题: a plain ParseError (a transcript that fails)."""
-    for text in ("# README\n\nHow to use this folder.\n", "Notes\nExperience: plenty\n"):
+    for text in (
+        "# README\n\nHow to use this folder.\n",
+        "Notes\nExperience: plenty\n",
+        "# FAQ\nQ: How do I install it?\nA: pip install.\nQ: Where?\nA: Here.\n",
+    ):
         with pytest.raises(NotATranscript):
             parse(text)
     with pytest.raises(ParseError) as info:
@@ -623,6 +629,39 @@ def test_numbered_lists_inside_answers_stay_answer_text() -> None:
     t = parse("岗位：SRE\n问题1：怎么排障？\n回答：\n1. 看监控\n2. 看日志\n3. 其他\n考察目标：x\n")
     assert [q.number for q in t.questions] == [1]
     assert t.questions[0].answer == "1. 看监控\n2. 看日志\n3. 其他\n考察目标：x"
+
+
+Q_AND_A = {
+    # a file with no 问题N label: `Q:`/`A:` or `问：`/`答：` pairs are its questions
+    "Q: A:": PLAIN.replace("问题1：", "Q: ").replace("问题2：", "Q: ").replace("回答：", "A: "),
+    "Q1: A:": PLAIN.replace("问题1：", "Q1: ").replace("问题2：", "Q2：").replace("回答：", "A："),
+    "问：答：": PLAIN.replace("问题1：", "问：")
+    .replace("问题2：", "问：")
+    .replace("回答：", "答："),
+}
+
+
+@pytest.mark.parametrize("name", sorted(Q_AND_A))
+def test_question_and_answer_pairs(name: str) -> None:
+    t = parse(Q_AND_A[name])
+    got = [(q.number, q.question, q.goal, q.answer, q.unanswered_reason) for q in t.questions]
+    assert (got, t.intro, t.verdict) == (FACTS["questions"], FACTS["intro"], FACTS["verdict"])
+
+
+def test_what_the_candidate_said_is_the_answer() -> None:
+    t = parse("岗位：SRE\n问题1：讲讲 K8s？\n面试官：追问调度器？\n候选人：不知道\n点评：一般\n")
+    q = t.questions[0]
+    assert (q.question, q.answer, q.unanswered_reason) == (
+        "讲讲 K8s？\n面试官：追问调度器？",
+        "不知道",
+        "dont_know",
+    )
+
+
+def test_a_closing_interview_summary_is_the_verdict() -> None:
+    """`面试总结：` after the questions was glued to the last answer."""
+    t = parse("面试总结：沟通好\n岗位：SRE\n问题1：你好？\n回答：好\n面试总结：建议通过\n")
+    assert (t.summary, t.questions[0].answer, t.verdict) == ("沟通好", "好", "建议通过")
 
 
 def test_an_answer_label_glued_inside_a_question_stays_question_text() -> None:

@@ -118,6 +118,12 @@ FIELD_NO_COLON_RES = (
         re.IGNORECASE,
     ),
     re.compile(rf"^{WS}*#+{WS}*{_FIELD_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+    # a two-column table row: `| 岗位 | 数据工程师 |`
+    re.compile(
+        rf"^{WS}*\|{WS}*(?:\*\*)?{_FIELD_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+        rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
+        re.IGNORECASE,
+    ),
     # a bare word only in Chinese: a line `Feedback` or `Background` is as likely a title
     re.compile(
         rf"^{WS}*(?:"
@@ -128,6 +134,10 @@ FIELD_NO_COLON_RES = (
         + rf"){WS}*(?P<rest>)$"
     ),
 )
+
+
+# A markdown table's rule line, `|---|:---:|`: layout, not text, around the header.
+TABLE_RULE_RE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")
 
 
 def match_field(line: str) -> re.Match[str] | None:

@@ -53,6 +53,7 @@ from .labels import (
     QUESTION_RE,
     SENTENCE_END,
     SUMMARY_LABEL_RE,
+    TABLE_RULE_RE,
     TITLE_RE,
     Kind,
     label_kind,
@@ -299,6 +300,8 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 verdict.append(line)
                 continue
             verdict_open = False
+        if fm is None and qm is None and not drafts and TABLE_RULE_RE.match(line):
+            continue  # the rule line of a header table
         if fm is None and qm is None:
             if pending is not None and line.strip(" \t\u3000\u00a0"):
                 value = line.strip(" \t\u3000\u00a0")

@@ -586,6 +586,10 @@ Feedback: 基础扎实，建议通过
 点评
 基础扎实，建议通过
 """,
+    "a markdown table for the header": PLAIN.replace(
+        "岗位：运维工程师 从业年限：4年",
+        "| 岗位 | 运维工程师 |\n|---|---|\n| 从业年限 | 4年 |\n| **简介** | 熟悉 Linux 和 K8s |",
+    ).replace("简介：熟悉 Linux 和 K8s\n", ""),
     "spaces inside every label": PLAIN.replace("岗位", "岗 位")
     .replace("问题", "问 题 ")
     .replace("考察目标", "考 察 目 标")

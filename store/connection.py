@@ -105,6 +105,11 @@ class Connection:
         is NoDatabaseError and nothing is created: reading never makes a database."""
         self.path = str(path)
         self._local = threading.local()
+        if "://" in self.path:  # never a SQLite file named after a server's URL
+            raise StoreError(
+                f"{self.path.split('://')[0]}:// is not a SQLite file: open it with"
+                " store.factory.open_store"
+            )
         if not create and self.path != ":memory:" and not Path(self.path).is_file():
             raise NoDatabaseError(self.path)
         try:

@@ -5,13 +5,14 @@ against the strict fake Slack."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeSlack, action_body, post_signed
+from fakes import METHODS, Call, FakeSlack, action_body, post_signed
 from slackbot import SECRET, Bot, start_bot
 
 from handlers.views import verdict_view
@@ -199,6 +200,27 @@ def test_a_click_opens_the_modal_preselected_and_a_submission_is_recorded_and_th
     ]
     audit = wait_until(lambda: [e for e in bot.store.audit_log() if e.what == "decision:hire"])
     assert [(e.who, e.candidate, e.channel) for e in audit] == [("U777", cid, "C123")]
+
+
+def test_the_click_is_acknowledged_before_the_modal_is_opened(bot: Bot) -> None:
+    """views.open is held by the fake until the click's HTTP answer came back: a bot that
+    opened the modal before ack() would not answer the click at all (Bolt's 3 s pass)."""
+    _message, ts = post_verdict(bot)
+    entered, release = threading.Event(), threading.Event()
+
+    def held(call: Call) -> dict[str, Any]:
+        entered.set()
+        release.wait(30)
+        return dict(METHODS["views.open"](bot.fake, call))
+
+    bot.fake.set_result("views.open", held)
+    try:
+        assert click_decision(bot, ts, "decide:hire", "hire") == 200  # acknowledged first
+        assert entered.wait(10), "the modal was never opened"
+    finally:
+        release.set()
+    view = opened_modal(bot)
+    assert view["callback_id"] == "decide"
 
 
 def test_a_retried_submission_is_recorded_once(bot: Bot) -> None:

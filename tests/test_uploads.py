@@ -118,6 +118,7 @@ def test_a_shared_transcript_is_downloaded_with_the_token_saved_indexed_and_answ
     assert cid in json.dumps(reply["blocks"], ensure_ascii=False)  # the summary card
     assert wait_until(lambda: audit(bot, "upload")) == [("U123", cid, "C123")]
     # the card was posted on purpose: replies in its thread count for the candidate
+    bot.idle()  # the post is recorded after Slack took it, once the listener is done
     posted = [c for c in bot.fake.calls("chat.postMessage") if c.params.get("thread_ts") == ts]
     row = bot.store.db.execute("SELECT candidate_id, kind FROM posts").fetchall()
     assert len(posted) == 1 and [tuple(r) for r in row] == [(cid, "summary")]
@@ -131,6 +132,7 @@ def test_a_retried_event_is_indexed_once(bot: Bot) -> None:
     share(bot, file, ts=ts, event_id="EvA", headers={"X-Slack-Retry-Num": "2"})
     # a later upload answered: the retries, delivered before it, were handled by then
     reply_to(bot, share(bot, FakeFile("F2b", "later.txt", transcript())))
+    bot.idle()  # every delivery handled (the listener pool does not keep their order)
     assert len(audit(bot, "upload")) == 2
     assert len(bot.fake.calls("files.info")) == 2
     assert len(thread_replies(bot, ts)) == 1

@@ -154,7 +154,12 @@ def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
         finally:
             for p in procs:
                 p.terminate()
-                p.wait(10)
+            for p in procs:
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
     return {
         "requests": total,
         "answered": len(acks),
@@ -180,10 +185,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         lite = str(Path(tmp) / "bench.db")
         result["index_s"] = {"sqlite": index(folder, lite), "postgresql": index(folder, args.db)}
+        print(json.dumps({"index_s": result["index_s"]}), file=sys.stderr, flush=True)
         result["search"] = {
             "sqlite": search(lite, args.repeat),
             "postgresql": search(args.db, args.repeat),
         }
+        print(json.dumps({"search": result["search"]}, ensure_ascii=False), file=sys.stderr)
     same = {
         q: (n, result["search"]["postgresql"][k]["hits"][q])
         for k, v in result["search"]["sqlite"].items()

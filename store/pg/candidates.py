@@ -24,12 +24,8 @@ def _clean(text: str | None) -> str | None:
 def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
     """(fts, fts_len, terms, terms_len) of a candidate's indexed text and bigram string."""
     tokens = bigrams.split()
-    return (
-        text.casefold().replace("\x00", ""),
-        len(text),
-        sorted(set(tokens)),
-        len(tokens),
-    )
+    fts = text.casefold().replace("\x00", "")
+    return fts, len(fts), sorted(set(tokens)), len(tokens)  # fts_len is length(fts)
 
 
 def questions(conn: Conn, rid: int) -> list[Question]:

@@ -57,7 +57,8 @@ def _condition(term: Term) -> tuple[str, Any]:
 def _frequency(term: Term) -> tuple[str, Any]:
     """SQL for how often the term occurs in `fts` (overlaps aside)."""
     if term.kind == "trigram" or (term.kind == "bigram" and len(term.text) == 2):
-        return "((length(fts) - length(replace(fts, %s, ''))) / length(%s::text))", term.text
+        size = len(term.text)
+        return f"((fts_len - length(replace(fts, %s, ''))) / {size})", term.text
     return "regexp_count(fts, %s)", _regex(term)
 
 
@@ -116,21 +117,29 @@ class PgSearch(PgConnection):
             )
             return [(int(r[0]), 0.0) for r in rows]
         n, avg_fts, avg_terms = self._corpus()
+        # The text is read once per row: the inner query (kept apart by OFFSET 0) counts
+        # each term's occurrences, the outer one turns the counts into bm25.
+        counts: list[str] = []
+        count_params: list[Any] = []
         parts: list[str] = []
         score_params: list[Any] = []
-        for term in terms:
-            tf_sql, tf_param = _frequency(term)
-            on_fts = term.kind == "trigram"
-            length, avg = ("fts_len", avg_fts) if on_fts else ("terms_len", avg_terms)
-            parts.append(
-                f"%s * {tf_sql} * {K1 + 1} / ({tf_sql} + {K1} * (1 - {B} + {B} * {length} / %s))"
+        for i, term in enumerate(terms):
+            sql, param = _frequency(term)
+            counts.append(f"{sql} AS tf{i}")
+            count_params.append(param)
+            length, avg = (
+                ("fts_len", avg_fts) if term.kind == "trigram" else ("terms_len", avg_terms)
             )
-            tf_params = [tf_param] if tf_sql.count("%s") == 1 else [tf_param, tf_param]
-            score_params += [self._idf(term, n), *tf_params, *tf_params, avg]
+            parts.append(
+                f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * {length} / %s))"
+            )
+            score_params += [self._idf(term, n), avg]
         rows = self._all_rows(
-            f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM candidates"
-            f" WHERE {' AND '.join(where)} ORDER BY score DESC, rid DESC LIMIT %s",
-            [*score_params, *params, limit],
+            f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
+            f"SELECT rid, fts_len, terms_len, {', '.join(counts)} FROM candidates"
+            f" WHERE {' AND '.join(where)} OFFSET 0) AS matches"
+            " ORDER BY score DESC, rid DESC LIMIT %s",
+            [*score_params, *count_params, *params, limit],
         )
         return [(int(r[0]), float(r[1])) for r in rows]
 

@@ -235,7 +235,7 @@ def test_nothing_to_say_posts_nothing(
 
 def test_no_channel_no_digest(fake_slack: FakeSlack, tmp_path: Path, db_target: str) -> None:
     settings = load_settings(bot_token="xoxb-test", api_url=fake_slack.base_url, db_path=db_target)
-    assert Digester(settings, Store(settings.db_path), None).run() == "no_channel"
+    assert Digester(settings, open_store(settings.db_path), None).run() == "no_channel"
 
 
 def test_the_scheduler_posts_a_missed_digest_at_start(
@@ -249,7 +249,10 @@ def test_the_scheduler_posts_a_missed_digest_at_start(
             fake_slack.wait_for("chat.postMessage", timeout=10)
             # The run is over once the post is recorded as sent: anything more it would
             # post (twice) has been posted by then.
-            wait_until("the digest recorded as sent", lambda: store.digest_status("2026-12-02"))
+            wait_until(
+                "the digest recorded as sent",
+                lambda: store.digest_status("2026-12-02") == "sent",
+            )
         finally:
             digester.stop()
     assert store.digest_status("2026-12-02") == "sent"

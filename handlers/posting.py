@@ -45,8 +45,8 @@ def _never_sent(error: Exception | None) -> bool:
     return isinstance(reason, ConnectionRefusedError)
 
 
-class ConnectionRetryUnlessPosted(ConnectionErrorRetryHandler):
-    """Retries a dropped connection, except a post that may already have gone through."""
+class _UnlessPosted:
+    """A retry handler that leaves alone a post which may already have gone through."""
 
     def _can_retry(
         self,
@@ -56,25 +56,26 @@ class ConnectionRetryUnlessPosted(ConnectionErrorRetryHandler):
         response: HttpResponse | None = None,
         error: Exception | None = None,
     ) -> bool:
-        if _posts(request) and not _never_sent(error):
+        if _posts(request) and not self._post_never_sent(error):
             return False
-        return super()._can_retry(state=state, request=request, response=response, error=error)
+        return super()._can_retry(  # type: ignore[misc,no-any-return]
+            state=state, request=request, response=response, error=error
+        )
+
+    def _post_never_sent(self, error: Exception | None) -> bool:
+        return False
 
 
-class ServerErrorRetryUnlessPosted(ServerErrorRetryHandler):
+class ConnectionRetryUnlessPosted(_UnlessPosted, ConnectionErrorRetryHandler):
+    """Retries a dropped connection, except a post that may already have gone through
+    (a refused connection never reached Slack: that one is retried)."""
+
+    def _post_never_sent(self, error: Exception | None) -> bool:
+        return _never_sent(error)
+
+
+class ServerErrorRetryUnlessPosted(_UnlessPosted, ServerErrorRetryHandler):
     """Retries a 500/503, except a post: Slack may have posted it before failing."""
-
-    def _can_retry(
-        self,
-        *,
-        state: RetryState,
-        request: HttpRequest,
-        response: HttpResponse | None = None,
-        error: Exception | None = None,
-    ) -> bool:
-        if _posts(request):
-            return False
-        return super()._can_retry(state=state, request=request, response=response, error=error)
 
 
 def outcome_unknown(exc: BaseException) -> bool:

@@ -176,7 +176,8 @@ def summary_view(
             else f"{q.number} ({_reason(q, locale)})"
             for q in open_qs[:30]
         )
-        counts += f"\n{t(locale, 'unanswered_title')}: {numbers}"
+        colon = "：" if locale == "zh" else ": "
+        counts += f"\n{t(locale, 'unanswered_title')}{colon}{numbers}"
     blocks.append(section(counts))
     if c.verdict:
         gist, cut = _gist(c.verdict)

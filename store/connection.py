@@ -24,6 +24,7 @@ from .migrations import NewerSchemaError, migrate
 from .sqlite import sqlite3
 
 BUSY_TIMEOUT_MS = 15_000
+WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 _T = TypeVar("_T")
 
@@ -137,6 +138,9 @@ class Connection:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            # a WAL that grew during a long index run (readers kept it from restarting)
+            # is cut back to this size once a checkpoint lets it restart
+            conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             conn.execute("PRAGMA foreign_keys = ON")
             db = sqlite_utils.Database(conn)
             self._local.db = db

@@ -25,8 +25,8 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .candidates import Resolution
     from .fulltext import Sort
+    from .resolve import Resolution
     from .threads import ReplyOutcome
 
 

@@ -7,23 +7,12 @@ from typing import Any
 
 import sqlite_utils
 
-from . import fulltext
+from . import fulltext, rows
 from .connection import utcnow
-from .models import Candidate, CandidateSummary, Question, Transcript
+from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+from .resolve import Resolution, ResolveSQL, resolve
 from .search import SearchStore
 from .threads import OPEN_COUNT_SQL, read_reviews
-
-
-class Resolution:
-    """What `resolve()` found for some text: one candidate, several, or none."""
-
-    def __init__(self, query: str, matches: list[CandidateSummary]) -> None:
-        self.query = query
-        self.matches = matches
-
-    @property
-    def unique(self) -> CandidateSummary | None:
-        return self.matches[0] if len(self.matches) == 1 else None
 
 
 def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> list[Question]:
@@ -31,16 +20,9 @@ def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> lis
     migrations before m009 do not have yet, so the full-text code does not ask for it)."""
     reason = "unanswered_reason" if reasons else "NULL"
     return [
-        Question(
-            number=r[0],
-            question=r[1],
-            goal=r[2],
-            answer=r[3],
-            answered=bool(r[4]),
-            unanswered_reason=r[5] if not r[4] else None,
-        )
+        rows.question(r)
         for r in db.execute(
-            f"SELECT number, question, goal, answer, answered, {reason} FROM questions"
+            f"SELECT {rows.QUESTION_COLUMNS}, {reason} FROM questions"
             " WHERE candidate_rid = ? ORDER BY seq",
             [rid],
         ).fetchall()
@@ -64,6 +46,9 @@ def fts_delete(db: sqlite_utils.Database, rid: int) -> None:
         " VALUES ('delete', ?, ?)",
         [rid, fulltext.bigrams(text)],
     )
+
+
+_POSITION = "instr(lower(position), lower(?)) > 0"
 
 
 class CandidateStore(SearchStore):
@@ -182,51 +167,18 @@ class CandidateStore(SearchStore):
         return self._write(write)
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
-        rows = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
-        if not rows:
+        found = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
+        if not found:
             return None
-        r = rows[0]
-        decisions, followups, notes = read_reviews(self.db, r["id"])
-        return Candidate(
-            id=r["id"],
-            position=r["position"],
-            years=r["years"],
-            years_text=r["years_text"] or "",
-            intro=r["intro"] or "",
-            summary=r["summary"] or "",
-            questions=questions(self.db, r["rid"], reasons=True),
-            verdict=r["verdict"],
-            source=r["source"] or "",
-            hash=r["hash"],
-            indexed_at=r["first_indexed_at"],
-            decisions=decisions,
-            followups=followups,
-            notes=notes,
-        )
-
-    _SUMMARY_SQL = (
-        "SELECT id, position, years, years_text, question_count, unanswered_count,"
-        " verdict IS NOT NULL"
-        " AS has_verdict, first_indexed_at FROM candidates"
-    )
-
-    @staticmethod
-    def _summary(r: dict[str, Any]) -> CandidateSummary:
-        return CandidateSummary(
-            id=r["id"],
-            position=r["position"],
-            years=r["years"],
-            years_text=r["years_text"] or "",
-            questions=r["question_count"],
-            unanswered=r["unanswered_count"],
-            has_verdict=bool(r["has_verdict"]),
-            indexed_at=r["first_indexed_at"],
+        r = found[0]
+        return rows.candidate(
+            r, questions(self.db, r["rid"], reasons=True), read_reviews(self.db, r["id"])
         )
 
     def count(self, position: str | None = None) -> int:
         if position:
             row = self.db.execute(
-                "SELECT count(*) FROM candidates WHERE instr(lower(position), lower(?)) > 0",
+                f"SELECT count(*) FROM candidates WHERE {_POSITION}",
                 [position],
             ).fetchone()
         else:
@@ -244,16 +196,16 @@ class CandidateStore(SearchStore):
         where: list[str] = []
         params: list[Any] = []
         if position:
-            where.append("instr(lower(position), lower(?)) > 0")
+            where.append(_POSITION)
             params.append(position)
         if unanswered_only:
             where.append("unanswered_count > 0")
-        sql = self._SUMMARY_SQL
+        sql = rows.SUMMARY_SQL
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
-        return [self._summary(r) for r in self._rows(sql, params)]
+        return [rows.summary(r) for r in self._rows(sql, params)]
 
     def count_unanswered(self) -> int:
         """How many candidates have at least one open question."""
@@ -267,36 +219,21 @@ class CandidateStore(SearchStore):
 
     def resolve(self, text: str, limit: int = 25) -> Resolution:
         """A full id, a unique id prefix, or words that match one candidate."""
-        text = " ".join(text.replace("\x00", " ").split())
-        if not text:
-            return Resolution(text, [])
-        exact = self._rows(self._SUMMARY_SQL + " WHERE id = ?", [text])
-        if exact:
-            return Resolution(text, [self._summary(exact[0])])
-        prefix = self._rows(
-            self._SUMMARY_SQL + " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-            [text, text + "\U0010ffff", limit],
-        )
-        if prefix:
-            return Resolution(text, [self._summary(r) for r in prefix])
-        words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
-        by_position = self._rows(
-            self._SUMMARY_SQL
-            + " WHERE "
-            + " AND ".join("instr(lower(position), lower(?)) > 0" for _ in words)
-            + " ORDER BY first_indexed_at DESC, id LIMIT ?",
-            [*words, limit],
-        )
-        if by_position:
-            return Resolution(text, [self._summary(r) for r in by_position])
-        hits = self.search(text, limit=limit, snippets=False)
-        if not hits:
-            return Resolution(text, [])
-        found = {
-            r["id"]: r
-            for r in self._rows(
-                self._SUMMARY_SQL + f" WHERE id IN ({', '.join('?' for _ in hits)})",
-                [h.id for h in hits],
-            )
-        }
-        return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])
+        return resolve(text, limit, _RESOLVE_SQL, self._summaries, self._plain_search)
+
+    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
+        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
+
+    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
+        return self.search(text, limit=limit, snippets=False)
+
+
+_RESOLVE_SQL = ResolveSQL(
+    mark="?",
+    position=_POSITION,
+    prefix=lambda text, limit: (
+        " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+        [text, text + "\U0010ffff", limit],
+    ),
+    ids=lambda ids: (f" WHERE id IN ({', '.join('?' for _ in ids)})", list(ids)),
+)

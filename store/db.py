@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING
 
 from .api import IndexTarget, StoreAPI
 from .audit import AuditStore
-from .candidates import CandidateStore, Resolution
+from .candidates import CandidateStore
 from .connection import BUSY_TIMEOUT_MS, NoDatabaseError, StoreError, utcnow
 from .decisions import DecisionStore
 from .digest import DigestStore
 from .home import HomeStore
 from .maintenance import MaintenanceStore
+from .resolve import Resolution
 from .threads import ReplyOutcome, ThreadStore
 from .uploads import UploadStore
 

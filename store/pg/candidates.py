@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import fulltext
-from ..candidates import Resolution
+from .. import fulltext, rows
 from ..connection import utcnow
-from ..models import Candidate, CandidateSummary, Question, Transcript
+from ..models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+from ..resolve import Resolution, ResolveSQL, resolve
 from .connection import Conn
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
@@ -30,16 +30,9 @@ def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
 
 def questions(conn: Conn, rid: int) -> list[Question]:
     return [
-        Question(
-            number=r[0],
-            question=r[1],
-            goal=r[2],
-            answer=r[3],
-            answered=bool(r[4]),
-            unanswered_reason=r[5] if not r[4] else None,
-        )
+        rows.question(r)
         for r in conn.execute(
-            "SELECT number, question, goal, answer, answered, unanswered_reason FROM questions"
+            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason FROM questions"
             " WHERE candidate_rid = %s ORDER BY seq",
             [rid],
         ).fetchall()
@@ -149,51 +142,18 @@ class PgCandidates(PgSearch):
         return self._write(write)
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
-        rows = self._rows(
+        found = self._rows(
             "SELECT rid, id, position, years, years_text, intro, summary, verdict, source, hash,"
             " first_indexed_at FROM candidates WHERE id = %s",
             [candidate_id],
         )
-        if not rows:
+        if not found:
             return None
-        r = rows[0]
+        r = found[0]
         with self._said():
-            decisions, followups, notes = read_reviews(self.conn, r["id"])
+            reviews = read_reviews(self.conn, r["id"])
             qs = questions(self.conn, r["rid"])
-        return Candidate(
-            id=r["id"],
-            position=r["position"],
-            years=r["years"],
-            years_text=r["years_text"] or "",
-            intro=r["intro"] or "",
-            summary=r["summary"] or "",
-            questions=qs,
-            verdict=r["verdict"],
-            source=r["source"] or "",
-            hash=r["hash"],
-            indexed_at=r["first_indexed_at"],
-            decisions=decisions,
-            followups=followups,
-            notes=notes,
-        )
-
-    _SUMMARY_SQL = (
-        "SELECT id, position, years, years_text, question_count, unanswered_count,"
-        " verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
-    )
-
-    @staticmethod
-    def _summary(r: dict[str, Any]) -> CandidateSummary:
-        return CandidateSummary(
-            id=r["id"],
-            position=r["position"],
-            years=r["years"],
-            years_text=r["years_text"] or "",
-            questions=r["question_count"],
-            unanswered=r["unanswered_count"],
-            has_verdict=bool(r["has_verdict"]),
-            indexed_at=r["first_indexed_at"],
-        )
+        return rows.candidate(r, qs, reviews)
 
     def count(self, position: str | None = None) -> int:
         if position:
@@ -216,12 +176,12 @@ class PgCandidates(PgSearch):
             params.append(position)
         if unanswered_only:
             where.append("unanswered_count > 0")
-        sql = self._SUMMARY_SQL
+        sql = rows.SUMMARY_SQL
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY first_indexed_at DESC, id LIMIT %s OFFSET %s"
         params += [limit, offset]
-        return [self._summary(r) for r in self._rows(sql, params)]
+        return [rows.summary(r) for r in self._rows(sql, params)]
 
     def count_unanswered(self) -> int:
         row = self._one("SELECT count(*) FROM candidates WHERE unanswered_count > 0")
@@ -232,33 +192,21 @@ class PgCandidates(PgSearch):
 
     def resolve(self, text: str, limit: int = 25) -> Resolution:
         """A full id, a unique id prefix, or words that match one candidate."""
-        text = " ".join(text.replace("\x00", " ").split())
-        if not text:
-            return Resolution(text, [])
-        exact = self._rows(self._SUMMARY_SQL + " WHERE id = %s", [text])
-        if exact:
-            return Resolution(text, [self._summary(exact[0])])
-        prefix = self._rows(
-            self._SUMMARY_SQL + " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
-            [text, limit],
-        )
-        if prefix:
-            return Resolution(text, [self._summary(r) for r in prefix])
-        words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
-        by_position = self._rows(
-            self._SUMMARY_SQL
-            + " WHERE "
-            + " AND ".join(_POSITION for _ in words)
-            + " ORDER BY first_indexed_at DESC, id LIMIT %s",
-            [*words, limit],
-        )
-        if by_position:
-            return Resolution(text, [self._summary(r) for r in by_position])
-        hits = self.search(text, limit=limit, snippets=False)
-        if not hits:
-            return Resolution(text, [])
-        found = {
-            r["id"]: r
-            for r in self._rows(self._SUMMARY_SQL + " WHERE id = ANY(%s)", [[h.id for h in hits]])
-        }
-        return Resolution(text, [self._summary(found[h.id]) for h in hits if h.id in found])
+        return resolve(text, limit, _RESOLVE_SQL, self._summaries, self._plain_search)
+
+    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
+        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
+
+    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
+        return self.search(text, limit=limit, snippets=False)
+
+
+_RESOLVE_SQL = ResolveSQL(
+    mark="%s",
+    position=_POSITION,
+    prefix=lambda text, limit: (
+        " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
+        [text, limit],
+    ),
+    ids=lambda ids: (" WHERE id = ANY(%s)", [list(ids)]),
+)

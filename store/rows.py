@@ -1,0 +1,226 @@
+"""Rows -> models, the same on every backend.
+
+SQLite (`store/*.py`) and PostgreSQL (`store/pg/*.py`) each keep their own SQL and
+connection; what a row means once read (a Candidate, a summary, a search hit, a digest
+line, a reviewer's decisions and notes, the health and stats reports) lives here once,
+so the two backends cannot drift apart in what they show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from . import fulltext
+from .fulltext import Sort, Term
+from .models import (
+    DECISIONS,
+    Candidate,
+    CandidateSummary,
+    Decision,
+    DecisionRecord,
+    DigestCategory,
+    DigestData,
+    DigestLine,
+    Followup,
+    HealthCheck,
+    IndexResult,
+    IndexRun,
+    Note,
+    Question,
+    SearchHit,
+)
+
+Row = Mapping[str, Any]
+Reviews = tuple[list[DecisionRecord], list[Followup], list[Note]]
+Fields = dict[int, list[tuple[str, int | None]]]
+
+QUESTION_COLUMNS = "number, question, goal, answer, answered"
+"""A question row's columns, in the order `question()` reads them; the sixth is why an
+unanswered one is unanswered (or NULL where the schema has no such column yet)."""
+
+SUMMARY_SQL = (
+    "SELECT id, position, years, years_text, question_count, unanswered_count,"
+    " verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
+)
+"""A CandidateSummary's columns; both dialects say it the same way."""
+
+LAST_INDEX_RUN = "last_index_run"
+"""The `meta` key of the last index run's record."""
+
+
+def question(r: Sequence[Any]) -> Question:
+    return Question(
+        number=r[0],
+        question=r[1],
+        goal=r[2],
+        answer=r[3],
+        answered=bool(r[4]),
+        unanswered_reason=r[5] if not r[4] else None,
+    )
+
+
+def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
+    decisions, followups, notes = reviews
+    return Candidate(
+        id=r["id"],
+        position=r["position"],
+        years=r["years"],
+        years_text=r["years_text"] or "",
+        intro=r["intro"] or "",
+        summary=r["summary"] or "",
+        questions=questions,
+        verdict=r["verdict"],
+        source=r["source"] or "",
+        hash=r["hash"],
+        indexed_at=r["first_indexed_at"],
+        decisions=decisions,
+        followups=followups,
+        notes=notes,
+    )
+
+
+def summary(r: Row) -> CandidateSummary:
+    return CandidateSummary(
+        id=r["id"],
+        position=r["position"],
+        years=r["years"],
+        years_text=r["years_text"] or "",
+        questions=r["question_count"],
+        unanswered=r["unanswered_count"],
+        has_verdict=bool(r["has_verdict"]),
+        indexed_at=r["first_indexed_at"],
+    )
+
+
+def decision(value: object) -> Decision | None:
+    """A stored decision as the `Decision` type, or None for anything else."""
+    return next((d for d in DECISIONS if d == value), None)
+
+
+def reviews(
+    decisions: Iterable[Sequence[Any]],
+    followups: Iterable[Sequence[Any]],
+    notes_newest_first: Iterable[Sequence[Any]],
+) -> Reviews:
+    """(reviewer, decision, text, ts) rows, (number, answer, reviewer, ts) rows and
+    (reviewer, text, ts) rows, newest first -> the models, each oldest first."""
+    return (
+        sorted(
+            (
+                DecisionRecord.model_validate(
+                    {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
+                )
+                for r in decisions
+            ),
+            key=lambda d: d.ts,
+        ),
+        [Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3]) for r in followups],
+        [Note(reviewer=r[0], text=r[1], ts=r[2]) for r in reversed(list(notes_newest_first))],
+    )
+
+
+def digest_line(r: Row) -> DigestLine:
+    return DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r["count"])
+
+
+def digest_data(
+    categories: Iterable[DigestCategory],
+    lines: Callable[[str, str, int], tuple[list[DigestLine], int]],
+    since: str,
+    per_category: int,
+) -> DigestData:
+    """Every category's first `per_category` lines and its total, from `lines`
+    (a store's `digest_lines`)."""
+    data = DigestData(since=since)
+    for category in categories:
+        found, total = lines(category, since, per_category)
+        setattr(data, category, found)
+        setattr(data, f"{category}_total", total)
+    return data
+
+
+Ranked = list[tuple[int, float]]
+
+
+def ranked_rows(
+    query: str, limit: int, sort: Sort, ranked: Callable[[list[Term], int], Ranked]
+) -> list[tuple[int, float, list[Term]]]:
+    """(rid, score, terms it matched) of the best `limit` candidates for `query`: the
+    matches of a Chinese phrase as typed before the matches of its words. `ranked`
+    (terms, limit) is the backend's ranking of candidates containing every term."""
+    limit = max(1, min(limit, 1000))
+    parsed = fulltext.parse(query, segment=False)
+    rows = [(rid, s, parsed.exact) for rid, s in ranked(parsed.exact, limit)]
+    if len(rows) < limit and any(
+        t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
+    ):
+        words = fulltext.parse(query).words
+        if words:
+            seen = {r[0] for r in rows}
+            more = ranked(words, limit + len(rows))
+            rows += [(rid, s, words) for rid, s in more if rid not in seen]
+            if sort == "newest":
+                rows.sort(key=lambda r: -r[0])
+            rows = rows[:limit]
+    return rows
+
+
+def fields(heads: Iterable[Sequence[Any]], questions: Iterable[Sequence[Any]]) -> Fields:
+    """(rid, position, intro, summary, verdict) rows and (rid, number, question, goal,
+    answer) rows in reading order -> each candidate's indexed text, field by field, with
+    the number of the question each belongs to (None outside the questions)."""
+    head: Fields = {}
+    verdicts: dict[int, str] = {}
+    for rid, position, intro, summary_, verdict in heads:
+        head[rid] = [(position or "", None), (intro or "", None), (summary_ or "", None)]
+        verdicts[rid] = verdict or ""
+    for rid, number, question_, goal, answer in questions:
+        head[rid] += [(question_, number), (goal, number), (answer, number)]
+    return {rid: [*parts, (verdicts[rid], None)] for rid, parts in head.items()}
+
+
+def search_hits(
+    rows: list[tuple[int, float, list[Term]]], info: Mapping[int, Row], found: Fields | None
+) -> list[SearchHit]:
+    """The hits, in `rows`' order: `info` (rid -> id, position, years) for each, with a
+    snippet cut from `found` (None: no snippets). A rid not in `info` is skipped."""
+    hits: list[SearchHit] = []
+    for rid, score, used in rows:
+        r = info.get(rid)
+        if r is None:
+            continue
+        cut = fulltext.snippet(found.get(rid, []), used) if found is not None else None
+        hits.append(
+            SearchHit(
+                id=r["id"],
+                position=r["position"],
+                years=r["years"],
+                snippet=cut.text if cut else "",
+                score=round(score, 6),
+                highlight=cut.highlight if cut else None,
+                question=cut.question if cut else None,
+            )
+        )
+    return hits
+
+
+def health(writable: bool, check: str, schema: str, pending: list[str]) -> HealthCheck:
+    return HealthCheck(
+        writable=writable,
+        quick_check=check,
+        schema_version=schema,
+        schema_current=not pending,
+        pending_migrations=pending,
+    )
+
+
+def index_run(result: IndexResult, finished_at: str) -> IndexRun:
+    return IndexRun(
+        finished_at=finished_at,
+        indexed=len(result.indexed),
+        unchanged=len(result.unchanged),
+        removed=len(result.removed),
+        failed=len(result.failed),
+        skipped=len(result.skipped),
+    )

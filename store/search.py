@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from . import fulltext
+from . import fulltext, rows
 from .connection import Connection
 from .fulltext import Sort
 from .models import SearchHit
@@ -154,25 +154,22 @@ class SearchStore(Connection):
             )
         return [(r[0], -float(r[1])) for r in self.db.execute(sql, params)]
 
-    def _fields(self, rowids: list[int]) -> dict[int, list[tuple[str, int | None]]]:
+    def _fields(self, rowids: list[int]) -> rows.Fields:
         """The indexed text of some candidates, field by field in reading order, each
         with the number of the question it belongs to (None outside the questions)."""
         marks = ", ".join("?" for _ in rowids)
-        head: dict[int, list[tuple[str, int | None]]] = {}
-        verdicts: dict[int, str] = {}
-        for rid, position, intro, summary, verdict in self.db.execute(
-            f"SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid IN ({marks})",
-            rowids,
-        ):
-            head[rid] = [(position or "", None), (intro or "", None), (summary or "", None)]
-            verdicts[rid] = verdict or ""
-        for rid, number, question, goal, answer in self.db.execute(
-            "SELECT candidate_rid, number, question, goal, answer FROM questions"
-            f" WHERE candidate_rid IN ({marks}) ORDER BY candidate_rid, seq",
-            rowids,
-        ):
-            head[rid] += [(question, number), (goal, number), (answer, number)]
-        return {rid: [*parts, (verdicts[rid], None)] for rid, parts in head.items()}
+        return rows.fields(
+            self.db.execute(
+                "SELECT rid, position, intro, summary, verdict FROM candidates"
+                f" WHERE rid IN ({marks})",
+                rowids,
+            ),
+            self.db.execute(
+                "SELECT candidate_rid, number, question, goal, answer FROM questions"
+                f" WHERE candidate_rid IN ({marks}) ORDER BY candidate_rid, seq",
+                rowids,
+            ),
+        )
 
     def search(
         self,
@@ -184,29 +181,16 @@ class SearchStore(Connection):
         """Candidates containing every term of `query`, best first (or newest first).
         Matches of a Chinese phrase as typed come before matches of its words.
         Never raises on input."""
-        limit = max(1, min(limit, 1000))
-        parsed = fulltext.parse(query, segment=False)
-        rows: list[tuple[int, float, list[fulltext.Term]]] = []
-        match = fulltext.match_expressions(parsed.exact)
         with self._snapshot() as state:
-            if match is not None:
-                ranked = self._ranked_cached(state, match, limit, sort)
-                rows = [(rid, s, parsed.exact) for rid, s in ranked]
-            if len(rows) < limit and any(
-                t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
-            ):
-                words = fulltext.parse(query).words
-                word_match = fulltext.match_expressions(words) if words else None
-                if words and word_match is not None:
-                    seen = {r[0] for r in rows}
-                    more = self._ranked_cached(state, word_match, limit + len(rows), sort)
-                    rows += [(rid, s, words) for rid, s in more if rid not in seen]
-                    if sort == "newest":
-                        rows.sort(key=lambda r: -r[0])
-                    rows = rows[:limit]
-        if not rows:
+
+            def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
+                match = fulltext.match_expressions(terms)
+                return [] if match is None else self._ranked_cached(state, match, n, sort)
+
+            found = rows.ranked_rows(query, limit, sort, ranked)
+        if not found:
             return []
-        rids = [r[0] for r in rows]
+        rids = [r[0] for r in found]
         marks = ", ".join("?" for _ in rids)
         info = {
             r["rid"]: r
@@ -214,22 +198,4 @@ class SearchStore(Connection):
                 f"SELECT rid, id, position, years FROM candidates WHERE rid IN ({marks})", rids
             )
         }
-        fields = self._fields(rids) if snippets else {}
-        hits: list[SearchHit] = []
-        for rid, score, used in rows:
-            r = info.get(rid)
-            if r is None:
-                continue
-            cut = fulltext.snippet(fields.get(rid, []), used) if snippets else None
-            hits.append(
-                SearchHit(
-                    id=r["id"],
-                    position=r["position"],
-                    years=r["years"],
-                    snippet=cut.text if cut else "",
-                    score=round(score, 6),
-                    highlight=cut.highlight if cut else None,
-                    question=cut.question if cut else None,
-                )
-            )
-        return hits
+        return rows.search_hits(found, info, self._fields(rids) if snippets else None)

@@ -22,7 +22,7 @@ import re
 import time
 from typing import Any
 
-from .. import fulltext
+from .. import rows
 from ..fulltext import Sort, Term
 from ..models import SearchHit
 from .connection import PgConnection
@@ -143,22 +143,18 @@ class PgSearch(PgConnection):
         )
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def _fields(self, rids: list[int]) -> dict[int, list[tuple[str, int | None]]]:
-        head: dict[int, list[tuple[str, int | None]]] = {}
-        verdicts: dict[int, str] = {}
-        for rid, position, intro, summary, verdict in self._all_rows(
-            "SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid = ANY(%s)",
-            [rids],
-        ):
-            head[rid] = [(position or "", None), (intro or "", None), (summary or "", None)]
-            verdicts[rid] = verdict or ""
-        for rid, number, question, goal, answer in self._all_rows(
-            "SELECT candidate_rid, number, question, goal, answer FROM questions"
-            " WHERE candidate_rid = ANY(%s) ORDER BY candidate_rid, seq",
-            [rids],
-        ):
-            head[rid] += [(question, number), (goal, number), (answer, number)]
-        return {rid: [*parts, (verdicts[rid], None)] for rid, parts in head.items()}
+    def _fields(self, rids: list[int]) -> rows.Fields:
+        return rows.fields(
+            self._all_rows(
+                "SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid = ANY(%s)",
+                [rids],
+            ),
+            self._all_rows(
+                "SELECT candidate_rid, number, question, goal, answer FROM questions"
+                " WHERE candidate_rid = ANY(%s) ORDER BY candidate_rid, seq",
+                [rids],
+            ),
+        )
 
     def search(
         self,
@@ -169,47 +165,14 @@ class PgSearch(PgConnection):
     ) -> list[SearchHit]:
         """Candidates containing every term of `query`, best (or newest) first; matches
         of a Chinese phrase as typed before matches of its words. Never raises on input."""
-        limit = max(1, min(limit, 1000))
-        parsed = fulltext.parse(query, segment=False)
-        rows: list[tuple[int, float, list[Term]]] = [
-            (rid, s, parsed.exact) for rid, s in self._ranked(parsed.exact, limit, sort)
-        ]
-        if len(rows) < limit and any(
-            t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
-        ):
-            words = fulltext.parse(query).words
-            if words:
-                seen = {r[0] for r in rows}
-                more = self._ranked(words, limit + len(rows), sort)
-                rows += [(rid, s, words) for rid, s in more if rid not in seen]
-                if sort == "newest":
-                    rows.sort(key=lambda r: -r[0])
-                rows = rows[:limit]
-        if not rows:
+        found = rows.ranked_rows(query, limit, sort, lambda terms, n: self._ranked(terms, n, sort))
+        if not found:
             return []
-        rids = [r[0] for r in rows]
+        rids = [r[0] for r in found]
         info = {
             r["rid"]: r
             for r in self._rows(
                 "SELECT rid, id, position, years FROM candidates WHERE rid = ANY(%s)", [rids]
             )
         }
-        fields = self._fields(rids) if snippets else {}
-        hits: list[SearchHit] = []
-        for rid, score, used in rows:
-            r = info.get(rid)
-            if r is None:
-                continue
-            cut = fulltext.snippet(fields.get(rid, []), used) if snippets else None
-            hits.append(
-                SearchHit(
-                    id=r["id"],
-                    position=r["position"],
-                    years=r["years"],
-                    snippet=cut.text if cut else "",
-                    score=round(score, 6),
-                    highlight=cut.highlight if cut else None,
-                    question=cut.question if cut else None,
-                )
-            )
-        return hits
+        return rows.search_hits(found, info, self._fields(rids) if snippets else None)

@@ -39,7 +39,9 @@ def test_schema_is_migrated_once(store: Store) -> None:
     names = [r["name"] for r in store.db.query("SELECT name FROM _migrations ORDER BY rowid")]
     assert names == [m.__name__ for m in MIGRATIONS]
     again = Store(store.path)
-    assert [r["name"] for r in again.db.query("SELECT name FROM _migrations ORDER BY rowid")] == names
+    assert [
+        r["name"] for r in again.db.query("SELECT name FROM _migrations ORDER BY rowid")
+    ] == names
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 

@@ -5,9 +5,37 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from . import rows
 from .connection import Connection, utcnow
 from .models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
 from .threads import decision_tally
+
+
+def digest_query(category: str, since: str = ":since", collate: str = "") -> tuple[str, str]:
+    """-> (select ... from ... where, order by) for one digest category, on either
+    backend: `since` is the dialect's named parameter, `collate` what makes a text
+    comparison bytewise (PostgreSQL's `COLLATE "C"`; SQLite's is already)."""
+    base = "SELECT c.id, c.position, c.years, {count} AS count FROM candidates c WHERE "
+    if category == "new":
+        return base.format(count="0") + f"c.first_indexed_at > {since}", "c.first_indexed_at DESC"
+    if category == "waiting":
+        return (
+            base.format(count="0")
+            + "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
+            " AND r.decision IS NOT NULL)",
+            "c.first_indexed_at ASC",
+        )
+    if category == "unanswered":
+        return base.format(count="c.unanswered_count") + "c.unanswered_count > 0", (
+            "c.unanswered_count DESC, c.first_indexed_at ASC"
+        )
+    if category == "decided":
+        recent = (
+            "(SELECT count(*) FROM replies r WHERE r.candidate_id = c.id AND r.decision IS NOT NULL"
+            f" AND coalesce(r.edited_at, r.recorded_at){collate} > {since})"
+        )
+        return base.format(count=recent) + f"{recent} > 0", "c.first_indexed_at ASC"
+    raise ValueError(f"unknown digest category {category!r}")
 
 
 class DigestStore(Connection):
@@ -15,53 +43,21 @@ class DigestStore(Connection):
 
     DIGEST_CATEGORIES: ClassVar[tuple[DigestCategory, ...]] = DIGEST_CATEGORIES
 
-    def _digest_query(self, category: str) -> tuple[str, str]:
-        """-> (select ... from ... where, order by) for one digest category; `:since` is bound."""
-        base = "SELECT c.id, c.position, c.years, {count} AS count FROM candidates c WHERE "
-        if category == "new":
-            return base.format(count="0") + "c.first_indexed_at > :since", "c.first_indexed_at DESC"
-        if category == "waiting":
-            return (
-                base.format(count="0")
-                + "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
-                " AND r.decision IS NOT NULL)",
-                "c.first_indexed_at ASC",
-            )
-        if category == "unanswered":
-            return base.format(count="c.unanswered_count") + "c.unanswered_count > 0", (
-                "c.unanswered_count DESC, c.first_indexed_at ASC"
-            )
-        if category == "decided":
-            recent = (
-                "(SELECT count(*) FROM replies r WHERE r.candidate_id = c.id"
-                " AND r.decision IS NOT NULL AND coalesce(r.edited_at, r.recorded_at) > :since)"
-            )
-            return base.format(count=recent) + f"{recent} > 0", "c.first_indexed_at ASC"
-        raise ValueError(f"unknown digest category {category!r}")
-
     def digest_lines(
         self, category: str, since: str, limit: int, offset: int = 0
     ) -> tuple[list[DigestLine], int]:
-        where, order = self._digest_query(category)
+        where, order = digest_query(category)
         params: dict[str, Any] = {"since": since, "limit": limit, "offset": offset}
         total = self.db.execute(f"SELECT count(*) FROM ({where})", params).fetchone()[0]
-        rows = self._rows(f"{where} ORDER BY {order} LIMIT :limit OFFSET :offset", params)
-        lines = [
-            DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r["count"])
-            for r in rows
-        ]
+        found = self._rows(f"{where} ORDER BY {order} LIMIT :limit OFFSET :offset", params)
+        lines = [rows.digest_line(r) for r in found]
         if category == "decided":
             for line in lines:
                 line.tally = decision_tally(self.db, line.id)
         return lines, int(total)
 
     def digest_data(self, since: str, per_category: int) -> DigestData:
-        data = DigestData(since=since)
-        for category in self.DIGEST_CATEGORIES:
-            lines, total = self.digest_lines(category, since, per_category)
-            setattr(data, category, lines)
-            setattr(data, f"{category}_total", total)
-        return data
+        return rows.digest_data(self.DIGEST_CATEGORIES, self.digest_lines, since, per_category)
 
     def last_digest_sent_at(self) -> str | None:
         row = self.db.execute(

@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import rows
 from .connection import Connection
 from .models import Decision, DigestLine
-
-
-def _line(r: dict[str, Any]) -> DigestLine:
-    return DigestLine(id=r["id"], position=r["position"], years=r["years"])
 
 
 class HomeStore(Connection):
@@ -40,12 +37,12 @@ class HomeStore(Connection):
         )
         params: list[Any] = [*channels, reviewer]
         total = self.db.execute(f"SELECT count(DISTINCT c.id) {where}", params).fetchone()[0]
-        rows = self._rows(
+        found = self._rows(
             f"SELECT c.id, c.position, c.years, min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
-        return [_line(r) for r in rows], int(total)
+        return [rows.digest_line(r) for r in found], int(total)
 
     def recent_decisions(
         self, reviewer: str, limit: int, offset: int = 0
@@ -58,9 +55,9 @@ class HomeStore(Connection):
             " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
         )
         total = self.db.execute(f"SELECT count(*) {latest}", [reviewer]).fetchone()[0]
-        rows = self._rows(
+        found = self._rows(
             f"SELECT c.id, c.position, c.years, r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
             [reviewer, limit, offset],
         )
-        return [(_line(r), r["decision"]) for r in rows], int(total)
+        return [(rows.digest_line(r), r["decision"]) for r in found], int(total)

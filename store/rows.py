@@ -121,7 +121,8 @@ def reviews(
 
 
 def digest_line(r: Row) -> DigestLine:
-    return DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r["count"])
+    """A digest or Home tab line; `count` where the row has one."""
+    return DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r.get("count", 0))
 
 
 def digest_data(

@@ -10,7 +10,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
+from .. import rows
 from ..connection import utcnow
+from ..digest import digest_query
 from ..models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
 from .connection import PgConnection
 from .threads import decision_tally
@@ -19,46 +21,16 @@ from .threads import decision_tally
 class PgDigest(PgConnection):
     DIGEST_CATEGORIES: ClassVar[tuple[DigestCategory, ...]] = DIGEST_CATEGORIES
 
-    def _digest_query(self, category: str) -> tuple[str, str]:
-        base = "SELECT c.id, c.position, c.years, {count} AS count FROM candidates c WHERE "
-        if category == "new":
-            return (
-                base.format(count="0") + "c.first_indexed_at > %(since)s",
-                "c.first_indexed_at DESC",
-            )
-        if category == "waiting":
-            return (
-                base.format(count="0")
-                + "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
-                " AND r.decision IS NOT NULL)",
-                "c.first_indexed_at ASC",
-            )
-        if category == "unanswered":
-            return base.format(count="c.unanswered_count") + "c.unanswered_count > 0", (
-                "c.unanswered_count DESC, c.first_indexed_at ASC"
-            )
-        if category == "decided":
-            recent = (
-                "(SELECT count(*) FROM replies r WHERE r.candidate_id = c.id"
-                " AND r.decision IS NOT NULL"
-                ' AND coalesce(r.edited_at, r.recorded_at) COLLATE "C" > %(since)s)'
-            )
-            return base.format(count=recent) + f"{recent} > 0", "c.first_indexed_at ASC"
-        raise ValueError(f"unknown digest category {category!r}")
-
     def digest_lines(
         self, category: str, since: str, limit: int, offset: int = 0
     ) -> tuple[list[DigestLine], int]:
-        where, order = self._digest_query(category)
+        where, order = digest_query(category, "%(since)s", ' COLLATE "C"')
         params: dict[str, Any] = {"since": since, "limit": limit, "offset": offset}
         total_row = self._one(f"SELECT count(*) FROM ({where}) AS lines", params)
-        rows = self._rows(
+        found = self._rows(
             f"{where} ORDER BY {order}, c.rid LIMIT %(limit)s OFFSET %(offset)s", params
         )
-        lines = [
-            DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r["count"])
-            for r in rows
-        ]
+        lines = [rows.digest_line(r) for r in found]
         if category == "decided":
             with self._said():
                 for line in lines:
@@ -66,12 +38,7 @@ class PgDigest(PgConnection):
         return lines, int(total_row[0]) if total_row else 0
 
     def digest_data(self, since: str, per_category: int) -> DigestData:
-        data = DigestData(since=since)
-        for category in self.DIGEST_CATEGORIES:
-            lines, total = self.digest_lines(category, since, per_category)
-            setattr(data, category, lines)
-            setattr(data, f"{category}_total", total)
-        return data
+        return rows.digest_data(self.DIGEST_CATEGORIES, self.digest_lines, since, per_category)
 
     def last_digest_sent_at(self) -> str | None:
         row = self._one("SELECT max(sent_at) FROM digests WHERE status IN ('sent', 'empty')")

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import rows
 from ..models import Decision, DigestLine
 from .connection import PgConnection
-
-
-def _line(r: dict[str, Any]) -> DigestLine:
-    return DigestLine(id=r["id"], position=r["position"], years=r["years"])
 
 
 class PgHome(PgConnection):
@@ -32,13 +29,13 @@ class PgHome(PgConnection):
         )
         params: list[Any] = [channels, reviewer]
         total = self._one(f"SELECT count(DISTINCT c.id) {where}", params)
-        rows = self._rows(
+        found = self._rows(
             f"SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
             f" min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT %s OFFSET %s",
             [*params, limit, offset],
         )
-        return [_line(r) for r in rows], int(total[0]) if total else 0
+        return [rows.digest_line(r) for r in found], int(total[0]) if total else 0
 
     def recent_decisions(
         self, reviewer: str, limit: int, offset: int = 0
@@ -50,9 +47,9 @@ class PgHome(PgConnection):
             " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
         )
         total = self._one(f"SELECT count(*) {latest}", [reviewer])
-        rows = self._rows(
+        found = self._rows(
             f"SELECT c.id, c.position, c.years, r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT %s OFFSET %s",
             [reviewer, limit, offset],
         )
-        return [(_line(r), r["decision"]) for r in rows], int(total[0]) if total else 0
+        return [(rows.digest_line(r), r["decision"]) for r in found], int(total[0]) if total else 0

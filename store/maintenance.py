@@ -6,12 +6,10 @@ import json
 import os
 from pathlib import Path
 
-from . import migrations
+from . import migrations, rows
 from .connection import Connection, StoreError, utcnow
 from .models import HealthCheck, IndexResult, IndexRun, Stats
 from .sqlite import sqlite3
-
-_LAST_INDEX_RUN = "last_index_run"
 
 
 class MaintenanceStore(Connection):
@@ -55,32 +53,21 @@ class MaintenanceStore(Connection):
             writable = False
         check = "; ".join(str(r[0]) for r in db.execute("PRAGMA quick_check"))
         pending = migrations.pending(db)
-        return HealthCheck(
-            writable=writable,
-            quick_check=check,
-            schema_version=self.schema(),
-            schema_current=not pending,
-            pending_migrations=pending,
-        )
+        return rows.health(writable, check, self.schema(), pending)
 
     def record_index_run(self, result: IndexResult) -> None:
-        run = IndexRun(
-            finished_at=utcnow(),
-            indexed=len(result.indexed),
-            unchanged=len(result.unchanged),
-            removed=len(result.removed),
-            failed=len(result.failed),
-            skipped=len(result.skipped),
-        )
+        run = rows.index_run(result, utcnow())
         with self.tx() as db:
             db.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [_LAST_INDEX_RUN, run.model_dump_json()],
+                [rows.LAST_INDEX_RUN, run.model_dump_json()],
             )
 
     def last_index_run(self) -> IndexRun | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", [_LAST_INDEX_RUN]).fetchone()
+        row = self.db.execute(
+            "SELECT value FROM meta WHERE key = ?", [rows.LAST_INDEX_RUN]
+        ).fetchone()
         return IndexRun.model_validate(json.loads(row[0])) if row else None
 
     def stats(self) -> Stats:

@@ -8,12 +8,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .. import rows
 from ..connection import StoreError, utcnow
 from ..models import HealthCheck, IndexResult, IndexRun, Stats
 from . import migrations
 from .connection import PgConnection
-
-_LAST_INDEX_RUN = "last_index_run"
 
 
 class PgMaintenance(PgConnection):
@@ -56,32 +55,19 @@ class PgMaintenance(PgConnection):
             writable, check = False, str(exc)
         with self._said():
             pending = migrations.pending(self.conn)
-        return HealthCheck(
-            writable=writable,
-            quick_check=check,
-            schema_version=self.schema(),
-            schema_current=not pending,
-            pending_migrations=pending,
-        )
+        return rows.health(writable, check, self.schema(), pending)
 
     def record_index_run(self, result: IndexResult) -> None:
-        run = IndexRun(
-            finished_at=utcnow(),
-            indexed=len(result.indexed),
-            unchanged=len(result.unchanged),
-            removed=len(result.removed),
-            failed=len(result.failed),
-            skipped=len(result.skipped),
-        )
+        run = rows.index_run(result, utcnow())
         with self.tx() as conn:
             conn.execute(
                 "INSERT INTO meta (key, value) VALUES (%s, %s)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [_LAST_INDEX_RUN, run.model_dump_json()],
+                [rows.LAST_INDEX_RUN, run.model_dump_json()],
             )
 
     def last_index_run(self) -> IndexRun | None:
-        row = self._one("SELECT value FROM meta WHERE key = %s", [_LAST_INDEX_RUN])
+        row = self._one("SELECT value FROM meta WHERE key = %s", [rows.LAST_INDEX_RUN])
         return IndexRun.model_validate(json.loads(row[0])) if row else None
 
     def stats(self) -> Stats:

@@ -10,7 +10,7 @@ import sqlite_utils
 from . import fulltext, rows
 from .connection import utcnow
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from .resolve import Resolution, ResolveSQL, resolve
+from .resolve import Resolution, ResolveSQL, list_clause, resolve
 from .search import SearchStore
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -193,19 +193,7 @@ class CandidateStore(SearchStore):
         unanswered_only: bool = False,
     ) -> list[CandidateSummary]:
         """Candidates, newest first; `position` filters by substring, any case."""
-        where: list[str] = []
-        params: list[Any] = []
-        if position:
-            where.append(_POSITION)
-            params.append(position)
-        if unanswered_only:
-            where.append("unanswered_count > 0")
-        sql = rows.SUMMARY_SQL
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
-        params += [-1 if limit is None else limit, offset]
-        return [rows.summary(r) for r in self._rows(sql, params)]
+        return self._summaries(*list_clause(_RESOLVE_SQL, position, unanswered_only, limit, offset))
 
     def count_unanswered(self) -> int:
         """How many candidates have at least one open question."""
@@ -235,5 +223,6 @@ _RESOLVE_SQL = ResolveSQL(
         " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
         [text, text + "\U0010ffff", limit],
     ),
+    no_limit=-1,
     ids=lambda ids: (f" WHERE id IN ({', '.join('?' for _ in ids)})", list(ids)),
 )

@@ -31,13 +31,32 @@ class Resolution:
 @dataclass(frozen=True)
 class ResolveSQL:
     """A backend's words for the steps: its parameter mark, a position-contains test
-    (one parameter), and the clauses (with their parameters) for an id prefix and for
-    a list of ids."""
+    (one parameter), the clauses (with their parameters) for an id prefix and for a
+    list of ids, and its LIMIT for no limit."""
 
     mark: str
     position: str
     prefix: Callable[[str, int], Where]
     ids: Callable[[list[str]], Where]
+    no_limit: int | None  # what LIMIT takes for "all rows"
+
+
+def list_clause(
+    sql: ResolveSQL, position: str | None, unanswered_only: bool, limit: int | None, offset: int
+) -> Where:
+    """The clause after `SELECT ... FROM candidates` that lists candidates newest first,
+    `position` a substring of theirs (any case), `unanswered_only` those with an open
+    question."""
+    where: list[str] = []
+    params: list[Any] = []
+    if position:
+        where.append(sql.position)
+        params.append(position)
+    if unanswered_only:
+        where.append("unanswered_count > 0")
+    clause = " WHERE " + " AND ".join(where) if where else ""
+    clause += f" ORDER BY first_indexed_at DESC, id LIMIT {sql.mark} OFFSET {sql.mark}"
+    return clause, [*params, sql.no_limit if limit is None else limit, offset]
 
 
 def resolve(

@@ -10,7 +10,7 @@ from typing import Any
 from .. import fulltext, rows
 from ..connection import utcnow
 from ..models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from ..resolve import Resolution, ResolveSQL, resolve
+from ..resolve import Resolution, ResolveSQL, list_clause, resolve
 from .connection import Conn
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
@@ -169,19 +169,7 @@ class PgCandidates(PgSearch):
         offset: int = 0,
         unanswered_only: bool = False,
     ) -> list[CandidateSummary]:
-        where: list[str] = []
-        params: list[Any] = []
-        if position:
-            where.append(_POSITION)
-            params.append(position)
-        if unanswered_only:
-            where.append("unanswered_count > 0")
-        sql = rows.SUMMARY_SQL
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY first_indexed_at DESC, id LIMIT %s OFFSET %s"
-        params += [limit, offset]
-        return [rows.summary(r) for r in self._rows(sql, params)]
+        return self._summaries(*list_clause(_RESOLVE_SQL, position, unanswered_only, limit, offset))
 
     def count_unanswered(self) -> int:
         row = self._one("SELECT count(*) FROM candidates WHERE unanswered_count > 0")
@@ -208,5 +196,6 @@ _RESOLVE_SQL = ResolveSQL(
         " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
         [text, limit],
     ),
+    no_limit=None,
     ids=lambda ids: (" WHERE id = ANY(%s)", [list(ids)]),
 )

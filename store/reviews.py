@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .models import Decision
@@ -80,3 +81,11 @@ def parse_reply(text: str) -> ReplyMeaning:
     if followup:
         return ReplyMeaning(followup_number=followup[0], followup_answer=followup[1])
     return ReplyMeaning(decision=parse_decision(text))
+
+
+def recorded_meaning(meaning: ReplyMeaning, has_question: Callable[[int], bool]) -> ReplyMeaning:
+    """What a reply is recorded as: a follow-up answer to a question the candidate does
+    not have (`has_question(number)` is False) is a note."""
+    if meaning.followup_number is None or has_question(meaning.followup_number):
+        return meaning
+    return ReplyMeaning(decision=meaning.decision)

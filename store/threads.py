@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import sqlite_utils
 
+from . import rows
 from .connection import Connection, utcnow
 from .models import DecisionRecord, Followup, Note, tally_decisions
-from .reviews import parse_reply
+from .reviews import parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
 # most, then fails, and Slack is asked to send it again.
 REPLY_WAIT_SECONDS = 2.0
 
 # A candidate's open questions: unanswered in the transcript and not answered in a thread.
-OPEN_COUNT_SQL = """
+OPEN_COUNT_TEMPLATE = """
 UPDATE candidates SET unanswered_count = (
     SELECT count(*) FROM questions q
     WHERE q.candidate_rid = candidates.rid AND q.answered = 0
@@ -22,8 +23,9 @@ UPDATE candidates SET unanswered_count = (
         SELECT 1 FROM replies r
         WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
       )
-) WHERE id = ?
+) WHERE id = {mark}
 """
+OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="?")
 
 
 class ReplyOutcome:
@@ -42,37 +44,25 @@ def read_reviews(
     db: sqlite_utils.Database, candidate_id: str
 ) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
     """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
-    decisions = [
-        DecisionRecord.model_validate(
-            {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
-        )
-        for r in db.execute(
+    return rows.reviews(
+        db.execute(
             "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
             " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
             " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
             " AND r2.decision IS NOT NULL) ORDER BY ts",
             [candidate_id],
-        )
-    ]
-    followups = [
-        Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3])
-        for r in db.execute(
+        ),
+        db.execute(
             "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
             " WHERE candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
             [candidate_id],
-        )
-    ]
-    notes = [
-        Note(reviewer=r[0], text=r[1], ts=r[2])
-        for r in reversed(
-            db.execute(
-                "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
-                " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
-                [candidate_id],
-            ).fetchall()
-        )
-    ]
-    return decisions, followups, notes
+        ),
+        db.execute(
+            "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
+            " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+            [candidate_id],
+        ).fetchall(),
+    )
 
 
 def decision_tally(db: sqlite_utils.Database, candidate_id: str) -> dict[str, int]:
@@ -113,16 +103,17 @@ class ThreadStore(Connection):
             old = db.execute(
                 "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?", [channel, ts]
             ).fetchone()
+            meaning = recorded_meaning(
+                meaning,
+                lambda n: bool(
+                    db.execute(
+                        "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                        " WHERE c.id = ? AND q.number = ?",
+                        [candidate_id, n],
+                    ).fetchone()
+                ),
+            )
             followup = meaning.followup_number
-            if (
-                followup is not None
-                and not db.execute(
-                    "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
-                    " WHERE c.id = ? AND q.number = ?",
-                    [candidate_id, followup],
-                ).fetchone()
-            ):
-                followup = None  # no such question: it is a note
             react = meaning.decision is not None and not (old and old[1])
             if old is not None and old[0] == text:
                 if react:
@@ -148,7 +139,7 @@ class ThreadStore(Connection):
                     text,
                     meaning.decision,
                     followup,
-                    meaning.followup_answer if followup is not None else None,
+                    meaning.followup_answer,
                     utcnow(),
                     int(react),
                 ],

@@ -7,58 +7,37 @@ replica wait for the first and then see the same text (recorded once)."""
 
 from __future__ import annotations
 
+from .. import rows
 from ..connection import utcnow
 from ..models import Decision, DecisionRecord, Followup, Note, tally_decisions
-from ..reviews import parse_reply
-from ..threads import ReplyOutcome
+from ..reviews import parse_reply, recorded_meaning
+from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome
 from .connection import Conn, PgConnection
 
-OPEN_COUNT_SQL = """
-UPDATE candidates SET unanswered_count = (
-    SELECT count(*) FROM questions q
-    WHERE q.candidate_rid = candidates.rid AND q.answered = 0
-      AND NOT EXISTS (
-        SELECT 1 FROM replies r
-        WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
-      )
-) WHERE id = %s
-"""
+OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="%s")
 
 
 def read_reviews(
     conn: Conn, candidate_id: str
 ) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
     """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
-    decisions = [
-        DecisionRecord.model_validate(
-            {"reviewer": r[0], "decision": r[1], "text": r[2], "ts": r[3]}
-        )
-        for r in conn.execute(
+    return rows.reviews(
+        conn.execute(
             "SELECT DISTINCT ON (reviewer) reviewer, decision, text, ts FROM replies"
             " WHERE candidate_id = %s AND decision IS NOT NULL ORDER BY reviewer, ts DESC",
             [candidate_id],
-        ).fetchall()
-    ]
-    decisions.sort(key=lambda d: d.ts)
-    followups = [
-        Followup(number=r[0], answer=r[1], reviewer=r[2], ts=r[3])
-        for r in conn.execute(
+        ).fetchall(),
+        conn.execute(
             "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
             " WHERE candidate_id = %s AND followup_number IS NOT NULL ORDER BY ts",
             [candidate_id],
-        ).fetchall()
-    ]
-    notes = [
-        Note(reviewer=r[0], text=r[1], ts=r[2])
-        for r in reversed(
-            conn.execute(
-                "SELECT reviewer, text, ts FROM replies WHERE candidate_id = %s"
-                " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
-                [candidate_id],
-            ).fetchall()
-        )
-    ]
-    return decisions, followups, notes
+        ).fetchall(),
+        conn.execute(
+            "SELECT reviewer, text, ts FROM replies WHERE candidate_id = %s"
+            " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+            [candidate_id],
+        ).fetchall(),
+    )
 
 
 def decision_tally(conn: Conn, candidate_id: str) -> dict[str, int]:
@@ -97,16 +76,17 @@ class PgThreads(PgConnection):
                 [channel, thread_ts],
             ).fetchone():
                 return ReplyOutcome(False, None, None, False)
+            meaning = recorded_meaning(
+                meaning,
+                lambda n: bool(
+                    conn.execute(
+                        "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
+                        " WHERE c.id = %s AND q.number = %s",
+                        [candidate_id, n],
+                    ).fetchone()
+                ),
+            )
             followup = meaning.followup_number
-            if (
-                followup is not None
-                and not conn.execute(
-                    "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
-                    " WHERE c.id = %s AND q.number = %s",
-                    [candidate_id, followup],
-                ).fetchone()
-            ):
-                followup = None  # no such question: it is a note
             now = utcnow()
             inserted = conn.execute(
                 "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
@@ -122,7 +102,7 @@ class PgThreads(PgConnection):
                     text,
                     meaning.decision,
                     followup,
-                    meaning.followup_answer if followup is not None else None,
+                    meaning.followup_answer,
                     now,
                     int(meaning.decision is not None),
                 ],
@@ -151,7 +131,7 @@ class PgThreads(PgConnection):
                     text,
                     meaning.decision,
                     followup,
-                    meaning.followup_answer if followup is not None else None,
+                    meaning.followup_answer,
                     now,
                     int(react),
                     channel,

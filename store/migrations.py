@@ -7,37 +7,24 @@ at once do not both migrate.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import sqlite_utils
 
-Migration = Callable[[sqlite_utils.Database], None]
-MIGRATIONS: list[Migration] = []
+from .registry import NewerSchemaError as NewerSchemaError
+from .registry import Registry
 
-
-def migration(fn: Migration) -> Migration:
-    MIGRATIONS.append(fn)
-    return fn
-
-
-class NewerSchemaError(Exception):
-    """The database was written by a newer Debrief: opening it could damage it."""
-
-
-def known() -> list[str]:
-    """This release's migrations, in order."""
-    return [fn.__name__ for fn in MIGRATIONS]
+REGISTRY: Registry[sqlite_utils.Database] = Registry()
+MIGRATIONS = REGISTRY.migrations
+migration = REGISTRY.migration
+known = REGISTRY.known
 
 
 def unknown_applied(db: sqlite_utils.Database) -> list[str]:
     """Migrations recorded in the database that this release does not have."""
     if "_migrations" not in db.table_names():
         return []
-    ours = set(known())
-    return [
-        r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY name") if r[0] not in ours
-    ]
+    return REGISTRY.unknown(r[0] for r in db.execute("SELECT name FROM _migrations ORDER BY name"))
 
 
 def applied(db: sqlite_utils.Database) -> list[str]:
@@ -52,20 +39,14 @@ def pending(db: sqlite_utils.Database) -> list[str]:
     """This release's migrations not yet applied to the database."""
     if "_migrations" not in db.table_names():
         return known()
-    done = {r[0] for r in db.execute("SELECT name FROM _migrations")}
-    return [name for name in known() if name not in done]
+    return REGISTRY.pending(r[0] for r in db.execute("SELECT name FROM _migrations"))
 
 
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply what is missing; return the names applied. A database that has migrations
     this release does not know was written by a newer Debrief: NewerSchemaError, and
     nothing is changed."""
-    newer = unknown_applied(db)
-    if newer:
-        raise NewerSchemaError(
-            f"written by a newer Debrief (schema step {newer[-1]} is unknown to this release):"
-            " upgrade Debrief, or restore a backup made by this release"
-        )
+    REGISTRY.refuse_newer(unknown_applied(db))
     db.execute(
         "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )

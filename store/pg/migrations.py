@@ -17,29 +17,20 @@ words under a GIN index (2-character words: `terms @> ARRAY[...]`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 
+from ..registry import NewerSchemaError as NewerSchemaError
+from ..registry import Registry
+
 Conn = psycopg.Connection[Any]
-Migration = Callable[[Conn], None]
-MIGRATIONS: list[Migration] = []
+REGISTRY: Registry[Conn] = Registry()
+MIGRATIONS = REGISTRY.migrations
+migration = REGISTRY.migration
+known = REGISTRY.known
 _LOCK = "debrief:migrate"
-
-
-def migration(fn: Migration) -> Migration:
-    MIGRATIONS.append(fn)
-    return fn
-
-
-class NewerSchemaError(Exception):
-    """The database was written by a newer Debrief: opening it could damage it."""
-
-
-def known() -> list[str]:
-    return [fn.__name__ for fn in MIGRATIONS]
 
 
 def _done(conn: Conn) -> list[str]:
@@ -50,8 +41,7 @@ def _done(conn: Conn) -> list[str]:
 
 
 def pending(conn: Conn) -> list[str]:
-    done = set(_done(conn))
-    return [name for name in known() if name not in done]
+    return REGISTRY.pending(_done(conn))
 
 
 def migrate(conn: Conn) -> list[str]:
@@ -60,12 +50,7 @@ def migrate(conn: Conn) -> list[str]:
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [_LOCK])
         done = _done(conn)
-        newer = [name for name in done if name not in set(known())]
-        if newer:
-            raise NewerSchemaError(
-                f"written by a newer Debrief (schema step {newer[-1]} is unknown to this"
-                " release): upgrade Debrief, or restore a backup made by this release"
-            )
+        REGISTRY.refuse_newer(done)
         conn.execute(
             "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
         )

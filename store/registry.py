@@ -1,0 +1,53 @@
+"""A schema as an ordered registry of migrations (after simonw/llm's migrations.py),
+the mechanics shared by SQLite (`store/migrations.py`) and PostgreSQL
+(`store/pg/migrations.py`); each backend keeps its own steps, transaction and locking.
+
+A database that has a migration this release does not know was written by a newer
+Debrief and is not touched: NewerSchemaError."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Generic, TypeVar
+
+C = TypeVar("C")
+
+
+class NewerSchemaError(Exception):
+    """The database was written by a newer Debrief: opening it could damage it."""
+
+
+class Registry(Generic[C]):
+    """Migrations (functions of a connection `C`), in the order they were registered."""
+
+    def __init__(self) -> None:
+        self.migrations: list[Callable[[C], None]] = []
+
+    def migration(self, fn: Callable[[C], None]) -> Callable[[C], None]:
+        """A decorator: `fn` is the next migration."""
+        self.migrations.append(fn)
+        return fn
+
+    def known(self) -> list[str]:
+        """This release's migrations, in order."""
+        return [fn.__name__ for fn in self.migrations]
+
+    def pending(self, done: Iterable[str]) -> list[str]:
+        """This release's migrations not among `done`, in order."""
+        have = set(done)
+        return [name for name in self.known() if name not in have]
+
+    def unknown(self, done: Iterable[str]) -> list[str]:
+        """The migrations among `done` that this release does not have, in their order."""
+        ours = set(self.known())
+        return [name for name in done if name not in ours]
+
+    def refuse_newer(self, done: Iterable[str]) -> None:
+        """NewerSchemaError when `done` (in the order applied) has a migration this
+        release does not know."""
+        newer = self.unknown(done)
+        if newer:
+            raise NewerSchemaError(
+                f"written by a newer Debrief (schema step {newer[-1]} is unknown to this"
+                " release): upgrade Debrief, or restore a backup made by this release"
+            )

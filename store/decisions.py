@@ -10,12 +10,51 @@ before anything is recorded, so a retried submission is recorded once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from . import rows
 from .connection import Connection, utcnow
-from .models import DECISIONS, Decision
+from .models import Decision
+
+Execute = Callable[[str, list[Any]], Any]
 
 
-def _decision(value: object) -> Decision | None:
-    return next((d for d in DECISIONS if d == value), None)
+def write_decision(
+    execute: Execute,
+    mark: str,
+    channel: str,
+    ts: str,
+    thread_ts: str,
+    candidate_id: str,
+    reviewer: str,
+    decision: Decision,
+    text: str,
+) -> bool:
+    """Record a button decision inside a write transaction, on either backend:
+    `execute(sql, params)` is its connection's, `mark` its parameter placeholder.
+    False (nothing recorded) when the candidate was forgotten or is not indexed."""
+
+    def sql(text: str) -> str:
+        return text.replace("?", mark)
+
+    if execute(
+        sql("SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?"), [channel, thread_ts]
+    ).fetchone():
+        return False
+    if not execute(sql("SELECT 1 FROM candidates WHERE id = ?"), [candidate_id]).fetchone():
+        return False
+    execute(
+        sql(
+            "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+            " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)"
+            " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+            " decision = excluded.decision, reviewer = excluded.reviewer,"
+            " edited_at = excluded.recorded_at"
+        ),
+        [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
+    )
+    return True
 
 
 class DecisionStore(Connection):
@@ -41,21 +80,9 @@ class DecisionStore(Connection):
 
         False (nothing recorded) when the candidate was forgotten or is not indexed."""
         with self.tx() as db:
-            if db.execute(
-                "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?", [channel, thread_ts]
-            ).fetchone():
-                return False
-            if not db.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
-                return False
-            db.execute(
-                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-                " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)"
-                " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
-                " decision = excluded.decision, reviewer = excluded.reviewer,"
-                " edited_at = excluded.recorded_at",
-                [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
+            return write_decision(
+                db.execute, "?", channel, ts, thread_ts, candidate_id, reviewer, decision, text
             )
-        return True
 
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         """`reviewer`'s current decision about the candidate (their latest), if any."""
@@ -64,4 +91,4 @@ class DecisionStore(Connection):
             " AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
             [candidate_id, reviewer],
         ).fetchone()
-        return _decision(row[0]) if row else None
+        return rows.decision(row[0]) if row else None

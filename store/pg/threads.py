@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import rows
 from ..connection import utcnow
+from ..decisions import write_decision
 from ..models import Decision, DecisionRecord, Followup, Note, tally_decisions
 from ..reviews import parse_reply, recorded_meaning
 from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome
@@ -177,24 +178,9 @@ class PgThreads(PgConnection):
         text: str,
     ) -> bool:
         with self.tx() as conn:
-            if conn.execute(
-                "SELECT 1 FROM forgotten_threads WHERE channel = %s AND ts = %s",
-                [channel, thread_ts],
-            ).fetchone():
-                return False
-            if not conn.execute(
-                "SELECT 1 FROM candidates WHERE id = %s", [candidate_id]
-            ).fetchone():
-                return False
-            conn.execute(
-                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-                " decision, recorded_at, reacted) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 1)"
-                " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
-                " decision = excluded.decision, reviewer = excluded.reviewer,"
-                " edited_at = excluded.recorded_at",
-                [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
+            return write_decision(
+                conn.execute, "%s", channel, ts, thread_ts, candidate_id, reviewer, decision, text
             )
-        return True
 
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         row = self._one(
@@ -202,4 +188,4 @@ class PgThreads(PgConnection):
             " AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
             [candidate_id, reviewer],
         )
-        return row[0] if row else None
+        return rows.decision(row[0]) if row else None

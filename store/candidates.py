@@ -81,8 +81,7 @@ class CandidateStore(SearchStore):
         bigram strings, when a worker process already computed them."""
         now = utcnow()
         if prepared is None:
-            text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
-            prepared = (text, fulltext.bigrams(text))
+            prepared = fulltext.indexed(t)
         fts = prepared
         self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
 

@@ -10,61 +10,23 @@ before anything is recorded, so a retried submission is recorded once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import rows
 from .connection import Connection, utcnow
 from .models import Decision
 
-Execute = Callable[[str, list[Any]], Any]
 
+class DecisionWriter:
+    """`record_decision` for either backend: its `tx()` yields a connection whose
+    `execute(sql, params)` runs SQL written with `_MARK` as the parameter placeholder."""
 
-def write_decision(
-    execute: Execute,
-    mark: str,
-    channel: str,
-    ts: str,
-    thread_ts: str,
-    candidate_id: str,
-    reviewer: str,
-    decision: Decision,
-    text: str,
-) -> bool:
-    """Record a button decision inside a write transaction, on either backend:
-    `execute(sql, params)` is its connection's, `mark` its parameter placeholder.
-    False (nothing recorded) when the candidate was forgotten or is not indexed."""
+    _MARK: ClassVar[str] = "?"
 
-    def sql(text: str) -> str:
-        return text.replace("?", mark)
+    if TYPE_CHECKING:
 
-    if execute(
-        sql("SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?"), [channel, thread_ts]
-    ).fetchone():
-        return False
-    if not execute(sql("SELECT 1 FROM candidates WHERE id = ?"), [candidate_id]).fetchone():
-        return False
-    execute(
-        sql(
-            "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-            " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)"
-            " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
-            " decision = excluded.decision, reviewer = excluded.reviewer,"
-            " edited_at = excluded.recorded_at"
-        ),
-        [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
-    )
-    return True
-
-
-class DecisionStore(Connection):
-    def claim_submission(self, key: str) -> bool:
-        """True the first time `key` (a modal's view id) is claimed, False after."""
-        with self.tx() as db:
-            cursor = db.execute(
-                "INSERT OR IGNORE INTO submissions (key, at) VALUES (?, ?)", [key, utcnow()]
-            )
-            return bool(cursor.rowcount)
+        def tx(self) -> AbstractContextManager[Any]: ...
 
     def record_decision(
         self,
@@ -79,10 +41,41 @@ class DecisionStore(Connection):
         """Record `reviewer`'s decision as their reply `ts` in the thread `thread_ts`.
 
         False (nothing recorded) when the candidate was forgotten or is not indexed."""
-        with self.tx() as db:
-            return write_decision(
-                db.execute, "?", channel, ts, thread_ts, candidate_id, reviewer, decision, text
+
+        def sql(text: str) -> str:
+            return text.replace("?", self._MARK)
+
+        with self.tx() as conn:
+            if conn.execute(
+                sql("SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?"),
+                [channel, thread_ts],
+            ).fetchone():
+                return False
+            if not conn.execute(
+                sql("SELECT 1 FROM candidates WHERE id = ?"), [candidate_id]
+            ).fetchone():
+                return False
+            conn.execute(
+                sql(
+                    "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                    " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)"
+                    " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                    " decision = excluded.decision, reviewer = excluded.reviewer,"
+                    " edited_at = excluded.recorded_at"
+                ),
+                [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
             )
+        return True
+
+
+class DecisionStore(Connection, DecisionWriter):
+    def claim_submission(self, key: str) -> bool:
+        """True the first time `key` (a modal's view id) is claimed, False after."""
+        with self.tx() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO submissions (key, at) VALUES (?, ?)", [key, utcnow()]
+            )
+            return bool(cursor.rowcount)
 
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         """`reviewer`'s current decision about the candidate (their latest), if any."""

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .models import Question
+from .models import Question, Transcript
 
 MAX_TERMS = 16
 _MAX_QUERY_CHARS = 512
@@ -74,6 +74,12 @@ def bigrams(text: str) -> str:
     short Latin words, space separated (repeats kept: bm25 counts them)."""
     folded = text.casefold()
     return " ".join(_BIGRAM_RE.findall(folded)) + " " + " ".join(_SHORT_RE.findall(folded))
+
+
+def indexed(t: Transcript) -> tuple[str, str]:
+    """(doc_text, bigrams) of a transcript: what a save indexes for it."""
+    text = doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+    return text, bigrams(text)
 
 
 @dataclass(frozen=True)

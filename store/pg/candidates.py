@@ -66,8 +66,7 @@ class PgCandidates(PgSearch):
     ) -> None:
         now = utcnow()
         if prepared is None:
-            text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
-            prepared = (text, fulltext.bigrams(text))
+            prepared = fulltext.indexed(t)
         fts, fts_len, terms, terms_len = index_columns(*prepared)
         values = [
             _clean(t.id),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import rows
 from ..connection import utcnow
-from ..decisions import write_decision
+from ..decisions import DecisionWriter
 from ..models import Decision, DecisionRecord, Followup, Note, tally_decisions
 from ..reviews import parse_reply, recorded_meaning
 from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome
@@ -46,7 +46,9 @@ def decision_tally(conn: Conn, candidate_id: str) -> dict[str, int]:
     return tally_decisions(decisions)
 
 
-class PgThreads(PgConnection):
+class PgThreads(PgConnection, DecisionWriter):
+    _MARK = "%s"
+
     def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None:
         with self.tx() as conn:
             conn.execute(
@@ -166,21 +168,6 @@ class PgThreads(PgConnection):
                 [key, utcnow()],
             )
             return cur.rowcount > 0
-
-    def record_decision(
-        self,
-        channel: str,
-        ts: str,
-        thread_ts: str,
-        candidate_id: str,
-        reviewer: str,
-        decision: Decision,
-        text: str,
-    ) -> bool:
-        with self.tx() as conn:
-            return write_decision(
-                conn.execute, "%s", channel, ts, thread_ts, candidate_id, reviewer, decision, text
-            )
 
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         row = self._one(

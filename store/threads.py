@@ -3,11 +3,14 @@ follow-up answers, notes). What a reply's text means is read by `reviews.py` (pu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import sqlite_utils
 
 from . import rows
 from .connection import Connection, utcnow
-from .models import DecisionRecord, Followup, Note, tally_decisions
+from .models import tally_decisions
 from .reviews import parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
@@ -40,28 +43,37 @@ class ReplyOutcome:
         self.react = react  # this call claimed the acknowledgement reaction
 
 
-def read_reviews(
-    db: sqlite_utils.Database, candidate_id: str
-) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
-    """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+def reviews_in(
+    execute: Callable[[str, list[Any]], Any], mark: str, latest_sql: str, candidate_id: str
+) -> rows.Reviews:
+    """A candidate's reviews on either backend: `execute(sql, params)` is its
+    connection's, `mark` its placeholder, `latest_sql` its query for each reviewer's
+    latest decision (reviewer, decision, text, ts)."""
     return rows.reviews(
-        db.execute(
-            "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
-            " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
-            " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
-            " AND r2.decision IS NOT NULL) ORDER BY ts",
-            [candidate_id],
-        ),
-        db.execute(
+        execute(latest_sql, [candidate_id]).fetchall(),
+        execute(
             "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
-            " WHERE candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
+            f" WHERE candidate_id = {mark} AND followup_number IS NOT NULL ORDER BY ts",
             [candidate_id],
-        ),
-        db.execute(
-            "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
+        ).fetchall(),
+        execute(
+            f"SELECT reviewer, text, ts FROM replies WHERE candidate_id = {mark}"
             " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
             [candidate_id],
         ).fetchall(),
+    )
+
+
+def read_reviews(db: sqlite_utils.Database, candidate_id: str) -> rows.Reviews:
+    """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+    return reviews_in(
+        db.execute,
+        "?",
+        "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
+        " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
+        " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+        " AND r2.decision IS NOT NULL) ORDER BY ts",
+        candidate_id,
     )
 
 

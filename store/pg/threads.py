@@ -10,34 +10,22 @@ from __future__ import annotations
 from .. import rows
 from ..connection import utcnow
 from ..decisions import DecisionWriter
-from ..models import Decision, DecisionRecord, Followup, Note, tally_decisions
+from ..models import Decision, tally_decisions
 from ..reviews import parse_reply, recorded_meaning
-from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome
+from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome, reviews_in
 from .connection import Conn, PgConnection
 
 OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="%s")
 
 
-def read_reviews(
-    conn: Conn, candidate_id: str
-) -> tuple[list[DecisionRecord], list[Followup], list[Note]]:
+def read_reviews(conn: Conn, candidate_id: str) -> rows.Reviews:
     """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
-    return rows.reviews(
-        conn.execute(
-            "SELECT DISTINCT ON (reviewer) reviewer, decision, text, ts FROM replies"
-            " WHERE candidate_id = %s AND decision IS NOT NULL ORDER BY reviewer, ts DESC",
-            [candidate_id],
-        ).fetchall(),
-        conn.execute(
-            "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
-            " WHERE candidate_id = %s AND followup_number IS NOT NULL ORDER BY ts",
-            [candidate_id],
-        ).fetchall(),
-        conn.execute(
-            "SELECT reviewer, text, ts FROM replies WHERE candidate_id = %s"
-            " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
-            [candidate_id],
-        ).fetchall(),
+    return reviews_in(
+        conn.execute,
+        "%s",
+        "SELECT DISTINCT ON (reviewer) reviewer, decision, text, ts FROM replies"
+        " WHERE candidate_id = %s AND decision IS NOT NULL ORDER BY reviewer, ts DESC",
+        candidate_id,
     )
 
 

@@ -3,14 +3,11 @@ listing and counting them, and resolving what someone typed to one candidate."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlite_utils
 
 from . import fulltext, rows
-from .connection import utcnow
-from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from .resolve import Resolution, ResolveSQL, list_clause, resolve
+from .models import Candidate, Question, Transcript
+from .resolve import CandidateLookups, ResolveSQL
 from .search import SearchStore
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -51,8 +48,23 @@ def fts_delete(db: sqlite_utils.Database, rid: int) -> None:
 _POSITION = "instr(lower(position), lower(?)) > 0"
 
 
-class CandidateStore(SearchStore):
+RESOLVE_SQL = ResolveSQL(
+    mark="?",
+    position=_POSITION,
+    prefix=lambda text, limit: (
+        " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+        [text, text + "\U0010ffff", limit],
+    ),
+    no_limit=-1,
+    ids=lambda ids: (f" WHERE id IN ({', '.join('?' for _ in ids)})", list(ids)),
+)
+"""How this backend says the steps of resolving and listing (store/resolve.py)."""
+
+
+class CandidateStore(SearchStore, CandidateLookups):
     """Candidates; `resolve` falls back on full-text search, hence SearchStore."""
+
+    _RESOLVE_SQL = RESOLVE_SQL
 
     def file_state(self) -> dict[str, tuple[str, str, int, int]]:
         """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
@@ -70,19 +82,9 @@ class CandidateStore(SearchStore):
             )
         )
 
-    def save(
-        self,
-        t: Transcript,
-        mtime_ns: int = 0,
-        size: int = 0,
-        prepared: tuple[str, str] | None = None,
+    def _save_indexed(
+        self, t: Transcript, mtime_ns: int, size: int, now: str, fts: tuple[str, str]
     ) -> None:
-        """Insert or replace one transcript, atomically. `prepared`: its full-text and
-        bigram strings, when a worker process already computed them."""
-        now = utcnow()
-        if prepared is None:
-            prepared = fulltext.indexed(t)
-        fts = prepared
         self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
 
     def _save(
@@ -184,16 +186,6 @@ class CandidateStore(SearchStore):
             row = self.db.execute("SELECT count(*) FROM candidates").fetchone()
         return int(row[0])
 
-    def list_candidates(
-        self,
-        position: str | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        unanswered_only: bool = False,
-    ) -> list[CandidateSummary]:
-        """Candidates, newest first; `position` filters by substring, any case."""
-        return self._summaries(*list_clause(_RESOLVE_SQL, position, unanswered_only, limit, offset))
-
     def count_unanswered(self) -> int:
         """How many candidates have at least one open question."""
         row = self.db.execute(
@@ -203,25 +195,3 @@ class CandidateStore(SearchStore):
 
     def ids(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT id FROM candidates ORDER BY id")]
-
-    def resolve(self, text: str, limit: int = 25) -> Resolution:
-        """A full id, a unique id prefix, or words that match one candidate."""
-        return resolve(text, limit, _RESOLVE_SQL, self._summaries, self._plain_search)
-
-    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
-        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
-
-    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
-        return self.search(text, limit=limit, snippets=False)
-
-
-_RESOLVE_SQL = ResolveSQL(
-    mark="?",
-    position=_POSITION,
-    prefix=lambda text, limit: (
-        " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-        [text, text + "\U0010ffff", limit],
-    ),
-    no_limit=-1,
-    ids=lambda ids: (f" WHERE id IN ({', '.join('?' for _ in ids)})", list(ids)),
-)

@@ -1,17 +1,22 @@
-"""Resolving what someone typed to candidates, the same steps on every backend.
+"""What both backends' candidate stores do alike: list candidates, resolve what someone
+typed to candidates, and work out a save's indexed text (`CandidateLookups`).
 
-A full id, else a unique id prefix, else words that all occur in the position, else a
-full-text search. Each backend says the steps in its own SQL (`ResolveSQL`) and reads
-the summaries through its own connection."""
+Resolving: a full id, else a unique id prefix, else words that all occur in the
+position, else a full-text search. Each backend says the steps in its own SQL
+(`ResolveSQL`) and reads the summaries through its own connection."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from . import fulltext
-from .models import CandidateSummary, SearchHit
+from . import fulltext, rows
+from .connection import utcnow
+from .models import CandidateSummary, SearchHit, Transcript
+
+if TYPE_CHECKING:
+    from .fulltext import Sort
 
 Where = tuple[str, list[Any]]
 
@@ -91,3 +96,58 @@ def resolve(
         return Resolution(text, [])
     found = {s.id: s for s in summaries(*sql.ids([h.id for h in hits]))}
     return Resolution(text, [found[h.id] for h in hits if h.id in found])
+
+
+class CandidateLookups:
+    """The candidate-store methods both backends share. A backend supplies its
+    `_RESOLVE_SQL`, `_rows`, `search` and `_save_indexed` (the write itself)."""
+
+    _RESOLVE_SQL: ClassVar[ResolveSQL]
+
+    if TYPE_CHECKING:
+
+        def _rows(
+            self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
+        ) -> list[dict[str, Any]]: ...
+
+        def search(
+            self, query: str, limit: int = 10, snippets: bool = True, sort: Sort = "relevance"
+        ) -> list[SearchHit]: ...
+
+    def _save_indexed(
+        self, t: Transcript, mtime_ns: int, size: int, now: str, fts: tuple[str, str]
+    ) -> None:
+        raise NotImplementedError
+
+    def save(
+        self,
+        t: Transcript,
+        mtime_ns: int = 0,
+        size: int = 0,
+        prepared: tuple[str, str] | None = None,
+    ) -> None:
+        """Insert or replace one transcript, atomically. `prepared`: its full-text and
+        bigram strings, when a worker process already computed them."""
+        now = utcnow()
+        self._save_indexed(t, mtime_ns, size, now, prepared or fulltext.indexed(t))
+
+    def list_candidates(
+        self,
+        position: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        unanswered_only: bool = False,
+    ) -> list[CandidateSummary]:
+        """Candidates, newest first; `position` filters by substring, any case."""
+        sql = self._RESOLVE_SQL
+        return self._summaries(*list_clause(sql, position, unanswered_only, limit, offset))
+
+    def resolve(self, text: str, limit: int = 25) -> Resolution:
+        """A full id, a unique id prefix, or words that match one candidate."""
+        return resolve(text, limit, self._RESOLVE_SQL, self._summaries, self._plain_search)
+
+    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
+        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
+
+    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
+        return self.search(text, limit=limit, snippets=False)

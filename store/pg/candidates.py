@@ -5,12 +5,9 @@ id, so two replicas indexing the same file record it once."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from .. import fulltext, rows
-from ..connection import utcnow
-from ..models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from ..resolve import Resolution, ResolveSQL, list_clause, resolve
+from .. import rows
+from ..models import Candidate, Question, Transcript
+from ..resolve import CandidateLookups, ResolveSQL
 from .connection import Conn
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
@@ -42,7 +39,22 @@ def questions(conn: Conn, rid: int) -> list[Question]:
 _POSITION = "strpos(lower(position), lower(%s)) > 0"
 
 
-class PgCandidates(PgSearch):
+RESOLVE_SQL = ResolveSQL(
+    mark="%s",
+    position=_POSITION,
+    prefix=lambda text, limit: (
+        " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
+        [text, limit],
+    ),
+    no_limit=None,
+    ids=lambda ids: (" WHERE id = ANY(%s)", [list(ids)]),
+)
+"""How this backend says the steps of resolving and listing (store/resolve.py)."""
+
+
+class PgCandidates(PgSearch, CandidateLookups):
+    _RESOLVE_SQL = RESOLVE_SQL
+
     def file_state(self) -> dict[str, tuple[str, str, int, int]]:
         return {
             r[1]: (r[0], r[2], r[3] or 0, r[4] or 0)
@@ -57,16 +69,9 @@ class PgCandidates(PgSearch):
             )
         )
 
-    def save(
-        self,
-        t: Transcript,
-        mtime_ns: int = 0,
-        size: int = 0,
-        prepared: tuple[str, str] | None = None,
+    def _save_indexed(
+        self, t: Transcript, mtime_ns: int, size: int, now: str, prepared: tuple[str, str]
     ) -> None:
-        now = utcnow()
-        if prepared is None:
-            prepared = fulltext.indexed(t)
         fts, fts_len, terms, terms_len = index_columns(*prepared)
         values = [
             _clean(t.id),
@@ -161,40 +166,9 @@ class PgCandidates(PgSearch):
             row = self._one("SELECT count(*) FROM candidates")
         return int(row[0]) if row else 0
 
-    def list_candidates(
-        self,
-        position: str | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        unanswered_only: bool = False,
-    ) -> list[CandidateSummary]:
-        return self._summaries(*list_clause(_RESOLVE_SQL, position, unanswered_only, limit, offset))
-
     def count_unanswered(self) -> int:
         row = self._one("SELECT count(*) FROM candidates WHERE unanswered_count > 0")
         return int(row[0]) if row else 0
 
     def ids(self) -> list[str]:
         return [r[0] for r in self._all_rows("SELECT id FROM candidates ORDER BY id")]
-
-    def resolve(self, text: str, limit: int = 25) -> Resolution:
-        """A full id, a unique id prefix, or words that match one candidate."""
-        return resolve(text, limit, _RESOLVE_SQL, self._summaries, self._plain_search)
-
-    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
-        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
-
-    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
-        return self.search(text, limit=limit, snippets=False)
-
-
-_RESOLVE_SQL = ResolveSQL(
-    mark="%s",
-    position=_POSITION,
-    prefix=lambda text, limit: (
-        " WHERE starts_with(id, %s) ORDER BY id LIMIT %s",
-        [text, limit],
-    ),
-    no_limit=None,
-    ids=lambda ids: (" WHERE id = ANY(%s)", [list(ids)]),
-)

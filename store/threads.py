@@ -11,7 +11,7 @@ import sqlite_utils
 from . import rows
 from .connection import Connection, utcnow
 from .models import tally_decisions
-from .reviews import parse_reply, recorded_meaning
+from .reviews import ReplyMeaning, parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
 # most, then fails, and Slack is asked to send it again.
@@ -29,6 +29,22 @@ UPDATE candidates SET unanswered_count = (
 ) WHERE id = {mark}
 """
 OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="?")
+
+
+def reply_row(
+    event: tuple[str, str, str, str, str, str], meaning: ReplyMeaning, at: str, react: bool
+) -> list[Any]:
+    """A `replies` row's values, in the order (channel, ts, thread_ts, candidate_id,
+    reviewer, text, decision, followup_number, followup_answer, recorded_at, reacted);
+    `event` is the first six."""
+    return [
+        *event,
+        meaning.decision,
+        meaning.followup_number,
+        meaning.followup_answer,
+        at,
+        int(react),
+    ]
 
 
 class ReplyOutcome:
@@ -142,19 +158,9 @@ class ThreadStore(Connection):
                 " decision = excluded.decision, followup_number = excluded.followup_number,"
                 " followup_answer = excluded.followup_answer, edited_at = excluded.recorded_at,"
                 " reacted = reacted OR excluded.reacted",
-                [
-                    channel,
-                    ts,
-                    thread_ts,
-                    candidate_id,
-                    reviewer,
-                    text,
-                    meaning.decision,
-                    followup,
-                    meaning.followup_answer,
-                    utcnow(),
-                    int(react),
-                ],
+                reply_row(
+                    (channel, ts, thread_ts, candidate_id, reviewer, text), meaning, utcnow(), react
+                ),
             )
             db.execute(OPEN_COUNT_SQL, [candidate_id])
         return ReplyOutcome(True, meaning.decision, followup, react)

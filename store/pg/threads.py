@@ -12,7 +12,7 @@ from ..connection import utcnow
 from ..decisions import DecisionWriter
 from ..models import Decision, tally_decisions
 from ..reviews import parse_reply, recorded_meaning
-from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome, reviews_in
+from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome, reply_row, reviews_in
 from .connection import Conn, PgConnection
 
 OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="%s")
@@ -84,19 +84,12 @@ class PgThreads(PgConnection, DecisionWriter):
                 " decision, followup_number, followup_answer, recorded_at, reacted)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (channel, ts) DO NOTHING RETURNING 1",
-                [
-                    channel,
-                    ts,
-                    thread_ts,
-                    candidate_id,
-                    reviewer,
-                    text,
-                    meaning.decision,
-                    followup,
-                    meaning.followup_answer,
+                reply_row(
+                    (channel, ts, thread_ts, candidate_id, reviewer, text),
+                    meaning,
                     now,
-                    int(meaning.decision is not None),
-                ],
+                    meaning.decision is not None,
+                ),
             ).fetchone()
             if inserted:
                 conn.execute(OPEN_COUNT_SQL, [candidate_id])

@@ -22,11 +22,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from . import fulltext, rows
 from .connection import Connection
 from .fulltext import Sort
-from .models import SearchHit
+from .hits import HitSearch, Ranking
 
 _CACHE_ENTRIES = 256
 # FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
@@ -74,7 +75,7 @@ class _RankCache:
             self._entries.clear()
 
 
-class SearchStore(Connection):
+class SearchStore(Connection, HitSearch):
     """`search()`: candidates containing every term, best (or newest) first, with snippets."""
 
     _rank_cache: _RankCache | None = None
@@ -171,31 +172,16 @@ class SearchStore(Connection):
             ),
         )
 
-    def search(
-        self,
-        query: str,
-        limit: int = 10,
-        snippets: bool = True,
-        sort: Sort = "relevance",
-    ) -> list[SearchHit]:
-        """Candidates containing every term of `query`, best first (or newest first).
-        Matches of a Chinese phrase as typed come before matches of its words.
-        Never raises on input."""
+    def _rid_in(self, rids: list[int]) -> tuple[str, list[Any]]:
+        return f"WHERE rid IN ({', '.join('?' for _ in rids)})", list(rids)
+
+    @contextmanager
+    def _ranking(self, sort: Sort) -> Iterator[Ranking]:
+        """Ranked candidates for some terms, all read in one snapshot (and cached)."""
         with self._snapshot() as state:
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
                 match = fulltext.match_expressions(terms)
                 return [] if match is None else self._ranked_cached(state, match, n, sort)
 
-            found = rows.ranked_rows(query, limit, sort, ranked)
-        if not found:
-            return []
-        rids = [r[0] for r in found]
-        marks = ", ".join("?" for _ in rids)
-        info = {
-            r["rid"]: r
-            for r in self._rows(
-                f"SELECT rid, id, position, years FROM candidates WHERE rid IN ({marks})", rids
-            )
-        }
-        return rows.search_hits(found, info, self._fields(rids) if snippets else None)
+            yield ranked

@@ -20,11 +20,13 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .. import rows
 from ..fulltext import Sort, Term
-from ..models import SearchHit
+from ..hits import HitSearch, Ranking
 from .connection import PgConnection
 
 K1 = 1.2
@@ -62,7 +64,7 @@ def _frequency(term: Term) -> tuple[str, Any]:
     return "regexp_count(fts, %s)", _regex(term)
 
 
-class PgSearch(PgConnection):
+class PgSearch(PgConnection, HitSearch):
     _stats: tuple[float, int, float, float] | None = None
 
     def _corpus(self) -> tuple[int, float, float]:
@@ -156,23 +158,9 @@ class PgSearch(PgConnection):
             ),
         )
 
-    def search(
-        self,
-        query: str,
-        limit: int = 10,
-        snippets: bool = True,
-        sort: Sort = "relevance",
-    ) -> list[SearchHit]:
-        """Candidates containing every term of `query`, best (or newest) first; matches
-        of a Chinese phrase as typed before matches of its words. Never raises on input."""
-        found = rows.ranked_rows(query, limit, sort, lambda terms, n: self._ranked(terms, n, sort))
-        if not found:
-            return []
-        rids = [r[0] for r in found]
-        info = {
-            r["rid"]: r
-            for r in self._rows(
-                "SELECT rid, id, position, years FROM candidates WHERE rid = ANY(%s)", [rids]
-            )
-        }
-        return rows.search_hits(found, info, self._fields(rids) if snippets else None)
+    def _rid_in(self, rids: list[int]) -> tuple[str, list[Any]]:
+        return "WHERE rid = ANY(%s)", [rids]
+
+    @contextmanager
+    def _ranking(self, sort: Sort) -> Iterator[Ranking]:
+        yield lambda terms, n: self._ranked(terms, n, sort)

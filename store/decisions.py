@@ -41,6 +41,7 @@ class DecisionWriter:
         """Record `reviewer`'s decision as their reply `ts` in the thread `thread_ts`.
 
         False (nothing recorded) when the candidate was forgotten or is not indexed."""
+        text = text.replace("\x00", "")  # PostgreSQL text cannot hold NUL, SQLite's can
 
         def sql(text: str) -> str:
             return text.replace("?", self._MARK)

@@ -34,6 +34,10 @@ header label, and the profile (简介) when it comes after `Position:` / `Years�
 no profile label has been seen: in the seeds' order, the paragraph after the
 position and years is the profile. The Chinese 摘要/总结/概述 are always the summary.
 
+About 430 lines, on purpose: the reading is one pass over the lines whose states
+(summary, header, question, goal, answer, verdict) only make sense together; the
+grammar it matches and what values mean already live in `labels.py` and `values.py`.
+
 A file with no transcript label at all (a README, notes) raises `NotATranscript`;
 a file that has labels but neither a position nor a question raises `ParseError`.
 """

@@ -14,6 +14,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from store.factory import open_store as open_backend
 
+from . import cli_text
 from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
 
 
@@ -185,7 +186,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
                 else {"text": "", "blocks": []}
             )
         elif message is None:
-            click.echo(f"{day}: nothing to say; no digest would be posted")
+            click.echo(cli_text.t(settings.locale, "digest_nothing", day=day))
         else:
             click.echo(render_text(message.payload()))
         return
@@ -195,9 +196,9 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         raise BadUsage("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post")
     outcome = Digester(settings, store, web_client(settings)).run(force=True)
     words = {
-        "sent": f"digest posted in {settings.digest_channel}",
-        "empty": "nothing to say today: nothing posted",
-        "already": "today's digest was already posted (or is being posted)",
+        "sent": cli_text.t(settings.locale, "digest_sent", channel=settings.digest_channel),
+        "empty": cli_text.t(settings.locale, "digest_empty"),
+        "already": cli_text.t(settings.locale, "digest_already"),
     }
     if as_json:
         echo_json({"outcome": outcome})

@@ -51,6 +51,49 @@ TEXT: dict[str, dict[Locale, str]] = {
         "en": "{indexed} indexed, {unchanged} unchanged, {removed} removed, {failed} failed",
     },
     "index_skipped": {"zh": "，跳过 {skipped}", "en": ", {skipped} skipped"},
+    "no_audit": {"zh": "没有审计记录", "en": "no audit entries"},
+    "backed_up": {
+        "zh": "已把 {src} 备份到 {dest}（{size}）",
+        "en": "backed up {src} to {dest} ({size})",
+    },
+    "forgot": {
+        "zh": "已忘记 {id}：删除了记录，以及 {parts}。\n它的文件会一直被忽略，直到文件改变或执行 `debrief forget --restore`。",
+        "en": "forgot {id}: removed the transcript, {parts}.\n"
+        "Its file stays forgotten until it changes or `debrief forget --restore` is given.",
+    },
+    "restored_indexed": {"zh": "{id} 已恢复：已重新索引", "en": "{id} restored: indexed again"},
+    "restored_later": {
+        "zh": "{id} 已恢复：文件出现时会被索引",
+        "en": "{id} restored: will be indexed when its file is",
+    },
+    "digest_nothing": {
+        "zh": "{day}：没有要说的，不会发摘要",
+        "en": "{day}: nothing to say; no digest would be posted",
+    },
+    "digest_sent": {"zh": "摘要已发到 {channel}", "en": "digest posted in {channel}"},
+    "digest_empty": {
+        "zh": "今天没有要说的：什么也没发",
+        "en": "nothing to say today: nothing posted",
+    },
+    "digest_already": {
+        "zh": "今天的摘要已经发过（或正在发）",
+        "en": "today's digest was already posted (or is being posted)",
+    },
+    "never": {"zh": "从未", "en": "never"},
+    "removed_part": {"zh": "{what} {n} 条", "en": "{n} {what}"},
+    "stat_candidates": {"zh": "候选人", "en": "candidates"},
+    "stat_questions": {"zh": "问题", "en": "questions"},
+    "stat_unanswered": {"zh": "未回答", "en": "unanswered"},
+    "stat_decisions": {"zh": "评审结论", "en": "decisions"},
+    "stat_database": {"zh": "数据库", "en": "database"},
+    "stat_schema": {"zh": "数据库版本", "en": "schema"},
+    "stat_index_run": {"zh": "上次索引", "en": "last index run"},
+    "stat_digest": {"zh": "上次摘要", "en": "last digest"},
+    "index_run": {
+        "zh": "{at}：索引 {indexed}，未变 {unchanged}，移除 {removed}，失败 {failed}，跳过 {skipped}",
+        "en": "{at}: {indexed} indexed, {unchanged} unchanged, {removed} removed,"
+        " {failed} failed, {skipped} skipped",
+    },
     "skipped_file": {"zh": "  跳过：{path}：{reason}", "en": "  skipped: {path}: {reason}"},
     "failed_file": {"zh": "  失败：{path}：{reason}", "en": "  failed: {path}: {reason}"},
 }
@@ -145,3 +188,27 @@ def index_summary(result: IndexResult, locale: Locale) -> str:
     if result.skipped:
         text += t(locale, "index_skipped", skipped=len(result.skipped))
     return text
+
+
+_PARTS_ZH = {
+    "questions": "问题",
+    "decisions": "评审结论",
+    "followups": "追问回答",
+    "replies": "讨论串回复",
+    "posts": "频道帖子",
+    "fulltext_rows": "全文索引",
+}
+
+
+def removed_parts(counts: dict[str, int], locale: Locale) -> str:
+    """What `forget` removed, as `5 questions, 0 decisions` or `问题 5 条，评审结论 0 条`."""
+    parts = [
+        t(
+            locale,
+            "removed_part",
+            what=_PARTS_ZH.get(what, what) if locale == "zh" else what.replace("_", " "),
+            n=n,
+        )
+        for what, n in counts.items()
+    ]
+    return ("，" if locale == "zh" else ", ").join(parts)

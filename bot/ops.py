@@ -15,6 +15,7 @@ import click
 
 from store.indexer import index_paths
 
+from . import cli_text as text
 from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
 from .settings import load_settings
@@ -23,13 +24,13 @@ _AGO_RE = re.compile(r"(\d{1,5})\s*([dhm])", re.I)
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 
 
-def parse_since(text: str, tz: ZoneInfo, now: datetime | None = None) -> str:
+def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
     """`--since` as people say it -> the UTC ISO time audit rows are compared with.
 
     `7d`, `24h`, `30m` ago; `today` / `yesterday` from midnight in DEBRIEF_TIMEZONE;
     a date `2026-11-30` (UTC, from its midnight) or a full ISO time."""
     now = now or datetime.now(UTC)
-    word = text.strip().lower()
+    word = when.strip().lower()
     if m := _AGO_RE.fullmatch(word):
         moment = now - timedelta(**{_UNITS[m.group(2).lower()]: int(m.group(1))})
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -40,10 +41,10 @@ def parse_since(text: str, tz: ZoneInfo, now: datetime | None = None) -> str:
     try:
         if len(word) == 10:
             return date.fromisoformat(word).isoformat()
-        moment = datetime.fromisoformat(text.strip())
+        moment = datetime.fromisoformat(when.strip())
     except ValueError:
         raise BadUsage(
-            f"--since {text!r} is not a time: say 7d, 24h, yesterday, or a date such as 2026-11-30"
+            f"--since {when!r} is not a time: say 7d, 24h, yesterday, or a date such as 2026-11-30"
         ) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -68,7 +69,7 @@ def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
         echo_json([e.model_dump() for e in entries])
         return
     if not entries:
-        click.echo("no audit entries")
+        click.echo(text.t(settings.locale, "no_audit"))
     for e in entries:
         click.echo(f"{e.when}  {e.who}  {e.what}  {e.candidate or '-'}  {e.channel or '-'}")
 
@@ -123,7 +124,8 @@ def backup(file: str, db_path: str | None) -> None:
         raise BadUsage(f"{file} already exists: choose a new file for the backup")
     store = open_store(db_path)
     size = store.backup(file)
-    click.echo(f"backed up {store.path} to {file} ({_size(size)})")
+    loc = load_settings(db_path=db_path).locale
+    click.echo(text.t(loc, "backed_up", src=store.path, dest=file, size=_size(size)))
 
 
 @cli.command()
@@ -136,22 +138,23 @@ def stats(db_path: str | None, as_json: bool) -> None:
     if as_json:
         echo_json(figures.model_dump())
         return
+    loc = load_settings(db_path=db_path).locale
     run = figures.last_index_run
+    never = text.t(loc, "never")
+    last_run = (
+        text.t(loc, "index_run", at=run.finished_at, **run.model_dump(exclude={"finished_at"}))
+        if run
+        else never
+    )
     rows = [
-        ("candidates", str(figures.candidates)),
-        ("questions", str(figures.questions)),
-        ("unanswered", str(figures.unanswered)),
-        ("decisions", str(figures.decisions)),
-        ("database", _size(figures.database_bytes)),
-        ("schema", figures.schema_version),
-        (
-            "last index run",
-            f"{run.finished_at}: {run.indexed} indexed, {run.unchanged} unchanged,"
-            f" {run.removed} removed, {run.failed} failed, {run.skipped} skipped"
-            if run
-            else "never",
-        ),
-        ("last digest", figures.last_digest or "never"),
+        (text.t(loc, "stat_candidates"), str(figures.candidates)),
+        (text.t(loc, "stat_questions"), str(figures.questions)),
+        (text.t(loc, "stat_unanswered"), str(figures.unanswered)),
+        (text.t(loc, "stat_decisions"), str(figures.decisions)),
+        (text.t(loc, "stat_database"), _size(figures.database_bytes)),
+        (text.t(loc, "stat_schema"), figures.schema_version),
+        (text.t(loc, "stat_index_run"), last_run),
+        (text.t(loc, "stat_digest"), figures.last_digest or never),
     ]
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
@@ -178,10 +181,9 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
         if as_json:
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})
         else:
-            again = (
-                "indexed again" if result and result.indexed else "will be indexed when its file is"
-            )
-            click.echo(f"{candidate} restored: {again}")
+            loc = load_settings(db_path=db_path).locale
+            key = "restored_indexed" if result and result.indexed else "restored_later"
+            click.echo(text.t(loc, key, id=candidate))
         return
     counts = store.forget(candidate)
     if counts is None:
@@ -196,6 +198,5 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
     if as_json:
         echo_json({"forgotten": candidate, "removed": counts})
         return
-    parts = ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
-    click.echo(f"forgot {candidate}: removed the transcript, {parts}.")
-    click.echo("Its file stays forgotten until it changes or `debrief forget --restore` is given.")
+    loc = load_settings(db_path=db_path).locale
+    click.echo(text.t(loc, "forgot", id=candidate, parts=text.removed_parts(counts, loc)))

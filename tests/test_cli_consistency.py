@@ -82,10 +82,26 @@ def test_list_of_an_unknown_position_says_so(db: Path) -> None:
 
 
 def test_chinese_output_has_no_english_words(db: Path) -> None:
-    for args in (["show", "000"], ["list"], ["search", "分布式"], ["index", str(db.parent)]):
+    for args in (
+        ["show", "000"],
+        ["list"],
+        ["search", "分布式"],
+        ["index", str(db.parent)],
+        ["stats"],
+        ["audit", "--since", "2999-01-01"],
+    ):
         out = debrief(db, *args).stdout
         assert out.strip()
-        for word in ("questions", "unanswered", "source:", "indexed", "no matches"):
+        for word in (
+            "questions",
+            "unanswered",
+            "source:",
+            "indexed",
+            "no matches",
+            "candidates",
+            "never",
+            "no audit",
+        ):
             assert word not in out, (args, word)
     show = debrief(db, "show", "000").stdout
     assert "问题1：" in show and "回答：" in show and "点评：" in show and "来源：" in show
@@ -168,3 +184,12 @@ def test_slack_list_of_an_unknown_position_says_so(db: Path) -> None:
     done = debrief(db, "ask", "/candidate 列表 厨师")
     assert done.returncode == 0
     assert "没有岗位为“厨师”的候选人" in done.stdout and "还没有候选人" not in done.stdout
+
+
+def test_forget_speaks_the_locale(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.db"
+    assert debrief(db, "backup", str(copy)).returncode == 0
+    zh = debrief(copy, "forget", "000_9e6b3ecb0732fcf3")
+    assert zh.returncode == 0 and "已忘记" in zh.stdout and "questions" not in zh.stdout
+    en = debrief(copy, "forget", "002_72ee0a76eea41e0e", DEBRIEF_LOCALE="en")
+    assert en.returncode == 0 and "forgot 002_72ee0a76eea41e0e" in en.stdout

@@ -87,7 +87,9 @@ def test_stats_counts_what_the_database_holds(indexed: Path, tmp_path: Path) -> 
     assert figures["last_index_run"]["indexed"] == 4
     assert figures["last_digest"] is None
     text = debrief("stats", "--db", str(indexed), cwd=tmp_path).stdout
-    assert "candidates" in text and "last index run" in text
+    assert "候选人" in text and "上次索引" in text  # DEBRIEF_LOCALE defaults to zh
+    english = debrief("stats", "--db", str(indexed), cwd=tmp_path, DEBRIEF_LOCALE="en").stdout
+    assert "candidates" in english and "last index run" in english
 
 
 def test_backup_is_a_consistent_copy_taken_while_writing(

@@ -9,6 +9,7 @@ from .. import rows
 from ..models import Candidate, Question, Transcript
 from ..resolve import CandidateLookups, ResolveSQL
 from .connection import Conn
+from .migrations import postings, write_postings
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -115,6 +116,8 @@ class PgCandidates(PgSearch, CandidateLookups):
             ).fetchone()
             assert row is not None
             rid = row[0]
+            # The old postings went with the update (a trigger, see migrations.pg004).
+            write_postings(conn, postings(rid, prepared[1].split()))
             conn.execute("DELETE FROM questions WHERE candidate_rid = %s", [rid])
             with conn.cursor() as cur:
                 cur.executemany(

@@ -20,6 +20,7 @@ from ..db import Store
 from ..models import Question
 from .candidates import index_columns
 from .connection import Conn
+from .migrations import postings, write_postings
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -108,7 +109,9 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                         questions.get(r["rid"], []),
                         r["verdict"],
                     )
-                    fts, fts_len, terms, terms_len = index_columns(text, fulltext.bigrams(text))
+                    tokens = fulltext.bigrams(text)
+                    fts, fts_len, terms, terms_len = index_columns(text, tokens)
+                    write_postings(conn, postings(int(r["rid"]), tokens.split()))
                     r = r | {"fts": fts, "fts_len": fts_len, "terms": terms}
                     r["terms_len"] = terms_len
                 if not cols:

@@ -12,16 +12,20 @@ new steps here and in `store/migrations.py` alike.
 Full text (see store/fulltext.py for what is indexed): `fts` holds each candidate's
 indexed text, case-folded, under a pg_trgm GIN index (terms of 3+ characters are
 substrings: `LIKE '%term%'`), and `terms` its distinct CJK bigrams and short Latin
-words under a GIN index (2-character words: `terms @> ARRAY[...]`).
+words under a GIN index (2-character words: `terms @> ARRAY[...]`). Since pg004,
+`postings` holds each of those tokens' frequency per candidate (and the candidate's token
+count), so bm25 for them is an index scan instead of a pass over the matches' text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 
+from .. import fulltext
 from ..registry import NewerSchemaError as NewerSchemaError
 from ..registry import Registry
 
@@ -204,3 +208,66 @@ def pg003_home_queues(conn: Conn) -> None:
     """SQLite's m012: the Home tab's per-reviewer queues."""
     conn.execute("CREATE INDEX posts_kind_channel ON posts (kind, channel)")
     conn.execute("CREATE INDEX replies_reviewer ON replies (reviewer, candidate_id, ts)")
+
+
+# Old postings go when a candidate's tokens change or it is deleted (a save writes the
+# new ones after its upsert); `term = ANY(OLD.terms)` keeps that on the primary key.
+_POSTINGS_TRIGGER = """
+CREATE FUNCTION candidates_drop_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM postings WHERE term = ANY(OLD.terms) AND rid = OLD.rid;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END
+$$
+"""
+
+
+def postings(rid: int, tokens: list[str]) -> Iterator[tuple[str, int, int, int]]:
+    """(term, rid, tf, dl) rows of one candidate's bigram-side tokens."""
+    counts: dict[str, int] = {}
+    for token in tokens:
+        counts[token] = counts.get(token, 0) + 1
+    dl = len(tokens)
+    for term, tf in counts.items():
+        yield term, rid, tf, dl
+
+
+def write_postings(conn: Conn, rows: Iterable[tuple[str, int, int, int]]) -> None:
+    with conn.cursor() as cur, cur.copy("COPY postings (term, rid, tf, dl) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+@migration
+def pg004_postings(conn: Conn) -> None:
+    """Each CJK bigram's and short Latin word's frequency per candidate (what SQLite's
+    bigram table keeps in its index), built here for the candidates already saved."""
+    conn.execute(
+        'CREATE TABLE postings (term TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
+        " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
+    )
+    last = 0
+    while True:
+        batch = conn.execute(
+            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
+        ).fetchall()
+        if not batch:
+            break
+        last = int(batch[-1][0])
+        write_postings(
+            conn,
+            (
+                row
+                for rid, fts in batch
+                for row in postings(int(rid), fulltext.bigrams(fts).split())
+            ),
+        )
+    conn.execute("ALTER TABLE postings ADD PRIMARY KEY (term, rid) INCLUDE (tf, dl)")
+    conn.execute(_POSTINGS_TRIGGER)
+    conn.execute(
+        "CREATE TRIGGER candidates_postings BEFORE DELETE OR UPDATE OF terms ON candidates"
+        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_postings()"
+    )

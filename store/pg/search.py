@@ -64,6 +64,18 @@ def _frequency(term: Term) -> tuple[str, Any]:
     return "regexp_count(fts, %s)", _regex(term)
 
 
+def _postings(term: Term) -> tuple[str, Any]:
+    """A subquery of (rid, tf, dl) for a bigram-side term, from `postings`; one CJK
+    character adds up the bigrams starting with it (FTS5's prefix query)."""
+    if term.kind == "bigram" and len(term.text) == 1:
+        return (
+            "(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM postings WHERE term LIKE %s"
+            " GROUP BY rid)",
+            term.text + "%",  # a CJK character: nothing to escape
+        )
+    return "(SELECT rid, tf, dl FROM postings WHERE term = %s)", term.text
+
+
 class PgSearch(PgConnection, HitSearch):
     _stats: tuple[float, int, float, float] | None = None
 
@@ -94,8 +106,12 @@ class PgSearch(PgConnection, HitSearch):
         return idf
 
     def _count_idf(self, term: Term, n: int) -> float:
-        sql, param = _condition(term)
-        row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
+        if term.kind == "trigram":
+            sql, param = _condition(term)
+            row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
+        else:
+            sql, param = _postings(term)
+            row = self._one(f"SELECT count(*) FROM {sql} AS p", [param])
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
         return idf if idf > 0 else 1e-6
@@ -105,13 +121,13 @@ class PgSearch(PgConnection, HitSearch):
         bm25 (higher is better), 0 when sorting newest first."""
         if not terms:
             return []
-        where: list[str] = []
-        params: list[Any] = []
-        for term in terms:
-            sql, param = _condition(term)
-            where.append(sql)
-            params.append(param)
         if sort == "newest":
+            where: list[str] = []
+            params: list[Any] = []
+            for term in terms:
+                sql, param = _condition(term)
+                where.append(sql)
+                params.append(param)
             rows = self._all_rows(
                 f"SELECT rid, 0 FROM candidates WHERE {' AND '.join(where)}"
                 " ORDER BY rid DESC LIMIT %s",
@@ -119,29 +135,57 @@ class PgSearch(PgConnection, HitSearch):
             )
             return [(int(r[0]), 0.0) for r in rows]
         n, avg_fts, avg_terms = self._corpus()
-        # The text is read once per row: the inner query (kept apart by OFFSET 0) counts
-        # each term's occurrences, the outer one turns the counts into bm25.
+        # A bigram-side term's frequencies come from `postings` (one index scan each, the
+        # matches being the candidates it lists); a trigram term's are counted in the
+        # text of the candidates matching everything else. The inner query (kept apart
+        # by OFFSET 0) reads each text once; the outer one turns the counts into bm25.
         counts: list[str] = []
         count_params: list[Any] = []
+        sources: list[str] = []
+        source_params: list[Any] = []
+        where = []
+        where_params: list[Any] = []
         parts: list[str] = []
         score_params: list[Any] = []
+        first: str | None = None
+        tri = [t for t in terms if t.kind == "trigram"]
         for i, term in enumerate(terms):
-            sql, param = _frequency(term)
-            counts.append(f"{sql} AS tf{i}")
-            count_params.append(param)
-            length, avg = (
-                ("fts_len", avg_fts) if term.kind == "trigram" else ("terms_len", avg_terms)
-            )
+            if term.kind == "trigram":
+                sql, param = _frequency(term)
+                counts.append(f"{sql} AS tf{i}")
+                count_params.append(param)
+                cond, cond_param = _condition(term)
+                where.append(cond)
+                where_params.append(cond_param)
+                length, avg = "fts_len", avg_fts
+            else:
+                sql, param = _postings(term)
+                alias = f"p{i}"
+                if first is None:
+                    sources.append(f"{sql} AS {alias}")
+                    first = alias
+                else:
+                    sources.append(f"JOIN {sql} AS {alias} ON {alias}.rid = {first}.rid")
+                source_params.append(param)
+                counts.append(f"{alias}.tf AS tf{i}")
+                length, avg = "dl", avg_terms
             parts.append(
                 f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * {length} / %s))"
             )
             score_params += [self._idf(term, n), avg]
+        if first is None:
+            rid, dl, table = "rid", "terms_len AS dl", "candidates"
+        else:
+            rid, dl, table = f"{first}.rid", f"{first}.dl", " ".join(sources)
+            if tri:
+                table += f" JOIN candidates AS c ON c.rid = {first}.rid"
+        fts_len = "fts_len" if first is None or tri else "0 AS fts_len"
         rows = self._all_rows(
             f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
-            f"SELECT rid, fts_len, terms_len, {', '.join(counts)} FROM candidates"
-            f" WHERE {' AND '.join(where)} OFFSET 0) AS matches"
+            f"SELECT {rid} AS rid, {fts_len}, {dl}, {', '.join(counts)} FROM {table}"
+            f"{' WHERE ' + ' AND '.join(where) if where else ''} OFFSET 0) AS matches"
             " ORDER BY score DESC, rid DESC LIMIT %s",
-            [*score_params, *count_params, *params, limit],
+            [*score_params, *count_params, *source_params, *where_params, limit],
         )
         return [(int(r[0]), float(r[1])) for r in rows]
 

@@ -1,0 +1,91 @@
+"""PostgreSQL's `postings` (bm25 frequencies of the bigram-side tokens, see
+store/pg/migrations.py pg004): what a save writes, what a re-save or a delete leaves, and
+that the migration builds the same rows for a database saved before it existed.
+
+Skipped, loudly, where no PostgreSQL server can be started (see tests/pg_fixtures.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from pg_fixtures import fresh_pg_url
+from test_search import CORPUS, _transcript
+
+from store import fulltext
+from store.models import Transcript
+from store.pg import PgStore
+
+Rows = set[tuple[str, int, int, int]]
+
+
+@pytest.fixture
+def pg_url(request: pytest.FixtureRequest) -> str:
+    return fresh_pg_url(request)
+
+
+def _postings(store: PgStore) -> Rows:
+    return {
+        (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
+        for r in store.db.execute("SELECT term, rid, tf, dl FROM postings")
+    }
+
+
+def _expected(store: PgStore) -> Rows:
+    """The rows each candidate's own indexed text calls for."""
+    found: Rows = set()
+    for rid, cid in store.db.execute("SELECT rid, id FROM candidates"):
+        t = next(t for t in _corpus() if t.id == cid)
+        tokens = fulltext.indexed(t)[1].split()
+        found |= {(term, int(rid), tf, len(tokens)) for term, tf in Counter(tokens).items()}
+    return found
+
+
+def _corpus() -> list[Transcript]:
+    return [_transcript(cid, summary, answers) for cid, summary, answers in CORPUS]
+
+
+def test_a_save_writes_each_token_once_with_its_count_and_a_resave_or_delete_replaces_them(
+    pg_url: str,
+) -> None:
+    store = PgStore(pg_url)
+    for t in _corpus():
+        store.save(t)
+    rows = _postings(store)
+    assert rows and rows == _expected(store)
+    assert any(tf > 1 for _, _, tf, _ in rows)  # frequencies, not just presence
+
+    first = _corpus()[0]
+    row = store.db.execute("SELECT rid FROM candidates WHERE id = %s", [first.id]).fetchone()
+    assert row is not None
+    rid = int(row[0])
+    changed = _transcript(first.id, "并行并行 go 模型", ["数据"])
+    store.save(changed)
+    tokens = fulltext.indexed(changed)[1].split()
+    mine = {r for r in _postings(store) if r[1] == rid}
+    assert mine == {(term, rid, tf, len(tokens)) for term, tf in Counter(tokens).items()}
+    assert ("并行", rid, 2, len(tokens)) in mine
+
+    assert store.remove(first.id)
+    assert not {r for r in _postings(store) if r[1] == rid}
+    assert len(_postings(store)) > 0
+    store.close()
+
+
+def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url: str) -> None:
+    store = PgStore(pg_url)
+    for t in _corpus():
+        store.save(t)
+    saved = _postings(store)
+    before = store.search("并行", limit=50)
+    with store.tx() as conn:  # back to the schema before pg004, candidates kept
+        conn.execute("DROP TRIGGER candidates_postings ON candidates")
+        conn.execute("DROP FUNCTION candidates_drop_postings()")
+        conn.execute("DROP TABLE postings")
+        conn.execute("DELETE FROM _migrations WHERE name = 'pg004_postings'")
+    store.close()
+
+    again = PgStore(pg_url)
+    assert _postings(again) == saved
+    assert [h.id for h in again.search("并行", limit=50)] == [h.id for h in before]
+    again.close()

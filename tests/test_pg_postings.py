@@ -6,6 +6,7 @@ Skipped, loudly, where no PostgreSQL server can be started (see tests/pg_fixture
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -41,6 +42,21 @@ def _expected(store: PgStore) -> Rows:
     return found
 
 
+def _words(store: PgStore) -> Rows:
+    return {
+        (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
+        for r in store.db.execute("SELECT word, rid, tf, dl FROM words")
+    }
+
+
+def _expected_words(store: PgStore) -> Rows:
+    found: Rows = set()
+    for rid, fts in store.db.execute("SELECT rid, fts FROM candidates"):
+        counts = Counter(re.findall("[0-9a-z]{3,}", fts))
+        found |= {(word, int(rid), tf, len(fts)) for word, tf in counts.items()}
+    return found
+
+
 def _corpus() -> list[Transcript]:
     return [_transcript(cid, summary, answers) for cid, summary, answers in CORPUS]
 
@@ -54,20 +70,25 @@ def test_a_save_writes_each_token_once_with_its_count_and_a_resave_or_delete_rep
     rows = _postings(store)
     assert rows and rows == _expected(store)
     assert any(tf > 1 for _, _, tf, _ in rows)  # frequencies, not just presence
+    words = _words(store)
+    assert words and words == _expected_words(store)
 
     first = _corpus()[0]
     row = store.db.execute("SELECT rid FROM candidates WHERE id = %s", [first.id]).fetchone()
     assert row is not None
     rid = int(row[0])
-    changed = _transcript(first.id, "并行并行 go 模型", ["数据"])
+    changed = _transcript(first.id, "并行并行 go 模型 Kubernetes kubernetes", ["数据"])
     store.save(changed)
     tokens = fulltext.indexed(changed)[1].split()
     mine = {r for r in _postings(store) if r[1] == rid}
     assert mine == {(term, rid, tf, len(tokens)) for term, tf in Counter(tokens).items()}
     assert ("并行", rid, 2, len(tokens)) in mine
+    assert {(w, tf) for w, r, tf, _ in _words(store) if r == rid} == {("kubernetes", 2)}
+    assert _words(store) == _expected_words(store)
 
     assert store.remove(first.id)
     assert not {r for r in _postings(store) if r[1] == rid}
+    assert not {r for r in _words(store) if r[1] == rid}
     assert len(_postings(store)) > 0
     store.close()
 
@@ -76,9 +97,15 @@ def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url:
     store = PgStore(pg_url)
     for t in _corpus():
         store.save(t)
-    saved = _postings(store)
+    saved, saved_words = _postings(store), _words(store)
     before = store.search("并行", limit=50)
+    before_words = store.search("tensorflow", limit=50)
+    assert before_words
     with store.tx() as conn:  # back to the schema before pg004, candidates kept
+        conn.execute("DROP TRIGGER candidates_words ON candidates")
+        conn.execute("DROP FUNCTION candidates_drop_words()")
+        conn.execute("DROP TABLE words, vocabulary")
+        conn.execute("DELETE FROM _migrations WHERE name = 'pg005_words'")
         conn.execute("DROP TRIGGER candidates_postings ON candidates")
         conn.execute("DROP FUNCTION candidates_drop_postings()")
         conn.execute("DROP TABLE postings")
@@ -87,5 +114,7 @@ def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url:
 
     again = PgStore(pg_url)
     assert _postings(again) == saved
+    assert _words(again) == saved_words
     assert [h.id for h in again.search("并行", limit=50)] == [h.id for h in before]
+    assert [h.id for h in again.search("tensorflow", limit=50)] == [h.id for h in before_words]
     again.close()

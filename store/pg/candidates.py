@@ -9,7 +9,7 @@ from .. import rows
 from ..models import Candidate, Question, Transcript
 from ..resolve import CandidateLookups, ResolveSQL
 from .connection import Conn
-from .migrations import postings, write_postings
+from .migrations import postings, write_postings, write_words
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -116,8 +116,9 @@ class PgCandidates(PgSearch, CandidateLookups):
             ).fetchone()
             assert row is not None
             rid = row[0]
-            # The old postings went with the update (a trigger, see migrations.pg004).
+            # The old postings and words went with the update (triggers: migrations.py).
             write_postings(conn, postings(rid, prepared[1].split()))
+            write_words(conn, rid, fts)
             conn.execute("DELETE FROM questions WHERE candidate_rid = %s", [rid])
             with conn.cursor() as cur:
                 cur.executemany(

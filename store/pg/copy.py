@@ -20,7 +20,7 @@ from ..db import Store
 from ..models import Question
 from .candidates import index_columns
 from .connection import Conn
-from .migrations import postings, write_postings
+from .migrations import postings, write_postings, write_words
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -112,6 +112,7 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                     tokens = fulltext.bigrams(text)
                     fts, fts_len, terms, terms_len = index_columns(text, tokens)
                     write_postings(conn, postings(int(r["rid"]), tokens.split()))
+                    write_words(conn, int(r["rid"]), fts)
                     r = r | {"fts": fts, "fts_len": fts_len, "terms": terms}
                     r["terms_len"] = terms_len
                 if not cols:

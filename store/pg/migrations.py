@@ -19,6 +19,7 @@ count), so bm25 for them is an index scan instead of a pass over the matches' te
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +36,8 @@ MIGRATIONS = REGISTRY.migrations
 migration = REGISTRY.migration
 known = REGISTRY.known
 _LOCK = "debrief:migrate"
+# A Latin word as `words` keeps it: a maximal run of 3+ letters and digits of `fts`.
+WORD_RE = re.compile("[0-9a-z]{3,}")
 
 
 def _done(conn: Conn) -> list[str]:
@@ -241,6 +244,24 @@ def write_postings(conn: Conn, rows: Iterable[tuple[str, int, int, int]]) -> Non
             copy.write_row(row)
 
 
+def write_words(conn: Conn, rid: int, fts: str) -> None:
+    """The `words` rows of one candidate's indexed text (`fts`), and any new ones in
+    `vocabulary`."""
+    counts: dict[str, int] = {}
+    for word in WORD_RE.findall(fts):
+        counts[word] = counts.get(word, 0) + 1
+    if not counts:
+        return
+    with conn.cursor() as cur:
+        with cur.copy("COPY words (word, rid, tf, dl) FROM STDIN") as copy:
+            for word, tf in counts.items():
+                copy.write_row((word, rid, tf, len(fts)))
+        cur.execute(
+            "INSERT INTO vocabulary (word) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+            [sorted(counts)],
+        )
+
+
 @migration
 def pg004_postings(conn: Conn) -> None:
     """Each CJK bigram's and short Latin word's frequency per candidate (what SQLite's
@@ -270,4 +291,47 @@ def pg004_postings(conn: Conn) -> None:
     conn.execute(
         "CREATE TRIGGER candidates_postings BEFORE DELETE OR UPDATE OF terms ON candidates"
         " FOR EACH ROW EXECUTE FUNCTION candidates_drop_postings()"
+    )
+
+
+_WORDS_TRIGGER = """
+CREATE FUNCTION candidates_drop_words() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM words WHERE rid = OLD.rid AND word IN
+        (SELECT m[1] FROM regexp_matches(OLD.fts, '[0-9a-z]{3,}', 'g') AS m);
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END
+$$
+"""
+
+
+@migration
+def pg005_words(conn: Conn) -> None:
+    """Each Latin word's (3+ letters and digits) frequency per candidate, and the
+    vocabulary of those words under pg_trgm: a Latin search term's frequency is then
+    added up from the words containing it instead of counted in every match's text."""
+    conn.execute(
+        'CREATE TABLE words (word TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
+        " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
+    )
+    conn.execute('CREATE TABLE vocabulary (word TEXT COLLATE "C" PRIMARY KEY)')
+    last = 0
+    while True:
+        batch = conn.execute(
+            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
+        ).fetchall()
+        if not batch:
+            break
+        last = int(batch[-1][0])
+        for rid, fts in batch:
+            write_words(conn, int(rid), fts)
+    conn.execute("ALTER TABLE words ADD PRIMARY KEY (word, rid) INCLUDE (tf, dl)")
+    conn.execute("CREATE INDEX vocabulary_trgm ON vocabulary USING gin (word gin_trgm_ops)")
+    conn.execute(_WORDS_TRIGGER)
+    conn.execute(
+        "CREATE TRIGGER candidates_words BEFORE DELETE OR UPDATE OF fts ON candidates"
+        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_words()"
     )

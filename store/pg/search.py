@@ -28,6 +28,7 @@ from .. import rows
 from ..fulltext import Sort, Term
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
+from .migrations import WORD_RE
 
 K1 = 1.2
 B = 0.75
@@ -64,16 +65,36 @@ def _frequency(term: Term) -> tuple[str, Any]:
     return "regexp_count(fts, %s)", _regex(term)
 
 
-def _postings(term: Term) -> tuple[str, Any]:
-    """A subquery of (rid, tf, dl) for a bigram-side term, from `postings`; one CJK
-    character adds up the bigrams starting with it (FTS5's prefix query)."""
+def _indexed(term: Term) -> tuple[str, list[Any]] | None:
+    """A subquery of (rid, tf, dl) listing the candidates that match `term`, with its
+    frequency and the document length bm25 takes for it, from the index that holds them
+    exactly; None when only the text can tell (a 3+ character term other than a Latin
+    word: CJK, or with punctuation such as `c++`).
+
+    - A bigram-side term: `postings` (one CJK character adds up the bigrams starting
+      with it, as FTS5's prefix query does).
+    - A Latin word of 3+ letters and digits: its occurrences all lie inside the text's
+      words (maximal runs of letters and digits), so `words` holds them: the vocabulary
+      words containing it (pg_trgm), each one's frequency times the term's
+      non-overlapping count in it, which is what `_frequency` counts in the text.
+    """
+    if term.kind == "trigram":
+        if not WORD_RE.fullmatch(term.text):
+            return None
+        size = len(term.text)
+        return (
+            f"(SELECT rid, sum(tf * ((length(word) - length(replace(word, %s, ''))) / {size}))"
+            " AS tf, min(dl) AS dl FROM words WHERE word IN"
+            " (SELECT word FROM vocabulary WHERE word LIKE %s) GROUP BY rid)",
+            [term.text, _like(term.text)],
+        )
     if term.kind == "bigram" and len(term.text) == 1:
         return (
             "(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM postings WHERE term LIKE %s"
             " GROUP BY rid)",
-            term.text + "%",  # a CJK character: nothing to escape
+            [term.text + "%"],  # a CJK character: nothing to escape
         )
-    return "(SELECT rid, tf, dl FROM postings WHERE term = %s)", term.text
+    return "(SELECT rid, tf, dl FROM postings WHERE term = %s)", [term.text]
 
 
 class PgSearch(PgConnection, HitSearch):
@@ -106,12 +127,13 @@ class PgSearch(PgConnection, HitSearch):
         return idf
 
     def _count_idf(self, term: Term, n: int) -> float:
-        if term.kind == "trigram":
+        indexed = _indexed(term)
+        if indexed is None:
             sql, param = _condition(term)
             row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
         else:
-            sql, param = _postings(term)
-            row = self._one(f"SELECT count(*) FROM {sql} AS p", [param])
+            sql, param = indexed
+            row = self._one(f"SELECT count(*) FROM {sql} AS p", param)
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
         return idf if idf > 0 else 1e-6
@@ -135,10 +157,11 @@ class PgSearch(PgConnection, HitSearch):
             )
             return [(int(r[0]), 0.0) for r in rows]
         n, avg_fts, avg_terms = self._corpus()
-        # A bigram-side term's frequencies come from `postings` (one index scan each, the
-        # matches being the candidates it lists); a trigram term's are counted in the
-        # text of the candidates matching everything else. The inner query (kept apart
-        # by OFFSET 0) reads each text once; the outer one turns the counts into bm25.
+        # A term's frequencies come from an index where one holds them exactly (`postings`
+        # for the bigram side, `words` for a Latin word of 3+ characters: one index scan
+        # each, the matches being the candidates it lists); any other term's are counted
+        # in the text of the candidates matching everything else. The inner query (kept
+        # apart by OFFSET 0) reads each text once; the outer one turns counts into bm25.
         counts: list[str] = []
         count_params: list[Any] = []
         sources: list[str] = []
@@ -148,41 +171,39 @@ class PgSearch(PgConnection, HitSearch):
         parts: list[str] = []
         score_params: list[Any] = []
         first: str | None = None
-        tri = [t for t in terms if t.kind == "trigram"]
+        in_text = False
         for i, term in enumerate(terms):
-            if term.kind == "trigram":
+            avg = avg_fts if term.kind == "trigram" else avg_terms
+            indexed = _indexed(term)
+            if indexed is None:
                 sql, param = _frequency(term)
-                counts.append(f"{sql} AS tf{i}")
+                counts.append(f"{sql} AS tf{i}, fts_len AS len{i}")
                 count_params.append(param)
                 cond, cond_param = _condition(term)
                 where.append(cond)
                 where_params.append(cond_param)
-                length, avg = "fts_len", avg_fts
+                in_text = True
             else:
-                sql, param = _postings(term)
+                sql, sub_params = indexed
                 alias = f"p{i}"
                 if first is None:
                     sources.append(f"{sql} AS {alias}")
                     first = alias
                 else:
                     sources.append(f"JOIN {sql} AS {alias} ON {alias}.rid = {first}.rid")
-                source_params.append(param)
-                counts.append(f"{alias}.tf AS tf{i}")
-                length, avg = "dl", avg_terms
-            parts.append(
-                f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * {length} / %s))"
-            )
+                source_params += sub_params
+                counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
+            parts.append(f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / %s))")
             score_params += [self._idf(term, n), avg]
         if first is None:
-            rid, dl, table = "rid", "terms_len AS dl", "candidates"
+            rid, table = "rid", "candidates"
         else:
-            rid, dl, table = f"{first}.rid", f"{first}.dl", " ".join(sources)
-            if tri:
+            rid, table = f"{first}.rid", " ".join(sources)
+            if in_text:
                 table += f" JOIN candidates AS c ON c.rid = {first}.rid"
-        fts_len = "fts_len" if first is None or tri else "0 AS fts_len"
         rows = self._all_rows(
             f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
-            f"SELECT {rid} AS rid, {fts_len}, {dl}, {', '.join(counts)} FROM {table}"
+            f"SELECT {rid} AS rid, {', '.join(counts)} FROM {table}"
             f"{' WHERE ' + ' AND '.join(where) if where else ''} OFFSET 0) AS matches"
             " ORDER BY score DESC, rid DESC LIMIT %s",
             [*score_params, *count_params, *source_params, *where_params, limit],

@@ -118,3 +118,32 @@ def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url:
     assert [h.id for h in again.search("并行", limit=50)] == [h.id for h in before]
     assert [h.id for h in again.search("tensorflow", limit=50)] == [h.id for h in before_words]
     again.close()
+
+
+def test_ranking_by_bound_gives_the_exact_top_across_many_chunks(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CJK term of 3+ characters is scored exactly only for the candidates whose
+    bigram bound can still reach the top; the answer must be the full exact query's."""
+    store = PgStore(pg_url)
+    with store.batch():
+        for i in range(450):
+            # 260 decoys first: their bigrams often apart (a high bound), the phrase once;
+            # then candidates with the phrase several times (a lower bound, the real top)
+            if i < 260:
+                text = "分布 布式 " * (20 + i % 3) + "分布式" + "训练" * (i % 2)
+            else:
+                text = "分布式" * (2 + i % 5) + "训练" * (i % 3) + "填充" * (i % 11)
+            store.save(_transcript(f"b{i:03}", text, ["TensorFlow"]))
+    queries = ["分布式", "分布式 训练", "tensorflow 分布式"]
+    limits = [1, 5, 10, 60, 300]
+    bounded = {
+        (q, n): [(h.id, h.score) for h in store.search(q, limit=n)] for q in queries for n in limits
+    }
+    assert len(bounded[("分布式", 300)]) == 300
+    from store.pg import search as pg_search
+
+    monkeypatch.setattr(pg_search, "_bigrams_of", lambda term: [])  # the plain exact query
+    for (q, n), found in bounded.items():
+        assert [(h.id, h.score) for h in store.search(q, limit=n)] == found, (q, n)
+    store.close()

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .. import rows
-from ..fulltext import Sort, Term
+from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
 from .migrations import WORD_RE
@@ -95,6 +95,13 @@ def _indexed(term: Term) -> tuple[str, list[Any]] | None:
             [term.text + "%"],  # a CJK character: nothing to escape
         )
     return "(SELECT rid, tf, dl FROM postings WHERE term = %s)", [term.text]
+
+
+def _bigrams_of(term: Term) -> list[str]:
+    """The distinct bigrams of a CJK term of 3+ characters ([] for any other term)."""
+    if term.kind != "trigram" or not is_cjk(term.text):
+        return []
+    return sorted({term.text[i : i + 2] for i in range(len(term.text) - 1)})
 
 
 class PgSearch(PgConnection, HitSearch):
@@ -201,14 +208,78 @@ class PgSearch(PgConnection, HitSearch):
             rid, table = f"{first}.rid", " ".join(sources)
             if in_text:
                 table += f" JOIN candidates AS c ON c.rid = {first}.rid"
-        rows = self._all_rows(
-            f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
-            f"SELECT {rid} AS rid, {', '.join(counts)} FROM {table}"
-            f"{' WHERE ' + ' AND '.join(where) if where else ''} OFFSET 0) AS matches"
-            " ORDER BY score DESC, rid DESC LIMIT %s",
-            [*score_params, *count_params, *source_params, *where_params, limit],
-        )
+
+        def query(conditions: list[str]) -> str:
+            return (
+                f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
+                f"SELECT {rid} AS rid, {', '.join(counts)} FROM {table}"
+                f"{' WHERE ' + ' AND '.join(conditions) if conditions else ''}"
+                " OFFSET 0) AS matches"
+            )
+
+        sql = query(where)
+        params = [*score_params, *count_params, *source_params, *where_params]
+        if in_text and all(_bigrams_of(t) for t in terms if _indexed(t) is None):
+            # strpos, not LIKE: the same test, but the planner fetches the few rids
+            # by key instead of scanning the pg_trgm index for every match.
+            among = query([*("strpos(fts, %s) > 0" for _ in where), f"{rid} = ANY(%s)"])
+            texts = [t.text for t in terms if _indexed(t) is None]
+            among_params = [*score_params, *count_params, *source_params, *texts]
+            return self._bounded(terms, limit, among, among_params, score_params)
+        rows = self._all_rows(sql + " ORDER BY score DESC, rid DESC LIMIT %s", [*params, limit])
         return [(int(r[0]), float(r[1])) for r in rows]
+
+    def _bounded(
+        self, terms: list[Term], limit: int, among: str, params: list[Any], idf_avg: list[Any]
+    ) -> list[tuple[int, float]]:
+        """The same top `limit` as the exact query, reading the text of few matches.
+
+        A CJK term of 3+ characters occurs (without overlaps) at most as often as the
+        rarest of its bigrams, so `postings` gives every candidate holding all its
+        bigrams a bm25 no lower than its real one (with its real length, `fts_len`).
+        Candidates are scored exactly, by the exact query, in order of that bound, until
+        the `limit`-th best exact score is above every bound left: no candidate left can
+        then enter the top (ties included), so the answer is the exact query's. `among`
+        is the exact query for the candidates in a list (its last parameter)."""
+        sources: list[str] = []
+        source_params: list[Any] = []
+        parts: list[str] = []
+        for i, term in enumerate(terms):
+            indexed = _indexed(term)
+            if indexed is None:
+                grams = _bigrams_of(term)
+                sql, sub = (
+                    "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(%s)"
+                    f" GROUP BY rid HAVING count(*) = {len(grams)})",
+                    [grams],
+                )
+                length = "c.fts_len"
+            else:
+                sql, sub = indexed
+                length = f"p{i}.dl"
+            on = f" ON p{i}.rid = p0.rid" if i else ""
+            sources.append(f"{'JOIN ' if i else ''}{sql} AS p{i}{on}")
+            source_params += sub
+            parts.append(
+                f"%s * p{i}.tf * {K1 + 1} / (p{i}.tf + {K1} * (1 - {B} + {B} * {length} / %s))"
+            )
+        bounds = self._all_rows(
+            f"SELECT p0.rid, ({' + '.join(parts)})::float8 AS bound FROM {' '.join(sources)}"
+            " JOIN candidates AS c ON c.rid = p0.rid ORDER BY bound DESC, p0.rid DESC",
+            [*idf_avg, *source_params],
+        )
+        found: list[tuple[int, float]] = []
+        step = max(limit * 4, 200)
+        for start in range(0, len(bounds), step):
+            if len(found) >= limit:
+                kth = found[limit - 1][1]
+                if kth > float(bounds[start][1]) * (1 + 1e-9) + 1e-12:
+                    break
+            chunk = [int(r[0]) for r in bounds[start : start + step]]
+            rows = self._all_rows(among, [*params, chunk])
+            found += [(int(r[0]), float(r[1])) for r in rows]
+            found.sort(key=lambda f: (-f[1], -f[0]))
+        return found[:limit]
 
     def _fields(self, rids: list[int]) -> rows.Fields:
         return rows.fields(

@@ -9,10 +9,14 @@ SQL over the `fts` and `terms` columns (see migrations.py):
   GIN index on the distinct bigrams and short words;
 - one CJK character: a bigram starting with it (FTS5's prefix query), by regex.
 
-Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), each term's
-frequency counted in the text and the document lengths as FTS5 counts them (characters
-for the trigram side, tokens for the bigram side); the two sides' scores add up, as
-they do on SQLite. Document count and average lengths are cached for a minute.
+Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), the document
+lengths as FTS5 counts them (characters for the trigram side, tokens for the bigram
+side); the two sides' scores add up, as they do on SQLite. Document count and average
+lengths are cached for a minute. Term frequencies come from an index where one holds
+them exactly (`_indexed`: `postings` for the bigram side, `words` for Latin words of 3+
+characters), else from the text: for a CJK term of 3+ characters only for the
+candidates a postings bound says can reach the top (`_bounded`), for any other term
+(`c++`) for every match.
 """
 
 from __future__ import annotations

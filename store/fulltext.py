@@ -40,7 +40,9 @@ from .models import Question, Transcript
 MAX_TERMS = 16
 _MAX_QUERY_CHARS = 512
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# The characters a CJK term is made of (a regex class body); anything else is not CJK.
+CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK = CJK_RANGES
 _BIGRAM_RE = re.compile(f"(?=([{_CJK}]{{2}}))")
 _CJK_RE = re.compile(f"^[{_CJK}]+$")
 _RUNS_RE = re.compile(f"[{_CJK}]+|[^{_CJK}]+")

@@ -32,11 +32,13 @@ def _postings(store: PgStore) -> Rows:
     }
 
 
-def _expected(store: PgStore) -> Rows:
-    """The rows each candidate's own indexed text calls for."""
+def _expected(store: PgStore, saved: list[Transcript] | None = None) -> Rows:
+    """The rows each candidate's own indexed text calls for (the last of `saved` with
+    its id; the corpus by default)."""
     found: Rows = set()
+    by_id = {t.id: t for t in (saved or _corpus())}
     for rid, cid in store.db.execute("SELECT rid, id FROM candidates"):
-        t = next(t for t in _corpus() if t.id == cid)
+        t = by_id[cid]
         tokens = fulltext.indexed(t)[1].split()
         found |= {(term, int(rid), tf, len(tokens)) for term, tf in Counter(tokens).items()}
     return found
@@ -57,6 +59,33 @@ def _expected_words(store: PgStore) -> Rows:
     return found
 
 
+def _runs(store: PgStore) -> Rows:
+    return {
+        (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
+        for r in store.db.execute("SELECT run, rid, tf, dl FROM runs")
+    }
+
+
+def _expected_runs(store: PgStore) -> Rows:
+    """Maximal runs of neither CJK nor whitespace that are not letters and digits only."""
+    found: Rows = set()
+    for rid, fts in store.db.execute("SELECT rid, fts FROM candidates"):
+        pieces = re.findall("[^\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\\s]+", fts)
+        counts = Counter(p for p in pieces if not re.fullmatch("[0-9a-z]+", p))
+        found |= {(run, int(rid), tf, len(fts)) for run, tf in counts.items()}
+    return found
+
+
+def _all_rows(store: PgStore) -> tuple[Rows, Rows, Rows]:
+    return _postings(store), _words(store), _runs(store)
+
+
+def _all_expected(
+    store: PgStore, saved: list[Transcript] | None = None
+) -> tuple[Rows, Rows, Rows]:
+    return _expected(store, saved), _expected_words(store), _expected_runs(store)
+
+
 def _corpus() -> list[Transcript]:
     return [_transcript(cid, summary, answers) for cid, summary, answers in CORPUS]
 
@@ -72,12 +101,15 @@ def test_a_save_writes_each_token_once_with_its_count_and_a_resave_or_delete_rep
     assert any(tf > 1 for _, _, tf, _ in rows)  # frequencies, not just presence
     words = _words(store)
     assert words and words == _expected_words(store)
+    runs = _runs(store)
+    assert runs and runs == _expected_runs(store)
+    assert "c#" in {r[0] for r in runs}
 
     first = _corpus()[0]
     row = store.db.execute("SELECT rid FROM candidates WHERE id = %s", [first.id]).fetchone()
     assert row is not None
     rid = int(row[0])
-    changed = _transcript(first.id, "并行并行 go 模型 Kubernetes kubernetes", ["数据"])
+    changed = _transcript(first.id, "并行并行 go 模型 Kubernetes kubernetes C++，c++", ["数据"])
     store.save(changed)
     tokens = fulltext.indexed(changed)[1].split()
     mine = {r for r in _postings(store) if r[1] == rid}
@@ -85,23 +117,33 @@ def test_a_save_writes_each_token_once_with_its_count_and_a_resave_or_delete_rep
     assert ("并行", rid, 2, len(tokens)) in mine
     assert {(w, tf) for w, r, tf, _ in _words(store) if r == rid} == {("kubernetes", 2)}
     assert _words(store) == _expected_words(store)
+    assert {(w, tf) for w, r, tf, _ in _runs(store) if r == rid} >= {("c++，c++", 1)}
+    assert _runs(store) == _expected_runs(store)
 
     assert store.remove(first.id)
     assert not {r for r in _postings(store) if r[1] == rid}
     assert not {r for r in _words(store) if r[1] == rid}
+    assert not {r for r in _runs(store) if r[1] == rid}
     assert len(_postings(store)) > 0
     store.close()
 
 
 def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url: str) -> None:
     store = PgStore(pg_url)
-    for t in _corpus():
+    for t in [*_corpus(), _transcript("cpp", "熟悉 C++ 与 client/server", ["有"])]:
         store.save(t)
     saved, saved_words = _postings(store), _words(store)
     before = store.search("并行", limit=50)
     before_words = store.search("tensorflow", limit=50)
     assert before_words
+    saved_runs = _runs(store)
+    before_runs = store.search("c++", limit=50)
+    assert before_runs
     with store.tx() as conn:  # back to the schema before pg004, candidates kept
+        conn.execute("DROP TRIGGER candidates_runs ON candidates")
+        conn.execute("DROP FUNCTION candidates_drop_runs()")
+        conn.execute("DROP TABLE runs, run_vocabulary")
+        conn.execute("DELETE FROM _migrations WHERE name = 'pg006_runs'")
         conn.execute("DROP TRIGGER candidates_words ON candidates")
         conn.execute("DROP FUNCTION candidates_drop_words()")
         conn.execute("DROP TABLE words, vocabulary")
@@ -115,6 +157,8 @@ def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url:
     again = PgStore(pg_url)
     assert _postings(again) == saved
     assert _words(again) == saved_words
+    assert _runs(again) == saved_runs
+    assert [h.id for h in again.search("c++", limit=50)] == [h.id for h in before_runs]
     assert [h.id for h in again.search("并行", limit=50)] == [h.id for h in before]
     assert [h.id for h in again.search("tensorflow", limit=50)] == [h.id for h in before_words]
     again.close()
@@ -146,4 +190,80 @@ def test_ranking_by_bound_gives_the_exact_top_across_many_chunks(
     monkeypatch.setattr(pg_search, "_bigrams_of", lambda term: [])  # the plain exact query
     for (q, n), found in bounded.items():
         assert [(h.id, h.score) for h in store.search(q, limit=n)] == found, (q, n)
+    store.close()
+
+
+def test_saves_in_a_batch_write_the_same_rows_at_its_commit(pg_url: str) -> None:
+    """An index run's batch writes the frequency rows at its commit, in key order: the
+    same rows as saves one by one, a save repeated in the batch counted once, a candidate
+    saved and removed in the batch leaving none."""
+    store = PgStore(pg_url)
+    saved = _corpus()
+    with store.batch(max_seconds=0) as tick:
+        for t in saved:
+            store.save(t)
+            assert not _postings(store) and not _runs(store)  # written at the commit
+        # a backslash and quotes, as COPY's text format and an array literal must escape
+        saved.append(_transcript(saved[0].id, r'改过 C++/Go 一次 C:\new\table "q"', ["数据"]))
+        saved.append(_transcript("gone", "很快被删 c++", ["没有"]))
+        for t in saved[-2:]:
+            store.save(t)
+        assert store.remove("gone")
+    assert _all_rows(store) == _all_expected(store, saved)
+    assert {("c++/go", 1), ("c:\\new\\table", 1)} <= {(r[0], r[2]) for r in _runs(store)}
+    assert {r[1] for r in _postings(store)} == {
+        int(r[0]) for r in store.db.execute("SELECT rid FROM candidates")
+    }
+    with store.batch(max_seconds=0) as tick:  # a tick commits: the rows go with it
+        saved.append(_transcript("late", "后来的 c++ 候选人", ["有"]))
+        store.save(saved[-1])
+        tick()
+        assert ("c++", 1) in {(r[0], r[2]) for r in _runs(store)}
+    assert _all_rows(store) == _all_expected(store, saved)
+    store.close()
+
+
+def test_a_failed_batch_leaves_no_rows_behind(pg_url: str) -> None:
+    store = PgStore(pg_url)
+    with pytest.raises(RuntimeError), store.batch():
+        store.save(_transcript("lost", "c++ 并行 tensorflow", ["数据"]))
+        raise RuntimeError("the run stops")
+    assert store.ids() == []
+    assert _all_rows(store) == (set(), set(), set())
+    lost = _transcript("lost", "c++ 并行 tensorflow", ["数据"])
+    store.save(lost)  # and saving again works
+    assert _all_rows(store) == _all_expected(store, [lost])
+    store.close()
+
+
+PUNCTUATED = [
+    "C++ 工程师，熟悉 c++/python 与 (C++)。",
+    "做过 client/server 架构；Client/Server 与 c++c++c++。",
+    "node.js 和 Node.JS，50%_off，a.b.c",
+    "只写 Python，没有别的。",
+    "C++、C++、C++ 性能优化",
+]
+
+
+def test_a_term_with_punctuation_is_scored_from_runs_exactly_as_from_the_text(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = PgStore(pg_url)
+    for i, text in enumerate(PUNCTUATED * 3):
+        store.save(_transcript(f"p{i:02}", text * (1 + i % 4), ["模型 " * (i % 3)]))
+    queries = ["c++", "C++", "client/server", "node.js", "50%_off", "c++ 模型", "a.b", "+c", "++c"]
+    from_runs = {q: [(h.id, h.score) for h in store.search(q, limit=50)] for q in queries}
+    assert len(from_runs["c++"]) == 9 and from_runs["c++"] == from_runs["C++"]
+    assert from_runs["++c"] and from_runs["client/server"] and from_runs["50%_off"]
+    from store.pg import search as pg_search
+
+    real = pg_search._indexed
+    monkeypatch.setattr(  # the text path: the matches' text is read
+        pg_search,
+        "_indexed",
+        lambda term: None if term.kind == "trigram" and "runs" in str(real(term)) else real(term),
+    )
+    assert all(pg_search._indexed(t) is None for t in fulltext.terms("c++ node.js"))
+    for q, found in from_runs.items():
+        assert [(h.id, h.score) for h in store.search(q, limit=50)] == found, q
     store.close()

@@ -9,7 +9,7 @@ from .. import rows
 from ..models import Candidate, Question, Transcript
 from ..resolve import CandidateLookups, ResolveSQL
 from .connection import Conn
-from .migrations import postings, write_postings, write_words
+from .postings import Rows, text_array
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -92,7 +92,7 @@ class PgCandidates(PgSearch, CandidateLookups):
             now,
             fts,
             fts_len,
-            terms,
+            text_array(terms),
             terms_len,
         ]
 
@@ -102,7 +102,7 @@ class PgCandidates(PgSearch, CandidateLookups):
                 " source, hash, mtime_ns, size, question_count, unanswered_count,"
                 " first_indexed_at, indexed_at, fts, fts_len, terms, terms_len)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-                " %s, %s) ON CONFLICT (id) DO UPDATE SET position = excluded.position,"
+                " %s::text[], %s) ON CONFLICT (id) DO UPDATE SET position = excluded.position,"
                 " years = excluded.years, years_text = excluded.years_text,"
                 " intro = excluded.intro, summary = excluded.summary,"
                 " verdict = excluded.verdict, source = excluded.source, hash = excluded.hash,"
@@ -116,9 +116,6 @@ class PgCandidates(PgSearch, CandidateLookups):
             ).fetchone()
             assert row is not None
             rid = row[0]
-            # The old postings and words went with the update (triggers: migrations.py).
-            write_postings(conn, postings(rid, prepared[1].split()))
-            write_words(conn, rid, fts)
             conn.execute("DELETE FROM questions WHERE candidate_rid = %s", [rid])
             with conn.cursor() as cur:
                 cur.executemany(
@@ -139,13 +136,26 @@ class PgCandidates(PgSearch, CandidateLookups):
                     ],
                 )
             conn.execute(OPEN_COUNT_SQL, [t.id])
+            # The old frequency rows went with the update (triggers: migrations.py); the
+            # new ones are written now, or with the batch, last: a save that failed
+            # above leaves none behind.
+            batch = self.batch_rows()
+            rows = Rows() if batch is None else batch
+            rows.add(rid, prepared[1].split(), fts)
+            if batch is None:
+                rows.write(conn)
 
         self._write(write)
 
     def remove(self, candidate_id: str) -> bool:
         def write(conn: Conn) -> bool:
-            cur = conn.execute("DELETE FROM candidates WHERE id = %s", [candidate_id])
-            return cur.rowcount > 0
+            row = conn.execute(
+                "DELETE FROM candidates WHERE id = %s RETURNING rid", [candidate_id]
+            ).fetchone()
+            batch = self.batch_rows()
+            if row is not None and batch is not None:
+                batch.drop(int(row[0]))  # saved earlier in this batch: nothing to write
+            return row is not None
 
         return self._write(write)
 

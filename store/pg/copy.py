@@ -20,7 +20,7 @@ from ..db import Store
 from ..models import Question
 from .candidates import index_columns
 from .connection import Conn
-from .migrations import postings, write_postings, write_words
+from .postings import Rows
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -96,6 +96,7 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                     " database only (create a new one, or drop its tables)"
                 )
         conn.execute("DELETE FROM meta")  # only the migration's own bookkeeping is there
+        frequencies = Rows()  # the candidates' postings, words and runs (pg/postings.py)
         for table in tables:
             theirs = _columns(conn, table)
             batch: list[list[Any]] = []
@@ -111,8 +112,7 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                     )
                     tokens = fulltext.bigrams(text)
                     fts, fts_len, terms, terms_len = index_columns(text, tokens)
-                    write_postings(conn, postings(int(r["rid"]), tokens.split()))
-                    write_words(conn, int(r["rid"]), fts)
+                    frequencies.add(int(r["rid"]), tokens.split(), fts)
                     r = r | {"fts": fts, "fts_len": fts_len, "terms": terms}
                     r["terms_len"] = terms_len
                 if not cols:
@@ -120,9 +120,11 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                 batch.append([_clean(r[c]) for c in cols])
                 if len(batch) >= _BATCH:
                     _insert(conn, table, cols, batch)
+                    frequencies.write(conn)
                     batch = []
             if batch:
                 _insert(conn, table, cols, batch)
+            frequencies.write(conn)
             key = _IDENTITY.get(table)
             if key:
                 conn.execute(

@@ -1,28 +1,26 @@
 """Full-text search on PostgreSQL: the same terms as SQLite find the same candidates.
 
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
-SQL over the `fts` and `terms` columns (see migrations.py):
+SQL over the frequency tables (postings.py) and the `fts` column (see migrations.py):
 
-- a term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5's
+- a CJK term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5's
   trigram tokenizer matches it), served by the pg_trgm GIN index;
-- a 2-character CJK word or a short Latin word: `terms @> ARRAY[...]`, served by the
-  GIN index on the distinct bigrams and short words;
-- one CJK character: a bigram starting with it (FTS5's prefix query), by regex.
+- any other term of 3+ characters: the `words` or `runs` entries containing it;
+- a 2-character CJK word or a short Latin word: the candidates `postings` lists for it;
+- one CJK character: the bigrams starting with it (FTS5's prefix query).
 
 Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), the document
 lengths as FTS5 counts them (characters for the trigram side, tokens for the bigram
 side); the two sides' scores add up, as they do on SQLite. Document count and average
 lengths are cached for a minute. Term frequencies come from an index where one holds
-them exactly (`_indexed`: `postings` for the bigram side, `words` for Latin words of 3+
-characters), else from the text: for a CJK term of 3+ characters only for the
-candidates a postings bound says can reach the top (`_bounded`), for any other term
-(`c++`) for every match.
+them exactly (`_indexed`: `postings` for the bigram side, `words` and `runs` for other
+terms of 3+ characters); a CJK term of 3+ characters is counted in the text, and only
+for the candidates a postings bound says can reach the top (`_bounded`).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,64 +30,54 @@ from .. import rows
 from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
-from .migrations import WORD_RE
+from .postings import WORD_RE
 
 K1 = 1.2
 B = 0.75
 _STATS_TTL_S = 60.0
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 
 
 def _like(text: str) -> str:
     return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def _regex(term: Term) -> str:
-    """A PostgreSQL regex (ARE) counting the term's occurrences as the index sees them."""
-    if term.kind == "short":
-        return f"(?<![0-9a-z]){re.escape(term.text)}(?![0-9a-z#+])"
-    if term.kind == "bigram" and len(term.text) == 1:
-        return f"{re.escape(term.text)}[{_CJK}]"
-    return re.escape(term.text)
-
-
 def _condition(term: Term) -> tuple[str, Any]:
-    if term.kind == "trigram":
-        return "fts LIKE %s", _like(term.text)
-    if term.kind == "bigram" and len(term.text) == 1:
-        return "fts ~ %s", _regex(term)
-    return "terms @> ARRAY[%s]::text[]", term.text
+    """SQL matching a term no index lists (a CJK term of 3+ characters) in `fts`."""
+    return "fts LIKE %s", _like(term.text)
 
 
 def _frequency(term: Term) -> tuple[str, Any]:
-    """SQL for how often the term occurs in `fts` (overlaps aside)."""
-    if term.kind == "trigram" or (term.kind == "bigram" and len(term.text) == 2):
-        size = len(term.text)
-        return f"((fts_len - length(replace(fts, %s, ''))) / {size})", term.text
-    return "regexp_count(fts, %s)", _regex(term)
+    """SQL for how often such a term occurs in `fts` (overlaps aside)."""
+    return f"((fts_len - length(replace(fts, %s, ''))) / {len(term.text)})", term.text
 
 
 def _indexed(term: Term) -> tuple[str, list[Any]] | None:
     """A subquery of (rid, tf, dl) listing the candidates that match `term`, with its
     frequency and the document length bm25 takes for it, from the index that holds them
-    exactly; None when only the text can tell (a 3+ character term other than a Latin
-    word: CJK, or with punctuation such as `c++`).
+    exactly; None when only the text can tell (a CJK term of 3+ characters).
 
     - A bigram-side term: `postings` (one CJK character adds up the bigrams starting
       with it, as FTS5's prefix query does).
-    - A Latin word of 3+ letters and digits: its occurrences all lie inside the text's
-      words (maximal runs of letters and digits), so `words` holds them: the vocabulary
-      words containing it (pg_trgm), each one's frequency times the term's
-      non-overlapping count in it, which is what `_frequency` counts in the text.
+    - Any other term of 3+ characters: its occurrences all lie inside the text's runs of
+      letters and digits (`words`, for a term made of those: TensorFlow) or inside its
+      runs with punctuation (`runs`, for any other: c++, client/server), see
+      postings.py; so the sum over the vocabulary entries containing it, of each one's
+      frequency times the term's non-overlapping count in it, is what `_frequency`
+      counts in the text.
     """
     if term.kind == "trigram":
-        if not WORD_RE.fullmatch(term.text):
+        if is_cjk(term.text):
             return None
+        table, key, vocabulary = (
+            ("words", "word", "vocabulary")
+            if WORD_RE.fullmatch(term.text)
+            else ("runs", "run", "run_vocabulary")
+        )
         size = len(term.text)
         return (
-            f"(SELECT rid, sum(tf * ((length(word) - length(replace(word, %s, ''))) / {size}))"
-            " AS tf, min(dl) AS dl FROM words WHERE word IN"
-            " (SELECT word FROM vocabulary WHERE word LIKE %s) GROUP BY rid)",
+            f"(SELECT rid, sum(tf * ((length({key}) - length(replace({key}, %s, ''))) / {size}))"
+            f" AS tf, min(dl) AS dl FROM {table} WHERE {key} IN"
+            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE %s) GROUP BY rid)",
             [term.text, _like(term.text)],
         )
     if term.kind == "bigram" and len(term.text) == 1:
@@ -154,20 +142,8 @@ class PgSearch(PgConnection, HitSearch):
         bm25 (higher is better), 0 when sorting newest first."""
         if not terms:
             return []
-        if sort == "newest":
-            where: list[str] = []
-            params: list[Any] = []
-            for term in terms:
-                sql, param = _condition(term)
-                where.append(sql)
-                params.append(param)
-            rows = self._all_rows(
-                f"SELECT rid, 0 FROM candidates WHERE {' AND '.join(where)}"
-                " ORDER BY rid DESC LIMIT %s",
-                [*params, limit],
-            )
-            return [(int(r[0]), 0.0) for r in rows]
-        n, avg_fts, avg_terms = self._corpus()
+        newest = sort == "newest"
+        n, avg_fts, avg_terms = (0, 1.0, 1.0) if newest else self._corpus()
         # A term's frequencies come from an index where one holds them exactly (`postings`
         # for the bigram side, `words` for a Latin word of 3+ characters: one index scan
         # each, the matches being the candidates it lists); any other term's are counted
@@ -205,13 +181,22 @@ class PgSearch(PgConnection, HitSearch):
                 source_params += sub_params
                 counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
             parts.append(f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / %s))")
-            score_params += [self._idf(term, n), avg]
+            score_params += [0.0 if newest else self._idf(term, n), avg]
         if first is None:
             rid, table = "rid", "candidates"
         else:
             rid, table = f"{first}.rid", " ".join(sources)
             if in_text:
                 table += f" JOIN candidates AS c ON c.rid = {first}.rid"
+
+        if newest:  # the same matches, latest first (an index scan backwards for one word)
+            rows = self._all_rows(
+                f"SELECT {rid} FROM {table}"
+                f"{' WHERE ' + ' AND '.join(where) if where else ''}"
+                f" ORDER BY {rid} DESC LIMIT %s",
+                [*source_params, *where_params, limit],
+            )
+            return [(int(r[0]), 0.0) for r in rows]
 
         def query(conditions: list[str]) -> str:
             return (

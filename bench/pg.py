@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from fakes import FakeSlack, command_body, post_signed  # noqa: E402
-from run import ALL_QUERIES, QUERIES, build_corpus, pct  # noqa: E402
+from run import ALL_QUERIES, QUERIES, build_corpus, loadavg, pct  # noqa: E402
 
 from store.factory import open_store  # noqa: E402
 
@@ -58,15 +58,23 @@ def search(db: str, repeat: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kind, queries in QUERIES.items():
         samples: list[float] = []
+        first: list[float] = []
         hits: dict[str, int] = {}
         for q in queries:
+            started = time.perf_counter()
             store.search(q)
+            first.append((time.perf_counter() - started) * 1000)
             for _ in range(repeat):
                 started = time.perf_counter()
                 store.search(q)
                 samples.append((time.perf_counter() - started) * 1000)
             hits[q] = len(store.search(q, limit=1000))
-        out[kind] = {"p50_ms": statistics.median(samples), "p99_ms": pct(samples, 99), "hits": hits}
+        out[kind] = {
+            "first_max_ms": max(first),
+            "p50_ms": statistics.median(samples),
+            "p99_ms": pct(samples, 99),
+            "hits": hits,
+        }
     store.close()
     return out
 
@@ -77,7 +85,7 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
+def replicas_under_load(db: str, seconds: float, rate: float, replicas: int = 2) -> dict[str, Any]:
     store = open_store(db, create=False)
     ids = [s.id for s in store.list_candidates(limit=2000)]
     store.close()
@@ -92,7 +100,7 @@ def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
             "DEBRIEF_LOG_LEVEL": "warning",
         }
         procs, urls = [], []
-        for _ in range(2):
+        for _ in range(replicas):
             port = _port()
             procs.append(
                 subprocess.Popen(
@@ -134,7 +142,7 @@ def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
                 )
                 body = command_body(text, response_url=fake.response_url(name))
                 status, _h, _b = post_signed(
-                    urls[n % 2] + "/slack/events", body, SECRET, timeout=30
+                    urls[n % len(urls)] + "/slack/events", body, SECRET, timeout=30
                 )
                 ack = (time.monotonic() - due) * 1000
                 fake.wait_for(f"response/{name}", timeout=30)
@@ -171,18 +179,46 @@ def replicas_under_load(db: str, seconds: float, rate: float) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def report(r: dict[str, Any]) -> str:
+    lines = [
+        f"PostgreSQL beside SQLite, N = {r['count']:,} (load {r['load_start']} -> {r['load_end']})"
+    ]
+    idx = r["index_s"]
+    lines.append(
+        f"index: SQLite {idx['sqlite']:.0f} s, PostgreSQL {idx['postgresql']:.0f} s"
+        f" ({idx['postgresql'] / idx['sqlite']:.1f}x)"
+    )
+    lines.append("search (ms)          SQLite first/p50/p99        PostgreSQL first/p50/p99")
+    for kind, lite in r["search"]["sqlite"].items():
+        pg = r["search"]["postgresql"][kind]
+        lines.append(
+            f"  {kind:<10} {lite['first_max_ms']:9.1f} {lite['p50_ms']:8.1f} {lite['p99_ms']:8.1f}"
+            f"      {pg['first_max_ms']:9.1f} {pg['p50_ms']:8.1f} {pg['p99_ms']:8.1f}"
+        )
+    lines.append(f"same hits on both: {r['same_hits']} {r['differing_hits'] or ''}")
+    for name in ("sqlite_one_serve", "two_replicas"):
+        x = r[name]
+        lines.append(
+            f"{name} at {x['rate_per_s']}/s: {x['answered']}/{x['requests']} answered;"
+            f" ack p50 {x['ack_p50_ms']:.0f} p99 {x['ack_p99_ms']:.0f} ms;"
+            f" reply p50 {x['reply_p50_ms']:.0f} p99 {x['reply_p99_ms']:.0f} ms"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--db", required=True, help="an empty PostgreSQL database (URL)")
     ap.add_argument("--count", type=int, default=20000)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--repeat", type=int, default=20)
-    ap.add_argument("--load-seconds", type=float, default=20)
-    ap.add_argument("--rate", type=float, default=20)
-    args = ap.parse_args()
+    ap.add_argument("--load-seconds", type=float, default=30)
+    ap.add_argument("--rate", type=float, default=10)
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    args = ap.parse_args(argv)
     folder = build_corpus(args.count, args.seed)
-    result: dict[str, Any] = {"count": args.count}
-    with tempfile.TemporaryDirectory() as tmp:
+    result: dict[str, Any] = {"count": args.count, "load_start": loadavg()}
+    with tempfile.TemporaryDirectory(prefix="debrief-bench-pg-") as tmp:
         lite = str(Path(tmp) / "bench.db")
         result["index_s"] = {"sqlite": index(folder, lite), "postgresql": index(folder, args.db)}
         print(json.dumps({"index_s": result["index_s"]}), file=sys.stderr, flush=True)
@@ -191,15 +227,19 @@ def main() -> int:
             "postgresql": search(args.db, args.repeat),
         }
         print(json.dumps({"search": result["search"]}, ensure_ascii=False), file=sys.stderr)
-    same = {
-        q: (n, result["search"]["postgresql"][k]["hits"][q])
-        for k, v in result["search"]["sqlite"].items()
-        for q, n in v["hits"].items()
-    }
-    result["same_hits"] = all(a == b for a, b in same.values())
-    result["differing_hits"] = {q: ab for q, ab in same.items() if ab[0] != ab[1]}
-    result["two_replicas"] = replicas_under_load(args.db, args.load_seconds, args.rate)
-    print(json.dumps(result, ensure_ascii=False, indent=2))
+        same = {
+            q: (n, result["search"]["postgresql"][k]["hits"][q])
+            for k, v in result["search"]["sqlite"].items()
+            for q, n in v["hits"].items()
+        }
+        result["same_hits"] = all(a == b for a, b in same.values())
+        result["differing_hits"] = {q: ab for q, ab in same.items() if ab[0] != ab[1]}
+        result["sqlite_one_serve"] = replicas_under_load(lite, args.load_seconds, args.rate, 1)
+        result["two_replicas"] = replicas_under_load(args.db, args.load_seconds, args.rate, 2)
+    result["load_end"] = loadavg()
+    print(report(result))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
     return 0
 
 

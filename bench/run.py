@@ -704,9 +704,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--db",
-        metavar="FILE",
-        help="measure search, ranking and serving on this database, already holding the"
-        " corpus (no indexing figures)",
+        metavar="FILE|URL",
+        help="a SQLite file: measure search, ranking and serving on it, already holding the"
+        " corpus (no indexing figures); a postgresql:// URL of an empty database: index the"
+        " corpus into it and into SQLite, and compare them (bench/pg.py)",
     )
     parser.add_argument(
         "--during-index",
@@ -722,6 +723,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     repeat, grep_repeat, serve_repeat = (5, 1, 5) if args.quick else (40, 3, 100)
+    if args.db and args.db.startswith(("postgresql://", "postgres://")):
+        import pg  # PostgreSQL beside SQLite: index, search, two replicas under load
+
+        quick = ["--repeat", "3", "--load-seconds", "3"] if args.quick else []
+        more = ["--json"] if args.json else []
+        return pg.main(
+            ["--db", args.db, "--count", str(args.count), "--seed", str(args.seed), *quick, *more]
+        )
 
     folder = build_corpus(args.count, args.seed)
     raw, files = raw_size(folder)

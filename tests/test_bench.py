@@ -97,3 +97,35 @@ def test_bench_measures_commands_during_an_index_run() -> None:
     text = "\n".join(table)
     for words in ("during a full `debrief index`", "no index (base)", "load average"):
         assert words in text
+
+
+def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -> None:
+    """`bench/run.py --db postgresql://...` (issue 16): both backends indexed, searched
+    and served under the same load, side by side."""
+    from pg_fixtures import fresh_pg_url
+
+    url = fresh_pg_url(request)
+    done = subprocess.run(
+        [sys.executable, "bench/run.py", "--db", url, "--count", "200", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    *table, last = done.stdout.strip().splitlines()
+    figures = json.loads(last)
+    assert figures["count"] == 200 and figures["same_hits"], figures["differing_hits"]
+    assert figures["index_s"]["sqlite"] > 0 and figures["index_s"]["postgresql"] > 0
+    for backend in ("sqlite", "postgresql"):
+        assert set(figures["search"][backend]) == {"cjk-2", "cjk-long", "ascii", "mixed"}
+        for kind, s in figures["search"][backend].items():
+            assert 0 < s["p50_ms"] <= s["p99_ms"] and s["first_max_ms"] > 0, (backend, kind)
+    for serving in ("sqlite_one_serve", "two_replicas"):
+        s = figures[serving]
+        assert s["answered"] == s["requests"] > 0, serving
+        assert 0 < s["ack_p50_ms"] <= s["ack_p99_ms"], serving
+        assert 0 < s["reply_p50_ms"] <= s["reply_p99_ms"], serving
+    text = "\n".join(table)
+    assert "PostgreSQL beside SQLite" in text and "two_replicas" in text

@@ -20,9 +20,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def test_bench_suite_produces_its_figures() -> None:
+def _bench(*args: str) -> tuple[list[str], str]:
+    """Run bench/run.py: (its table's lines, its last line: the JSON figures)."""
     done = subprocess.run(
-        [sys.executable, "bench/run.py", "--count", "200", "--quick", "--json"],
+        [sys.executable, "bench/run.py", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -31,6 +32,11 @@ def test_bench_suite_produces_its_figures() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     *table, last = done.stdout.strip().splitlines()
+    return table, last
+
+
+def test_bench_suite_produces_its_figures() -> None:
+    table, last = _bench("--count", "200", "--quick", "--json")
     figures = json.loads(last)
     index = figures["index"]
     assert index["files"] == 200 and index["reindex_unchanged"] == 200
@@ -72,16 +78,7 @@ def test_bench_suite_produces_its_figures() -> None:
 
 
 def test_bench_measures_commands_during_an_index_run() -> None:
-    done = subprocess.run(
-        [sys.executable, "bench/run.py", "--count", "200", "--quick", "--during-index", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    *table, last = done.stdout.strip().splitlines()
+    table, last = _bench("--count", "200", "--quick", "--during-index", "--json")
     d = json.loads(last)["during_index"]
     assert d["indexed"] == 200 and d["index_seconds"] > 0
     # the baseline (no index running) always sends its commands; during the run, at
@@ -105,16 +102,7 @@ def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -
     from pg_fixtures import fresh_pg_url
 
     url = fresh_pg_url(request)
-    done = subprocess.run(
-        [sys.executable, "bench/run.py", "--db", url, "--count", "200", "--quick", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    *table, last = done.stdout.strip().splitlines()
+    table, last = _bench("--db", url, "--count", "200", "--quick", "--json")
     figures = json.loads(last)
     assert figures["count"] == 200 and figures["same_hits"], figures["differing_hits"]
     assert figures["index_s"]["sqlite"] > 0 and figures["index_s"]["postgresql"] > 0

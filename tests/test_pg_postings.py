@@ -25,11 +25,17 @@ def pg_url(request: pytest.FixtureRequest) -> str:
     return fresh_pg_url(request)
 
 
-def _postings(store: PgStore) -> Rows:
+def _table(store: PgStore, table: str) -> Rows:
+    """A frequency table's rows as (key, rid, tf, dl)."""
+    key = {"postings": "term", "words": "word", "runs": "run"}[table]
     return {
         (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
-        for r in store.db.execute("SELECT term, rid, tf, dl FROM postings")
+        for r in store.db.execute(f"SELECT {key}, rid, tf, dl FROM {table}")
     }
+
+
+def _postings(store: PgStore) -> Rows:
+    return _table(store, "postings")
 
 
 def _expected(store: PgStore, saved: list[Transcript] | None = None) -> Rows:
@@ -45,10 +51,7 @@ def _expected(store: PgStore, saved: list[Transcript] | None = None) -> Rows:
 
 
 def _words(store: PgStore) -> Rows:
-    return {
-        (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
-        for r in store.db.execute("SELECT word, rid, tf, dl FROM words")
-    }
+    return _table(store, "words")
 
 
 def _expected_words(store: PgStore) -> Rows:
@@ -60,10 +63,7 @@ def _expected_words(store: PgStore) -> Rows:
 
 
 def _runs(store: PgStore) -> Rows:
-    return {
-        (str(r[0]), int(r[1]), int(r[2]), int(r[3]))
-        for r in store.db.execute("SELECT run, rid, tf, dl FROM runs")
-    }
+    return _table(store, "runs")
 
 
 def _expected_runs(store: PgStore) -> Rows:
@@ -80,9 +80,7 @@ def _all_rows(store: PgStore) -> tuple[Rows, Rows, Rows]:
     return _postings(store), _words(store), _runs(store)
 
 
-def _all_expected(
-    store: PgStore, saved: list[Transcript] | None = None
-) -> tuple[Rows, Rows, Rows]:
+def _all_expected(store: PgStore, saved: list[Transcript] | None = None) -> tuple[Rows, Rows, Rows]:
     return _expected(store, saved), _expected_words(store), _expected_runs(store)
 
 

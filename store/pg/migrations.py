@@ -19,6 +19,7 @@ count), so bm25 for them is an index scan instead of a pass over the matches' te
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,7 +28,7 @@ import psycopg
 from .. import fulltext
 from ..registry import NewerSchemaError as NewerSchemaError
 from ..registry import Registry
-from .postings import postings, runs, words, write
+from .postings import Row, postings, runs, words, write
 
 Conn = psycopg.Connection[Any]
 REGISTRY: Registry[Conn] = Registry()
@@ -210,19 +211,31 @@ def pg003_home_queues(conn: Conn) -> None:
     conn.execute("CREATE INDEX replies_reviewer ON replies (reviewer, candidate_id, ts)")
 
 
-# Old postings go when a candidate's tokens change or it is deleted (a save writes the
-# new ones after its upsert); `term = ANY(OLD.terms)` keeps that on the primary key.
-_POSTINGS_TRIGGER = """
-CREATE FUNCTION candidates_drop_postings() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    DELETE FROM postings WHERE term = ANY(OLD.terms) AND rid = OLD.rid;
-    IF TG_OP = 'DELETE' THEN
-        RETURN OLD;
-    END IF;
-    RETURN NEW;
-END
-$$
-"""
+def _drop_rows_trigger(conn: Conn, table: str, where: str, column: str) -> None:
+    """A candidate's old `table` rows go when it is deleted or its `column` is updated (a
+    save writes the new ones after its upsert): trigger `candidates_{table}`."""
+    conn.execute(
+        f"CREATE FUNCTION candidates_drop_{table}() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+        f"BEGIN\n    DELETE FROM {table} WHERE {where};\n"
+        "    IF TG_OP = 'DELETE' THEN\n        RETURN OLD;\n    END IF;\n    RETURN NEW;\nEND\n$$"
+    )
+    conn.execute(
+        f"CREATE TRIGGER candidates_{table} BEFORE DELETE OR UPDATE OF {column} ON candidates"
+        f" FOR EACH ROW EXECUTE FUNCTION candidates_drop_{table}()"
+    )
+
+
+def _backfill(conn: Conn, table: str, rows_of: Callable[[int, str], Iterable[Row]]) -> None:
+    """Write `table`'s rows for the candidates already saved, 500 at a time."""
+    last = 0
+    while True:
+        batch = conn.execute(
+            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
+        ).fetchall()
+        if not batch:
+            break
+        last = int(batch[-1][0])
+        write(conn, table, (row for rid, fts in batch for row in rows_of(int(rid), fts)))
 
 
 @migration
@@ -233,43 +246,10 @@ def pg004_postings(conn: Conn) -> None:
         'CREATE TABLE postings (term TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
-    last = 0
-    while True:
-        batch = conn.execute(
-            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
-        ).fetchall()
-        if not batch:
-            break
-        last = int(batch[-1][0])
-        write(
-            conn,
-            "postings",
-            (
-                row
-                for rid, fts in batch
-                for row in postings(int(rid), fulltext.bigrams(fts).split())
-            ),
-        )
+    _backfill(conn, "postings", lambda rid, fts: postings(rid, fulltext.bigrams(fts).split()))
     conn.execute("ALTER TABLE postings ADD PRIMARY KEY (term, rid) INCLUDE (tf, dl)")
-    conn.execute(_POSTINGS_TRIGGER)
-    conn.execute(
-        "CREATE TRIGGER candidates_postings BEFORE DELETE OR UPDATE OF terms ON candidates"
-        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_postings()"
-    )
-
-
-_WORDS_TRIGGER = """
-CREATE FUNCTION candidates_drop_words() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    DELETE FROM words WHERE rid = OLD.rid AND word IN
-        (SELECT m[1] FROM regexp_matches(OLD.fts, '[0-9a-z]{3,}', 'g') AS m);
-    IF TG_OP = 'DELETE' THEN
-        RETURN OLD;
-    END IF;
-    RETURN NEW;
-END
-$$
-"""
+    # `term = ANY(OLD.terms)` keeps the delete on the primary key
+    _drop_rows_trigger(conn, "postings", "term = ANY(OLD.terms) AND rid = OLD.rid", "terms")
 
 
 @migration
@@ -282,21 +262,15 @@ def pg005_words(conn: Conn) -> None:
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
     conn.execute('CREATE TABLE vocabulary (word TEXT COLLATE "C" PRIMARY KEY)')
-    last = 0
-    while True:
-        batch = conn.execute(
-            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
-        ).fetchall()
-        if not batch:
-            break
-        last = int(batch[-1][0])
-        write(conn, "words", (row for rid, fts in batch for row in words(int(rid), fts)))
+    _backfill(conn, "words", words)
     conn.execute("ALTER TABLE words ADD PRIMARY KEY (word, rid) INCLUDE (tf, dl)")
     conn.execute("CREATE INDEX vocabulary_trgm ON vocabulary USING gin (word gin_trgm_ops)")
-    conn.execute(_WORDS_TRIGGER)
-    conn.execute(
-        "CREATE TRIGGER candidates_words BEFORE DELETE OR UPDATE OF fts ON candidates"
-        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_words()"
+    _drop_rows_trigger(
+        conn,
+        "words",
+        "rid = OLD.rid AND word IN"
+        " (SELECT m[1] FROM regexp_matches(OLD.fts, '[0-9a-z]{3,}', 'g') AS m)",
+        "fts",
     )
 
 
@@ -310,37 +284,12 @@ def pg006_runs(conn: Conn) -> None:
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
     conn.execute('CREATE TABLE run_vocabulary (run TEXT COLLATE "C" PRIMARY KEY)')
-    last = 0
-    while True:
-        batch = conn.execute(
-            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
-        ).fetchall()
-        if not batch:
-            break
-        last = int(batch[-1][0])
-        write(conn, "runs", (row for rid, fts in batch for row in runs(int(rid), fts)))
+    _backfill(conn, "runs", runs)
     conn.execute("ALTER TABLE runs ADD PRIMARY KEY (run, rid) INCLUDE (tf, dl)")
     # A delete finds a candidate's runs by rid: what the text calls a run is Python's
     # regex, which a trigger cannot repeat exactly.
     conn.execute("CREATE INDEX runs_rid ON runs (rid)")
-    conn.execute(_RUNS_TRIGGER)
-    conn.execute(
-        "CREATE TRIGGER candidates_runs BEFORE DELETE OR UPDATE OF fts ON candidates"
-        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_runs()"
-    )
-
-
-_RUNS_TRIGGER = """
-CREATE FUNCTION candidates_drop_runs() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    DELETE FROM runs WHERE rid = OLD.rid;
-    IF TG_OP = 'DELETE' THEN
-        RETURN OLD;
-    END IF;
-    RETURN NEW;
-END
-$$
-"""
+    _drop_rows_trigger(conn, "runs", "rid = OLD.rid", "fts")
 
 
 @migration

@@ -18,8 +18,6 @@ bm25 query would give. Snippets and candidate fields are always read fresh.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,7 +27,6 @@ from .connection import Connection
 from .fulltext import Sort
 from .hits import HitSearch, Ranking
 
-_CACHE_ENTRIES = 256
 # FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
 # (segments and a cookie bumped on every change).
 _STATE_SQL = (
@@ -42,53 +39,8 @@ _Key = tuple[str | None, str | None, int, str]
 _Ranked = list[tuple[int, float]]
 
 
-class _RankCache:
-    """Ranked (rowid, score) lists of recent queries for one state of the indexes;
-    a different state empties it. Shared by the store's threads."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._state: tuple[bytes, ...] | None = None
-        self._entries: OrderedDict[_Key, _Ranked] = OrderedDict()
-
-    def get(self, state: tuple[bytes, ...], key: _Key) -> _Ranked | None:
-        with self._lock:
-            if state != self._state:
-                return None
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
-
-    def put(self, state: tuple[bytes, ...], key: _Key, ranked: _Ranked) -> None:
-        with self._lock:
-            if state != self._state:
-                self._state = state
-                self._entries.clear()
-            self._entries[key] = ranked
-            while len(self._entries) > _CACHE_ENTRIES:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._state = None
-            self._entries.clear()
-
-
 class SearchStore(Connection, HitSearch):
     """`search()`: candidates containing every term, best (or newest) first, with snippets."""
-
-    _rank_cache: _RankCache | None = None
-
-    def clear_search_cache(self) -> None:
-        """Forget cached rankings (the benchmark times cold queries with it)."""
-        self._cache().clear()
-
-    def _cache(self) -> _RankCache:
-        cache = self._rank_cache
-        if cache is None:  # two threads may both make one: one is dropped, no harm
-            cache = self._rank_cache = _RankCache()
-        return cache
 
     @contextmanager
     def _snapshot(self) -> Iterator[tuple[bytes, ...] | None]:

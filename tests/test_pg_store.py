@@ -239,3 +239,53 @@ def test_stats_health_and_backup_say_postgresql(pg_url: str, tmp_path: Path) -> 
         assert "pg_dump" in str(exc)
     else:
         assert size > 0
+
+
+def test_a_search_is_cached_until_any_replica_changes_the_index(
+    replicas: tuple[PgStore, PgStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = replicas
+    computed: list[str] = []
+    real = PgStore._ranked
+
+    def counting(self: PgStore, terms: list, limit: int, sort: Sort) -> list:  # type: ignore[type-arg]
+        computed.append(" ".join(t.text for t in terms))
+        return real(self, terms, limit, sort)
+
+    monkeypatch.setattr(PgStore, "_ranked", counting)
+    first = [h.id for h in a.search("模型")]
+    assert first and [h.id for h in a.search("模型")] == first
+    assert computed == ["模型"]  # the second answer came from the cache
+
+    # another replica saves a transcript that matches too: the next search sees it
+    b.save(_transcript("zz_new", "模型模型模型模型", ["模型"]))
+    again = [h.id for h in a.search("模型")]
+    assert set(again) == {*first, "zz_new"} and computed == ["模型", "模型"]
+    assert b.remove("zz_new")
+    assert [h.id for h in a.search("模型")] == first and len(computed) == 3
+
+    # a touch (same text, new file time) leaves the cached answer valid
+    b.touch_file(first[0], 1, 2)
+    assert [h.id for h in a.search("模型")] == first and len(computed) == 3
+
+    with a.batch():  # inside this thread's transaction nothing is cached
+        a.search("模型")
+        a.search("模型")
+    assert len(computed) == 5
+
+
+def test_a_cjk_phrase_ranks_the_same_with_its_bigram_count_as_its_idf(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The idf of a CJK term of 3+ characters counts the transcripts holding all its
+    bigrams (more than hold the phrase): one term's order is still SQLite's."""
+    lite, pg = Store(tmp_path / "s.db"), PgStore(pg_url)
+    for store in (lite, pg):
+        for i in range(40):
+            # a third hold 分布 and 布式 apart, not 分布式: the counts differ
+            text = "分布 布式 训练" if i % 3 == 0 else "分布式训练" * (1 + i % 4) + "填充" * i
+            store.save(_transcript(f"c{i:02}", text, ["回答"]))
+    for query in ("分布式", "分布式训练", "布式训练", "布式训"):  # the last two: jieba's words
+        ours = [h.id for h in pg.search(query, limit=40)]
+        assert ours == [h.id for h in lite.search(query, limit=40)], query
+    assert len(pg.search("分布式", limit=40)) == len(pg.search("分布式训练", limit=40)) == 26

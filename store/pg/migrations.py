@@ -298,3 +298,25 @@ def pg007_no_terms_index(conn: Conn) -> None:
     lists the same matches (a newest-first search reads it backwards), and keeping the
     GIN up to date cost a third of each save (2,000 transcripts: 11 s -> 7 s)."""
     conn.execute("DROP INDEX IF EXISTS candidates_terms")
+
+
+@migration
+def pg008_fts_version(conn: Conn) -> None:
+    """A number that changes whenever any candidate's indexed text may have: a search
+    answer is cached with the number it was computed under (pg/search.py), and every
+    replica sees the same number, in the same snapshot as the data. The trigger runs
+    before the statement, so every writer takes this row's lock before any candidate's
+    (one order: no deadlock between an index batch and another replica's save)."""
+    conn.execute(
+        "CREATE TABLE fts_version (one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one),"
+        " version BIGINT NOT NULL)"
+    )
+    conn.execute("INSERT INTO fts_version (version) VALUES (0)")
+    conn.execute(
+        "CREATE FUNCTION candidates_fts_version() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+        "BEGIN\n    UPDATE fts_version SET version = version + 1;\n    RETURN NULL;\nEND\n$$"
+    )
+    conn.execute(
+        "CREATE TRIGGER candidates_fts_version BEFORE INSERT OR DELETE OR UPDATE OF fts"
+        " ON candidates FOR EACH STATEMENT EXECUTE FUNCTION candidates_fts_version()"
+    )

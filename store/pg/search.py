@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from psycopg import pq
+
 from .. import rows
 from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
@@ -96,6 +98,18 @@ def _bigrams_of(term: Term) -> list[str]:
     return sorted({term.text[i : i + 2] for i in range(len(term.text) - 1)})
 
 
+def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
+    """A subquery of (rid, tf, dl) listing the candidates holding every bigram of a CJK
+    term of 3+ characters, tf being the rarest one's count: the term occurs (without
+    overlaps) no more often than that. dl is 0 (the text's length is `fts_len`)."""
+    grams = _bigrams_of(term)
+    return (
+        "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(%s)"
+        f" GROUP BY rid HAVING count(*) = {len(grams)})",
+        [grams],
+    )
+
+
 class PgSearch(PgConnection, HitSearch):
     _stats: tuple[float, int, float, float] | None = None
 
@@ -126,13 +140,14 @@ class PgSearch(PgConnection, HitSearch):
         return idf
 
     def _count_idf(self, term: Term, n: int) -> float:
-        indexed = _indexed(term)
-        if indexed is None:
-            sql, param = _condition(term)
-            row = self._one(f"SELECT count(*) FROM candidates WHERE {sql}", [param])
-        else:
-            sql, param = indexed
-            row = self._one(f"SELECT count(*) FROM {sql} AS p", param)
+        # A CJK term of 3+ characters is not in an index: counting the transcripts that
+        # hold it would read each match's text (5 s for a common phrase at 100,000), so
+        # the transcripts holding all its bigrams are counted. That can only be more
+        # (SQLite counts the phrase): the idf, the same factor for every match, is a
+        # little lower, which leaves one term's order as it was and shifts the weight
+        # between several terms only where a phrase's bigrams often occur apart.
+        sql, param = _indexed(term) or _all_bigrams(term)
+        row = self._one(f"SELECT count(*) FROM {sql} AS p", param)
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
         return idf if idf > 0 else 1e-6
@@ -236,12 +251,7 @@ class PgSearch(PgConnection, HitSearch):
         for i, term in enumerate(terms):
             indexed = _indexed(term)
             if indexed is None:
-                grams = _bigrams_of(term)
-                sql, sub = (
-                    "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(%s)"
-                    f" GROUP BY rid HAVING count(*) = {len(grams)})",
-                    [grams],
-                )
+                sql, sub = _all_bigrams(term)
                 length = "c.fts_len"
             else:
                 sql, sub = indexed
@@ -288,4 +298,31 @@ class PgSearch(PgConnection, HitSearch):
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
-        yield lambda terms, n: self._ranked(terms, n, sort)
+        """Ranked candidates for some terms, all read in one snapshot, and cached with the
+        `fts_version` of that snapshot (pg008): any save or delete on any replica changes
+        it, so a cached answer is the one a fresh query would give. Inside a transaction
+        of this thread's connection (a batch), nothing is cached."""
+        conn = self.conn
+        if conn.info.transaction_status != pq.TransactionStatus.IDLE:
+            yield lambda terms, n: self._ranked(terms, n, sort)
+            return
+        with self._said():
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            row = self._one("SELECT version FROM fts_version")
+            state = int(row[0]) if row else None
+            cache = self._cache()
+
+            def ranked(terms: list[Term], n: int) -> rows.Ranked:
+                key = (tuple(terms), n, sort)
+                found = None if state is None else cache.get(state, key)
+                if found is None:
+                    found = self._ranked(terms, n, sort)
+                    if state is not None:
+                        cache.put(state, key, found)
+                return list(found)
+
+            yield ranked
+        finally:
+            if not conn.closed and not conn.broken:
+                conn.execute("ROLLBACK")  # read only: nothing to keep

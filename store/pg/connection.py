@@ -33,6 +33,7 @@ _T = TypeVar("_T")
 Conn = psycopg.Connection[Any]
 
 LOCK_TIMEOUT_MS = 15_000
+WORK_MEM = "32MB"
 
 
 def is_pg_url(text: str) -> bool:
@@ -95,6 +96,9 @@ class PgConnection:
                     raise NoDatabaseError(self.path) from exc
                 raise StoreError(f"cannot connect to {self.path}: {exc}".strip()) from exc
             conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+            # ranking a common term groups ~100,000 postings: in memory, not in batches on
+            # disk (PostgreSQL's default is 4 MB; a few connections per thread at most)
+            conn.execute(f"SET work_mem = '{WORK_MEM}'")
             self._local.conn = conn
             with self._all_lock:
                 self._all.append(conn)

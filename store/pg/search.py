@@ -262,22 +262,28 @@ class PgSearch(PgConnection, HitSearch):
             parts.append(
                 f"%s * p{i}.tf * {K1 + 1} / (p{i}.tf + {K1} * (1 - {B} + {B} * {length} / %s))"
             )
-        bounds = self._all_rows(
+        bound_sql = (
             f"SELECT p0.rid, ({' + '.join(parts)})::float8 AS bound FROM {' '.join(sources)}"
-            " JOIN candidates AS c ON c.rid = p0.rid ORDER BY bound DESC, p0.rid DESC",
-            [*idf_avg, *source_params],
+            " JOIN candidates AS c ON c.rid = p0.rid ORDER BY bound DESC, p0.rid DESC"
+            " LIMIT %s OFFSET %s"
         )
         found: list[tuple[int, float]] = []
         step = max(limit * 4, 200)
-        for start in range(0, len(bounds), step):
-            if len(found) >= limit:
-                kth = found[limit - 1][1]
-                if kth > float(bounds[start][1]) * (1 + 1e-9) + 1e-12:
-                    break
-            chunk = [int(r[0]) for r in bounds[start : start + step]]
-            rows = self._all_rows(among, [*params, chunk])
+        offset = 0
+        while True:
+            # a page at a time, and the first bound after it (one page is nearly always
+            # enough): the server keeps a top-N instead of sending every match's bound
+            page = self._all_rows(bound_sql, [*idf_avg, *source_params, step + 1, offset])
+            rows = self._all_rows(among, [*params, [int(r[0]) for r in page[:step]]])
             found += [(int(r[0]), float(r[1])) for r in rows]
             found.sort(key=lambda f: (-f[1], -f[0]))
+            if len(page) <= step:
+                break  # no candidate left
+            if len(found) >= limit:
+                kth = found[limit - 1][1]
+                if kth > float(page[step][1]) * (1 + 1e-9) + 1e-12:
+                    break  # no bound left can reach the top (ties included)
+            offset += step
         return found[:limit]
 
     def _fields(self, rids: list[int]) -> rows.Fields:

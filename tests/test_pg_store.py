@@ -289,3 +289,5 @@ def test_a_cjk_phrase_ranks_the_same_with_its_bigram_count_as_its_idf(
         ours = [h.id for h in pg.search(query, limit=40)]
         assert ours == [h.id for h in lite.search(query, limit=40)], query
     assert len(pg.search("分布式", limit=40)) == len(pg.search("分布式训练", limit=40)) == 26
+    lite.close()
+    pg.close()

@@ -66,6 +66,7 @@ def search(db: str, repeat: int) -> dict[str, Any]:
         cached: list[float] = []
         first: list[float] = []
         hits: dict[str, int] = {}
+        top: dict[str, list[str]] = {}
         for q in queries:
             one = functools.partial(store.search, q)
             first.append(_timed(one))
@@ -74,12 +75,14 @@ def search(db: str, repeat: int) -> dict[str, Any]:
                 cold.append(_timed(one))
             cached += [_timed(one) for _ in range(repeat)]
             hits[q] = len(store.search(q, limit=1000))
+            top[q] = [h.id for h in store.search(q)]
         out[kind] = {
             "first_max_ms": max(first),
             "p50_ms": statistics.median(cold),
             "p99_ms": pct(cold, 99),
             "cached_p50_ms": statistics.median(cached),
             "hits": hits,
+            "top10": top,
         }
     store.close()
     return out
@@ -97,7 +100,25 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
-def replicas_under_load(db: str, seconds: float, rate: float, replicas: int = 2) -> dict[str, Any]:
+_COMMON = [
+    "模型",
+    "数据",
+    "训练",
+    "系统",
+    "优化",
+    "性能",
+    "项目",
+    "经验",
+    "设计",
+    "框架",
+    "并行",
+    "分布",
+]
+
+
+def replicas_under_load(
+    db: str, seconds: float, rate: float, replicas: int = 2, distinct: bool = False
+) -> dict[str, Any]:
     store = open_store(db, create=False)
     ids = [s.id for s in store.list_candidates(limit=2000)]
     store.close()
@@ -147,12 +168,22 @@ def replicas_under_load(db: str, seconds: float, rate: float, replicas: int = 2)
             replies: list[float] = []
             lock = threading.Lock()
 
+            total = int(seconds * rate)
+            # the same commands for every backend: summaries and searches in turn; with
+            # `distinct`, each search adds a common word to a bench query, so most are
+            # new to the answer cache (bm25 over ~100,000 matches each)
+            texts = [
+                f"summary {rng.choice(ids)}"
+                if n % 2
+                else "search "
+                + rng.choice(ALL_QUERIES)
+                + (f" {rng.choice(_COMMON)}" if distinct else "")
+                for n in range(total)
+            ]
+
             def one(n: int, due: float) -> None:
                 name = f"r{n}"
-                text = (
-                    f"summary {rng.choice(ids)}" if n % 2 else "search " + rng.choice(ALL_QUERIES)
-                )
-                body = command_body(text, response_url=fake.response_url(name))
+                body = command_body(texts[n], response_url=fake.response_url(name))
                 status, _h, _b = post_signed(
                     urls[n % len(urls)] + "/slack/events", body, SECRET, timeout=30
                 )
@@ -164,7 +195,6 @@ def replicas_under_load(db: str, seconds: float, rate: float, replicas: int = 2)
                         acks.append(ack)
                         replies.append(reply)
 
-            total = int(seconds * rate)
             start = time.monotonic() + 0.5
             with ThreadPoolExecutor(max_workers=32) as pool:
                 for n in range(total):
@@ -181,6 +211,7 @@ def replicas_under_load(db: str, seconds: float, rate: float, replicas: int = 2)
                     p.kill()
                     p.wait()
     return {
+        "distinct_searches": len({t for t in texts if t.startswith("search ")}),
         "requests": total,
         "answered": len(acks),
         "rate_per_s": rate,
@@ -215,10 +246,18 @@ def report(r: dict[str, Any]) -> str:
             f" {pg['p99_ms']:5.1f} {pg['cached_p50_ms']:6.2f}"
         )
     lines.append(f"same hits on both: {r['same_hits']} {r['differing_hits'] or ''}")
-    for name in ("sqlite_one_serve", "two_replicas"):
+    shared = [t["shared"] for t in r["top10"].values()]
+    in_order = sum(t["same_order"] for t in r["top10"].values())
+    lines.append(
+        f"top 10 beside SQLite's: {sum(shared)}/{10 * len(shared)} shared,"
+        f" {in_order}/{len(shared)} queries in the same order"
+    )
+    names = ["sqlite_one_serve", "two_replicas"]
+    for name in [*names, *(n + "_distinct" for n in names)]:
         x = r[name]
         lines.append(
-            f"{name} at {x['rate_per_s']}/s: {x['answered']}/{x['requests']} answered;"
+            f"{name} at {x['rate_per_s']}/s ({x['distinct_searches']} distinct searches):"
+            f" {x['answered']}/{x['requests']} answered;"
             f" ack p50 {x['ack_p50_ms']:.0f} p99 {x['ack_p99_ms']:.0f} ms;"
             f" reply p50 {x['reply_p50_ms']:.0f} p99 {x['reply_p99_ms']:.0f} ms"
         )
@@ -264,9 +303,25 @@ def main(argv: list[str] | None = None) -> int:
             for q, n in v["hits"].items()
         }
         result["same_hits"] = all(a == b for a, b in same.values())
+        # the top 10 of each query on both: how many of SQLite's ten PostgreSQL has, and
+        # whether in the same order
+        result["top10"] = {
+            q: {
+                "shared": len(set(ten) & set(result["search"]["postgresql"][k]["top10"][q])),
+                "same_order": ten == result["search"]["postgresql"][k]["top10"][q],
+            }
+            for k, v in result["search"]["sqlite"].items()
+            for q, ten in v["top10"].items()
+        }
         result["differing_hits"] = {q: ab for q, ab in same.items() if ab[0] != ab[1]}
-        result["sqlite_one_serve"] = replicas_under_load(lite, args.load_seconds, args.rate, 1)
-        result["two_replicas"] = replicas_under_load(args.db, args.load_seconds, args.rate, 2)
+        for distinct in (False, True):
+            tail = "_distinct" if distinct else ""
+            result["sqlite_one_serve" + tail] = replicas_under_load(
+                lite, args.load_seconds, args.rate, 1, distinct
+            )
+            result["two_replicas" + tail] = replicas_under_load(
+                args.db, args.load_seconds, args.rate, 2, distinct
+            )
     result["load_end"] = loadavg()
     print(report(result))
     if args.json:

@@ -110,7 +110,12 @@ def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -
         assert set(figures["search"][backend]) == {"cjk-2", "cjk-long", "ascii", "mixed"}
         for kind, s in figures["search"][backend].items():
             assert 0 < s["p50_ms"] <= s["p99_ms"] and s["first_max_ms"] > 0, (backend, kind)
-    for serving in ("sqlite_one_serve", "two_replicas"):
+    assert set(figures["top10"]) == {
+        q for k in figures["search"]["sqlite"].values() for q in k["hits"]
+    }
+    assert all(0 <= t["shared"] <= 10 for t in figures["top10"].values())
+    servings = ("sqlite_one_serve", "two_replicas")
+    for serving in (*servings, *(s + "_distinct" for s in servings)):
         s = figures[serving]
         assert s["answered"] == s["requests"] > 0, serving
         assert 0 < s["ack_p50_ms"] <= s["ack_p99_ms"], serving

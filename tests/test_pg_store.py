@@ -291,3 +291,47 @@ def test_a_cjk_phrase_ranks_the_same_with_its_bigram_count_as_its_idf(
     assert len(pg.search("分布式", limit=40)) == len(pg.search("分布式训练", limit=40)) == 26
     lite.close()
     pg.close()
+
+
+def test_a_process_ranks_at_most_two_searches_at_once(
+    replicas: tuple[PgStore, PgStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More wait for a slot, so acknowledgements are not left without a CPU."""
+    from store.pg import search as pg_search
+
+    a, _b = replicas
+    lock = threading.Lock()
+    inside: list[int] = [0, 0]  # now, most
+    go = threading.Event()
+    real = PgStore._ranked
+
+    def slow(self: PgStore, terms: list, limit: int, sort: Sort) -> list:  # type: ignore[type-arg]
+        with lock:
+            inside[0] += 1
+            inside[1] = max(inside[1], inside[0])
+        go.wait(10)
+        try:
+            return real(self, terms, limit, sort)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    monkeypatch.setattr(PgStore, "_ranked", slow)
+    queries = ["模型", "数据", "训练", "系统", "框架"]
+    threads = [threading.Thread(target=a.search, args=(q,)) for q in queries]
+    for t in threads:
+        t.start()
+    waited = threading.Event()
+    try:
+        for _ in range(100):  # until two are ranking
+            with lock:
+                if inside[0] == pg_search.SEARCH_SLOTS:
+                    break
+            waited.wait(0.05)
+        waited.wait(0.5)  # a third would be inside by now were it not held back
+        assert inside[1] == pg_search.SEARCH_SLOTS == 2
+    finally:
+        go.set()
+        for t in threads:
+            t.join(10)
+    assert not any(t.is_alive() for t in threads) and inside == [0, 2]

@@ -21,6 +21,7 @@ for the candidates a postings bound says can reach the top (`_bounded`).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +38,11 @@ from .postings import WORD_RE
 K1 = 1.2
 B = 0.75
 _STATS_TTL_S = 60.0
+# Searches a process ranks at once; more wait their turn. A common term's bm25 costs
+# 50-900 ms of the database's CPU at 100,000 transcripts: two replicas taking five new
+# searches a second each used to start them all at once, and the acknowledgements
+# Slack needs within 3 s waited for a CPU behind them (ack p99 3.4 s).
+SEARCH_SLOTS = 2
 
 
 def _like(text: str) -> str:
@@ -318,12 +324,14 @@ class PgSearch(PgConnection, HitSearch):
             row = self._one("SELECT version FROM fts_version")
             state = int(row[0]) if row else None
             cache = self._cache()
+            slots = self.__dict__.setdefault("_slots", threading.BoundedSemaphore(SEARCH_SLOTS))
 
             def ranked(terms: list[Term], n: int) -> rows.Ranked:
                 key = (tuple(terms), n, sort)
                 found = None if state is None else cache.get(state, key)
                 if found is None:
-                    found = self._ranked(terms, n, sort)
+                    with slots:
+                        found = self._ranked(terms, n, sort)
                     if state is not None:
                         cache.put(state, key, found)
                 return list(found)

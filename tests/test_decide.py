@@ -7,28 +7,19 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes import METHODS, Call, FakeSlack, action_body, post_signed
 from slackbot import SECRET, Bot, start_bot
+from waiting import wait_until
 
 from handlers.views import verdict_view
 from store.indexer import index_paths
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-
-
-def wait_until(predicate: Callable[[], Any], timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("condition not reached")
 
 
 def post_verdict(bot: Bot, who: str = "000") -> tuple[dict[str, Any], str]:
@@ -37,9 +28,10 @@ def post_verdict(bot: Bot, who: str = "000") -> tuple[dict[str, Any], str]:
     bot.command(f"点评 {who}", name=f"verdict-{who}")
     call = bot.fake.wait_for("chat.postMessage", count=before + 1)[before]
     row = wait_until(
+        "the verdict post recorded",
         lambda: bot.store.db.execute(
             "SELECT ts FROM posts WHERE kind = 'verdict' ORDER BY posted_at DESC LIMIT 1"
-        ).fetchone()
+        ).fetchone(),
     )
     return {"blocks": call.json_param("blocks"), "text": call.params.get("text")}, str(row[0])
 
@@ -193,12 +185,15 @@ def test_a_click_opens_the_modal_preselected_and_a_submission_is_recorded_and_th
 
     status, answer = submit(bot, view, "hire", "基础扎实 <!channel>")
     assert (status, answer) == (200, {})
-    [posted] = wait_until(lambda: thread_posts(bot, ts))
+    [posted] = wait_until("thread_posts(bot, ts)", lambda: thread_posts(bot, ts))
     assert posted == "alice: 通过 — 基础扎实 &lt;!channel&gt;"  # a note cannot ping the channel
-    assert wait_until(lambda: decisions(bot, cid)) == [
+    assert wait_until("decisions(bot, cid)", lambda: decisions(bot, cid)) == [
         ("U777", "hire", "通过 — 基础扎实 <!channel>")
     ]
-    audit = wait_until(lambda: [e for e in bot.store.audit_log() if e.what == "decision:hire"])
+    audit = wait_until(
+        '[e for e in bot.store.audit_log() if e.what == "decision:hire"]',
+        lambda: [e for e in bot.store.audit_log() if e.what == "decision:hire"],
+    )
     assert [(e.who, e.candidate, e.channel) for e in audit] == [("U777", cid, "C123")]
 
 
@@ -230,8 +225,8 @@ def test_a_retried_submission_is_recorded_once(bot: Bot) -> None:
     view = opened_modal(bot)
     assert submit(bot, view, "hold")[0] == 200
     assert submit(bot, view, "hold")[0] == 200
-    wait_until(lambda: thread_posts(bot, ts))
-    wait_until(lambda: decisions(bot, cid))
+    wait_until("thread_posts(bot, ts)", lambda: thread_posts(bot, ts))
+    wait_until("decisions(bot, cid)", lambda: decisions(bot, cid))
     # the second delivery acknowledged and nothing more: one post, one reply row
     count = bot.store.db.execute(
         "SELECT count(*) FROM replies WHERE candidate_id = ?", [cid]
@@ -244,22 +239,23 @@ def test_a_later_decision_replaces_the_earlier_one_typed_or_clicked(bot: Bot) ->
     cid = candidate_id(bot)
     click_decision(bot, ts, "decide:hire", "hire")
     submit(bot, opened_modal(bot, 1), "hire")
-    wait_until(lambda: decisions(bot, cid))
+    wait_until("decisions(bot, cid)", lambda: decisions(bot, cid))
     click_decision(bot, ts, "decide:more", "strong_no_hire")
     second = opened_modal(bot, 2)
     [radio] = [b for b in second["blocks"] if b.get("block_id") == "decision"]
     assert radio["element"]["initial_option"]["value"] == "strong_no_hire"
     assert "通过" in json.dumps(second["blocks"], ensure_ascii=False)  # your current decision
     submit(bot, second, "strong_no_hire", "再想想")
-    wait_until(lambda: len(thread_posts(bot, ts)) == 2)
-    assert wait_until(lambda: [d for d in decisions(bot, cid) if d[1] == "strong_no_hire"]) == [
-        ("U777", "strong_no_hire", "强烈不推荐 — 再想想")
-    ]
+    wait_until("len(thread_posts(bot, ts)) == 2", lambda: len(thread_posts(bot, ts)) == 2)
+    assert wait_until(
+        '[d for d in decisions(bot, cid) if d[1] == "strong_no_hire"]',
+        lambda: [d for d in decisions(bot, cid) if d[1] == "strong_no_hire"],
+    ) == [("U777", "strong_no_hire", "强烈不推荐 — 再想想")]
     assert [d[1] for d in decisions(bot, cid)] == ["strong_no_hire"]  # one per reviewer
     # another reviewer's decision is their own
     click_decision(bot, ts, "decide:no_hire", "no_hire", user="U888")
     submit(bot, opened_modal(bot, 3), "no_hire", user="U888")
-    wait_until(lambda: len(decisions(bot, cid)) == 2)
+    wait_until("len(decisions(bot, cid)) == 2", lambda: len(decisions(bot, cid)) == 2)
     assert sorted(d[:2] for d in decisions(bot, cid)) == [
         ("U777", "strong_no_hire"),
         ("U888", "no_hire"),
@@ -279,7 +275,9 @@ def test_validation_errors_come_back_in_the_modal(bot: Bot) -> None:
     assert decisions(bot, cid) == []
     # then a good one goes through on the same modal: nothing was lost, nothing claimed early
     assert submit(bot, view, "hire", "ok") == (200, {})
-    assert wait_until(lambda: decisions(bot, cid)) == [("U777", "hire", "通过 — ok")]
+    assert wait_until("decisions(bot, cid)", lambda: decisions(bot, cid)) == [
+        ("U777", "hire", "通过 — ok")
+    ]
 
 
 def test_a_forgotten_candidate_cannot_be_decided(bot: Bot) -> None:
@@ -319,12 +317,15 @@ def test_a_modal_is_judged_by_its_user_not_a_channel(restricted_bot: Bot) -> Non
     click_decision(bot, ts, "decide:hire", "hire")
     view = opened_modal(bot)
     assert submit(bot, view, "hire") == (200, {})
-    assert wait_until(lambda: decisions(bot, cid)) == [("U777", "hire", "通过")]
+    assert wait_until("decisions(bot, cid)", lambda: decisions(bot, cid)) == [
+        ("U777", "hire", "通过")
+    ]
     # someone not allowed gets no modal, and nothing is recorded for them
     click_decision(bot, ts, "decide:hire", "hire", user="U999")
     assert submit(bot, view | {"id": "V-other"}, "no_hire", user="U999")[0] == 200
     refused = wait_until(
-        lambda: [e for e in bot.store.audit_log() if e.who == "U999" and "refused" in e.what]
+        "U999's refusals audited",
+        lambda: [e for e in bot.store.audit_log() if e.who == "U999" and "refused" in e.what],
     )
     assert len(refused) == 2
     assert len(bot.fake.calls("views.open")) == 1

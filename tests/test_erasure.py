@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes import FakeSlack
 from slackbot import Bot, start_bot
+from waiting import wait_until
 
 from store.db import Store
 from store.indexer import index_paths
@@ -32,14 +32,6 @@ TRANSCRIPT = (
     "问题2：讲讲缓存\n考察目标：经验\n回答：\n"
     "点评：可以\n"
 )
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met in time")
-        time.sleep(0.02)
 
 
 def debrief(*args: str) -> subprocess.CompletedProcess[str]:
@@ -85,11 +77,11 @@ def reviewed(bot: Bot) -> str:
     """Post the verdict in the channel and reply to it twice: a decision and a follow-up."""
     bot.command(f"点评 {CID}", name="v")
     bot.fake.wait_for("chat.postMessage")
-    wait_until(lambda: count(bot.store, "posts") == 1)
+    wait_until('count(bot.store, "posts") == 1', lambda: count(bot.store, "posts") == 1)
     parent = str(bot.store.db.execute("SELECT ts FROM posts").fetchone()[0])
     reply(bot, parent, "1800000000.1", f"hire {REPLY_TEXT}")
     reply(bot, parent, "1800000000.2", "问题2：补充了缓存的答案")
-    wait_until(lambda: count(bot.store, "replies") == 2)
+    wait_until('count(bot.store, "replies") == 2', lambda: count(bot.store, "replies") == 2)
     bot.fake.wait_for("reactions.add")
     return parent
 

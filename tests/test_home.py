@@ -6,26 +6,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fakes import action_body, post_signed
 from slackbot import SECRET, Bot
+from waiting import wait_until
 
 from handlers.views_home import HomeLine, HomeSection, home_view
 from store.indexer import index_paths
 from store.models import DigestLine
-
-
-def wait_until(predicate: Callable[[], Any], timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("condition not reached")
 
 
 def open_home(bot: Bot, user: str = "U777") -> dict[str, Any]:
@@ -119,9 +109,10 @@ def post_verdict(bot: Bot, who: str, channel: str = "C123") -> None:
     bot.command(f"点评 {who}", name=f"verdict-{who}", channel_id=channel)
     bot.fake.wait_for("chat.postMessage", count=before + 1)
     wait_until(
+        "the verdict post recorded",
         lambda: bot.store.db.execute(
             "SELECT 1 FROM posts WHERE kind = 'verdict' AND candidate_id LIKE ?", [f"{who}%"]
-        ).fetchone()
+        ).fetchone(),
     )
 
 
@@ -167,7 +158,10 @@ def test_a_line_opens_the_summary_in_a_modal(bot: Bot) -> None:
     modal = call.json_param("view")
     text = json.dumps(modal, ensure_ascii=False)
     assert first in text and "post_in_channel" not in text
-    audit = wait_until(lambda: [e for e in bot.store.audit_log() if e.what == "lookup:summary"])
+    audit = wait_until(
+        '[e for e in bot.store.audit_log() if e.what == "lookup:summary"]',
+        lambda: [e for e in bot.store.audit_log() if e.what == "lookup:summary"],
+    )
     assert [(e.who, e.candidate) for e in audit] == [("U777", first)]
 
 

@@ -11,9 +11,8 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 from fakes import FakeSlack, event_body, post_signed
 from pg_fixtures import fresh_pg_url
 from slackbot import SECRET
+from waiting import wait_until
 
 from store.indexer import index_paths
 from store.pg import PgStore
@@ -43,15 +43,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def wait_until(what: str, predicate: Callable[[], bool], timeout: float = 30) -> None:
-    """Wait for a condition (readiness, never a fixed sleep); fail naming it."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened: {what}")
-        time.sleep(0.1)
 
 
 def _up(url: str) -> bool:
@@ -108,7 +99,9 @@ def two_replicas(
             replicas.append(Replica(name, proc, f"http://127.0.0.1:{port}", log))
         for r in replicas:
             wait_until(
-                f"replica {r.name} answers", lambda r=r: _up(r.url) or r.proc.poll() is not None
+                f"replica {r.name} answers",
+                lambda r=r: _up(r.url) or r.proc.poll() is not None,
+                timeout=30,
             )
             assert r.proc.poll() is None, r.text()
         yield db, folder, replicas
@@ -148,6 +141,7 @@ def test_two_replicas_on_one_database(
     wait_until(
         "one replica leads, the other stands by",
         lambda: all("this replica leads" in r.text() or "standing by" in r.text() for r in (a, b)),
+        timeout=30,
     )
     leaders = [r for r in (a, b) if "this replica leads" in r.text()]
     assert len(leaders) == 1, [r.text() for r in (a, b)]
@@ -157,7 +151,9 @@ def test_two_replicas_on_one_database(
 
     # The digest: both replicas ran it at start; it was posted once.
     wait_until(
-        "both replicas tried the digest", lambda: all("digest run:" in r.text() for r in (a, b))
+        "both replicas tried the digest",
+        lambda: all("digest run:" in r.text() for r in (a, b)),
+        timeout=30,
     )
     digests = [c for c in fake_slack.calls("chat.postMessage") if c.params["channel"] == "CHIRE"]
     assert len(digests) == 1
@@ -198,13 +194,15 @@ def test_two_replicas_on_one_database(
         "岗位：后端工程师 从业年限：5年\n问题1：你好\n考察目标：礼貌\n回答：你好\n点评：通过\n",
         "utf-8",
     )
-    wait_until("the leader indexes a new file", lambda: store.count() == 5)
+    wait_until("the leader indexes a new file", lambda: store.count() == 5, timeout=30)
     leader.proc.send_signal(signal.SIGKILL)
     leader.proc.wait(10)
     (folder / "新人.txt").write_text(
         "岗位：测试工程师 从业年限：2年\n问题1：你好\n考察目标：礼貌\n回答：\n点评：待定\n", "utf-8"
     )
-    wait_until("the other replica leads", lambda: "this replica leads" in follower.text())
-    wait_until("the new file is indexed by the new leader", lambda: store.count() == 6)
+    wait_until(
+        "the other replica leads", lambda: "this replica leads" in follower.text(), timeout=30
+    )
+    wait_until("the new file is indexed by the new leader", lambda: store.count() == 6, timeout=30)
     assert follower.proc.poll() is None
     store.close()

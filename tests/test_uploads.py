@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from fakes import FakeFile, FakeSlack
 from slackbot import Bot, start_bot
+from waiting import wait_until
 
 from bot.cli import cli
 from handlers.uploads import safe_name
@@ -21,16 +22,6 @@ from store.indexer import index_paths
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SEED = (SEEDS / "000_9e6b3ecb0732fcf3.txt").read_bytes()
-
-
-def wait_until(predicate: Callable[[], Any], timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("condition not reached")
 
 
 _ts = iter(range(1, 10_000))
@@ -89,7 +80,9 @@ def thread_replies(bot: Bot, ts: str) -> list[dict[str, Any]]:
 
 
 def reply_to(bot: Bot, ts: str) -> dict[str, Any]:
-    replies: list[dict[str, Any]] = wait_until(lambda: thread_replies(bot, ts))
+    replies: list[dict[str, Any]] = wait_until(
+        "thread_replies(bot, ts)", lambda: thread_replies(bot, ts)
+    )
     assert len(replies) == 1, replies
     return replies[0]
 
@@ -116,7 +109,9 @@ def test_a_shared_transcript_is_downloaded_with_the_token_saved_indexed_and_answ
     candidate = bot.store.get_candidate(cid)
     assert candidate is not None and candidate.source == str(saved)
     assert cid in json.dumps(reply["blocks"], ensure_ascii=False)  # the summary card
-    assert wait_until(lambda: audit(bot, "upload")) == [("U123", cid, "C123")]
+    assert wait_until('audit(bot, "upload")', lambda: audit(bot, "upload")) == [
+        ("U123", cid, "C123")
+    ]
     # the card was posted on purpose: replies in its thread count for the candidate
     bot.idle()  # the post is recorded after Slack took it, once the listener is done
     posted = [c for c in bot.fake.calls("chat.postMessage") if c.params.get("thread_ts") == ts]
@@ -166,7 +161,7 @@ def test_not_a_transcript_says_why(bot: Bot) -> None:
 
 def test_a_file_from_another_organisation_is_never_downloaded(bot: Bot) -> None:
     ts = share(bot, FakeFile("F7", "connect.txt", transcript(), user_team="T9999"))
-    wait_until(lambda: audit(bot, "refused:upload"))
+    wait_until('audit(bot, "refused:upload")', lambda: audit(bot, "refused:upload"))
     assert bot.fake.calls("files.info") == [] and bot.fake.calls("files/T0001-F7") == []
     assert thread_replies(bot, ts) == []
     assert bot.store.get_candidate("connect") is None
@@ -239,7 +234,10 @@ def test_access_rules_apply_to_uploads(restricted_bot: Bot, tmp_path: Path) -> N
     bot = restricted_bot
     share(bot, FakeFile("F11", "outsider.txt", transcript()), user="U999")
     share(bot, FakeFile("F12", "elsewhere.txt", transcript()), channel="CRANDOM")
-    refused = wait_until(lambda: [e for e in bot.store.audit_log() if e.what.startswith("refused")])
+    refused = wait_until(
+        '[e for e in bot.store.audit_log() if e.what.startswith("refused")]',
+        lambda: [e for e in bot.store.audit_log() if e.what.startswith("refused")],
+    )
     assert len(refused) == 2
     assert bot.fake.calls("files.info") == []
     ts = share(bot, FakeFile("F13", "inside.txt", transcript()))

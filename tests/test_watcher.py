@@ -5,25 +5,17 @@ from __future__ import annotations
 
 import logging
 import shutil
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 from bot.settings import load_settings
 from bot.watcher import FolderWatcher, WatchMode
 from store.db import Store
 
 TEXT = "岗位：{pos} 从业年限：3年\n简介：简介\n问题1：问题\n考察目标：目标\n回答：回答\n点评：{verdict}\n"
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not met in time")
-        time.sleep(0.02)
 
 
 def position(store: Store, cid: str) -> str | None:
@@ -60,24 +52,44 @@ def test_events_index_new_changed_and_removed_files(
     assert store.count() == 4  # the full rescan at start
 
     (folder / "new.txt").write_text(TEXT.format(pos="测试工程师", verdict="好"), "utf-8")
-    wait_until(lambda: position(store, "new") == "测试工程师")
+    wait_until(
+        'position(store, "new") == "测试工程师"',
+        lambda: position(store, "new") == "测试工程师",
+        timeout=15,
+    )
 
     (folder / "new.txt").write_text(TEXT.format(pos="运维工程师", verdict="好"), "utf-8")
-    wait_until(lambda: position(store, "new") == "运维工程师")
+    wait_until(
+        'position(store, "new") == "运维工程师"',
+        lambda: position(store, "new") == "运维工程师",
+        timeout=15,
+    )
 
     (folder / "new.txt").unlink()
-    wait_until(lambda: store.get_candidate("new") is None)
+    wait_until(
+        'store.get_candidate("new") is None', lambda: store.get_candidate("new") is None, timeout=15
+    )
 
     sub = folder / "sub"
     sub.mkdir()
     (sub / "deep.txt").write_text(TEXT.format(pos="深层工程师", verdict="好"), "utf-8")
-    wait_until(lambda: position(store, "deep") == "深层工程师")
+    wait_until(
+        'position(store, "deep") == "深层工程师"',
+        lambda: position(store, "deep") == "深层工程师",
+        timeout=15,
+    )
     shutil.rmtree(sub)
-    wait_until(lambda: store.get_candidate("deep") is None)
+    wait_until(
+        'store.get_candidate("deep") is None',
+        lambda: store.get_candidate("deep") is None,
+        timeout=15,
+    )
 
     (folder / ".hidden.txt").write_text(TEXT.format(pos="隐藏", verdict="好"), "utf-8")
     (folder / "after.txt").write_text(TEXT.format(pos="之后", verdict="好"), "utf-8")
-    wait_until(lambda: position(store, "after") == "之后")
+    wait_until(
+        'position(store, "after") == "之后"', lambda: position(store, "after") == "之后", timeout=15
+    )
     assert store.get_candidate(".hidden") is None and store.count() == 5
 
 
@@ -90,9 +102,15 @@ def test_a_file_counts_once_its_writer_has_finished(
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(first)  # half a transcript: a writer that has not finished
         fh.flush()
-        wait_until(lambda: str(path) in events.pending)  # seen, waiting for quiet
+        wait_until(
+            "str(path) in events.pending", lambda: str(path) in events.pending, timeout=15
+        )  # seen, waiting for quiet
         fh.write("问题1" + rest)
-    wait_until(lambda: store.get_candidate("slow") is not None)
+    wait_until(
+        'store.get_candidate("slow") is not None',
+        lambda: store.get_candidate("slow") is not None,
+        timeout=15,
+    )
     c = store.get_candidate("slow")
     assert c is not None and c.verdict == "写完了" and len(c.questions) == 1
     assert events.runs == runs + 1  # read once, whole
@@ -105,7 +123,11 @@ def test_poll_mode(store: Store, folder: Path, monkeypatch: pytest.MonkeyPatch) 
     for watcher in watching(store, folder, mode):
         assert watcher.using == "poll" and store.count() == 4
         (folder / "polled.txt").write_text(TEXT.format(pos="轮询", verdict="好"), "utf-8")
-        wait_until(lambda: position(store, "polled") == "轮询")
+        wait_until(
+            'position(store, "polled") == "轮询"',
+            lambda: position(store, "polled") == "轮询",
+            timeout=15,
+        )
 
 
 def test_events_that_cannot_be_set_up_fall_back_to_polling(
@@ -122,7 +144,11 @@ def test_events_that_cannot_be_set_up_fall_back_to_polling(
         for watcher in watching(store, folder, "auto"):
             assert watcher.using == "poll" and store.count() == 4
             (folder / "fallback.txt").write_text(TEXT.format(pos="回退", verdict="好"), "utf-8")
-            wait_until(lambda: position(store, "fallback") == "回退")
+            wait_until(
+                'position(store, "fallback") == "回退"',
+                lambda: position(store, "fallback") == "回退",
+                timeout=15,
+            )
     assert "polling" in caplog.text and "inotify watch limit" in caplog.text
 
 

@@ -16,16 +16,13 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,7 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from fakes import FakeSlack, command_body, post_signed  # noqa: E402
-from run import ALL_QUERIES, QUERIES, build_corpus, loadavg, pct  # noqa: E402
+from run import (  # noqa: E402
+    ALL_QUERIES,
+    QUERIES,
+    build_corpus,
+    loadavg,
+    pct,
+    start_serve,
+    stop_serve,
+)
 
 from store.factory import open_store  # noqa: E402
 
@@ -94,12 +99,6 @@ def _timed(fn: Callable[[], object]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 _COMMON = [
     "模型",
     "数据",
@@ -124,46 +123,13 @@ def replicas_under_load(
     store.close()
     rng = random.Random(7)
     with FakeSlack() as fake:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-        env |= {
-            "SLACK_BOT_TOKEN": "xoxb-bench",
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": fake.base_url,
-            "DEBRIEF_DB": db,
-            "DEBRIEF_LOG_LEVEL": "warning",
-        }
-        procs, urls = [], []
-        for _ in range(replicas):
-            port = _port()
-            procs.append(
-                subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "bot",
-                        "serve",
-                        "--port",
-                        str(port),
-                        "--host",
-                        "127.0.0.1",
-                    ],
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            )
-            urls.append(f"http://127.0.0.1:{port}")
+        procs: list[subprocess.Popen[bytes]] = []
+        urls: list[str] = []
         try:
-            for url in urls:
-                deadline = time.monotonic() + 60
-                while True:
-                    try:
-                        with urllib.request.urlopen(url + "/healthz", timeout=1):
-                            break
-                    except OSError:
-                        if time.monotonic() > deadline:
-                            raise SystemExit(f"{url} did not start") from None
-                        time.sleep(0.1)
+            for _ in range(replicas):
+                proc, url = start_serve(fake, db, {"DEBRIEF_LOG_LEVEL": "warning"})
+                procs.append(proc)
+                urls.append(url)
             acks: list[float] = []
             replies: list[float] = []
             lock = threading.Lock()
@@ -203,13 +169,7 @@ def replicas_under_load(
                     pool.submit(one, n, due)
         finally:
             for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+                stop_serve(p)
     return {
         "distinct_searches": len({t for t in texts if t.startswith("search ")}),
         "requests": total,

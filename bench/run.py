@@ -312,41 +312,59 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def start_serve(
+    fake: FakeSlack, db: str | Path, env_extra: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `debrief serve` (HTTP mode, loopback) on `db` against the fake Slack Web
+    API; return (process, base URL) once /healthz answers."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+    env |= {
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": fake.base_url,
+        "DEBRIEF_DB": str(db),
+        **(env_extra or {}),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1):
+                return proc, url
+        except OSError:
+            if time.time() > deadline or proc.poll() is not None:
+                stop_serve(proc)
+                raise SystemExit("debrief serve did not start") from None
+            time.sleep(0.1)
+
+
+def stop_serve(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def serving(db: Path) -> Iterator[tuple[FakeSlack, str, subprocess.Popen[bytes]]]:
-    """`debrief serve` (HTTP mode, loopback) on `db` with a fake Slack Web API:
-    yields (fake, base URL, process) once /healthz answers."""
-    port = free_port()
+    """`debrief serve` on `db` with a fake Slack Web API: yields (fake, base URL,
+    process) once /healthz answers."""
     with FakeSlack() as fake:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-        env |= {
-            "SLACK_BOT_TOKEN": "xoxb-bench",
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": fake.base_url,
-            "DEBRIEF_DB": str(db),
-        }
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        url = f"http://127.0.0.1:{port}"
+        proc, url = start_serve(fake, db)
         try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(url + "/healthz", timeout=1):
-                        break
-                except OSError:
-                    if time.time() > deadline or proc.poll() is not None:
-                        raise SystemExit("debrief serve did not start") from None
-                    time.sleep(0.1)
             yield fake, url, proc
         finally:
-            proc.terminate()
-            proc.wait(timeout=15)
+            stop_serve(proc)
 
 
 def bench_serve(db: Path, ids: list[str], repeat: int) -> dict[str, Any]:

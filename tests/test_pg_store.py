@@ -5,6 +5,7 @@ Skipped, loudly, where no PostgreSQL server can be started (see tests/pg_fixture
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from pg_fixtures import fresh_pg_url
 from test_search import CORPUS, _transcript
 
 from bot.leader import LeaderGate
+from store import fulltext
 from store.connection import NoDatabaseError, StoreError
 from store.db import Store
 from store.factory import open_store
@@ -274,21 +276,26 @@ def test_a_search_is_cached_until_any_replica_changes_the_index(
     assert len(computed) == 5
 
 
-def test_a_cjk_phrase_ranks_the_same_with_its_bigram_count_as_its_idf(
+def test_a_cjk_phrase_s_idf_counts_the_transcripts_holding_all_its_bigrams(
     pg_url: str, tmp_path: Path
 ) -> None:
-    """The idf of a CJK term of 3+ characters counts the transcripts holding all its
-    bigrams (more than hold the phrase): one term's order is still SQLite's."""
+    """Its idf counts the transcripts holding all its bigrams (here 20: 10 hold the
+    phrase, 10 its bigrams apart), where SQLite counts the phrase (10). One term's order
+    is SQLite's."""
     lite, pg = Store(tmp_path / "s.db"), PgStore(pg_url)
     for store in (lite, pg):
-        for i in range(40):
-            # a third hold 分布 and 布式 apart, not 分布式: the counts differ
-            text = "分布 布式 训练" if i % 3 == 0 else "分布式训练" * (1 + i % 4) + "填充" * i
+        for i in range(100):
+            if i < 10:
+                text = "分布式训练" * (1 + i % 4) + "填充" * i
+            elif i < 20:
+                text = "分布 布式 训练" * (1 + i % 3)
+            else:
+                text = "别的内容" * (1 + i % 5)
             store.save(_transcript(f"c{i:02}", text, ["回答"]))
-    for query in ("分布式", "分布式训练", "布式训练", "布式训"):  # the last two: jieba's words
-        ours = [h.id for h in pg.search(query, limit=40)]
-        assert ours == [h.id for h in lite.search(query, limit=40)], query
-    assert len(pg.search("分布式", limit=40)) == len(pg.search("分布式训练", limit=40)) == 26
+    ours = [h.id for h in pg.search("分布式", limit=100)]
+    assert ours == [h.id for h in lite.search("分布式", limit=100)] and len(ours) == 10
+    phrase = fulltext.terms("分布式")[0]
+    assert pg._idf(phrase, 100) == pytest.approx(math.log((100 - 20 + 0.5) / (20 + 0.5)))
     lite.close()
     pg.close()
 

@@ -6,18 +6,21 @@ colons throughout, English output English ones.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import click
 
-from store.models import Candidate, CandidateSummary, IndexResult, Question, SearchHit, plain_years
-
-Locale = Literal["zh", "en"]
+from store.models import (
+    UNANSWERED_LABELS,
+    Candidate,
+    CandidateSummary,
+    IndexResult,
+    Question,
+    SearchHit,
+    plain_years,
+)
+from store.models import Locale as Locale
 
 TEXT: dict[str, dict[Locale, str]] = {
-    "reason_empty": {"zh": "未作答", "en": "unanswered"},
-    "reason_skipped": {"zh": "跳过", "en": "skipped"},
-    "reason_dont_know": {"zh": "不会", "en": "didn't know"},
+    **{f"reason_{reason}": label for reason, label in UNANSWERED_LABELS.items()},
     "years": {"zh": "{n}年", "en": "{n} yrs"},
     "years_unknown": {"zh": "年限不详", "en": "years unknown"},
     "position_unknown": {"zh": "岗位不详", "en": "position unknown"},

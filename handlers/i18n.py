@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-Locale = Literal["zh", "en"]
+from store.models import UNANSWERED_LABELS
+from store.models import Locale as Locale
 
 _STRINGS: dict[str, dict[Locale, str]] = {
     "help_title": {"zh": "Debrief 使用说明", "en": "How to use Debrief"},
@@ -97,9 +96,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "answer": {"zh": "回答", "en": "Answer"},
     "no_answer": {"zh": "（未作答）", "en": "(no answer)"},
     # why a question is unanswered, beside it
-    "reason_empty": {"zh": "未作答", "en": "unanswered"},
-    "reason_skipped": {"zh": "跳过", "en": "skipped"},
-    "reason_dont_know": {"zh": "不会", "en": "didn't know"},
+    **{f"reason_{reason}": label for reason, label in UNANSWERED_LABELS.items()},
     "question": {"zh": "问题 {n}", "en": "Question {n}"},
     "question_part": {"zh": "（续 {part}/{parts}）", "en": "(part {part}/{parts})"},
     "overview_title": {"zh": "有未回答问题的候选人", "en": "Candidates with unanswered questions"},

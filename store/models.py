@@ -13,6 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_serializer
 Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
 DECISIONS: tuple[Decision, ...] = get_args(Decision)  # the order tallies are shown in
 UnansweredReason = Literal["empty", "skipped", "dont_know"]
+# What each reason is called, in the two languages the bot and the CLI speak (one home:
+# handlers/i18n.py and bot/cli_text.py both read it).
+Locale = Literal["zh", "en"]
+UNANSWERED_LABELS: dict[UnansweredReason, dict[Locale, str]] = {
+    "empty": {"zh": "未作答", "en": "unanswered"},
+    "skipped": {"zh": "跳过", "en": "skipped"},
+    "dont_know": {"zh": "不会", "en": "didn't know"},
+}
 """Why a question counts as unanswered: no answer or a placeholder (无, N/A), skipped
 (跳过, 略), or the answer only says the candidate could not answer (不知道, 没接触过)."""
 

@@ -312,24 +312,31 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def serve_env(
+    fake: FakeSlack, db: str | Path, extra: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a benchmarked `debrief serve`: this one's, without its Slack
+    and Debrief settings, pointed at the fake Slack and `db`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+    return env | {
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": fake.base_url,
+        "DEBRIEF_DB": str(db),
+        **(extra or {}),
+    }
+
+
 def start_serve(
     fake: FakeSlack, db: str | Path, env_extra: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start `debrief serve` (HTTP mode, loopback) on `db` against the fake Slack Web
     API; return (process, base URL) once /healthz answers."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    env |= {
-        "SLACK_BOT_TOKEN": "xoxb-bench",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": fake.base_url,
-        "DEBRIEF_DB": str(db),
-        **(env_extra or {}),
-    }
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
         cwd=ROOT,
-        env=env,
+        env=serve_env(fake, db, env_extra),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

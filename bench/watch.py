@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from fakes import FakeSlack, command_body, post_signed  # noqa: E402
+from run import SECRET, free_port, serve_env  # noqa: E402
 
-SECRET = "bench-signing-secret"
 TEXT = (
     "岗位：{pos} 从业年限：{years}年\n简介：第{n}位候选人，做过{topic}。\n"
     "问题1：讲讲{topic}\n考察目标：基础\n回答：{topic}的要点\n点评：待定\n"
@@ -49,14 +49,6 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def wait_for_log(log: Path, text: str, proc: subprocess.Popen[bytes], timeout: float) -> None:
@@ -89,15 +81,7 @@ def bench(count: int, idle: float, files: int, mode: str) -> dict[str, Any]:
         port = free_port()
         log = work / "serve.log"
         with FakeSlack() as fake, open(log, "wb") as log_fh:
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-            env |= {
-                "SLACK_BOT_TOKEN": "xoxb-bench",
-                "SLACK_SIGNING_SECRET": SECRET,
-                "SLACK_API_URL": fake.base_url,
-                "DEBRIEF_DB": str(db),
-                "DEBRIEF_TRANSCRIPTS": str(folder),
-                "DEBRIEF_WATCH": mode,
-            }
+            env = serve_env(fake, db, {"DEBRIEF_TRANSCRIPTS": str(folder), "DEBRIEF_WATCH": mode})
             started = time.perf_counter()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],

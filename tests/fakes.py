@@ -1477,6 +1477,30 @@ def url_verification_body(challenge: str = "challenge-token") -> bytes:
     ).encode()
 
 
+def block_actions_payload(
+    user: str,
+    container: dict[str, Any],
+    actions: list[dict[str, Any]],
+    *,
+    username: str = "alice",
+    user_team: str = TEAM_ID,
+    **fields: Any,
+) -> dict[str, Any]:
+    """A `block_actions` interaction as Slack sends it: `user` (of team `user_team`)
+    acted on `actions` in `container`; `fields` adds the rest (channel, view,
+    response_url, trigger_id, message)."""
+    return {
+        "type": "block_actions",
+        "team": {"id": TEAM_ID, "domain": "test"},
+        "user": {"id": user, "username": username, "name": username, "team_id": user_team},
+        "api_app_id": "A1",
+        "token": "verification-token",
+        "container": container,
+        "actions": actions,
+        **fields,
+    }
+
+
 def action_body(payload: Mapping[str, Any]) -> bytes:
     """Interactivity body: form-encoded ``payload=<json>``."""
     return urlencode({"payload": json.dumps(payload)}).encode("utf-8")

@@ -14,6 +14,7 @@ from fakes import (
     FakeSlack,
     WsgiServer,
     action_body,
+    block_actions_payload,
     command_body,
     event_body,
     post_signed,
@@ -99,22 +100,15 @@ class Bot:
     ) -> int:
         """Click the button `action_id` of a message we received, as Slack would send it."""
         button = find_button(message, action_id)
-        payload = {
-            "type": "block_actions",
-            "team": {"id": "T0001", "domain": "test"},
-            "user": {"id": user, "username": "tester", "team_id": "T0001"},
-            "api_app_id": "A1",
-            "token": "verification-token",
-            "container": {
+        payload = block_actions_payload(
+            user,
+            {
                 "type": "message",
                 "message_ts": "1700000000.000001",
                 "channel_id": channel,
                 "is_ephemeral": ephemeral,
             },
-            "trigger_id": "1.2.3",
-            "channel": {"id": channel, "name": "hiring"},
-            "response_url": self.fake.response_url(name),
-            "actions": [
+            [
                 {
                     "action_id": button["action_id"],
                     "block_id": "b",
@@ -124,7 +118,11 @@ class Bot:
                     "action_ts": str(time.time()),
                 }
             ],
-        }
+            username="tester",
+            trigger_id="1.2.3",
+            channel={"id": channel, "name": "hiring"},
+            response_url=self.fake.response_url(name),
+        )
         status, _h, _b = post_signed(self.events_url, action_body(payload), SECRET)
         return status
 

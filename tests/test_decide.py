@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import METHODS, Call, FakeSlack, action_body, post_signed
+from fakes import METHODS, Call, FakeSlack, action_body, block_actions_payload, post_signed
 from slackbot import SECRET, Bot, start_bot
 from waiting import wait_until
 
@@ -61,24 +61,15 @@ def click_decision(
         }
     else:
         action |= {"type": "button", "value": value, "text": {"type": "plain_text", "text": value}}
-    payload = {
-        "type": "block_actions",
-        "team": {"id": "T0001", "domain": "test"},
-        "user": {"id": user, "username": "alice", "name": "alice", "team_id": "T0001"},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "container": {
-            "type": "message",
-            "message_ts": post_ts,
-            "channel_id": channel,
-            "is_ephemeral": False,
-        },
-        "trigger_id": bot.fake.trigger_id(),
-        "channel": {"id": channel, "name": "hiring"},
-        "message": {"ts": post_ts, "type": "message"},
-        "response_url": bot.fake.response_url("decide"),
-        "actions": [action],
-    }
+    payload = block_actions_payload(
+        user,
+        {"type": "message", "message_ts": post_ts, "channel_id": channel, "is_ephemeral": False},
+        [action],
+        trigger_id=bot.fake.trigger_id(),
+        channel={"id": channel, "name": "hiring"},
+        message={"ts": post_ts, "type": "message"},
+        response_url=bot.fake.response_url("decide"),
+    )
     status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
     return status
 

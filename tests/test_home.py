@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fakes import action_body, post_signed
+from fakes import action_body, block_actions_payload, post_signed
 from slackbot import SECRET, Bot
 from waiting import wait_until
 
@@ -81,15 +81,12 @@ def click(
         "value": value if value is not None else element.get("value", ""),
         "action_ts": str(time.time()),
     } | (extra or {})
-    payload = {
-        "type": "block_actions",
-        "team": {"id": "T0001", "domain": "test"},
-        "user": {"id": user, "username": "alice", "name": "alice", "team_id": "T0001"},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "container": {"type": "view", "view_id": view["id"]},
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {
+    payload = block_actions_payload(
+        user,
+        {"type": "view", "view_id": view["id"]},
+        [action],
+        trigger_id=bot.fake.trigger_id(),
+        view={
             "id": view["id"],
             "type": view["type"],
             "hash": view["hash"],
@@ -98,8 +95,7 @@ def click(
             "callback_id": view.get("callback_id", ""),
             "private_metadata": view.get("private_metadata", ""),
         },
-        "actions": [action],
-    }
+    )
     status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
     assert status == 200
 

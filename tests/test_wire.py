@@ -20,6 +20,7 @@ from fakes import (
     TEAM_ID,
     FakeSlack,
     action_body,
+    block_actions_payload,
     command_body,
     event_payload,
     post_signed,
@@ -173,16 +174,10 @@ def test_a_click_from_another_organisation_is_refused(bot: Bot) -> None:
     bot.command("总结 002", name="s")
     [summary] = bot.replies("s")
     button = find_button(summary, "post_in_channel")
-    payload = {
-        "type": "block_actions",
-        "team": {"id": TEAM_ID, "domain": "test"},
-        "user": {"id": "UEXT", "username": "guest", "team_id": "T9999"},
-        "api_app_id": "A1",
-        "container": {"type": "message", "channel_id": "C123", "is_ephemeral": True},
-        "trigger_id": "1.2.3",
-        "channel": {"id": "C123", "name": "shared"},
-        "response_url": bot.fake.response_url("ext"),
-        "actions": [
+    payload = block_actions_payload(
+        "UEXT",
+        {"type": "message", "channel_id": "C123", "is_ephemeral": True},
+        [
             {
                 "action_id": button["action_id"],
                 "block_id": "b",
@@ -191,7 +186,12 @@ def test_a_click_from_another_organisation_is_refused(bot: Bot) -> None:
                 "action_ts": "1.2",
             }
         ],
-    }
+        username="guest",
+        user_team="T9999",
+        trigger_id="1.2.3",
+        channel={"id": "C123", "name": "shared"},
+        response_url=bot.fake.response_url("ext"),
+    )
     status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
     assert status == 200
     [refusal] = bot.replies("ext")

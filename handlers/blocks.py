@@ -30,11 +30,18 @@ MAX_SECTION = 3000
 MAX_HEADER = 150
 MAX_VALUE = 2000
 MAX_FALLBACK = 3000
+MAX_MODAL_TITLE = 24  # a modal's title, submit and close texts
+MAX_LABEL = 75  # an input's label, an option's or a button's text
 # What one message's blocks may hold at most, measured as their compact JSON (the way Slack
 # counts, escapes included): real Slack refuses at about 13,200 characters of block text.
 MESSAGE_BUDGET = 12_000
 # Room `pack` keeps free in every message for a part label and a "continue" button.
 PART_RESERVE = 900
+
+
+def plain(text: str, limit: int = MAX_LABEL) -> PlainTextObject:
+    """A plain_text object cut to `limit` (Slack refuses longer ones, and empty ones)."""
+    return PlainTextObject(text=text[:limit] or "—", emoji=False)
 
 
 class Message(BaseModel):

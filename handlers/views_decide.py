@@ -18,7 +18,6 @@ from slack_sdk.models.blocks import (
     Option,
     OverflowMenuElement,
     PlainTextInputElement,
-    PlainTextObject,
     RadioButtonsElement,
     SectionBlock,
 )
@@ -26,7 +25,7 @@ from slack_sdk.models.views import View
 
 from store.models import DECISIONS, Decision
 
-from .blocks import fit, mrkdwn
+from .blocks import MAX_MODAL_TITLE, fit, mrkdwn, plain
 from .i18n import Locale, t
 
 DECIDE = "decide"  # action ids `decide:<decision>` and `decide:more`; the modal's callback_id
@@ -36,23 +35,17 @@ STRONG: tuple[Decision, ...] = ("strong_hire", "strong_no_hire")
 NOTE_LIMIT = 1000
 DECISION_BLOCK, DECISION_ACTION = "decision", "choice"
 NOTE_BLOCK, NOTE_ACTION = "note", "text"
-_TITLE_LIMIT = 24  # a modal's title
-_LABEL_LIMIT = 75  # an option's text
 
 
 def label(locale: Locale, decision: str) -> str:
     return t(locale, f"decision_{decision}")
 
 
-def _plain(text: str, limit: int = _LABEL_LIMIT) -> PlainTextObject:
-    return PlainTextObject(text=text[:limit], emoji=False)
-
-
 def decide_actions(locale: Locale) -> ActionsBlock:
     """通过 / 待定 / 不通过, and the strong forms in an overflow menu."""
     elements: list[ButtonElement | OverflowMenuElement] = [
         ButtonElement(
-            text=_plain(label(locale, d)),
+            text=plain(label(locale, d)),
             action_id=f"{DECIDE}:{d}",
             value=d,
             style="primary" if d == "hire" else "danger" if d == "no_hire" else None,
@@ -62,7 +55,7 @@ def decide_actions(locale: Locale) -> ActionsBlock:
     elements.append(
         OverflowMenuElement(
             action_id=MORE,
-            options=[Option(value=d, text=_plain(label(locale, d))) for d in STRONG],
+            options=[Option(value=d, text=plain(label(locale, d))) for d in STRONG],
         )
     )
     return ActionsBlock(block_id=DECIDE, elements=elements)
@@ -105,7 +98,7 @@ def decide_modal(
     locale: Locale,
 ) -> dict[str, Any]:
     """The modal a decision button opens: the decision pre-selected, an optional note."""
-    options = [Option(value=d, text=_plain(label(locale, d))) for d in DECISIONS]
+    options = [Option(value=d, text=plain(label(locale, d))) for d in DECISIONS]
     initial = next((o for o in options if o.value == chosen), None)
     about, _ = fit(who, 2900)
     blocks: list[Any] = [SectionBlock(text=mrkdwn(t(locale, "decide_about", who=about)))]
@@ -120,14 +113,14 @@ def decide_modal(
     blocks += [
         InputBlock(
             block_id=DECISION_BLOCK,
-            label=_plain(t(locale, "decide_label")),
+            label=plain(t(locale, "decide_label")),
             element=RadioButtonsElement(
                 action_id=DECISION_ACTION, options=options, initial_option=initial
             ),
         ),
         InputBlock(
             block_id=NOTE_BLOCK,
-            label=_plain(t(locale, "decide_note")),
+            label=plain(t(locale, "decide_note")),
             optional=True,
             element=PlainTextInputElement(
                 action_id=NOTE_ACTION, multiline=True, max_length=NOTE_LIMIT
@@ -138,9 +131,9 @@ def decide_modal(
     view = View(
         type="modal",
         callback_id=DECIDE,
-        title=_plain(t(locale, "decide_title"), _TITLE_LIMIT),
-        submit=_plain(t(locale, "decide_submit"), _TITLE_LIMIT),
-        close=_plain(t(locale, "cancel"), _TITLE_LIMIT),
+        title=plain(t(locale, "decide_title"), MAX_MODAL_TITLE),
+        submit=plain(t(locale, "decide_submit"), MAX_MODAL_TITLE),
+        close=plain(t(locale, "cancel"), MAX_MODAL_TITLE),
         private_metadata=target.metadata(),
         blocks=blocks,
     )
@@ -151,8 +144,8 @@ def notice_modal(text: str, locale: Locale) -> dict[str, Any]:
     """A modal that only says something (a candidate that is gone, say)."""
     view = View(
         type="modal",
-        title=_plain(t(locale, "decide_title"), _TITLE_LIMIT),
-        close=_plain(t(locale, "close"), _TITLE_LIMIT),
+        title=plain(t(locale, "decide_title"), MAX_MODAL_TITLE),
+        close=plain(t(locale, "close"), MAX_MODAL_TITLE),
         blocks=[SectionBlock(text=mrkdwn(text))],
     )
     return view.to_dict()

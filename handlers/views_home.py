@@ -18,14 +18,13 @@ from slack_sdk.models.blocks import (
     DividerBlock,
     InputBlock,
     PlainTextInputElement,
-    PlainTextObject,
     SectionBlock,
 )
 from slack_sdk.models.views import View
 
 from store.models import DigestLine, SearchHit, plain_years
 
-from .blocks import actions, button, escape, fit, header, mrkdwn, section
+from .blocks import MAX_MODAL_TITLE, actions, button, escape, fit, header, mrkdwn, plain, section
 from .i18n import Locale, t
 from .views_common import POST
 
@@ -36,7 +35,6 @@ SEARCH_BLOCK, SEARCH_ACTION = "query", "home_search_query"
 PER_SECTION = 10
 SEARCH_RESULTS = 20
 SECTIONS = ("waiting", "new", "unanswered", "decided")
-_TITLE = 24
 
 
 @dataclass(frozen=True)
@@ -51,10 +49,6 @@ class HomeSection:
     lines: Sequence[HomeLine]
     total: int
     offset: int = 0
-
-
-def _plain(text: str, limit: int = 75) -> PlainTextObject:
-    return PlainTextObject(text=text[:limit] or "—", emoji=False)
 
 
 def _who(line: DigestLine, locale: Locale) -> str:
@@ -112,7 +106,7 @@ def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -
     blocks: list[Any] = [
         InputBlock(
             block_id=SEARCH_BLOCK,
-            label=_plain(t(locale, "search_label")),
+            label=plain(t(locale, "search_label")),
             dispatch_action=True,
             element=PlainTextInputElement(
                 action_id=SEARCH_ACTION, initial_value=query[:300] or None, max_length=300
@@ -131,9 +125,9 @@ def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -
     view = View(
         type="modal",
         callback_id=HOME_SEARCH,
-        title=_plain(t(locale, "search_title"), _TITLE),
-        submit=_plain(t(locale, "search_title"), _TITLE),
-        close=_plain(t(locale, "close"), _TITLE),
+        title=plain(t(locale, "search_title"), MAX_MODAL_TITLE),
+        submit=plain(t(locale, "search_title"), MAX_MODAL_TITLE),
+        close=plain(t(locale, "close"), MAX_MODAL_TITLE),
         blocks=blocks,
     )
     return view.to_dict()
@@ -151,8 +145,8 @@ def summary_modal(summary_blocks: list[dict[str, Any]], locale: Locale) -> dict[
     ]
     view = View(
         type="modal",
-        title=_plain(t(locale, "summary_title"), _TITLE),
-        close=_plain(t(locale, "close"), _TITLE),
+        title=plain(t(locale, "summary_title"), MAX_MODAL_TITLE),
+        close=plain(t(locale, "close"), MAX_MODAL_TITLE),
         blocks=blocks[:100],
     )
     return view.to_dict()
@@ -161,8 +155,8 @@ def summary_modal(summary_blocks: list[dict[str, Any]], locale: Locale) -> dict[
 def gone_modal(locale: Locale) -> dict[str, Any]:
     view = View(
         type="modal",
-        title=_plain(t(locale, "summary_title"), _TITLE),
-        close=_plain(t(locale, "close"), _TITLE),
+        title=plain(t(locale, "summary_title"), MAX_MODAL_TITLE),
+        close=plain(t(locale, "close"), MAX_MODAL_TITLE),
         blocks=[SectionBlock(text=mrkdwn(t(locale, "home_gone")))],
     )
     return view.to_dict()

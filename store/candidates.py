@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from . import fulltext, rows
+from .connection import unstorable_is_said
 from .models import Candidate, Question, Transcript
 from .resolve import CandidateLookups, ResolveSQL
 from .search import SearchStore
@@ -85,7 +86,8 @@ class CandidateStore(SearchStore, CandidateLookups):
     def _save_indexed(
         self, t: Transcript, mtime_ns: int, size: int, now: str, fts: tuple[str, str]
     ) -> None:
-        self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
+        with unstorable_is_said():  # data SQLite refuses: this save alone fails
+            self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
 
     def _save(
         self,

@@ -57,6 +57,31 @@ class DiskFullError(StoreError):
         self.path = path
 
 
+class UnstorableError(StoreError):
+    """The database cannot hold some data it was given (text it refuses, a number out
+    of its range, a key too long for an index, a constraint it breaks): the write, or
+    the batch holding it, was rolled back. Another file's data is not affected, so an
+    index run reports that file and goes on (store/indexer.py)."""
+
+    def __init__(self, reason: object) -> None:
+        # a driver's error, its first line: its DETAIL may repeat a whole row
+        first = str(reason).strip().split("\n", 1)[0]
+        super().__init__(first[:300] or type(reason).__name__)
+
+
+# What SQLite (or its binding of a Python value) raises for data it cannot hold.
+_SQLITE_UNSTORABLE = (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError)
+
+
+@contextmanager
+def unstorable_is_said() -> Iterator[None]:
+    """SQLite's refusals of the data itself become UnstorableError."""
+    try:
+        yield
+    except _SQLITE_UNSTORABLE as exc:
+        raise UnstorableError(exc) from exc
+
+
 SQLITE_FULL = 13
 
 
@@ -210,8 +235,8 @@ class Connection:
 
         def tick() -> None:
             if time.monotonic() - batch.started >= max_seconds:
-                with self._disk_full_is_said():
-                    db.execute("COMMIT")
+                with self._disk_full_is_said(), unstorable_is_said():
+                    db.execute("COMMIT")  # a deferred constraint is checked here
                     batch.restart(db)
 
         try:
@@ -221,7 +246,7 @@ class Connection:
             raise
         finally:
             self._local.batch = None
-        with self._disk_full_is_said():
+        with self._disk_full_is_said(), unstorable_is_said():
             try:
                 if db.conn.in_transaction:
                     db.execute("COMMIT")

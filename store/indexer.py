@@ -4,7 +4,11 @@ Unchanged files (same size and mtime, or else same content hash) are skipped,
 changed ones replaced, files gone from an indexed folder removed. Every file is
 written whole or not at all; the writes share a transaction that commits every
 `batch_seconds` (see Store.batch). A file that fails is reported and skipped:
-it never stops the rest.
+it never stops the rest. That holds for data the database refuses too (UnstorableError),
+in a save or when the batch holding it commits: the batch is then written again a file
+per transaction, and only the file it cannot hold fails ("cannot be stored"). A
+database that cannot be written at all (unreachable, its disk full: StoreError) ends
+the run.
 
 Not everything in a folder is a transcript, and that is no failure: a file with
 none of the transcript labels (a README, notes) and a special file (a FIFO, a
@@ -32,11 +36,11 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from .api import IndexTarget
+from .connection import UnstorableError
 from .files import Found, Prepared, collect, display_path, prepare, source_path, special_file
 from .migrations import REPARSE_MTIME
 from .models import IndexResult, ParseFailure, SkippedFile
 from .parser import ParseError, transcript_id
-from .sqlite import sqlite3
 
 Progress = Callable[[int, int], None]
 
@@ -127,6 +131,25 @@ class _Ids:
         self.owner[cid] = shown
 
 
+_REPORTED = ("indexed", "unchanged", "removed", "failed", "skipped", "forgotten")
+
+
+class _Mark:
+    """Where a run's report and its ids stood before some writes: what to go back to
+    when a transaction holding those writes is rolled back."""
+
+    def __init__(self, result: IndexResult, ids: _Ids, done: int = 0) -> None:
+        self.lengths = [len(getattr(result, name)) for name in _REPORTED]
+        self.owner = dict(ids.owner)
+        self.done = done
+
+    def restore(self, result: IndexResult, ids: _Ids) -> None:
+        for name, length in zip(_REPORTED, self.lengths, strict=True):
+            del getattr(result, name)[length:]
+        ids.owner.clear()
+        ids.owner.update(self.owner)
+
+
 def index_paths(
     store: IndexTarget,
     paths: Iterable[str | Path],
@@ -165,31 +188,47 @@ def index_paths(
     if progress is not None:
         progress(done, total)
     by_path = {f.path: f for f in todo}
+
+    def write(item: Prepared) -> None:
+        try:
+            _write_one(store, item, by_path[item.path], ids, forgotten, result)
+        except ParseError as exc:
+            result.failed.append(ParseFailure(path=item.shown, line=exc.line, error=exc.reason))
+        except UnstorableError as exc:
+            # a file the parser let through but the database cannot hold: it fails alone
+            result.failed.append(ParseFailure(path=item.shown, error=f"cannot be stored: {exc}"))
+
     # Files are read and parsed outside any transaction; what was parsed is then written
     # in short transactions, so an index run never holds the write lock while it reads.
     for chunk in _chunks(_prepared([f.path for f in todo], workers), min(batch_seconds, 0.5)):
-        with store.batch(batch_seconds) as tick:
+        before = _Mark(result, ids, done)
+        try:
+            with store.batch(batch_seconds) as tick:
+                for item in chunk:
+                    write(item)
+                    tick()
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+        except UnstorableError:
+            # A commit refused the batch (on PostgreSQL the frequency rows are written at
+            # the commit): all of it since the last commit was rolled back. The chunk is
+            # written again a file per transaction, so only what cannot be stored fails;
+            # what an earlier commit of the chunk kept is saved again, the same.
+            before.restore(result, ids)
             for item in chunk:
+                mark = _Mark(result, ids)
                 try:
-                    _write_one(store, item, by_path[item.path], ids, forgotten, result)
-                except ParseError as exc:
-                    result.failed.append(
-                        ParseFailure(path=item.shown, line=exc.line, error=exc.reason)
-                    )
-                except (
-                    sqlite3.DataError,
-                    sqlite3.IntegrityError,
-                    OverflowError,
-                    ValueError,
-                ) as exc:
-                    # a file the parser let through but the database cannot hold: it fails alone
+                    with store.batch(batch_seconds):
+                        write(item)
+                except UnstorableError as exc:
+                    mark.restore(result, ids)
                     result.failed.append(
                         ParseFailure(path=item.shown, error=f"cannot be stored: {exc}")
                     )
-                tick()
-                done += 1
-                if progress is not None:
-                    progress(done, total)
+            done = before.done + len(chunk)
+            if progress is not None:
+                progress(done, total)
     for root in roots:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():

@@ -27,6 +27,9 @@ BOTH_BACKENDS = {
     "test_slack_http",
     "test_pg_replicas",
     "test_pg_store",
+    "test_uploads",
+    "test_hostile_input",
+    "test_odd_files",
 }
 """Test modules whose `db_target` runs on SQLite and on PostgreSQL."""
 

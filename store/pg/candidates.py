@@ -145,7 +145,8 @@ class PgCandidates(PgSearch, CandidateLookups):
             if batch is None:
                 rows.write(conn)
 
-        self._write(write)
+        with self._stored():
+            self._write(write)
 
     def remove(self, candidate_id: str) -> bool:
         def write(conn: Conn) -> bool:

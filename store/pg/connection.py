@@ -9,7 +9,9 @@ back alone and no half-written candidate is ever committed. The batch's frequenc
 
 Errors the database raises for reasons outside the code (the server down, a full disk,
 a lock wait given up) become StoreError, which the CLI prints as one line and the
-Slack handlers answer with a 503 (Slack sends the event again).
+Slack handlers answer with a 503 (Slack sends the event again). Data it refuses (text it
+cannot hold, a key too long for an index, a constraint broken) becomes UnstorableError
+in a save or at a batch's commit: an index run then fails that file alone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
-from ..connection import DiskFullError, NoDatabaseError, StoreError
+from ..connection import DiskFullError, NoDatabaseError, StoreError, UnstorableError
 from .migrations import NewerSchemaError, migrate
 from .postings import Rows
 
@@ -121,8 +123,19 @@ class PgConnection:
             raise
         except pg_errors.DiskFull as exc:
             raise PgDiskFullError(self.path) from exc
+        except pg_errors.ProgramLimitExceeded as exc:  # a value too large for where it goes
+            raise UnstorableError(exc) from exc
         except (psycopg.OperationalError, pg_errors.LockNotAvailable) as exc:
             raise StoreError(f"database error ({self.path}): {exc}".strip()) from exc
+
+    @contextmanager
+    def _stored(self) -> Iterator[None]:
+        """The database's refusals of the data itself (text it cannot hold, a value out of
+        range, a constraint broken) become UnstorableError: that data fails, not the run."""
+        try:
+            yield
+        except (psycopg.DataError, psycopg.IntegrityError, ValueError) as exc:
+            raise UnstorableError(exc) from exc
 
     @contextmanager
     def tx(self) -> Iterator[Conn]:
@@ -151,7 +164,8 @@ class PgConnection:
         self._local.rows = rows
 
         def commit() -> None:
-            with self._said():
+            # the frequency rows go in here: data refused now is refused at the commit
+            with self._said(), self._stored():
                 rows.write(conn)
                 conn.execute("COMMIT")
 

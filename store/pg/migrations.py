@@ -328,3 +328,23 @@ def pg009_candidates_length(conn: Conn) -> None:
     reads for every match (pg/search.py `_bounded`): an index-only lookup instead of a
     visit to the candidate's row (100,000 matches: 750 ms -> 450 ms)."""
     conn.execute("CREATE INDEX candidates_length ON candidates (rid) INCLUDE (fts_len)")
+
+
+@migration
+def pg010_long_keys(conn: Conn) -> None:
+    """Keys no B-tree can hold. A word or run longer than `postings.MAX_KEY` characters
+    (a pasted key, a base64 blob, a long URL) goes to `long_words` or `long_runs`, the
+    same columns as `words` and `runs`, found by pg_trgm instead of by key (a B-tree
+    entry holds ~2,700 bytes: a 3,000-letter word refused the whole batch holding it).
+    The path index becomes a hash index for the same reason: a path may be 4,095 bytes.
+    Keys `words` and `runs` already hold stay there (search.py reads both tables)."""
+    for table, key in (("long_words", "word"), ("long_runs", "run")):
+        conn.execute(
+            f'CREATE TABLE {table} ({key} TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
+            " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
+        )
+        conn.execute(f"CREATE INDEX {table}_rid ON {table} (rid)")
+        conn.execute(f"CREATE INDEX {table}_trgm ON {table} USING gin ({key} gin_trgm_ops)")
+        _drop_rows_trigger(conn, table, "rid = OLD.rid", "fts")
+    conn.execute("DROP INDEX candidates_source")
+    conn.execute("CREATE INDEX candidates_source ON candidates USING hash (source)")

@@ -14,6 +14,12 @@ A search term of 3+ characters other than CJK can only occur inside such a run (
 holds no whitespace or CJK character, `fulltext.parse`), so `words` or `runs` give its
 exact count; a run that is letters and digits only cannot hold a term with punctuation.
 
+A word or run longer than MAX_KEY characters (a pasted key, a base64 blob, a long URL)
+is no B-tree key: it goes to `long_words` or `long_runs` instead (pg010), the same
+columns, found by pg_trgm (search.py reads both). Rows saved before pg010 may still
+hold such a key in `words` or `runs` (one that fitted); each key of a candidate is in
+one table or the other, never both.
+
 `Rows` collects them: a save outside a batch writes its own at once; inside an index run's
 batch (`PgConnection.batch`) they are written at the batch's commit, sorted by key,
 with one COPY per table, so the primary keys' B-trees are filled in order instead of at
@@ -40,6 +46,10 @@ WORD_RE = re.compile("[0-9a-z]{3,}")
 # `str.isspace`, what `str.split` splits a query on), and not letters and digits only.
 RUN_RE = re.compile(f"[^{CJK_RANGES}\\s]+")
 _ALNUM_RE = re.compile("[0-9a-z]+")
+# The longest key `words` and `runs` take: at most 4 bytes a character in UTF-8, so an
+# entry of their B-trees (or their vocabularies') stays well under the ~2,700 bytes
+# PostgreSQL allows one.
+MAX_KEY = 256
 
 
 def postings(rid: int, tokens: list[str]) -> Iterator[Row]:
@@ -63,18 +73,32 @@ def runs(rid: int, fts: str) -> Iterator[Row]:
         yield run, rid, tf, len(fts)
 
 
+def _split(rows: Iterable[Row]) -> tuple[list[Row], list[Row]]:
+    """(rows whose key a B-tree can hold, rows whose key is longer than MAX_KEY)."""
+    short: list[Row] = []
+    long: list[Row] = []
+    for row in rows:
+        (long if len(row[0]) > MAX_KEY else short).append(row)
+    return short, long
+
+
 class Rows:
-    """The postings, words and runs rows of some candidates, written together."""
+    """The frequency rows of some candidates (one list per table of TABLES, in its
+    order), written together."""
 
     def __init__(self) -> None:
-        self._by_rid: dict[int, tuple[list[Row], list[Row], list[Row]]] = {}
+        self._by_rid: dict[int, tuple[list[Row], ...]] = {}
 
     def add(self, rid: int, tokens: list[str], fts: str) -> None:
         """A candidate's rows (a later add for the same rid replaces them)."""
+        short_words, long_words = _split(words(rid, fts))
+        short_runs, long_runs = _split(runs(rid, fts))
         self._by_rid[rid] = (
             list(postings(rid, tokens)),
-            list(words(rid, fts)),
-            list(runs(rid, fts)),
+            short_words,
+            short_runs,
+            long_words,
+            long_runs,
         )
 
     def drop(self, rid: int) -> None:
@@ -96,9 +120,17 @@ class Rows:
             write(conn, table, (r for rows in kept for r in rows[i]))
 
 
-TABLES = {"postings": "term", "words": "word", "runs": "run"}
+TABLES = {
+    "postings": "term",
+    "words": "word",
+    "runs": "run",
+    "long_words": "word",
+    "long_runs": "run",
+}
 """Each table and its key column, in the order `Rows` holds them."""
 _VOCABULARY = {"words": "vocabulary", "runs": "run_vocabulary"}
+LONG = {"words": "long_words", "runs": "long_runs"}
+"""Where the words and runs longer than MAX_KEY go."""
 
 
 def write(conn: Conn, table: str, rows: Iterable[Row]) -> None:

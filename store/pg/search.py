@@ -33,7 +33,7 @@ from .. import rows
 from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
-from .postings import WORD_RE
+from .postings import LONG, WORD_RE
 
 K1 = 1.2
 B = 0.75
@@ -71,7 +71,8 @@ def _indexed(term: Term) -> tuple[str, list[Any]] | None:
       runs with punctuation (`runs`, for any other: c++, client/server), see
       postings.py; so the sum over the vocabulary entries containing it, of each one's
       frequency times the term's non-overlapping count in it, is what `_frequency`
-      counts in the text.
+      counts in the text. Words and runs too long for a B-tree key are in `long_words`
+      and `long_runs` (no vocabulary: pg_trgm finds them), added in the same sum.
     """
     if term.kind == "trigram":
         if is_cjk(term.text):
@@ -81,12 +82,15 @@ def _indexed(term: Term) -> tuple[str, list[Any]] | None:
             if WORD_RE.fullmatch(term.text)
             else ("runs", "run", "run_vocabulary")
         )
-        size = len(term.text)
+        count = f"tf * ((length({key}) - length(replace({key}, %s, ''))) / {len(term.text)})"
+        like = _like(term.text)
         return (
-            f"(SELECT rid, sum(tf * ((length({key}) - length(replace({key}, %s, ''))) / {size}))"
-            f" AS tf, min(dl) AS dl FROM {table} WHERE {key} IN"
-            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE %s) GROUP BY rid)",
-            [term.text, _like(term.text)],
+            f"(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM ("
+            f"SELECT rid, {count} AS tf, dl FROM {table} WHERE {key} IN"
+            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE %s)"
+            f" UNION ALL SELECT rid, {count} AS tf, dl FROM {LONG[table]} WHERE {key} LIKE %s"
+            ") AS k GROUP BY rid)",
+            [term.text, like, term.text, like],
         )
     if term.kind == "bigram" and len(term.text) == 1:
         return (

@@ -22,6 +22,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from slack_bolt import App, BoltContext, BoltResponse
@@ -33,6 +34,7 @@ from .audit import AuditEvent, record
 from .commands import Deps
 from .i18n import t
 from .views import notice
+from .views_common import no_access_home
 
 logger = logging.getLogger(__name__)
 
@@ -191,6 +193,8 @@ def _matters(body: dict[str, Any], deps: Deps) -> bool:
     event = body.get("event")
     if isinstance(event, dict) and event.get("subtype") == "file_share":
         return True  # an upload (handlers/uploads.py): who tried is audited
+    if isinstance(event, dict) and event.get("type") == "app_home_opened":
+        return True  # the Home tab lists candidates
     return _thread_under_our_post(body, deps)
 
 
@@ -204,7 +208,9 @@ def private_surface(body: dict[str, Any]) -> bool:
         return container.get("type") == "view"
     event = body.get("event")
     if isinstance(event, dict):
-        return event.get("type") == "app_home_opened" or event.get("channel_type") == "im"
+        # A DM with the bot is a channel like any other: with DEBRIEF_ALLOWED_CHANNELS
+        # set, an upload or a reply there is refused as `/candidate` typed there is.
+        return event.get("type") == "app_home_opened"
     return False
 
 
@@ -215,7 +221,10 @@ def _refuse_command(text: str) -> BoltResponse:
 
 @dataclass(frozen=True)
 class Refusal:
-    reason: str  # the i18n key of what the user is told
+    # the i18n key of what the user is told; "refused_foreign" (a request from another
+    # organisation, or naming none) is told "refused" where Slack shows it to that person
+    # alone, and never answered in a channel
+    reason: str
     event: AuditEvent
 
 
@@ -230,10 +239,10 @@ def check(body: dict[str, Any], context: BoltContext, policy: Policy) -> Refusal
     teams = request_teams(body)
     reason: str | None = None
     if not own_team or not teams:
-        reason = "refused"
+        reason = "refused_foreign"
         logger.warning("refused a request that names no workspace")
     elif any(team != own_team for team in teams):
-        reason = "refused"
+        reason = "refused_foreign"
         logger.warning("refused a request from another workspace (%s)", sorted(set(teams)))
     else:
         verdict = policy.decide(context.user_id)
@@ -271,16 +280,66 @@ def guard(
         return next()
     if _matters(body, deps):
         record(deps.store, [refusal.event])
-    text = t(deps.locale, refusal.reason)
+    text = t(deps.locale, "refused" if refusal.reason == "refused_foreign" else refusal.reason)
     if body.get("command"):
         return _refuse_command(text)
     url = body.get("response_url")
+    found = body.get("event")
+    event: dict[str, Any] = found if isinstance(found, dict) else {}
+    # After the acknowledgement, not before it: the answer to Slack goes out first.
+    later: Callable[[], None] | None = None
     if body.get("type") == "block_actions" and isinstance(url, str) and url:
-        # After the acknowledgement, not before it: the answer to Slack goes out first.
-        threading.Thread(
-            target=_send_refusal, args=(url, text), name="debrief-refusal", daemon=True
-        ).start()
+        later = partial(_send_refusal, url, text)
+    elif event.get("type") == "app_home_opened" and isinstance(event.get("user"), str):
+        # Slack keeps showing the last Home view published: replace it
+        later = partial(_publish_no_access, context.client, event["user"], text)
+    elif event.get("subtype") == "file_share" and refusal.reason != "refused_foreign":
+        later = partial(_tell_uploader, context.client, event, text)
+    if later is not None and context.client is not None:
+        threading.Thread(target=later, name="debrief-refusal", daemon=True).start()
     return BoltResponse(status=200, body="")
+
+
+def _publish_no_access(client: WebClient | None, user: str, text: str) -> None:
+    if client is None:
+        return
+    try:
+        client.views_publish(user_id=user, view=no_access_home(text))
+    except Exception as exc:
+        logger.warning("could not replace a refused user's Home tab (%s)", type(exc).__name__)
+
+
+def _tell_uploader(client: WebClient | None, event: dict[str, Any], text: str) -> None:
+    """The same words as a refused `/candidate`, seen by the uploader alone."""
+    channel, user = event.get("channel"), event.get("user")
+    if client is None or not isinstance(channel, str) or not isinstance(user, str):
+        return
+    try:
+        client.chat_postEphemeral(channel=channel, user=user, text=text)
+    except Exception as exc:
+        logger.warning("could not tell a refused uploader (%s)", type(exc).__name__)
+
+
+def home_allowed(
+    event: dict[str, Any], context: BoltContext, client: WebClient, deps: Deps
+) -> bool:
+    """Whether the user opening the Home tab is one of ours. An `app_home_opened` event
+    carries no `user_team`, so a Slack Connect user's would pass the middleware: who the
+    user is is read from Slack (`users.info`, cached) after the acknowledgement. A user
+    of another organisation, or one Slack cannot tell us about, sees "no access"."""
+    user = str(event.get("user") or "")
+    own_team = context.authorize_result.team_id if context.authorize_result else None
+    own_team = own_team or context.team_id
+    if event.get("user_team"):
+        return True  # judged by the middleware already
+    facts = deps.names.facts(client, user) if user else None
+    if facts is not None and own_team and own_team in facts.teams and not facts.stranger:
+        return True
+    logger.warning("refused the Home tab of a user outside the workspace")
+    record(deps.store, [AuditEvent(user or "?", "refused:event_callback")])
+    if user:
+        _publish_no_access(client, user, t(deps.locale, "refused"))
+    return False
 
 
 def register(app: App, deps: Deps, policy: Policy) -> None:

@@ -18,10 +18,11 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from .access import home_allowed
 from .audit import AuditEvent, record
 from .blocks import decode_value
 from .commands import Deps
@@ -163,8 +164,10 @@ def search_results(query: str, user: str, deps: Deps) -> dict[str, Any]:
 def register(app: App, deps: Deps) -> None:
     members = ChannelMembers()
 
-    def on_home_opened(event: dict[str, Any], client: WebClient) -> None:
+    def on_home_opened(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
         if event.get("tab", "home") != "home" or not event.get("user"):
+            return
+        if not home_allowed(event, context, client, deps):
             return
         publish_home(str(event["user"]), deps, client, members)
 

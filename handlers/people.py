@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk import WebClient
@@ -35,13 +36,32 @@ def display_name(user: Mapping[str, Any]) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class UserFacts:
+    """What the bot keeps of a user from `users.info`: the name, and the workspaces the
+    user belongs to (the home workspace, and on Enterprise Grid every one of the org's)."""
+
+    name: str
+    teams: frozenset[str]
+    stranger: bool  # Slack's `is_stranger`: someone from an organisation not connected
+
+
+def user_facts(user: Mapping[str, Any]) -> UserFacts:
+    teams = {str(user["team_id"])} if user.get("team_id") else set()
+    grid = user.get("enterprise_user")
+    if isinstance(grid, dict):
+        teams |= {str(t) for t in grid.get("teams") or [] if t}
+    return UserFacts(display_name(user), frozenset(teams), bool(user.get("is_stranger")))
+
+
 class UserNames:
-    """User id -> display name, cached with a TTL; shared by every listener thread."""
+    """User id -> display name (and workspaces), cached with a TTL; shared by every
+    listener thread."""
 
     def __init__(self, ttl: float = NAME_TTL, clock: Callable[[], float] = time.monotonic) -> None:
         self.ttl = ttl
         self.clock = clock
-        self._cache: dict[str, tuple[str, float]] = {}  # id -> (name or "", expires)
+        self._cache: dict[str, tuple[UserFacts | None, float]] = {}  # id -> (facts, expires)
         self._lock = threading.Lock()
 
     def lookup(self, client: WebClient, ids: Iterable[str]) -> dict[str, str]:
@@ -49,33 +69,39 @@ class UserNames:
         names: dict[str, str] = {}
         asked = 0
         for user in dict.fromkeys(ids):
-            now = self.clock()
             with self._lock:
                 cached = self._cache.get(user)
-            if cached is not None and cached[1] > now:
-                if cached[0]:
-                    names[user] = cached[0]
-                continue
-            if asked >= MAX_LOOKUPS:
-                continue
-            asked += 1
-            name, ttl = self._ask(client, user)
-            with self._lock:
-                self._cache[user] = (name, self.clock() + ttl)
-            if name:
-                names[user] = name
+            if cached is None or cached[1] <= self.clock():
+                if asked >= MAX_LOOKUPS:
+                    continue
+                asked += 1
+            facts = self.facts(client, user)
+            if facts is not None and facts.name:
+                names[user] = facts.name
         return names
 
-    def _ask(self, client: WebClient, user: str) -> tuple[str, float]:
+    def facts(self, client: WebClient, user: str) -> UserFacts | None:
+        """What Slack says of `user` (cached); None when it could not be read."""
+        with self._lock:
+            cached = self._cache.get(user)
+        if cached is not None and cached[1] > self.clock():
+            return cached[0]
+        facts, ttl = self._ask(client, user)
+        with self._lock:
+            self._cache[user] = (facts, self.clock() + ttl)
+        return facts
+
+    def _ask(self, client: WebClient, user: str) -> tuple[UserFacts | None, float]:
         try:
             response = client.users_info(user=user)
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
             logger.warning("users.info failed for a user (%s): showing the id", error)
-            return "", FAILED_TTL
+            return None, FAILED_TTL
         except Exception as exc:  # Slack unreachable: the id, and try again soon
             logger.warning("users.info failed (%s): showing the id", type(exc).__name__)
-            return "", FAILED_TTL
+            return None, FAILED_TTL
         found = response.get("user")
-        name = display_name(found) if isinstance(found, dict) else ""
-        return name, self.ttl
+        if not isinstance(found, dict):
+            return None, FAILED_TTL
+        return user_facts(found), self.ttl

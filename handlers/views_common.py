@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from slack_sdk.models.blocks import Block
+from slack_sdk.models.views import View
 
 from store.models import (
     DECISIONS,
@@ -92,6 +93,12 @@ def notice(text: str, with_help: bool = False, locale: Locale = "zh") -> Message
     if with_help:
         blocks += [divider(), section(t(locale, "help_body"))]
     return message(_plain(text), blocks)
+
+
+def no_access_home(text: str) -> dict[str, Any]:
+    """The Home tab of someone who may not see candidates: it replaces whatever Slack kept
+    of an earlier Home view (ids, positions, counts) with one sentence and nothing else."""
+    return View(type="home", blocks=[section(text)]).to_dict()
 
 
 def _plain(text: str) -> str:

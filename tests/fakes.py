@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import re
 import threading
 import time
 import urllib.error
@@ -528,6 +529,7 @@ class FakeFile:
     user_team: str = TEAM_ID
     mimetype: str = "text/plain"
     filetype: str = "text"
+    redirect: str | None = None  # the download answers 302 to this address instead
 
 
 def _files_info(fake: FakeSlack, call: Call) -> Result:
@@ -578,12 +580,16 @@ def _conversations_members(fake: FakeSlack, call: Call) -> Result:
 
 
 def _users_info(fake: FakeSlack, call: Call) -> Result:
+    """Every `U…`/`W…` id is a member of the workspace (named when ``fake.users`` names
+    it), except those of ``fake.unknown_users`` and the Slack Connect users of
+    ``fake.user_teams`` (another organisation's team id)."""
     user = str(call.params["user"])
-    name = fake.users.get(user)
-    if name is None:
+    if user in fake.unknown_users or not re.fullmatch(r"[UW][A-Z0-9]{2,}", user):
         return {"error": "user_not_found"}
+    name = fake.users.get(user, "")
     profile = {"display_name": name, "real_name": name}
-    return {"user": {"id": user, "team_id": TEAM_ID, "name": name.lower(), "profile": profile}}
+    team = fake.user_teams.get(user, TEAM_ID)
+    return {"user": {"id": user, "team_id": team, "name": name.lower(), "profile": profile}}
 
 
 Method = Callable[["FakeSlack", Call], Result]
@@ -639,6 +645,8 @@ class FakeSlack:
         self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
         self.usergroups: dict[str, list[str]] = {}
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
+        self.unknown_users: set[str] = set()  # ids users.info does not know
+        self.user_teams: dict[str, str] = {}  # Slack Connect users: id -> their own team
         self.socket_mode: FakeSocketModeServer | None = None
         self._lock = threading.Condition()
         self._calls: list[Call] = []
@@ -759,6 +767,8 @@ class FakeSlack:
             error: str | None = "not_authed"
         elif found is None:
             reply, error = _Reply(404, None, {}, b"not found"), "file_not_found"
+        elif found.redirect:
+            reply, error = _Reply(302, None, {"Location": found.redirect}, b""), None
         else:
             reply = _Reply(200, None, {"Content-Type": found.mimetype}, found.content)
             error = None

@@ -210,3 +210,74 @@ def forget_flow(bot: Bot, folder: Path) -> None:
 def test_forget_unknown(bot: Bot) -> None:
     result = CliRunner().invoke(cli, ["forget", "nobody", "--db", bot.store.path])
     assert result.exit_code == 1 and "no candidate" in result.output
+
+
+def open_home(bot: Bot, user: str, **extra: str) -> dict[str, Any]:
+    """Open the Home tab as Slack says it; the view then published for `user`."""
+    before = len(bot.fake.calls("views.publish"))
+    event = {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": f"D{user}",
+        "tab": "home",
+        "event_ts": "1800000000.000100",
+    } | extra
+    assert bot.event(event) == 200
+    call = bot.fake.wait_for("views.publish", count=before + 1)[before]
+    assert call.ok and call.params["user_id"] == user, call.error
+    view = call.json_param("view")
+    assert isinstance(view, dict)
+    return view
+
+
+CANDIDATE_DATA = ("000_9e6b3ecb0732fcf3", "视频开发工程师", "测试工程师")
+
+
+def test_a_revoked_user_s_home_tab_is_replaced_by_no_access(
+    fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path
+) -> None:
+    """Slack keeps showing a Home tab's last published view: when a user loses access,
+    opening the tab again must publish a view without candidate data, not nothing."""
+    bot = restricted(fake_slack, tmp_path, seeds_dir, allowed_users_raw="U123")
+    try:
+        shown = all_text(open_home(bot, "U123"))
+        assert any(text in shown for text in CANDIDATE_DATA)
+    finally:
+        bot.server.stop()
+        bot.store.close()
+    bot = restricted(fake_slack, tmp_path, seeds_dir, allowed_users_raw="UBOSS")  # revoked
+    try:
+        shown = all_text(open_home(bot, "U123"))
+        assert "没有查看候选人信息的权限" in shown
+        assert not any(text in shown for text in CANDIDATE_DATA)
+        assert all_text(bot.fake.homes["U123"]).count("视频开发工程师") == 0
+        wait_until(
+            "the refusal in the audit",
+            lambda: (
+                ("U123", "refused:event_callback")
+                in {(e.who, e.what) for e in bot.store.audit_log()}
+            ),
+        )
+    finally:
+        bot.server.stop()
+        bot.store.close()
+
+
+def test_a_slack_connect_user_without_user_team_sees_no_candidates_at_home(bot: Bot) -> None:
+    """`app_home_opened` names no `user_team`: on an open bot, a user of another
+    organisation must not pass for one of ours because the event is silent."""
+    bot.fake.user_teams["UEXT1"] = "T9999"
+    shown = all_text(open_home(bot, "UEXT1"))
+    assert "没有查看候选人信息的权限" in shown
+    assert not any(text in shown for text in CANDIDATE_DATA)
+    wait_until(
+        "the refusal in the audit",
+        lambda: (
+            ("UEXT1", "refused:event_callback") in {(e.who, e.what) for e in bot.store.audit_log()}
+        ),
+    )
+    # one of ours, on the same open bot, sees the queues
+    assert any(text in all_text(open_home(bot, "U123")) for text in CANDIDATE_DATA)
+    # a user Slack cannot tell us about is not taken for one of ours either
+    bot.fake.unknown_users.add("UGONE")
+    assert "没有查看候选人信息的权限" in all_text(open_home(bot, "UGONE"))

@@ -85,7 +85,8 @@ def _last_part(message: dict[str, Any]) -> bool:
 
 
 def test_channel_posts_name_people_without_pinging_them(bot: Bot) -> None:
-    bot.fake.users.update({"U777": "Alice 王"})  # U778 is unknown: users.info fails
+    bot.fake.users.update({"U777": "Alice 王"})
+    bot.fake.unknown_users.add("U778")  # users.info fails for it
     cid = "002_72ee0a76eea41e0e"
     bot.store.record_post("C123", "100.1", cid, "verdict")
     bot.store.record_reply("C123", "100.2", "100.1", cid, "U777", "通过，基础扎实")

@@ -6,8 +6,9 @@ They hang on the `cli` group from `bot/cli.py` (which imports this module at its
 from __future__ import annotations
 
 import logging
+import threading
 from http.client import HTTPException
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from slack_sdk.errors import SlackApiError, SlackClientError
@@ -16,6 +17,13 @@ from store.factory import open_store as open_backend
 
 from . import cli_text
 from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
+
+if TYPE_CHECKING:
+    from slack_sdk import WebClient
+
+    from store.factory import Backend
+
+    from .settings import Settings
 
 
 @cli.command()
@@ -53,6 +61,13 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
     from store.fulltext import warm
 
     warm()
+    resumer = threading.Thread(
+        target=_resume_uploads,
+        args=(settings, store, app.client),
+        name="debrief-resume",
+        daemon=True,
+    )
+    resumer.start()
     digester = watcher = None
     if settings.digest_channel:
         digester = Digester(settings, store, app.client)
@@ -80,6 +95,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
             watcher.stop(timeout=5)
         if digester is not None:
             digester.stop()
+        resumer.join(timeout=5)  # an upload being answered is finished, not cut off
         store.close()  # writes the queued audit lines
         log.info("stopped")
 
@@ -97,6 +113,22 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
             serve_http(app, settings.signing_secret, host, port, on_stop)
         except OSError as exc:  # the port is taken, or the address is not ours
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
+
+
+def _resume_uploads(settings: Settings, store: Backend, client: WebClient) -> None:
+    """Answer the files shared in Slack that a process which died had claimed."""
+    from handlers.commands import Deps
+    from handlers.uploads import resume_uploads
+
+    log = logging.getLogger("debrief")
+    try:
+        if not store.stale_uploads():
+            return
+        own_team = str(client.auth_test().get("team_id") or "") or None
+        deps = Deps(store=store, locale=settings.locale, uploads=str(settings.uploads_dir))
+        resume_uploads(deps, client, own_team)
+    except Exception:
+        log.exception("could not finish the shared files left unanswered")
 
 
 def render_text(payload: dict[str, Any]) -> str:

@@ -240,6 +240,11 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "无法从 Slack 下载这个文件，请重新分享一次。",
         "en": "Could not download this file from Slack; please share it again.",
     },
+    "upload_broke": {
+        "zh": "抱歉，保存这个文件时出了问题，它没有被收录。请稍后再分享一次。",
+        "en": "Sorry, something went wrong while saving this file, so it was not indexed."
+        " Please share it again later.",
+    },
     # the App Home tab (handlers/home.py)
     "home_title": {"zh": "你的招聘待办", "en": "Your hiring queue"},
     "home_waiting": {"zh": "等你给结论（{count}）", "en": "Waiting for your decision ({count})"},

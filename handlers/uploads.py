@@ -20,12 +20,14 @@ answer in) and the files, and the access middleware judges it like any message.
 
 from __future__ import annotations
 
+import http.client
 import logging
 import os
 import re
+import tempfile
 import unicodedata
-import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,11 +82,31 @@ def _looks_binary(mimetype: str) -> bool:
     return mimetype.startswith(_BINARY_TYPES) or any(o in mimetype for o in _OFFICE)
 
 
-class _SameHostsOnly(urllib.request.HTTPRedirectHandler):
-    """Follow a redirect only to a host the token may go to."""
+Origin = tuple[str, str, int]
 
-    def __init__(self, hosts: frozenset[str]) -> None:
-        self.hosts = hosts
+
+def _origin(url: str) -> Origin:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or (443 if scheme == "https" else 80)
+
+
+def token_origins(api_url: str) -> frozenset[Origin]:
+    """Where the bot token may be sent: Slack's file host over https, and the Web API
+    itself exactly as configured (scheme, host and port: a test's loopback fake)."""
+    return frozenset({("https", host, 443) for host in SLACK_FILE_HOSTS} | {_origin(api_url)})
+
+
+class _SameOriginsOnly(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect only to where the token may go: the same scheme, host and port
+    on every hop (never https -> http, never another port of the same host)."""
+
+    def __init__(self, origins: frozenset[Origin]) -> None:
+        self.origins = origins
 
     def redirect_request(
         self,
@@ -95,24 +117,26 @@ class _SameHostsOnly(urllib.request.HTTPRedirectHandler):
         headers: Any,
         newurl: str,
     ) -> urllib.request.Request | None:
-        if urlsplit(newurl).hostname not in self.hosts:
+        if _origin(newurl) not in self.origins:
             raise DownloadError("Slack redirected the download elsewhere")
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
 def download(url: str, token: str, api_url: str, limit: int = MAX_BYTES) -> bytes:
     """The file's bytes, fetched with the bot token; DownloadError when that fails."""
-    hosts = SLACK_FILE_HOSTS | {urlsplit(api_url).hostname or ""}
-    if urlsplit(url).scheme not in ("https", "http") or urlsplit(url).hostname not in hosts:
+    origins = token_origins(api_url)
+    if _origin(url) not in origins:
         raise DownloadError("not a Slack file address")
-    opener = urllib.request.build_opener(_SameHostsOnly(hosts))
+    opener = urllib.request.build_opener(_SameOriginsOnly(origins))
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     try:
         with opener.open(request, timeout=30) as response:
+            if _origin(response.geturl()) not in origins:  # where the last hop ended
+                raise DownloadError("Slack redirected the download elsewhere")
             if response.headers.get("Content-Type", "").startswith("text/html"):
                 raise DownloadError("Slack answered with its sign-in page")
             data: bytes = response.read(limit + 1)
-    except urllib.error.URLError as exc:
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # URLError is an OSError
         raise DownloadError(str(exc)) from exc
     return data
 
@@ -134,21 +158,41 @@ def _parse_reply(exc: ParseError, deps: Deps) -> Outcome:
     return Outcome("parse_error", reply=notice(text))
 
 
+def _names(name: str, file_id: str) -> Iterator[str]:
+    """The names an upload may be saved under, in order: its own name, then the name with
+    the Slack file id, then with a counter (file ids are unique, so rarely needed)."""
+    first = safe_name(name, file_id)
+    yield first
+    stem, ext = os.path.splitext(first)
+    tag = re.sub(r"[^A-Za-z0-9]", "", file_id) or "upload"
+    yield f"{stem}_{tag}{ext}"
+    for n in range(2, 1000):
+        yield f"{stem}_{tag}_{n}{ext}"
+
+
 def _save(folder: Path, name: str, file_id: str, data: bytes) -> Path:
-    """Write the file whole (a temporary file, then a rename) under a name not yet taken."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / safe_name(name, file_id)
-    if target.exists():
-        stem, ext = os.path.splitext(target.name)
-        target = folder / f"{stem}_{re.sub(r'[^A-Za-z0-9]', '', file_id)}{ext}"
-    part = folder / f".{target.name}.part"
-    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with open(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(part, target)
-    return target
+    """Write the file whole under a name nobody else has, atomically: the bytes go to a
+    temporary file of this upload's own (never shared with another upload), which is
+    then linked under the first free name (a link never replaces a file, so two uploads
+    of the same name at the same moment get two names) and removed."""
+    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    fd, part_name = tempfile.mkstemp(dir=folder, prefix=".upload-", suffix=".part")
+    part = Path(part_name)
+    try:
+        with open(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        for candidate in _names(name, file_id):
+            target = folder / candidate
+            try:
+                os.link(part, target)
+            except FileExistsError:
+                continue
+            return target
+        raise OSError(f"no free file name for {safe_name(name, file_id)} in {folder}")
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
@@ -170,7 +214,11 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
         return _parse_reply(exc, deps)
     folder = Path(deps.uploads or "uploads")
     path = _save(folder, name, str(info.get("id") or ""), data)
-    result = index_paths(store, [path])
+    try:
+        result = index_paths(store, [path])
+    except BaseException:
+        path.unlink(missing_ok=True)  # nothing was indexed from it: not kept
+        raise
     if result.indexed:
         return Outcome("indexed", result.indexed[0], path=str(path))
     path.unlink(missing_ok=True)  # not kept: it became no candidate
@@ -218,12 +266,26 @@ def handle_file(
             url = str(info.get("url_private_download") or info.get("url_private") or "")
             data = download(url, client.token or "", client.base_url)
             outcome = take_file(info, data, deps)
+        deps.store.finish_upload(key, outcome.kind, outcome.candidate_id, outcome.path)
     except (SlackApiError, DownloadError) as exc:
-        deps.store.release_upload(key)  # sharing it again works
+        _release(deps, key)
         logger.warning("could not fetch a shared file: %s", exc)
         return Outcome("failed", reply=notice(t(deps.locale, "upload_failed")))
-    deps.store.finish_upload(key, outcome.kind, outcome.candidate_id, outcome.path)
+    except Exception:
+        # whatever broke (the disk, the database, a bug): the claim is given back, so the
+        # file is not left half-handled for ever, and the uploader is told
+        _release(deps, key)
+        logger.exception("could not take a shared file")
+        return Outcome("failed", reply=notice(t(deps.locale, "upload_broke")))
     return outcome
+
+
+def _release(deps: Deps, key: str) -> None:
+    """Give a claim back (sharing the file again, or Slack's retry, then works)."""
+    try:
+        deps.store.release_upload(key)
+    except Exception:
+        logger.exception("could not release the claim on a shared file")
 
 
 def _answer(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient) -> None:
@@ -281,12 +343,32 @@ def handle_file_share(
         outcome = handle_file(file, event, deps, client, own_team)
         if outcome is None:
             continue
-        user = str(event.get("user") or "?")
-        record(
-            deps.store,
-            [AuditEvent(user, _AUDIT[outcome.kind], outcome.candidate_id, str(event["channel"]))],
-        )
-        _answer(outcome, event, deps, client)
+        _finish(outcome, event, deps, client)
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _finish(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient) -> None:
+    user = str(event.get("user") or "?")
+    record(
+        deps.store,
+        [AuditEvent(user, _AUDIT[outcome.kind], outcome.candidate_id, str(event["channel"]))],
+    )
+    _answer(outcome, event, deps, client)
+
+
+def resume_uploads(deps: Deps, client: WebClient, own_team: str | None) -> list[Outcome]:
+    """Finish the shared files whose handling was claimed and never finished (the process
+    that took them died): each is fetched, taken and answered as if shared just now.
+    `serve` runs this once at start; a claim still within its lease is left alone."""
+    outcomes: list[Outcome] = []
+    for pending in deps.store.stale_uploads():
+        event = {"channel": pending.channel, "ts": pending.ts, "user": pending.user}
+        outcome = handle_file({"id": pending.file_id}, event, deps, client, own_team)
+        if outcome is None:
+            continue  # another replica took it meanwhile
+        logger.info("finished a shared file left unanswered in %s", pending.channel)
+        _finish(outcome, event, deps, client)
         outcomes.append(outcome)
     return outcomes
 

@@ -20,6 +20,7 @@ from .models import (
     DigestCategory,
     DigestData,
     DigestLine,
+    PendingUpload,
     SearchHit,
     Transcript,
 )
@@ -74,6 +75,7 @@ class StoreAPI(Protocol):
     # transcripts shared in Slack
     def claim_upload(self, key: str, file_id: str, channel: str, ts: str, user: str) -> bool: ...
     def release_upload(self, key: str) -> None: ...
+    def stale_uploads(self) -> list[PendingUpload]: ...
     def finish_upload(
         self, key: str, outcome: str, candidate_id: str | None = None, path: str | None = None
     ) -> None: ...

@@ -180,6 +180,16 @@ class SkippedFile(BaseModel):
 IndexResult.model_rebuild()
 
 
+class PendingUpload(BaseModel):
+    """A file shared in Slack whose handling was claimed but never finished."""
+
+    key: str
+    file_id: str
+    channel: str
+    ts: str
+    user: str
+
+
 class DigestLine(_PlainYears):
     id: str
     position: str | None

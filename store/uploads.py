@@ -7,19 +7,46 @@ and the candidate it became are kept, so `forget` can delete the file too.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from .connection import Connection, utcnow
+from .models import PendingUpload
+
+UPLOAD_LEASE_S = 120.0
+"""How long a claim holds before another delivery of the same event may take it over:
+far longer than fetching and indexing one file takes, shorter than Slack's last retry."""
+
+
+def lease_cutoff(lease_s: float = UPLOAD_LEASE_S) -> str:
+    """Claims made before this moment were left by a process that died."""
+    return (datetime.now(UTC) - timedelta(seconds=lease_s)).isoformat(timespec="microseconds")
 
 
 class UploadStore(Connection):
     def claim_upload(self, key: str, file_id: str, channel: str, ts: str, user: str) -> bool:
-        """True the first time a shared file is seen; False for the same event again."""
+        """True the first time a shared file is seen, or when its claim was left unfinished
+        for longer than the lease (the process that took it died); False for the same
+        event again while it is handled or once it was."""
         with self.tx() as db:
             cursor = db.execute(
-                "INSERT OR IGNORE INTO uploads (key, file_id, channel, ts, user, outcome, at)"
-                " VALUES (?, ?, ?, ?, ?, 'claimed', ?)",
-                [key, file_id, channel, ts, user, utcnow()],
+                "INSERT INTO uploads (key, file_id, channel, ts, user, outcome, at)"
+                " VALUES (?, ?, ?, ?, ?, 'claimed', ?)"
+                " ON CONFLICT (key) DO UPDATE SET at = excluded.at"
+                " WHERE uploads.outcome = 'claimed' AND uploads.at < ?",
+                [key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
             )
             return bool(cursor.rowcount)
+
+    def stale_uploads(self) -> list[PendingUpload]:
+        """Claims left unfinished for longer than the lease: files nobody answered."""
+        return [
+            PendingUpload(**r)
+            for r in self._rows(
+                "SELECT key, file_id, channel, ts, user FROM uploads"
+                " WHERE outcome = 'claimed' AND at < ? ORDER BY at",
+                [lease_cutoff()],
+            )
+        ]
 
     def release_upload(self, key: str) -> None:
         """Forget a claim whose file could not be fetched, so that sharing it again works."""

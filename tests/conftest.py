@@ -112,8 +112,9 @@ def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
 
 
 @pytest.fixture
-def bot(fake_slack: FakeSlack, db_target: str) -> Iterator[Bot]:
-    running = start_bot(fake_slack, db_target)
+def bot(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]:
+    # uploads beside the database, on either backend (never in the working directory)
+    running = start_bot(fake_slack, db_target, uploads=str(tmp_path / "uploads"))
     assert not index_paths(running.store, [SEEDS]).failed
     try:
         yield running

@@ -3,21 +3,27 @@ HTTP; the strict fake serves the file's bytes only to a request with the bot tok
 
 from __future__ import annotations
 
+import http.server
 import json
+import os
+import subprocess
+import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
-from fakes import FakeFile, FakeSlack
-from slackbot import Bot, start_bot
+from fakes import FakeFile, FakeSlack, command_body, post_signed
+from slackbot import SECRET, Bot, start_bot
 from waiting import wait_until
 
 from bot.cli import cli
-from handlers.uploads import safe_name
+from handlers.uploads import DownloadError, _SameOriginsOnly, safe_name, token_origins
 from store.indexer import index_paths
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -103,7 +109,7 @@ def test_a_shared_transcript_is_downloaded_with_the_token_saved_indexed_and_answ
     reply = reply_to(bot, ts)
     [download] = bot.fake.calls("files/T0001-F1")
     assert download.ok and download.token == "xoxb-test"
-    [saved] = (Path(bot.store.path).parent / "uploads").iterdir()
+    [saved] = bot.settings.uploads_dir.iterdir()
     assert saved.name == "记录.txt"  # only the name, never a path from the file
     cid = "记录"
     candidate = bot.store.get_candidate(cid)
@@ -138,7 +144,7 @@ def test_the_same_content_again_is_already_indexed(bot: Bot) -> None:
     ts = share(bot, FakeFile("F3", "seed-again.txt", SEED))
     reply = reply_to(bot, ts)
     assert reply["text"] == "这份记录已经收录过了：000_9e6b3ecb0732fcf3"
-    assert not (Path(bot.store.path).parent / "uploads").exists()
+    assert not bot.settings.uploads_dir.exists()
     assert audit(bot, "upload:duplicate") == [("U123", "000_9e6b3ecb0732fcf3", "C123")]
 
 
@@ -156,7 +162,7 @@ def test_not_a_transcript_says_why(bot: Bot) -> None:
     ts = share(bot, FakeFile("F6", "photo.png", b"\x89PNG....", mimetype="image/png"))
     assert reply_to(bot, ts)["text"] == "这不是面试记录：not a text file (image/png)"
     assert bot.fake.calls("files/T0001-F6") == []  # never downloaded
-    assert not (Path(bot.store.path).parent / "uploads").exists()
+    assert not bot.settings.uploads_dir.exists()
 
 
 def test_a_file_from_another_organisation_is_never_downloaded(bot: Bot) -> None:
@@ -177,9 +183,9 @@ def test_a_transcript_sent_in_a_dm_is_answered_there(bot: Bot) -> None:
 def test_forget_deletes_the_uploaded_file(bot: Bot) -> None:
     ts = share(bot, FakeFile("F9", "erase-me.txt", transcript()))
     reply_to(bot, ts)
-    saved = Path(bot.store.path).parent / "uploads" / "erase-me.txt"
+    saved = bot.settings.uploads_dir / "erase-me.txt"
     assert saved.exists()
-    result = CliRunner().invoke(cli, ["forget", "erase-me", "--db", bot.store.path])
+    result = CliRunner().invoke(cli, ["forget", "erase-me", "--db", bot.settings.db_path])
     assert result.exit_code == 0, result.output
     assert not saved.exists()
     assert bot.store.uploaded_files("erase-me") == []
@@ -232,6 +238,7 @@ def restricted_bot(fake_slack: FakeSlack, tmp_path: Path) -> Iterator[Bot]:
 
 def test_access_rules_apply_to_uploads(restricted_bot: Bot, tmp_path: Path) -> None:
     bot = restricted_bot
+    bot.fake.member_channels.add("CRANDOM")  # Slack sends the bot only its channels' messages
     share(bot, FakeFile("F11", "outsider.txt", transcript()), user="U999")
     share(bot, FakeFile("F12", "elsewhere.txt", transcript()), channel="CRANDOM")
     refused = wait_until(
@@ -243,3 +250,221 @@ def test_access_rules_apply_to_uploads(restricted_bot: Bot, tmp_path: Path) -> N
     ts = share(bot, FakeFile("F13", "inside.txt", transcript()))
     reply_to(bot, ts)
     assert (tmp_path / "shared-in-slack" / "inside.txt").exists()  # DEBRIEF_UPLOADS
+
+
+def ephemerals(bot: Bot, channel: str) -> list[tuple[str, str]]:
+    return [
+        (str(c.params.get("user")), str(c.params.get("text")))
+        for c in bot.fake.calls("chat.postEphemeral")
+        if c.ok and c.params.get("channel") == channel
+    ]
+
+
+def test_a_refused_upload_is_told_in_the_words_of_a_refused_command(
+    restricted_bot: Bot,
+) -> None:
+    """With DEBRIEF_ALLOWED_CHANNELS set, a DM with the bot is not one of them: an upload
+    there is refused as `/candidate` typed there is, with the same words, to the uploader."""
+    bot = restricted_bot
+    bot.fake.member_channels.add("D123")
+    body = command_body("总结 000", channel_id="D123", channel_name="directmessage")
+    status, _headers, answer = post_signed(bot.events_url, body, SECRET)
+    assert status == 200
+    refused_command = json.loads(answer)
+    assert refused_command["text"] == "这个频道不能显示候选人信息。请在招聘频道里使用。"
+    ts = share(bot, FakeFile("F14", "私信.txt", transcript()), channel="D123")
+    told = wait_until('ephemerals(bot, "D123")', lambda: ephemerals(bot, "D123"))
+    assert told == [("U123", refused_command["text"])]
+    bot.idle()
+    assert bot.fake.calls("files.info") == [] and thread_replies(bot, ts) == []
+    assert bot.store.get_candidate("私信") is None
+
+
+def test_eight_uploads_of_one_name_at_once_become_eight_candidates(bot: Bot) -> None:
+    """Two recruiters sharing `面试记录.txt` at the same moment, eight times over: each
+    file becomes its own candidate, holding its own text, and each gets its answer."""
+    files = [FakeFile(f"FS{i}", "面试记录.txt", transcript(f"标记{i}号")) for i in range(8)]
+    with ThreadPoolExecutor(len(files)) as pool:
+        stamps = list(pool.map(lambda f: share(bot, f), files))
+    for ts in stamps:
+        reply_to(bot, ts)
+    bot.idle()
+    rows = bot.store.db.execute(
+        "SELECT file_id, candidate_id, outcome, path FROM uploads WHERE file_id LIKE ?", ["FS%"]
+    ).fetchall()
+    assert sorted(r[2] for r in rows) == ["indexed"] * 8
+    by_file = {r[0]: (r[1], r[3]) for r in rows}
+    assert len({cid for cid, _ in by_file.values()}) == 8
+    for i, f in enumerate(files):
+        cid, path = by_file[f.id]
+        assert Path(path).read_bytes() == f.content
+        candidate = bot.store.get_candidate(cid)
+        assert candidate is not None and candidate.source == path
+        text = candidate.model_dump_json()
+        assert f"标记{i}号" in text
+        assert not any(f"标记{j}号" in text for j in range(8) if j != i)
+    saved = sorted(p.name for p in Path(by_file["FS0"][1]).parent.iterdir())
+    assert len(saved) == 8 and not [n for n in saved if n.endswith(".part")]
+    assert "面试记录.txt" in saved
+    assert Path(by_file["FS0"][1]).parent == bot.settings.uploads_dir
+
+
+@pytest.mark.slack_refusals_expected
+def test_a_failure_while_saving_gives_the_claim_back_and_tells_the_uploader(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    """Anything that breaks half-way (here the uploads folder cannot be made) leaves no
+    claim behind: the uploader is told, and the same event delivered again is taken."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the uploads folder should be")
+    bot = start_bot(fake_slack, db_target, uploads=str(blocker / "uploads"))
+    try:
+        file = FakeFile("FX1", "broken-disk.txt", transcript())
+        ts = share(bot, file, event_id="EvX")
+        assert reply_to(bot, ts)["text"] == (
+            "抱歉，保存这个文件时出了问题，它没有被收录。请稍后再分享一次。"
+        )
+        bot.idle()
+        assert bot.store.db.execute("SELECT count(*) FROM uploads").fetchone()[0] == 0
+        blocker.unlink()
+        share(bot, file, ts=ts, event_id="EvX", headers={"X-Slack-Retry-Num": "1"})
+        bot.fake.wait_for("chat.postMessage", count=2)
+        bot.idle()
+        assert bot.store.get_candidate("broken-disk") is not None
+        assert (blocker / "uploads" / "broken-disk.txt").exists()
+    finally:
+        bot.server.stop()
+        bot.store.close()
+
+
+def test_a_retry_takes_over_a_claim_left_by_a_process_that_died(bot: Bot) -> None:
+    file = FakeFile("FC1", "crashed.txt", transcript())
+    bot.fake.add_file(file)
+    ts = "1800000001.000001"
+    key = f"C123:{ts}:FC1"
+    assert bot.store.claim_upload(key, "FC1", "C123", ts, "U123")  # then the process died
+    # within the lease the claim holds: the first process may still be at work
+    share(bot, file, ts=ts, event_id="EvC", headers={"X-Slack-Retry-Num": "1"})
+    bot.idle()
+    assert thread_replies(bot, ts) == [] and bot.fake.calls("files.info") == []
+    bot.store.db.execute(
+        "UPDATE uploads SET at = ? WHERE key = ?", ["2026-01-01T00:00:00.000000+00:00", key]
+    )
+    share(bot, file, ts=ts, event_id="EvC", headers={"X-Slack-Retry-Num": "2"})
+    assert "crashed" in json.dumps(reply_to(bot, ts)["blocks"], ensure_ascii=False)
+    assert bot.store.get_candidate("crashed") is not None
+    [(outcome,)] = bot.store.db.execute("SELECT outcome FROM uploads WHERE key = ?", [key])
+    assert outcome == "indexed"
+
+
+def test_serve_answers_an_upload_a_dead_process_left_claimed(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    """`debrief serve`, started again after a crash, finishes what was claimed and never
+    answered (Slack will not send an event again once it was acknowledged)."""
+    from store.factory import open_store
+
+    file = FakeFile("FR1", "left-behind.txt", transcript())
+    fake_slack.add_file(file)
+    fake_slack.member_channels.add("C123")
+    store = open_store(db_target)
+    ts = "1800000002.000001"
+    store.claim_upload(f"C123:{ts}:FR1", "FR1", "C123", ts, "U123")
+    store.db.execute("UPDATE uploads SET at = ?", ["2026-01-01T00:00:00.000000+00:00"])
+    store.close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+    env |= {
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_SIGNING_SECRET": "secret",
+        "SLACK_API_URL": fake_slack.base_url,
+        "DEBRIEF_DB": db_target,
+        "DEBRIEF_UPLOADS": str(tmp_path / "uploads"),
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "serve", "--port", "0", "--host", "127.0.0.1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        [post] = fake_slack.wait_for("chat.postMessage", timeout=30)
+        assert post.params["thread_ts"] == ts and post.params["channel"] == "C123"
+        assert "left-behind" in json.dumps(post.json_param("blocks"), ensure_ascii=False)
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=15)
+    assert "Traceback" not in out.decode("utf-8", "replace")
+    store = open_store(db_target)
+    try:
+        assert store.get_candidate("left-behind") is not None
+        assert (tmp_path / "uploads" / "left-behind.txt").exists()
+    finally:
+        store.close()
+
+
+class _Elsewhere(http.server.BaseHTTPRequestHandler):
+    """A server the token must never reach: it records every request."""
+
+    seen: ClassVar[list[dict[str, str]]] = []
+
+    def do_GET(self) -> None:
+        self.seen.append(dict(self.headers))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.end_headers()
+        self.wfile.write(SEED)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[str]:
+    _Elsewhere.seen = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_redirect_to_another_port_of_the_same_host_is_not_followed(
+    bot: Bot, elsewhere: str
+) -> None:
+    """The fake Web API and this server share a host (127.0.0.1); only the port differs.
+    The token goes to exactly the origin it is for, on every hop."""
+    target = f"{elsewhere}/steal/redirected.txt"
+    ts = share(bot, FakeFile("FR2", "redirected.txt", transcript(), redirect=target))
+    assert reply_to(bot, ts)["text"] == "无法从 Slack 下载这个文件，请重新分享一次。"
+    assert _Elsewhere.seen == []
+    assert bot.store.get_candidate("redirected") is None
+
+
+@pytest.mark.parametrize(
+    ("api", "url", "allowed"),
+    [
+        ("https://slack.com/api/", "https://files.slack.com/files-pri/T-F/x.txt", True),
+        ("https://slack.com/api/", "http://files.slack.com/files-pri/T-F/x.txt", False),
+        ("https://slack.com/api/", "https://files.slack.com:8443/files-pri/T-F/x.txt", False),
+        ("https://slack.com/api/", "https://slack.com/api/files/x", True),
+        ("https://slack.com/api/", "http://slack.com/api/files/x", False),
+        ("https://slack.com/api/", "https://files.slack.com.evil.example/x", False),
+        ("https://slack.com/api/", "https://evil.example/?files.slack.com", False),
+        ("http://127.0.0.1:8000/api/", "http://127.0.0.1:8000/files-pri/x", True),
+        ("http://127.0.0.1:8000/api/", "http://127.0.0.1:8001/files-pri/x", False),
+        ("http://127.0.0.1:8000/api/", "https://127.0.0.1:8000/files-pri/x", False),
+    ],
+)
+def test_where_the_token_may_go(api: str, url: str, allowed: bool) -> None:
+    """Every hop of a download, the first included: Slack's file host over https, or the
+    Web API exactly as configured (scheme, host and port)."""
+    handler = _SameOriginsOnly(token_origins(api))
+    request = urllib.request.Request(api, headers={"Authorization": "Bearer xoxb-test"})
+    if allowed:
+        followed = handler.redirect_request(request, None, 302, "Found", {}, url)
+        assert followed is not None and followed.full_url == url
+    else:
+        with pytest.raises(DownloadError):
+            handler.redirect_request(request, None, 302, "Found", {}, url)

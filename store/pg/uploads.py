@@ -6,6 +6,8 @@ event Slack delivers twice, to one replica or to two, is indexed once."""
 from __future__ import annotations
 
 from ..connection import utcnow
+from ..models import PendingUpload
+from ..uploads import lease_cutoff
 from .connection import PgConnection
 
 
@@ -14,10 +16,22 @@ class PgUploads(PgConnection):
         with self.tx() as conn:
             cur = conn.execute(
                 'INSERT INTO uploads (key, file_id, channel, ts, "user", outcome, at)'
-                " VALUES (%s, %s, %s, %s, %s, 'claimed', %s) ON CONFLICT DO NOTHING",
-                [key, file_id, channel, ts, user, utcnow()],
+                " VALUES (%s, %s, %s, %s, %s, 'claimed', %s)"
+                " ON CONFLICT (key) DO UPDATE SET at = excluded.at"
+                " WHERE uploads.outcome = 'claimed' AND uploads.at < %s",
+                [key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
             )
             return cur.rowcount > 0
+
+    def stale_uploads(self) -> list[PendingUpload]:
+        return [
+            PendingUpload(**r)
+            for r in self._rows(
+                'SELECT key, file_id, channel, ts, "user" FROM uploads'
+                " WHERE outcome = 'claimed' AND at < %s ORDER BY at",
+                [lease_cutoff()],
+            )
+        ]
 
     def release_upload(self, key: str) -> None:
         with self.tx() as conn:

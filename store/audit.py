@@ -166,8 +166,12 @@ class AuditStore(Connection):
             fts_delete(db, rid)
             db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
             db.execute("DELETE FROM candidates WHERE rid = ?", [rid])
-        else:  # the file was removed (or never indexed): nothing to compare a new file with
-            content_hash, source = "", ""
+        else:  # the file was removed: what it last held, if anything names it still
+            gone = db.execute(
+                "SELECT hash, source FROM retired WHERE id = ?", [candidate_id]
+            ).fetchone()
+            content_hash, source = gone if gone is not None else ("", "")
+        db.execute("DELETE FROM retired WHERE id = ?", [candidate_id])
         # The threads stay forgotten: record_reply checks this in its own transaction.
         db.execute(
             "INSERT OR IGNORE INTO forgotten_threads (channel, ts)"

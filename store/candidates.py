@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from . import fulltext, rows
-from .connection import unstorable_is_said
+from .connection import unstorable_is_said, utcnow
 from .models import Candidate, Question, Transcript
 from .resolve import CandidateLookups, ResolveSQL
 from .search import SearchStore
@@ -25,6 +25,24 @@ def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> lis
             [rid],
         ).fetchall()
     ]
+
+
+RETIRE_SQL = (
+    "INSERT INTO retired (id, hash, source, at) SELECT ?, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM posts WHERE candidate_id = ?)"
+    " OR EXISTS (SELECT 1 FROM replies WHERE candidate_id = ?)"
+    " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
+    " at = excluded.at"
+)
+"""A removed candidate's id is retired when something recorded still names it: the
+content and path it last had are kept, so that only that file, coming back, takes the
+id (and its history) again (store/indexer.py `_Ids.pick`)."""
+
+RETIRED_SQL = "SELECT id, hash, source FROM retired"
+
+
+def retire_params(candidate_id: str, content_hash: str, source: str) -> list[str]:
+    return [candidate_id, content_hash, source, utcnow(), candidate_id, candidate_id]
 
 
 def fts_delete(db: sqlite_utils.Database, rid: int) -> None:
@@ -157,17 +175,25 @@ class CandidateStore(SearchStore, CandidateLookups):
         db.execute("INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, fts[1]])
 
     def remove(self, candidate_id: str) -> bool:
-        """Delete a candidate's transcript (its questions and full-text row too)."""
+        """Delete a candidate's transcript (its questions and full-text row too). What was
+        recorded about them stays, and their id is retired (see RETIRE_SQL)."""
 
         def write(db: sqlite_utils.Database) -> bool:
-            row = db.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
+            row = db.execute(
+                "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
+            ).fetchone()
             if row is None:
                 return False
             fts_delete(db, row[0])
             db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
+            db.execute(RETIRE_SQL, retire_params(candidate_id, row[1], row[2]))
             return True
 
         return self._write(write)
+
+    def retired(self) -> dict[str, tuple[str, str]]:
+        """id -> (content hash, source) of removed candidates whose history remains."""
+        return {r[0]: (r[1], r[2]) for r in self.db.execute(RETIRED_SQL)}
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])

@@ -94,15 +94,25 @@ def _short_hash(path: str, root: str | None) -> str:
 
 class _Ids:
     """Which file has which id, for one run: a known file keeps its id; a new one gets
-    its stem, or the stem plus a short hash of its path when a live file has the stem."""
+    its stem, or the stem plus a short hash of its path when the stem is someone else's.
+
+    An id is someone else's while a live file has it, and while it is retired (its
+    candidate was removed, but posts and reviews still name it) for any file but the
+    one it last stood for. A file that moved takes its id along only with the same
+    content: a different file of the same name never inherits another's reviews."""
 
     def __init__(
-        self, state: dict[str, tuple[str, str, int, int]], seen: set[str], roots: list[str]
+        self,
+        state: dict[str, tuple[str, str, int, int]],
+        seen: set[str],
+        roots: list[str],
+        retired: dict[str, tuple[str, str]] | None = None,
     ) -> None:
         self.state = state
         self.owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
         self.seen = seen
         self.prefixes = tuple(source_path(r).rstrip(os.sep) + os.sep for r in roots)
+        self.retired = retired or {}
 
     def live(self, source: str) -> bool:
         """Found in this run, or (outside the folders indexed) still on disk."""
@@ -110,7 +120,7 @@ class _Ids:
             return True
         return not source.startswith(self.prefixes) and os.path.exists(source)
 
-    def pick(self, found: Found) -> str:
+    def pick(self, found: Found, content_hash: str) -> str:
         shown = source_path(found.path)
         known = self.state.get(shown)
         if known is not None:
@@ -122,10 +132,21 @@ class _Ids:
             f"{base}_{_short_hash(os.path.abspath(found.path), None)}",
         )
         for cid in choices:
-            other = self.owner.get(cid)
-            if other is None or other == shown or not self.live(other):
+            if self._free(cid, shown, content_hash):
                 return cid
         raise ParseError(f"id {base} is already used by {self.owner.get(base)}")
+
+    def _free(self, cid: str, shown: str, content_hash: str) -> bool:
+        other = self.owner.get(cid)
+        if other == shown:
+            return True
+        if other is None:
+            gone = self.retired.get(cid)
+            return gone is None or content_hash in (gone[0], "") or gone[1] == shown
+        if self.live(other):
+            return False
+        moved_from = self.state.get(other)  # a file gone from there: moved here?
+        return moved_from is not None and moved_from[1] == content_hash
 
     def take(self, cid: str, shown: str) -> None:
         self.owner[cid] = shown
@@ -164,7 +185,7 @@ def index_paths(
     state = store.file_state()
     forgotten = store.forgotten()
     seen = {source_path(f.path) for f in files}
-    ids = _Ids(state, seen, roots)
+    ids = _Ids(state, seen, roots, store.retired())
     total = len(files)
     done = 0
     todo: list[Found] = []
@@ -260,7 +281,7 @@ def _write_one(
         # indexed as it was, as for a file that fails
         result.skipped.append(SkippedFile(path=item.shown, reason=item.skipped))
         return
-    cid = ids.pick(found)
+    cid = ids.pick(found, item.hash)
     erased = forgotten.get(cid)
     if erased is not None and item.hash:
         if erased[0] == item.hash:

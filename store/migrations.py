@@ -323,3 +323,14 @@ def m012_home_queues(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE INDEX IF NOT EXISTS replies_reviewer ON replies (reviewer, candidate_id, ts)"
     )
+
+
+@migration
+def m013_retired_ids(db: sqlite_utils.Database) -> None:
+    """The content and path a removed candidate last had, kept while anything recorded
+    about them (a post, a reply, a decision) still names their id: a different file
+    that comes later with the same name gets an id of its own, not their history."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS retired (id TEXT PRIMARY KEY, hash TEXT NOT NULL,"
+        " source TEXT NOT NULL, at TEXT NOT NULL)"
+    )

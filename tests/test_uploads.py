@@ -468,3 +468,39 @@ def test_where_the_token_may_go(api: str, url: str, allowed: bool) -> None:
     else:
         with pytest.raises(DownloadError):
             handler.redirect_request(request, None, 302, "Found", {}, url)
+
+
+@pytest.mark.parametrize("indexed_since", [True, False], ids=["removed", "deleted-not-yet-removed"])
+def test_an_upload_named_like_a_removed_file_never_inherits_its_reviews(
+    bot: Bot, tmp_path: Path, indexed_since: bool
+) -> None:
+    """A folder file `面试记录.txt` was reviewed, then deleted; a recruiter shares another
+    person's `面试记录.txt`. The new candidate gets an id of its own, with no reviews;
+    the first file, coming back, finds its id and its reviews again."""
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    first = folder / "面试记录.txt"
+    first.write_bytes(transcript("第一位候选人"))
+    assert index_paths(bot.store, [folder]).indexed == ["面试记录"]
+    bot.store.record_post("C123", "100.1", "面试记录", "verdict")
+    bot.store.record_reply("C123", "100.2", "100.1", "面试记录", "U777", "通过，基础扎实")
+    first_bytes = first.read_bytes()
+    first.unlink()
+    if indexed_since:
+        assert index_paths(bot.store, [folder]).removed == ["面试记录"]
+
+    ts = share(bot, FakeFile("FN1", "面试记录.txt", transcript("第二位候选人")))
+    card = json.dumps(reply_to(bot, ts)["blocks"], ensure_ascii=False)
+    bot.idle()
+    [(cid,)] = bot.store.db.execute("SELECT candidate_id FROM uploads WHERE file_id = 'FN1'")
+    assert cid != "面试记录" and cid.startswith("面试记录")
+    new = bot.store.get_candidate(cid)
+    assert new is not None and new.decisions == [] and "第二位候选人" in new.model_dump_json()
+    assert "基础扎实" not in card and "U777" not in card
+
+    first.write_bytes(first_bytes)  # the reviewed file is back, as it was
+    again = index_paths(bot.store, [folder])
+    assert again.indexed + again.unchanged == ["面试记录"] and again.removed == []
+    back = bot.store.get_candidate("面试记录")
+    assert back is not None and "第一位候选人" in back.model_dump_json()
+    assert [d.reviewer for d in back.decisions] == ["U777"]

@@ -97,8 +97,12 @@ class PgAudit(PgConnection):
         if row is not None:
             rid, content_hash, source = row
             conn.execute("DELETE FROM candidates WHERE rid = %s", [rid])  # questions cascade
-        else:
-            content_hash, source = "", ""
+        else:  # the file was removed: what it last held, if anything names it still
+            gone = conn.execute(
+                "SELECT hash, source FROM retired WHERE id = %s", [candidate_id]
+            ).fetchone()
+            content_hash, source = gone if gone is not None else ("", "")
+        conn.execute("DELETE FROM retired WHERE id = %s", [candidate_id])
         conn.execute(
             "INSERT INTO forgotten_threads (channel, ts)"
             " SELECT channel, ts FROM posts WHERE candidate_id = %s"

@@ -6,12 +6,15 @@ id, so two replicas indexing the same file record it once."""
 from __future__ import annotations
 
 from .. import rows
+from ..candidates import RETIRE_SQL, RETIRED_SQL, retire_params
 from ..models import Candidate, Question, Transcript
 from ..resolve import CandidateLookups, ResolveSQL
 from .connection import Conn
 from .postings import Rows, text_array
 from .search import PgSearch
 from .threads import OPEN_COUNT_SQL, read_reviews
+
+_RETIRE_SQL = RETIRE_SQL.replace("?", "%s")
 
 
 def _clean(text: str | None) -> str | None:
@@ -151,14 +154,20 @@ class PgCandidates(PgSearch, CandidateLookups):
     def remove(self, candidate_id: str) -> bool:
         def write(conn: Conn) -> bool:
             row = conn.execute(
-                "DELETE FROM candidates WHERE id = %s RETURNING rid", [candidate_id]
+                "DELETE FROM candidates WHERE id = %s RETURNING rid, hash, source", [candidate_id]
             ).fetchone()
+            if row is None:
+                return False
             batch = self.batch_rows()
-            if row is not None and batch is not None:
+            if batch is not None:
                 batch.drop(int(row[0]))  # saved earlier in this batch: nothing to write
-            return row is not None
+            conn.execute(_RETIRE_SQL, retire_params(candidate_id, row[1], row[2]))
+            return True
 
         return self._write(write)
+
+    def retired(self) -> dict[str, tuple[str, str]]:
+        return {r[0]: (r[1], r[2]) for r in self._all_rows(RETIRED_SQL)}
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(

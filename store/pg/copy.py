@@ -38,6 +38,7 @@ TABLES = (
     "meta",
     "submissions",
     "uploads",
+    "retired",
 )
 """In an order that satisfies the foreign keys (questions after candidates)."""
 

@@ -348,3 +348,12 @@ def pg010_long_keys(conn: Conn) -> None:
         _drop_rows_trigger(conn, table, "rid = OLD.rid", "fts")
     conn.execute("DROP INDEX candidates_source")
     conn.execute("CREATE INDEX candidates_source ON candidates USING hash (source)")
+
+
+@migration
+def pg011_retired_ids(conn: Conn) -> None:
+    """SQLite's m013: what a removed candidate with a history last held."""
+    conn.execute(
+        "CREATE TABLE retired (id TEXT PRIMARY KEY, hash TEXT NOT NULL,"
+        " source TEXT NOT NULL, at TEXT NOT NULL)"
+    )

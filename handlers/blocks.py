@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 from slack_sdk.models.blocks import (
     ActionsBlock,
     Block,
@@ -31,6 +31,7 @@ MAX_HEADER = 150
 MAX_VALUE = 2000
 MAX_FALLBACK = 3000
 MAX_MODAL_TITLE = 24  # a modal's title, submit and close texts
+MAX_METADATA = 3000  # a view's private_metadata (a button's value: MAX_VALUE)
 MAX_LABEL = 75  # an input's label, an option's or a button's text
 # What one message's blocks may hold at most, measured as their compact JSON (the way Slack
 # counts, escapes included): real Slack refuses at about 13,200 characters of block text.
@@ -191,12 +192,32 @@ def encode_value(ref: dict[str, Any]) -> str:
     return value[:MAX_VALUE]
 
 
-def decode_value(value: str | None) -> dict[str, Any]:
+_Model = TypeVar("_Model", bound=BaseModel)
+_SmallInt = Annotated[StrictInt, Field(ge=-(2**31), le=2**31 - 1)]
+_REF = TypeAdapter(dict[str, StrictStr | _SmallInt | None])
+
+
+def read_value(model: type[_Model], value: object) -> _Model | None:
+    """A value Slack hands back as we wrote it (a button's value, a modal's
+    private_metadata), read as `model`; None for anything else, however deep or odd
+    its JSON (pydantic's parser gives up on deep nesting instead of recursing)."""
+    if not isinstance(value, str) or len(value) > MAX_METADATA:
+        return None
     try:
-        data = json.loads(value or "{}")
-    except ValueError:
+        return model.model_validate_json(value)
+    except ValidationError:
+        return None
+
+
+def decode_value(value: object) -> dict[str, Any]:
+    """A button's value as `encode_value` wrote it: one flat object of strings and small
+    numbers; {} for anything else (nested JSON, a number too big for a database)."""
+    if not isinstance(value, str) or not value or len(value) > MAX_METADATA:
         return {}
-    return data if isinstance(data, dict) else {}
+    try:
+        return dict(_REF.validate_json(value))
+    except ValidationError:
+        return {}
 
 
 def button(label: str, action_id: str, ref: dict[str, Any], primary: bool = False) -> ButtonElement:

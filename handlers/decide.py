@@ -3,15 +3,19 @@ submission records the reviewer's decision as a thread reply would, and the bot 
 it in the verdict's thread (`<name>: 通过 — note`), so the thread stays the record.
 
 The click is acknowledged at once and the modal opened right after (its trigger_id
-lasts 3 seconds). A submission is checked before it is acknowledged: what is wrong
-goes back into the modal (`response_action: errors`), so nothing typed is lost. Each
-modal is recorded once, however often Slack delivers its submission.
+lasts 3 seconds). A submission is checked and recorded before it is acknowledged: what
+is wrong, or a record that could not be written, goes back into the modal
+(`response_action: errors`), so nothing typed is lost; only a recorded decision is
+posted. Each submission is recorded once, however often Slack delivers it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,9 +121,54 @@ def _name(user: dict[str, Any]) -> str:
     return str(name) if name else f"<@{user.get('id', '?')}>"
 
 
-def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: Deps) -> None:
-    """Check, acknowledge, post in the verdict's thread, record, audit."""
+def submission_key(body: dict[str, Any]) -> str:
+    """What a modal submission is known by, so that one delivered twice is recorded once:
+    its view's id; without one, a digest of who submitted which view (its hash, else the
+    trigger) about what (private_metadata), saying what (the state's values), which is
+    the same for a submission delivered again and differs between reviewers."""
     view = body.get("view") or {}
+    view_id = view.get("id")
+    if isinstance(view_id, str) and view_id:
+        return f"view:{view_id}"
+    parts = [
+        (body.get("user") or {}).get("id"),
+        view.get("hash") or body.get("trigger_id"),
+        view.get("private_metadata"),
+        (view.get("state") or {}).get("values"),
+    ]
+    digest = hashlib.sha256(
+        json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str).encode()
+    )
+    return f"submission:{digest.hexdigest()}"
+
+
+class _Clock:
+    """Slack-like ts (`seconds.micros`) for decisions not posted yet: the time now, and
+    never the same twice in this process, so two provisional rows never share a key."""
+
+    def __init__(self) -> None:
+        self._last = 0
+        self._lock = threading.Lock()
+
+    def ts(self) -> str:
+        with self._lock:
+            self._last = max(time.time_ns() // 1000, self._last + 1)
+            micros = self._last
+        return f"{micros // 1_000_000}.{micros % 1_000_000:06d}"
+
+
+_provisional = _Clock()
+
+
+def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: Deps) -> None:
+    """Check, record (then acknowledge), audit, post in the verdict's thread.
+
+    The decision is recorded before anything is posted, so the thread never shows a
+    decision the record does not hold: first under a provisional ts, then under the
+    post's own ts once posted (a deleted post then takes the decision back). When it
+    cannot be recorded, the modal stays open and says so; nothing is posted."""
+    view = body.get("view") or {}
+    locale = deps.locale
     submission = read_submission(view, deps)
     if submission.errors:
         ack(response_action="errors", errors=submission.errors)
@@ -128,11 +177,37 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
     assert target is not None and decision is not None
     user = body.get("user") or {}
     reviewer = str(user.get("id") or "")
-    if not reviewer or not deps.store.claim_submission(f"view:{view.get('id')}"):
-        ack()  # the same submission again: recorded the first time
+    if not reviewer:
+        ack()
+        return
+    provisional = _provisional.ts()
+    reply = decision_reply_text(decision, submission.note, locale)
+    try:
+        recorded = deps.store.record_decision(
+            target.channel,
+            provisional,
+            target.thread_ts,
+            target.candidate_id,
+            reviewer,
+            decision,
+            reply,
+            claim=submission_key(body),
+        )
+    except Exception:
+        logger.exception("could not record a decision")
+        ack(response_action="errors", errors={DECISION_BLOCK: t(locale, "error")})
+        return
+    if not recorded:
+        if deps.store.get_candidate(target.candidate_id) is None:  # forgotten just now
+            ack(response_action="errors", errors={DECISION_BLOCK: t(locale, "decide_gone")})
+        else:
+            ack()  # the same submission again: recorded the first time
         return
     ack()
-    locale = deps.locale
+    record(
+        deps.store,
+        [AuditEvent(reviewer, f"decision:{decision}", target.candidate_id, target.channel)],
+    )
     text = decision_post_text(_name(user), decision, submission.note, locale)
     try:
         response = client.chat_postMessage(
@@ -142,20 +217,13 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
             unfurl_links=False,
             unfurl_media=False,
         )
-        ts = str(response.get("ts") or "")
     except SlackApiError as exc:
-        # The decision is kept even when the thread cannot be written to.
+        # The decision is kept (under its provisional ts) when the thread cannot be written to.
         logger.warning("could not post a decision in its thread: %s", exc.response.get("error"))
-        ts = ""
-    ts = ts or f"{time.time():.6f}"
-    reply = decision_reply_text(decision, submission.note, locale)
-    if deps.store.record_decision(
-        target.channel, ts, target.thread_ts, target.candidate_id, reviewer, decision, reply
-    ):
-        record(
-            deps.store,
-            [AuditEvent(reviewer, f"decision:{decision}", target.candidate_id, target.channel)],
-        )
+        return
+    ts = str(response.get("ts") or "")
+    if ts and not deps.store.settle_decision(target.channel, provisional, ts):
+        logger.warning("a posted decision stays under its provisional ts in %s", target.channel)
 
 
 def register(app: App, deps: Deps) -> None:

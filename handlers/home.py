@@ -24,7 +24,7 @@ from slack_sdk.errors import SlackApiError
 
 from .access import home_allowed
 from .audit import AuditEvent, record
-from .blocks import decode_value
+from .blocks import read_value
 from .commands import Deps
 from .i18n import Locale, t
 from .views import summary_view
@@ -40,6 +40,8 @@ from .views_home import (
     SECTIONS,
     HomeLine,
     HomeSection,
+    LineRef,
+    PageRef,
     gone_modal,
     home_view,
     search_modal,
@@ -132,15 +134,11 @@ def _first_action(body: dict[str, Any]) -> dict[str, Any]:
     return acts[0] if isinstance(acts[0], dict) else {}
 
 
-def _value(action: dict[str, Any]) -> dict[str, Any]:
-    return decode_value(action.get("value"))
-
-
 def open_summary(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     """A line's button: the candidate's summary in a modal (stacked over a modal)."""
     user = str((body.get("user") or {}).get("id") or "?")
-    candidate_id = str(_value(_first_action(body)).get("id") or "")
-    candidate = deps.store.get_candidate(candidate_id) if candidate_id else None
+    ref = read_value(LineRef, _first_action(body).get("value"))
+    candidate = deps.store.get_candidate(ref.id) if ref is not None else None
     if candidate is None:
         view = gone_modal(deps.locale)
     else:
@@ -173,9 +171,8 @@ def register(app: App, deps: Deps) -> None:
 
     def on_page(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
         ack()
-        value = _value(_first_action(body))
-        key, offset = value.get("s"), value.get("o")
-        offsets = {str(key): offset} if key in SECTIONS and isinstance(offset, int) else {}
+        page = read_value(PageRef, _first_action(body).get("value"))
+        offsets: dict[str, int] = {page.s: page.o} if page is not None else {}  # junk: page 1
         publish_home(str(body["user"]["id"]), deps, client, members, offsets)
 
     def on_open(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
@@ -189,9 +186,11 @@ def register(app: App, deps: Deps) -> None:
     def on_search_typed(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
         ack()
         view = body.get("view") or {}
+        if not view.get("id"):
+            return  # not typed in a modal of ours: nothing to update
         query = str(_first_action(body).get("value") or "")
         client.views_update(
-            view_id=view["id"],
+            view_id=str(view["id"]),
             hash=view.get("hash"),
             view=search_results(query, str(body["user"]["id"]), deps),
         )

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from slack_sdk.models.blocks import (
     ActionsBlock,
     ButtonElement,
@@ -25,7 +26,7 @@ from slack_sdk.models.views import View
 
 from store.models import DECISIONS, Decision
 
-from .blocks import MAX_MODAL_TITLE, fit, mrkdwn, plain
+from .blocks import MAX_MODAL_TITLE, escape, fit, mrkdwn, plain, read_value
 from .i18n import Locale, t
 
 DECIDE = "decide"  # action ids `decide:<decision>` and `decide:more`; the modal's callback_id
@@ -77,17 +78,20 @@ class Target:
         )
 
     @classmethod
-    def from_metadata(cls, text: str | None) -> Target | None:
-        try:
-            data = json.loads(text or "")
-        except ValueError:
-            return None
-        if not isinstance(data, dict):
-            return None
-        values = [data.get("id"), data.get("ch"), data.get("ts")]
-        if not all(isinstance(v, str) and v for v in values):
-            return None
-        return cls(str(values[0]), str(values[1]), str(values[2]))
+    def from_metadata(cls, text: object) -> Target | None:
+        """The target a modal's `private_metadata` names; None for anything else."""
+        meta = read_value(_Metadata, text)
+        return cls(meta.id, meta.ch, meta.ts) if meta is not None else None
+
+
+class _Metadata(BaseModel):
+    """What `Target.metadata` writes, as Slack hands it back."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: StrictStr = Field(min_length=1, max_length=1000)
+    ch: StrictStr = Field(min_length=1, max_length=100)
+    ts: StrictStr = Field(min_length=1, max_length=100)
 
 
 def decide_modal(
@@ -151,17 +155,25 @@ def notice_modal(text: str, locale: Locale) -> dict[str, Any]:
     return view.to_dict()
 
 
+def _note(note: str) -> str:
+    """The note as kept and posted: trimmed, and at most NOTE_LIMIT characters as typed."""
+    return note.strip()[:NOTE_LIMIT].strip()
+
+
 def decision_post_text(name: str, decision: Decision, note: str, locale: Locale) -> str:
-    """`<name>: 通过 — note`, as posted in the verdict's thread (name and note escaped)."""
+    """`<name>: 通过 — note`, as posted in the verdict's thread (name and note escaped).
+
+    The note is cut as typed, never on its escaped length, so the post says all that the
+    reply row keeps (`decision_reply_text`): escaped, a note of NOTE_LIMIT characters
+    is at most five times as long, far inside a message's 40,000."""
     who, _ = fit(name, 100)
     text = f"{who}: {label(locale, decision)}"
-    if note.strip():
-        body, _ = fit(note.strip(), NOTE_LIMIT + 100)
-        text += f" — {body}"
-    return text
+    body = _note(note)
+    return f"{text} — {escape(body)}" if body else text
 
 
 def decision_reply_text(decision: Decision, note: str, locale: Locale) -> str:
     """What the reply row keeps as its text: what a typed reply would say."""
     text = label(locale, decision)
-    return f"{text} — {note.strip()}" if note.strip() else text
+    body = _note(note)
+    return f"{text} — {body}" if body else text

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 from slack_sdk.models.blocks import (
     Block,
     ContextBlock,
@@ -34,7 +35,21 @@ HOME_SEARCH = "home_search"  # the search button, and the search modal's callbac
 SEARCH_BLOCK, SEARCH_ACTION = "query", "home_search_query"
 PER_SECTION = 10
 SEARCH_RESULTS = 20
-SECTIONS = ("waiting", "new", "unanswered", "decided")
+Section = Literal["waiting", "new", "unanswered", "decided"]
+SECTIONS: tuple[Section, ...] = get_args(Section)
+
+
+class LineRef(BaseModel):
+    """A line's button value, as Slack hands it back: which candidate to open."""
+
+    id: StrictStr = Field(min_length=1, max_length=1000)
+
+
+class PageRef(BaseModel):
+    """A pager button's value, as Slack hands it back: which section, from where."""
+
+    s: Section
+    o: StrictInt = Field(ge=0, le=2**31 - 1)
 
 
 @dataclass(frozen=True)
@@ -169,6 +184,8 @@ __all__ = [
     "SEARCH_ACTION",
     "HomeLine",
     "HomeSection",
+    "LineRef",
+    "PageRef",
     "gone_modal",
     "home_view",
     "search_modal",

@@ -60,7 +60,6 @@ class PgThreads(PgConnection, DecisionWriter):
         on one replica or two: the row is claimed first (`ON CONFLICT DO NOTHING`, then
         `FOR UPDATE`), so a concurrent duplicate waits and then finds the same text."""
         meaning = parse_reply(text)
-        text = text.replace("\x00", "")
         with self.tx() as conn:
             if conn.execute(
                 "SELECT 1 FROM forgotten_threads WHERE channel = %s AND ts = %s",
@@ -141,14 +140,6 @@ class PgThreads(PgConnection, DecisionWriter):
             return decision_tally(self.conn, candidate_id)
 
     # -- decisions made with the verdict post's buttons (store/decisions.py) -------------
-
-    def claim_submission(self, key: str) -> bool:
-        with self.tx() as conn:
-            cur = conn.execute(
-                "INSERT INTO submissions (key, at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                [key, utcnow()],
-            )
-            return cur.rowcount > 0
 
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         row = self._one(

@@ -12,15 +12,31 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import waitress
 from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.request.internals import parse_body
 from slack_sdk.signature import SignatureVerifier
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY = 1024 * 1024  # Slack's requests are a few KB
+MAX_HEADERS = 16 * 1024  # Slack's headers are under 2 KB
+MAX_NESTING = 64  # arrays and objects within one another: Slack's payloads nest about 15 deep
+MAX_TIMESTAMP_DIGITS = 12  # a Unix time in seconds has 10 digits until the year 2286
 STOP_SECONDS = 10  # SIGTERM to exit, at most (systemd and Docker wait 10 s before SIGKILL)
+
+# Slack sends its few KB at once and waits 3 s for the answer: a request that takes longer
+# than this to arrive is not Slack's. Without a deadline, a client sending a byte now and
+# then keeps waitress's idle timeout from firing and holds a connection for ever.
+REQUEST_SECONDS = 5
+IDLE_SECONDS = 15  # a kept-alive connection with no request under way
+# Connections open at once, slow ones included: well above what a few hundred slow clients
+# take, and well below the 1024 file descriptors a process is often allowed (a connection
+# can hold two: its socket and a temporary file for a large body).
+CONNECTION_LIMIT = 400
 
 logger = logging.getLogger("debrief.http")
 
@@ -38,6 +54,8 @@ def _signed(verifier: SignatureVerifier, body: bytes, timestamp: str, signature:
     non-numeric timestamp, or a body that is not UTF-8, is simply not signed by Slack."""
     if not (timestamp.isascii() and timestamp.isdigit()) or not signature:
         return False
+    if len(timestamp) > MAX_TIMESTAMP_DIGITS:  # slack_sdk would fail turning it into a float
+        return False
     try:
         body.decode("utf-8")
     except UnicodeDecodeError:
@@ -45,13 +63,29 @@ def _signed(verifier: SignatureVerifier, body: bytes, timestamp: str, signature:
     return verifier.is_valid(body=body, timestamp=timestamp, signature=signature)
 
 
+def _nested_deeper_than(limit: int, value: object) -> bool:
+    """Whether JSON arrays and objects nest in `value` deeper than `limit` (no recursion)."""
+    todo: list[tuple[object, int]] = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > limit:
+                return True
+            todo += [(child, depth + 1) for child in item]
+    return False
+
+
 def _readable(text: str, content_type: str | None) -> bool:
-    """Whether Bolt can read the body: it parses it exactly so and needs an object."""
+    """Whether Bolt can read the body: it parses it exactly so and needs an object. Deep
+    nesting is refused: near Python's recursion limit the parser fails, and just short of
+    it ours succeeds where Bolt's own parse, a few calls deeper, would not."""
     try:
         parsed = parse_body(text, content_type)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
-    return isinstance(parsed, dict)
+    return isinstance(parsed, dict) and not _nested_deeper_than(MAX_NESTING, parsed)
 
 
 def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
@@ -121,6 +155,57 @@ def on_stop_signals(handler: Callable[[], None]) -> threading.Event:
     return finished
 
 
+class _DeadlineChannel(HTTPChannel):  # type: ignore[misc]
+    """waitress's connection, closed when a request has not arrived whole, headers and
+    body, within REQUEST_SECONDS of its first byte or of the connection opening. waitress
+    has no such deadline of its own: its idle timeout counts from the last byte received."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.receiving_since: float | None = time.monotonic()
+
+    def received(self, data: bytes) -> bool:
+        if self.receiving_since is None:
+            self.receiving_since = time.monotonic()
+        try:
+            return bool(super().received(data))
+        finally:
+            if self.request is None:  # nothing left half-received
+                self.receiving_since = None
+
+    def readable(self) -> bool:
+        # asked by waitress's loop about every connection, at least once a second
+        since = self.receiving_since
+        if since is not None and not self.requests and time.monotonic() - since > REQUEST_SECONDS:
+            self.will_close = True
+        return bool(super().readable())
+
+
+def http_server(app: App, signing_secret: str, host: str, port: int) -> Any:
+    """`wsgi_app` under waitress, with limits for an endpoint open to the internet (see
+    above): a body over MAX_BODY is refused from its Content-Length before it is read, a
+    chunked one as soon as it passes it; many slow clients cannot take every connection."""
+    sockets: dict[int, Any] = {}
+    server: Any = waitress.create_server(
+        wsgi_app(app, signing_secret),
+        map=sockets,
+        host=host,
+        port=port,
+        threads=8,
+        ident="debrief",
+        connection_limit=CONNECTION_LIMIT,
+        asyncore_use_poll=True,  # select() cannot watch descriptors numbered over 1023
+        channel_timeout=IDLE_SECONDS,
+        cleanup_interval=1,
+        max_request_header_size=MAX_HEADERS,
+        max_request_body_size=MAX_BODY + 1,  # waitress refuses a body of this size or more
+    )
+    for listener in sockets.values():  # one for each address `host` stands for
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = _DeadlineChannel
+    return server
+
+
 def serve_http(
     app: App,
     signing_secret: str,
@@ -130,11 +215,7 @@ def serve_http(
 ) -> None:
     """Serve until SIGTERM (or SIGINT): then take no new requests, let those under way and
     the listeners they started finish, call `on_stop`, and return, within STOP_SECONDS."""
-    import waitress
-
-    server: Any = waitress.create_server(
-        wsgi_app(app, signing_secret), host=host, port=port, threads=8, ident="debrief"
-    )
+    server = http_server(app, signing_secret, host, port)
 
     def finish() -> None:
         deadline = time.monotonic() + STOP_SECONDS - 1

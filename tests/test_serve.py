@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from fakes import FakeSlack, FakeSocketModeServer, command_body, command_payload, post_signed
 from slackbot import SECRET, all_text
+from waiting import wait_until
 
 from bot.app import create_app
-from bot.server import socket_mode_handler
+from bot.server import MAX_BODY, socket_mode_handler
 from bot.settings import load_settings
 from store.db import Store
 from store.indexer import index_paths
@@ -151,6 +154,125 @@ def test_serve_http_keeps_the_folder_indexed(
         time.sleep(0.5)
     assert "测试工程师" in all_text(new)
     assert "没有找到" in all_text(gone)
+
+
+# -- open to the internet: slow clients and large bodies ---------------------------------------
+
+SLOW_CLIENTS = 150  # more than waitress's default connection limit (100)
+
+
+def connect(url: str) -> socket.socket:
+    port = urllib.parse.urlsplit(url).port
+    assert port is not None
+    return socket.create_connection(("127.0.0.1", port), timeout=10)
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """Whether the server closed (or reset) this connection, without waiting."""
+    readable, _w, _x = select.select([sock], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return sock.recv(65536) == b""
+    except OSError:
+        return True
+
+
+def answer_took(what: Callable[[], int]) -> float:
+    started = time.monotonic()
+    assert what() == 200
+    return time.monotonic() - started
+
+
+def test_slow_clients_do_not_take_the_bot_offline(
+    fake_slack: FakeSlack, served: tuple[str, Path]
+) -> None:
+    url, _folder = served
+    base = url.removesuffix("/slack/events")
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(SLOW_CLIENTS):  # each sends a request line and a header, then waits
+            sock = connect(url)
+            sock.sendall(b"POST /slack/events HTTP/1.1\r\nHost: bot\r\nX-Slow: 1\r\n")
+            slow.append(sock)
+
+        def healthz() -> int:
+            with urllib.request.urlopen(base + "/healthz", timeout=30) as r:
+                return int(r.status)
+
+        def command() -> int:
+            body = command_body("帮助", response_url=fake_slack.response_url("held"))
+            return post_signed(url, body, SECRET, timeout=30)[0]
+
+        assert answer_took(healthz) < 3
+        assert answer_took(command) < 3
+        fake_slack.wait_for("response/held", timeout=15)
+        assert sum(not closed_by_server(s) for s in slow) >= 100  # all that while held
+
+        # A client still sending its headers, a line every second, is cut off all the same.
+        trickler = connect(url)
+        trickler.sendall(b"POST /slack/events HTTP/1.1\r\nHost: bot\r\n")
+        deadline = time.monotonic() + 30
+        while not closed_by_server(trickler):
+            assert time.monotonic() < deadline, "a client sending headers slowly is never cut off"
+            select.select([trickler], [], [], 1.0)  # the server closing it, or a second
+            try:
+                trickler.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                break  # closed
+        trickler.close()
+        wait_until("the slow clients cut off", lambda: all(closed_by_server(s) for s in slow), 30)
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def send_head(url: str, headers: str) -> socket.socket:
+    sock = connect(url)
+    sock.sendall(f"POST /slack/events HTTP/1.1\r\nHost: bot\r\n{headers}\r\n".encode())
+    return sock
+
+
+def status_of(sock: socket.socket) -> int | None:
+    """The status of the server's answer, or None when it closed the connection unanswered."""
+    try:
+        head = sock.recv(65536)
+    except ConnectionResetError:
+        return None
+    except TimeoutError:
+        raise AssertionError("no answer: the server is still waiting for the body") from None
+    return int(head.split()[1]) if head else None
+
+
+@pytest.mark.parametrize("length", [300 * 1024 * 1024, MAX_BODY + 1])
+def test_a_body_over_the_limit_is_refused_before_it_is_sent(
+    served: tuple[str, Path], length: int
+) -> None:
+    url, _folder = served
+    sock = send_head(url, f"Content-Type: application/json\r\nContent-Length: {length}\r\n")
+    with sock:  # not one byte of the body sent: the answer cannot wait for it
+        assert status_of(sock) == 413
+
+
+def test_a_body_at_the_limit_is_read_then_checked(served: tuple[str, Path]) -> None:
+    url, _folder = served
+    status, _h, _b = post_signed(url, b"{" + b" " * (MAX_BODY - 2) + b"}", "not-the-secret")
+    assert status == 401
+
+
+def test_a_chunked_body_is_refused_once_past_the_limit(served: tuple[str, Path]) -> None:
+    url, _folder = served
+    chunk = 64 * 1024
+    sent = 0
+    sock = send_head(url, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n")
+    with sock:  # 8 times the limit, and never the last chunk: the answer cannot wait for it
+        try:
+            while sent < 8 * MAX_BODY and not select.select([sock], [], [], 0)[0]:
+                sock.sendall(b"%x\r\n" % chunk + b" " * chunk + b"\r\n")
+                sent += chunk
+        except OSError:
+            pass  # the server closed the connection on us
+        assert status_of(sock) in (413, None)
 
 
 def test_socket_mode_round_trip(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> None:

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 from slack_bolt import App, BoltResponse
+from slack_bolt.error import BoltUnhandledRequestError
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
@@ -41,6 +42,25 @@ class _ClientTokenNotice(logging.Filter):
         return record.getMessage() != warning_client_prioritized_and_token_skipped()
 
 
+def _ack_unhandled(unhandled: BoltUnhandledRequestError) -> BoltResponse:
+    """The answer to a request no listener took: Slack sends every event and interaction
+    the app is subscribed to or that its surfaces produce (a link button's click, another
+    modal, a shortcut), and answered 404 it retries the event, turns the subscription off
+    when most fail, or shows the user an error. A suggestion gets no options."""
+    body = unhandled.body
+    if unhandled.last_global_middleware_name:  # neither answered nor passed it on: a bug
+        logger.warning(
+            "middleware %s let a %s request through unanswered",
+            unhandled.last_global_middleware_name,
+            body.get("type"),
+        )
+    else:
+        logger.debug("no listener for a %s request; acknowledged", body.get("type"))
+    if body.get("type") in ("block_suggestion", "dialog_suggestion"):
+        return BoltResponse(status=200, body={"options": []})
+    return BoltResponse(status=200, body="")
+
+
 def create_app(settings: Settings, store: Backend, *, verify_token: bool = True) -> App:
     socket_mode = bool(settings.app_token)
     bolt_logger = logging.getLogger("debrief.bolt")
@@ -53,6 +73,8 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
         token_verification_enabled=verify_token,
         process_before_response=False,
         logger=bolt_logger,
+        # a request no listener takes goes to `on_error` below instead of Bolt's 404
+        raise_error_for_unhandled_request=True,
     )
     deps = Deps(store=store, locale=settings.locale, uploads=str(settings.uploads_dir))
     policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)
@@ -61,7 +83,10 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:
-        """Log it whole; tell the user in one kind sentence."""
+        """A request the bot has no use for: acknowledged, quietly. Anything else: log it
+        whole; tell the user in one kind sentence."""
+        if isinstance(error, BoltUnhandledRequestError):
+            return _ack_unhandled(error)
         logger.exception("unhandled error in a listener", exc_info=error)
         url = body.get("response_url") if isinstance(body, dict) else None
         if url:

@@ -44,8 +44,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 import corpus  # noqa: E402
 from fakes import FakeSlack, command_body, post_signed  # noqa: E402
 
-from store.db import Store  # noqa: E402
-from store.sqlite import sqlite3  # noqa: E402  (the library the store uses)
+from store.sqlite.driver import sqlite3  # noqa: E402  (the library the store uses)
+from store.sqlite.store import Store  # noqa: E402
 
 CACHE = ROOT / "bench" / ".cache"
 SECRET = "bench-signing-secret"

@@ -14,12 +14,13 @@ from typing import IO, Any, ParamSpec, TypeVar
 
 import click
 
-from store.db import NoDatabaseError, Resolution, StoreError
+from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
 from store.factory import open_store as open_backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, plain_years
-from store.sqlite import sqlite3
+from store.resolve import Resolution
+from store.sqlite.driver import sqlite3
 
 from . import cli_text as text
 from .settings import Settings, SettingsError, load_settings
@@ -48,7 +49,7 @@ def clean_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except StoreError as exc:
             raise click.ClickException(str(exc)) from exc
         except sqlite3.Error as exc:
-            from store.connection import is_disk_full
+            from store.sqlite.connection import is_disk_full
 
             if is_disk_full(exc):  # SQLITE_FULL outside a store write: still one line
                 raise click.ClickException("disk full: " + str(exc)) from exc

@@ -17,9 +17,9 @@ from pydantic import BaseModel
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from store.db import StoreError
+from store.errors import StoreError
 from store.factory import open_store
-from store.files import collect, prepare
+from store.transcripts.files import collect, prepare
 
 from .settings import Settings
 

@@ -22,9 +22,9 @@ from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option,
 @clean_errors
 def migrate_db(target: str, db_path: str | None, as_json: bool) -> None:
     """Copy the SQLite database into an empty PostgreSQL one and check the counts."""
-    from store.db import Store
     from store.pg import PgStore
     from store.pg.copy import copy_sqlite
+    from store.sqlite.store import Store
 
     source = settings_for(db_path).db_path
     if is_shared(source):

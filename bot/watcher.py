@@ -20,11 +20,11 @@ import time
 from collections.abc import Iterable
 from typing import Literal
 
-from store.connection import DiskFullError
+from store.errors import DiskFullError
 from store.factory import Backend
-from store.files import display_path
 from store.indexer import default_workers, index_paths
 from store.models import IndexResult
+from store.transcripts.files import display_path
 
 logger = logging.getLogger("debrief.watcher")
 

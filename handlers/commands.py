@@ -23,7 +23,7 @@ from typing import Any
 
 from store.factory import Backend
 from store.models import DIGEST_CATEGORIES, Candidate
-from store.numerals import CN_NUMERALS, parse_number
+from store.transcripts.numerals import CN_NUMERALS, parse_number
 
 from . import views
 from .audit import AuditEvent

@@ -17,8 +17,8 @@ from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from store.db import StoreError
-from store.sqlite import sqlite3
+from store.errors import StoreError
+from store.sqlite.driver import sqlite3
 
 from .audit import AuditEvent, record
 from .commands import Deps

@@ -38,7 +38,13 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
-from store.parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
+from store.transcripts.parser import (
+    MAX_BYTES,
+    NotATranscript,
+    ParseError,
+    content_hash,
+    parse_transcript,
+)
 
 from . import threads
 from .audit import AuditEvent, record

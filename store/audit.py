@@ -14,8 +14,9 @@ import time
 import sqlite_utils
 
 from .candidates import fts_delete
-from .connection import Connection, utcnow
+from .clock import utcnow
 from .models import AuditEntry
+from .sqlite.connection import Connection
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import sqlite_utils
 
 from . import fulltext, rows
-from .connection import unstorable_is_said, utcnow
+from .clock import utcnow
 from .models import Candidate, Question, Transcript
 from .resolve import CandidateLookups, ResolveSQL
-from .search import SearchStore
+from .sqlite.connection import unstorable_is_said
+from .sqlite.search import SearchStore
 from .threads import OPEN_COUNT_SQL, read_reviews
 
 

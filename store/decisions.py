@@ -18,8 +18,9 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import rows
-from .connection import Connection, utcnow
+from .clock import utcnow
 from .models import Decision
+from .sqlite.connection import Connection
 
 
 class DecisionWriter:

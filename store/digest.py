@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from . import rows
-from .connection import Connection, utcnow
+from .clock import utcnow
 from .models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
+from .sqlite.connection import Connection
 from .threads import decision_tally
 
 

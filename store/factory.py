@@ -44,7 +44,7 @@ def open_store(target: str | Path, *, create: bool = True) -> Backend:
         from .pg import PgStore
 
         return PgStore(str(target), create=create)
-    from .db import Store
+    from .sqlite.store import Store
 
     return Store(target, create=create)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import rows
-from .connection import Connection
 from .models import Decision, DigestLine
+from .sqlite.connection import Connection
 
 
 class HomeStore(Connection):

@@ -36,11 +36,19 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 
 from .api import IndexTarget
-from .connection import UnstorableError
-from .files import Found, Prepared, collect, display_path, prepare, source_path, special_file
-from .migrations import REPARSE_MTIME
+from .errors import UnstorableError
 from .models import IndexResult, ParseFailure, SkippedFile
-from .parser import ParseError, transcript_id
+from .sqlite.migrations import REPARSE_MTIME
+from .transcripts.files import (
+    Found,
+    Prepared,
+    collect,
+    display_path,
+    prepare,
+    source_path,
+    special_file,
+)
+from .transcripts.parser import ParseError, transcript_id
 
 Progress = Callable[[int, int], None]
 

@@ -6,10 +6,13 @@ import json
 import os
 from pathlib import Path
 
-from . import migrations, rows
-from .connection import Connection, StoreError, utcnow
+from . import rows
+from .clock import utcnow
+from .errors import StoreError
 from .models import HealthCheck, IndexResult, IndexRun, Stats
-from .sqlite import sqlite3
+from .sqlite import migrations
+from .sqlite.connection import Connection
+from .sqlite.driver import sqlite3
 
 
 class MaintenanceStore(Connection):

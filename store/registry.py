@@ -1,5 +1,5 @@
 """A schema as an ordered registry of migrations (after simonw/llm's migrations.py),
-the mechanics shared by SQLite (`store/migrations.py`) and PostgreSQL
+the mechanics shared by SQLite (`store/sqlite/migrations.py`) and PostgreSQL
 (`store/pg/migrations.py`); each backend keeps its own steps, transaction and locking.
 
 A database that has a migration this release does not know was written by a newer

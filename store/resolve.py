@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import fulltext, rows
-from .connection import utcnow
+from .clock import utcnow
 from .models import CandidateSummary, SearchHit, Transcript
 
 if TYPE_CHECKING:

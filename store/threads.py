@@ -9,9 +9,10 @@ from typing import Any
 import sqlite_utils
 
 from . import rows
-from .connection import Connection, utcnow
+from .clock import utcnow
 from .models import tally_decisions
-from .reviews import ReplyMeaning, parse_reply, recorded_meaning
+from .sqlite.connection import Connection
+from .transcripts.reviews import ReplyMeaning, parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
 # most, then fails, and Slack is asked to send it again.

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from .connection import Connection, utcnow
+from .clock import utcnow
 from .models import PendingUpload
+from .sqlite.connection import Connection
 
 UPLOAD_LEASE_S = 120.0
 """How long a claim holds before another delivery of the same event may take it over:

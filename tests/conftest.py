@@ -22,8 +22,8 @@ from pg_fixtures import (  # noqa: F401  (a fixture and a hook)
 )
 from slackbot import Bot, start_bot
 
-from store.db import Store
 from store.indexer import index_paths
+from store.sqlite.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

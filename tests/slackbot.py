@@ -23,8 +23,8 @@ from fakes import (
 from bot.app import create_app
 from bot.server import wsgi_app
 from bot.settings import Settings, load_settings
-from store.db import Store
 from store.factory import open_store
+from store.sqlite.store import Store
 
 SECRET = "test-signing-secret"
 

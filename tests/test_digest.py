@@ -21,9 +21,9 @@ from waiting import wait_until
 from bot.app import web_client
 from bot.digest import Digester
 from bot.settings import Settings, load_settings
-from store.db import Store
 from store.factory import open_store
 from store.indexer import index_paths
+from store.sqlite.store import Store
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 

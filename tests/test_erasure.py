@@ -19,8 +19,8 @@ from fakes import FakeSlack
 from slackbot import Bot, start_bot
 from waiting import wait_until
 
-from store.db import Store
 from store.indexer import index_paths
+from store.sqlite.store import Store
 
 CID = "zebra_candidate"
 SECRET_TEXT = "ZEBRAFISH量子纠缠实验"  # in the transcript

@@ -30,10 +30,10 @@ from waiting import wait_until
 from bot.app import create_app
 from bot.server import socket_mode_handler
 from bot.settings import load_settings
-from store.db import Store
 from store.factory import open_store
 from store.indexer import index_paths
-from store.sqlite import sqlite3
+from store.sqlite.driver import sqlite3
+from store.sqlite.store import Store
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 LONE = "\ud800"  # json.dumps writes it as the escape "\ud800", as a hostile client could

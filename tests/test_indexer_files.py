@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from store.db import Store
 from store.indexer import index_paths
 from store.models import IndexResult
+from store.sqlite.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

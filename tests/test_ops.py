@@ -18,7 +18,7 @@ from fakes import FakeSlack
 
 from bot.doctor import REQUIRED_SCOPES, next_digest
 from bot.settings import load_settings
-from store.db import Store
+from store.sqlite.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_DB = "no database at"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from store.parser import (
+from store.transcripts.parser import (
     NotATranscript,
     ParseError,
     is_placeholder,

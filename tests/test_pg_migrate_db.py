@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from pg_fixtures import fresh_pg_url
 
 from bot.cli import cli
-from store.db import Store
 from store.indexer import index_paths
 from store.pg import PgStore
+from store.sqlite.store import Store
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

@@ -17,13 +17,13 @@ from test_search import CORPUS, _transcript
 
 from bot.leader import LeaderGate
 from store import fulltext
-from store.connection import NoDatabaseError, StoreError
-from store.db import Store
+from store.errors import NoDatabaseError, StoreError
 from store.factory import open_store
 from store.fulltext import Sort
 from store.indexer import index_paths
 from store.pg import PgStore
 from store.pg import migrations as pg_migrations
+from store.sqlite.store import Store
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

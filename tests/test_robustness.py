@@ -28,9 +28,9 @@ from hypothesis import strategies as st
 from slackbot import SECRET, Bot, all_text
 
 from handlers.commands import Deps, Route, answer, parse_command
-from store.db import Store
 from store.models import SearchHit, Transcript
-from store.parser import MAX_BYTES, ParseError, parse_transcript
+from store.sqlite.store import Store
+from store.transcripts.parser import MAX_BYTES, ParseError, parse_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from store.db import Store
 from store.models import Question, Transcript
+from store.sqlite.store import Store
 
 FILLER = "面试过程顺利，沟通清楚。"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from store.db import Store
 from store.models import Question, Transcript
+from store.sqlite.store import Store
 
 
 def _transcript(cid: str, answer: str, summary: str = "面试过程顺利。") -> Transcript:

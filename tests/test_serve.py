@@ -22,8 +22,8 @@ from waiting import wait_until
 from bot.app import create_app
 from bot.server import MAX_BODY, socket_mode_handler
 from bot.settings import load_settings
-from store.db import Store
 from store.indexer import index_paths
+from store.sqlite.store import Store
 
 
 def clean_env(**values: str) -> dict[str, str]:

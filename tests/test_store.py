@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from store.api import IndexTarget, StoreAPI
-from store.db import Store
 from store.indexer import index_paths
-from store.migrations import MIGRATIONS
+from store.sqlite.migrations import MIGRATIONS
+from store.sqlite.store import Store
 
 SMALL = (
     "岗位：{pos} 从业年限：3年\n简介：{intro}\n问题1：{q}\n考察目标：目标\n回答：{a}\n点评：好\n"

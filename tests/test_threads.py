@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from slackbot import Bot, all_text
 
 from bot.cli import cli
-from store.reviews import parse_decision, parse_followup
+from store.transcripts.reviews import parse_decision, parse_followup
 
 DECISIONS = [
     ("Hire: 沟通清楚", "hire"),

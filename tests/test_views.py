@@ -15,8 +15,8 @@ from handlers.blocks import marker_problems
 from handlers.commands import Deps, Route, answer, parse_command
 from handlers.i18n import Locale
 from handlers.views import digest_list_view, digest_view, help_view
-from store.db import Store
 from store.indexer import index_paths
+from store.sqlite.store import Store
 
 CRAFTED = {
     "c1长文.txt": "面试总结："

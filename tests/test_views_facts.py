@@ -10,7 +10,7 @@ import pytest
 from handlers.i18n import Locale
 from handlers.views import question_views, summary_view, unanswered_view
 from store.models import Candidate, Followup
-from store.parser import parse_transcript
+from store.transcripts.parser import parse_transcript
 
 TEXT = """岗位：SRE
 从业年限：1年半

@@ -13,7 +13,7 @@ from waiting import wait_until
 
 from bot.settings import load_settings
 from bot.watcher import FolderWatcher, WatchMode
-from store.db import Store
+from store.sqlite.store import Store
 
 TEXT = "岗位：{pos} 从业年限：3年\n简介：简介\n问题1：问题\n考察目标：目标\n回答：回答\n点评：{verdict}\n"
 

@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import secrets
 
-from ..connection import utcnow
+from ..clock import utcnow
 from ..models import AuditEntry
 from .connection import Conn, PgConnection
 

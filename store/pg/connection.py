@@ -1,6 +1,6 @@
 """Opening a PostgreSQL database and writing to it: connections, transactions, batches.
 
-The PostgreSQL counterpart of `store/connection.py`: one connection per thread (a store
+The PostgreSQL counterpart of `store/sqlite/connection.py`: one connection per thread (a store
 is shared between threads), autocommit outside explicit transactions, every write
 atomic (`_write`). Inside `batch()` an index run's writes share one transaction that
 commits every `max_seconds`; each write is a savepoint, so one that fails is rolled
@@ -27,7 +27,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
-from ..connection import DiskFullError, NoDatabaseError, StoreError, UnstorableError
+from ..errors import DiskFullError, NoDatabaseError, StoreError, UnstorableError
 from .migrations import NewerSchemaError, migrate
 from .postings import Rows
 

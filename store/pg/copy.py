@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .. import fulltext
-from ..connection import StoreError
-from ..db import Store
+from ..errors import StoreError
 from ..models import Question
+from ..sqlite.store import Store
 from .candidates import index_columns
 from .connection import Conn
 from .postings import Rows

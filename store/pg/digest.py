@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
 from .. import rows
-from ..connection import utcnow
+from ..clock import utcnow
 from ..digest import digest_query
 from ..models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
 from .connection import PgConnection

@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 
 from .. import rows
-from ..connection import StoreError, utcnow
+from ..clock import utcnow
+from ..errors import StoreError
 from ..models import HealthCheck, IndexResult, IndexRun, Stats
 from . import migrations
 from .connection import PgConnection

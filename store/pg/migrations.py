@@ -1,13 +1,13 @@
 """The PostgreSQL schema, as an ordered registry of migrations of its own.
 
-The same idea as `store/migrations.py` (SQLite): each migration runs once, in order,
+The same idea as `store/sqlite/migrations.py` (SQLite): each migration runs once, in order,
 with its record in `_migrations`. All of them run in one transaction that first takes
 an advisory lock, so two replicas starting at once do not both migrate: the second
 waits, then finds nothing to do. A database with a migration this release does not
 know was written by a newer Debrief and is not touched.
 
 The first step is the whole schema as SQLite's m001-m010 left it; later changes are
-new steps here and in `store/migrations.py` alike.
+new steps here and in `store/sqlite/migrations.py` alike.
 
 Full text (see store/fulltext.py for what is indexed): `fts` holds each candidate's
 indexed text, case-folded, under a pg_trgm GIN index (terms of 3+ characters are

@@ -8,11 +8,11 @@ replica wait for the first and then see the same text (recorded once)."""
 from __future__ import annotations
 
 from .. import rows
-from ..connection import utcnow
+from ..clock import utcnow
 from ..decisions import DecisionWriter
 from ..models import Decision, tally_decisions
-from ..reviews import parse_reply, recorded_meaning
 from ..threads import OPEN_COUNT_TEMPLATE, ReplyOutcome, reply_row, reviews_in
+from ..transcripts.reviews import parse_reply, recorded_meaning
 from .connection import Conn, PgConnection
 
 OPEN_COUNT_SQL = OPEN_COUNT_TEMPLATE.format(mark="%s")

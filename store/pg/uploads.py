@@ -5,7 +5,7 @@ event Slack delivers twice, to one replica or to two, is indexed once."""
 
 from __future__ import annotations
 
-from ..connection import utcnow
+from ..clock import utcnow
 from ..models import PendingUpload
 from ..uploads import lease_cutoff
 from .connection import PgConnection

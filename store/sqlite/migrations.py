@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from .registry import NewerSchemaError as NewerSchemaError
-from .registry import Registry
+from ..registry import NewerSchemaError as NewerSchemaError
+from ..registry import Registry
 
 REGISTRY: Registry[sqlite_utils.Database] = Registry()
 MIGRATIONS = REGISTRY.migrations
@@ -240,8 +240,8 @@ def m008_search_terms(db: sqlite_utils.Database) -> None:
     """Search ranks by bm25 over every match: the 2-character table keeps every CJK bigram
     occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
     C#) as whole-word tokens. Rebuilt from the stored text (see store/fulltext.py)."""
-    from . import fulltext
-    from .candidates import questions
+    from .. import fulltext
+    from ..candidates import questions
 
     db.execute("DROP TABLE IF EXISTS candidates_bigrams")
     db.execute(
@@ -274,7 +274,7 @@ def m009_transcript_facts(db: sqlite_utils.Database) -> None:
     Rows indexed before are given the reason their answer text shows, and marked for a
     re-parse, so the next index run fills `years_text`, the new label names and years
     like `1年半` from the files themselves."""
-    from .parser import unanswered_reason
+    from ..transcripts.parser import unanswered_reason
 
     db.execute("ALTER TABLE candidates ADD COLUMN years_text TEXT NOT NULL DEFAULT ''")
     db.execute("ALTER TABLE questions ADD COLUMN unanswered_reason TEXT")

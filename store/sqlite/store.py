@@ -21,29 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .api import IndexTarget, StoreAPI
-from .audit import AuditStore
-from .candidates import CandidateStore
-from .connection import BUSY_TIMEOUT_MS, NoDatabaseError, StoreError, utcnow
-from .decisions import DecisionStore
-from .digest import DigestStore
-from .home import HomeStore
-from .maintenance import MaintenanceStore
-from .resolve import Resolution
-from .threads import ReplyOutcome, ThreadStore
-from .uploads import UploadStore
+from ..api import IndexTarget, StoreAPI
+from ..audit import AuditStore
+from ..candidates import CandidateStore
+from ..decisions import DecisionStore
+from ..digest import DigestStore
+from ..home import HomeStore
+from ..maintenance import MaintenanceStore
+from ..threads import ThreadStore
+from ..uploads import UploadStore
 
-__all__ = [
-    "BUSY_TIMEOUT_MS",
-    "IndexTarget",
-    "NoDatabaseError",
-    "ReplyOutcome",
-    "Resolution",
-    "Store",
-    "StoreAPI",
-    "StoreError",
-    "utcnow",
-]
+__all__ = ["Store"]
 
 
 class Store(

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import fulltext, rows
+from .. import fulltext, rows
+from ..fulltext import Sort
+from ..hits import HitSearch, Ranking
 from .connection import Connection
-from .fulltext import Sort
-from .hits import HitSearch, Ranking
 
 # FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
 # (segments and a cookie bumped on every change).

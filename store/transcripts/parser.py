@@ -49,6 +49,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
+from ..models import Question, Transcript
 from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
@@ -65,7 +66,6 @@ from .labels import (
     split_header,
     split_inline_qa,
 )
-from .models import Question, Transcript
 from .numerals import MAX_QUESTION, parse_question_number
 from .values import is_placeholder, parse_years, unanswered_reason
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pathspec
 
-from . import fulltext
-from .models import ParseFailure, Transcript
+from .. import fulltext
+from ..models import ParseFailure, Transcript
 from .parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
 
 IGNORE_FILE = ".debriefignore"

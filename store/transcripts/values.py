@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .models import UnansweredReason
+from ..models import UnansweredReason
 from .numerals import CN_NUMERALS, chinese_to_int
 
 # -- years -----------------------------------------------------------------------------------

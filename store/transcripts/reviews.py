@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .models import Decision
+from ..models import Decision
 from .numerals import CN_NUMERALS, parse_question_number
 
 # Longest first, so that 不通过 is not read as 通过 and "strong no hire" not as "strong hire".

@@ -31,7 +31,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from fakes import FakeSlack, command_body, post_signed  # noqa: E402
 from run import (  # noqa: E402
     ALL_QUERIES,
     QUERIES,
@@ -41,6 +40,8 @@ from run import (  # noqa: E402
     start_serve,
     stop_serve,
 )
+from support.fake_slack import FakeSlack  # noqa: E402
+from support.signed import command_body, post_signed  # noqa: E402
 
 from store.factory import open_store  # noqa: E402
 

@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 import corpus  # noqa: E402
-from fakes import FakeSlack, command_body, post_signed  # noqa: E402
+from support.fake_slack import FakeSlack  # noqa: E402
+from support.signed import command_body, post_signed  # noqa: E402
 
 from store.sqlite.driver import sqlite3  # noqa: E402  (the library the store uses)
 from store.sqlite.store import Store  # noqa: E402

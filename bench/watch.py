@@ -26,8 +26,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from fakes import FakeSlack, command_body, post_signed  # noqa: E402
 from run import SECRET, free_port, serve_env  # noqa: E402
+from support.fake_slack import FakeSlack  # noqa: E402
+from support.signed import command_body, post_signed  # noqa: E402
 
 TEXT = (
     "岗位：{pos} 从业年限：{years}年\n简介：第{n}位候选人，做过{topic}。\n"

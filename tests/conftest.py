@@ -13,21 +13,20 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeClock, FakeSlack
-from pg_fixtures import (  # noqa: F401  (a fixture and a hook)
+from support.fake_slack import FakeClock, FakeSlack
+from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
     BOTH_BACKENDS,
     fresh_pg_url,
     pg_server,
     pytest_report_header,
 )
-from slackbot import Bot, start_bot
+from support.slackbot import Bot, start_bot
 
 from store.indexer import index_paths
 from store.sqlite.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
-SHARED = ROOT.parent / "shared"
 
 
 @pytest.fixture

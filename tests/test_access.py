@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from fakes import FakeSlack, command_body, post_signed
-from slackbot import SECRET, Bot, all_text, start_bot
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.signed import command_body, post_signed
+from support.slackbot import SECRET, Bot, all_text, start_bot
+from support.waiting import wait_until
 
 from bot.cli import cli
 from store.indexer import index_paths

@@ -9,15 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakes import SPEC_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# The bench's serve sections talk to the strict fake Slack, which needs Slack's spec.
-pytestmark = pytest.mark.skipif(
-    not SPEC_PATH.exists(),
-    reason=f"Slack's Web API spec is not here ({SPEC_PATH}): the strict fake needs it",
-)
 
 
 def _bench(*args: str) -> tuple[list[str], str]:
@@ -99,7 +92,7 @@ def test_bench_measures_commands_during_an_index_run() -> None:
 def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -> None:
     """`bench/run.py --db postgresql://...` (issue 16): both backends indexed, searched
     and served under the same load, side by side."""
-    from pg_fixtures import fresh_pg_url
+    from support.pg_fixtures import fresh_pg_url
 
     url = fresh_pg_url(request)
     table, last = _bench("--db", url, "--count", "200", "--quick", "--json")

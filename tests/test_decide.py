@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import METHODS, Call, FakeSlack, action_body, block_actions_payload, post_signed
-from slackbot import SECRET, Bot, start_bot
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.signed import action_body, block_actions_payload, post_signed
+from support.slackbot import SECRET, Bot, start_bot
+from support.waiting import wait_until
+from support.web_api import METHODS, Call
 
 from handlers.views import verdict_view
 from store.indexer import index_paths

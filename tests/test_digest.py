@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from fakes import FakeSlack
 from slack_sdk.errors import SlackApiError
-from slackbot import Bot, all_text, buttons
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.slackbot import Bot, all_text, buttons
+from support.waiting import wait_until
 
 from bot.app import web_client
 from bot.digest import Digester

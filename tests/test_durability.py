@@ -18,8 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from fakes import FakeSlack, command_body, event_body, post_signed
-from slackbot import SECRET, Bot
+from support.fake_slack import FakeSlack
+from support.signed import command_body, event_body, post_signed
+from support.slackbot import SECRET, Bot
 
 TEXT = "岗位：后端工程师 从业年限：3年\n简介：{intro}\n{questions}点评：可以\n"
 HAN = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]

@@ -14,9 +14,8 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from fakes import (
-    TEAM_ID,
-    FakeSlack,
+from support.fake_slack import FakeSlack
+from support.signed import (
     action_body,
     block_actions_payload,
     command_body,
@@ -25,7 +24,8 @@ from fakes import (
     sign,
     url_verification_body,
 )
-from slackbot import SECRET, Bot, TrackedExecutor
+from support.slackbot import SECRET, Bot, TrackedExecutor
+from support.workspace import TEAM_ID
 
 from bot.app import create_app
 from bot.server import http_server

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeSlack
-from slackbot import Bot, start_bot
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.slackbot import Bot, start_bot
+from support.waiting import wait_until
 
 from store.indexer import index_paths
 from store.sqlite.store import Store

@@ -1,4 +1,5 @@
-"""The fake Slack refuses what Slack refuses: tests of tests/fakes.py, over real HTTP."""
+"""The fake Slack refuses what Slack refuses: tests of tests/support/ (fake_slack,
+socket_mode, signed), over real HTTP."""
 
 from __future__ import annotations
 
@@ -11,18 +12,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fakes import (
-    METHODS,
-    FakeClock,
-    FakeSlack,
-    FakeSocketModeServer,
-    manifest_scopes,
-    sign,
-    web_api_spec,
-)
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.webhook import WebhookClient
+from support.fake_slack import FakeClock, FakeSlack
+from support.signed import sign
+from support.socket_mode import FakeSocketModeServer
+from support.spec import manifest_scopes, web_api_spec
+from support.web_api import METHODS
 from websockets.sync.client import connect
 
 FAKE_THREADS = ("fake-slack-http", "fake-socket-mode")

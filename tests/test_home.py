@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fakes import action_body, block_actions_payload, post_signed
-from slackbot import SECRET, Bot
-from waiting import wait_until
+from support.signed import action_body, block_actions_payload, post_signed
+from support.slackbot import SECRET, Bot
+from support.waiting import wait_until
 
 from handlers.views_home import HomeLine, HomeSection, home_view
 from store.indexer import index_paths

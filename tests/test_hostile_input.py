@@ -12,9 +12,12 @@ from typing import Any
 
 import psycopg
 import pytest
-from fakes import FakeSlack, FakeSocketModeServer, action_body, command_payload, post_signed
 from slack_sdk import WebClient
-from slackbot import SECRET, Bot, all_text
+from support.fake_slack import FakeSlack
+from support.signed import action_body, command_payload, post_signed
+from support.slackbot import SECRET, Bot, all_text
+from support.socket_mode import FakeSocketModeServer
+from support.waiting import wait_until
 from test_decide import (
     candidate_id,
     click_decision,
@@ -25,7 +28,6 @@ from test_decide import (
 )
 from test_home import click, open_home
 from test_threads import reply
-from waiting import wait_until
 
 from bot.app import create_app
 from bot.server import socket_mode_handler

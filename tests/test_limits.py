@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fakes import FakeSlack
-from slackbot import Bot, buttons, find_button
+from support.fake_slack import FakeSlack
+from support.slackbot import Bot, buttons, find_button
 
 from store.indexer import index_paths
 

@@ -11,8 +11,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from fakes import FakeSlack
-from slackbot import SECRET
+from support.fake_slack import FakeSlack
+from support.slackbot import SECRET
 
 
 def free_port() -> int:

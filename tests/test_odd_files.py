@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from pg_fixtures import fresh_pg_url
+from support.pg_fixtures import fresh_pg_url
 
 from bot.watcher import FolderWatcher
 from store.factory import Backend, open_store

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from fakes import FakeSlack
+from support.fake_slack import FakeSlack
 
 from bot.doctor import REQUIRED_SCOPES, next_digest
 from bot.settings import load_settings

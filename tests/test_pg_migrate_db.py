@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from pg_fixtures import fresh_pg_url
+from support.pg_fixtures import fresh_pg_url
 
 from bot.cli import cli
 from store.indexer import index_paths

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 import pytest
-from pg_fixtures import fresh_pg_url
+from support.pg_fixtures import fresh_pg_url
 from test_search import CORPUS, _transcript
 
 from store import fulltext

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fakes import FakeSlack, event_body, post_signed
-from pg_fixtures import fresh_pg_url
-from slackbot import SECRET
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.pg_fixtures import fresh_pg_url
+from support.signed import event_body, post_signed
+from support.slackbot import SECRET
+from support.waiting import wait_until
 
 from store.indexer import index_paths
 from store.pg import PgStore

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from pg_fixtures import fresh_pg_url
+from support.pg_fixtures import fresh_pg_url
 from test_search import CORPUS, _transcript
 
 from bot.leader import LeaderGate

@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import FakeClock, FakeSlack, command_body, post_signed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from slackbot import SECRET, Bot, all_text
+from support.fake_slack import FakeClock, FakeSlack
+from support.signed import command_body, post_signed
+from support.slackbot import SECRET, Bot, all_text
 
 from handlers.commands import Deps, Route, answer, parse_command
 from store.models import SearchHit, Transcript

@@ -15,9 +15,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeSlack, FakeSocketModeServer, command_body, command_payload, post_signed
-from slackbot import SECRET, all_text
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.signed import command_body, command_payload, post_signed
+from support.slackbot import SECRET, all_text
+from support.socket_mode import FakeSocketModeServer
+from support.waiting import wait_until
 
 from bot.app import create_app
 from bot.server import MAX_BODY, socket_mode_handler

@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
-from fakes import FakeSlack, command_body, post_signed
-from slackbot import SECRET, Bot, all_text, buttons, find_button, start_bot
+from support.fake_slack import FakeSlack
+from support.signed import command_body, post_signed
+from support.slackbot import SECRET, Bot, all_text, buttons, find_button, start_bot
 
 from store.indexer import index_paths
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from slackbot import Bot, all_text
+from support.slackbot import Bot, all_text
 
 from bot.cli import cli
 from store.transcripts.reviews import parse_decision, parse_followup

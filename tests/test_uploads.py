@@ -18,9 +18,11 @@ from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
-from fakes import FakeFile, FakeSlack, command_body, post_signed
-from slackbot import SECRET, Bot, start_bot
-from waiting import wait_until
+from support.fake_slack import FakeSlack
+from support.signed import command_body, post_signed
+from support.slackbot import SECRET, Bot, start_bot
+from support.waiting import wait_until
+from support.web_api import FakeFile
 
 from bot.cli import cli
 from handlers.uploads import DownloadError, _SameOriginsOnly, safe_name, token_origins

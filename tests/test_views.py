@@ -133,7 +133,7 @@ def test_the_checker(text: str, bad: bool) -> None:
 def test_every_view_fits_for_a_hostile_transcript(tmp_path: Path) -> None:
     """Quotes and backslashes (two characters each in JSON), a long id
     and position, many reviewers: every message stays within what Slack takes."""
-    from fakes import block_problem
+    from support.limits import block_problem
 
     folder = tmp_path / "hostile"
     folder.mkdir()

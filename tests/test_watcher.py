@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from waiting import wait_until
+from support.waiting import wait_until
 
 from bot.settings import load_settings
 from bot.watcher import FolderWatcher, WatchMode

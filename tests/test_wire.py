@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import (
-    TEAM_ID,
-    FakeSlack,
+from slack_sdk import WebClient
+from support.fake_slack import FakeSlack
+from support.signed import (
     action_body,
     block_actions_payload,
     command_body,
@@ -26,8 +26,8 @@ from fakes import (
     post_signed,
     sign,
 )
-from slack_sdk import WebClient
-from slackbot import SECRET, Bot, all_text, find_button, start_bot
+from support.slackbot import SECRET, Bot, all_text, find_button, start_bot
+from support.workspace import TEAM_ID
 
 from handlers.access import Policy
 from store.indexer import index_paths

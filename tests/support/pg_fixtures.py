@@ -1,7 +1,7 @@
 """PostgreSQL for the tests: one server per session, one fresh schema per test.
 
 `DEBRIEF_TEST_PG` (a postgresql:// URL, as `.ci/run` exports it) names a server to use;
-without it the session starts a throwaway one itself (tests/pgserver.py), so a developer
+without it the session starts a throwaway one itself (support/pgserver.py), so a developer
 gets the PostgreSQL half by running pytest. Where there is neither, the PostgreSQL half
 is skipped, and the session header says so in one loud line.
 
@@ -16,9 +16,10 @@ import os
 from collections.abc import Iterator
 from urllib.parse import quote
 
-import pgserver
 import psycopg
 import pytest
+
+from . import pgserver
 
 BOTH_BACKENDS = {
     "test_store",

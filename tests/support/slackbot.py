@@ -10,21 +10,15 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakes import (
-    FakeSlack,
-    WsgiServer,
-    action_body,
-    block_actions_payload,
-    command_body,
-    event_body,
-    post_signed,
-)
-
 from bot.app import create_app
 from bot.server import wsgi_app
 from bot.settings import Settings, load_settings
 from store.factory import open_store
 from store.sqlite.store import Store
+
+from .fake_slack import FakeSlack
+from .servers import WaitressServer, WsgiServer
+from .signed import action_body, block_actions_payload, command_body, event_body, post_signed
 
 SECRET = "test-signing-secret"
 
@@ -62,7 +56,7 @@ class TrackedExecutor(Executor):
 @dataclass
 class Bot:
     fake: FakeSlack
-    server: WsgiServer
+    server: WaitressServer
     store: Store
     settings: Settings
     work: TrackedExecutor | None = field(default=None, repr=False)

@@ -15,11 +15,12 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from .servers import free_port
 
 
 def find_bin() -> Path | None:
@@ -33,12 +34,6 @@ def find_bin() -> Path | None:
         if folder and (Path(folder) / "initdb").is_file() and (Path(folder) / "pg_ctl").is_file():
             return Path(folder)
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -76,7 +71,7 @@ def start(dbname: str = "debrief") -> Server:
         user = "postgres"
         pw = pwd.getpwnam(user)
         os.chown(root, pw.pw_uid, pw.pw_gid)
-    server = Server(folder, root, _free_port(), user)
+    server = Server(folder, root, free_port(), user)
     data = root / "data"
     server._run(
         str(folder / "initdb"),

@@ -1,0 +1,15 @@
+"""What the tests run against, one small module each.
+
+* ``servers`` - the one base of every server a test starts on ``127.0.0.1:<free port>``
+  (bind, serve from a thread, stop and close), with the HTTP and waitress flavours.
+* ``workspace`` - who the fake workspace is: team, bot, app, the channels the bot is in.
+* ``spec`` - Slack's published specifications, kept in ``slack-spec/``.
+* ``limits`` - the Block Kit and view limits Slack enforces.
+* ``web_api`` - the Web API methods the fake answers (``METHODS``) and what it records.
+* ``fake_slack`` - ``FakeSlack``, the strict fake Web API and response_url sink.
+* ``socket_mode`` - ``FakeSocketModeServer``, a local Socket Mode endpoint.
+* ``signed`` - request bodies and signatures exactly as Slack sends them.
+* ``slackbot`` - the real app on loopback, wired to the fake Slack.
+* ``pgserver`` / ``pg_fixtures`` - a throwaway PostgreSQL, one fresh schema per test.
+* ``waiting`` - waiting on a condition with a deadline, instead of sleeping.
+"""

@@ -7,7 +7,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from support.fake_slack import FakeSlack
+from support.servers import free_port
 from support.signed import command_body, event_body, post_signed
 from support.slackbot import SECRET, Bot
 
@@ -206,9 +206,7 @@ def start_serve(fake: FakeSlack, tmp_path: Path, seeds: Path) -> tuple[subproces
         "DEBRIEF_DB": str(tmp_path / "served.db"),
         "DEBRIEF_TRANSCRIPTS": str(seeds),
     }
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
         env=env,

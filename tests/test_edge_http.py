@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from urllib.parse import urlencode
 
 import pytest
 from support.fake_slack import FakeSlack
+from support.servers import WaitressServer
 from support.signed import (
     action_body,
     block_actions_payload,
@@ -33,33 +33,6 @@ from bot.settings import load_settings
 from store.factory import open_store
 
 
-class ProductionServer:
-    """`http_server` (the limits `debrief serve` runs with) on 127.0.0.1, its loop in a thread
-    with a short poll so that `stop` is prompt."""
-
-    def __init__(self, server: Any) -> None:
-        self.server = server
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="edge-server", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        server = self.server
-        while not self._stopping.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, use_poll=True, count=1)
-        server.task_dispatcher.shutdown(timeout=5)
-        for dispatcher in list(server._map.values()):
-            dispatcher.close()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{int(self.server.effective_port)}"
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._thread.join(timeout=10)
-
-
 @pytest.fixture
 def edge(fake_slack: FakeSlack, tmp_path: Path) -> Iterator[Bot]:
     settings = load_settings(
@@ -74,9 +47,11 @@ def edge(fake_slack: FakeSlack, tmp_path: Path) -> Iterator[Bot]:
     work = TrackedExecutor(runner.listener_executor)
     runner.listener_executor = work
     runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
-    server = ProductionServer(http_server(app, SECRET, "127.0.0.1", 0))
+    # `http_server`: the limits `debrief serve` runs with
+    server = WaitressServer(lambda: http_server(app, SECRET, "127.0.0.1", 0), name="edge-server")
+    server.start()
     try:
-        yield Bot(fake=fake_slack, server=server, store=store, settings=settings, work=work)  # type: ignore[arg-type]
+        yield Bot(fake=fake_slack, server=server, store=store, settings=settings, work=work)
     finally:
         server.stop()
         store.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,13 +11,8 @@ import urllib.request
 from pathlib import Path
 
 from support.fake_slack import FakeSlack
+from support.servers import free_port
 from support.slackbot import SECRET
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def run_serve_until_healthy(fake: FakeSlack, tmp_path: Path, **env: str) -> tuple[str, str]:

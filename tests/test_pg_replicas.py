@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 from support.fake_slack import FakeSlack
 from support.pg_fixtures import fresh_pg_url
+from support.servers import free_port
 from support.signed import event_body, post_signed
 from support.slackbot import SECRET
 from support.waiting import wait_until
@@ -38,12 +38,6 @@ class Replica:
 
     def text(self) -> str:
         return self.log.read_text("utf-8", "replace")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _up(url: str) -> bool:
@@ -79,7 +73,7 @@ def two_replicas(
     replicas: list[Replica] = []
     try:
         for name in ("a", "b"):
-            port = _free_port()
+            port = free_port()
             log = tmp_path / f"{name}.log"
             with log.open("wb") as out:
                 proc = subprocess.Popen(

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from support.fake_slack import FakeSlack
+from support.servers import free_port
 from support.signed import command_body, command_payload, post_signed
 from support.slackbot import SECRET, all_text
 from support.socket_mode import FakeSocketModeServer
@@ -31,12 +32,6 @@ from store.sqlite.store import Store
 def clean_env(**values: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
     return env | values
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from typing import Any, ClassVar
 import pytest
 from click.testing import CliRunner
 from support.fake_slack import FakeSlack
+from support.servers import HttpServer
 from support.signed import command_body, post_signed
 from support.slackbot import SECRET, Bot, start_bot
 from support.waiting import wait_until
@@ -423,13 +423,8 @@ class _Elsewhere(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def elsewhere() -> Iterator[str]:
     _Elsewhere.seen = []
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with HttpServer(_Elsewhere) as server:
+        yield server.url
 
 
 def test_a_redirect_to_another_port_of_the_same_host_is_not_followed(

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from support.fake_slack import FakeClock, FakeSlack
 from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
-    BOTH_BACKENDS,
     fresh_pg_url,
     pg_server,
     pytest_report_header,
@@ -40,11 +39,14 @@ def seed_files() -> list[Path]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """The store, command, thread and digest tests run against both backends: SQLite and
-    PostgreSQL (a throwaway server, see tests/pg_fixtures.py), through `db_target`."""
-    module = metafunc.module.__name__.rpartition(".")[2]
-    if "db_target" in metafunc.fixturenames and module in BOTH_BACKENDS:
-        metafunc.parametrize("backend", ["sqlite", "postgresql"], scope="function")
+    """Tests marked `both_backends` (the store, command, thread and digest modules) run
+    against SQLite and PostgreSQL (a throwaway server, see support/pg_fixtures.py), through
+    `db_target`; those also marked `sqlite_only` on SQLite alone."""
+    definition = metafunc.definition
+    if definition.get_closest_marker("both_backends") and "db_target" in metafunc.fixturenames:
+        sqlite_only = definition.get_closest_marker("sqlite_only") is not None
+        backends = ["sqlite"] if sqlite_only else ["sqlite", "postgresql"]
+        metafunc.parametrize("backend", backends, scope="function")
 
 
 @pytest.fixture
@@ -56,8 +58,6 @@ def backend() -> str:
 def db_target(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
     """Where the test's database lives: a SQLite file, or a fresh PostgreSQL schema."""
     if backend == "postgresql":
-        if request.node.get_closest_marker("sqlite_only"):
-            pytest.skip("SQLite only: this test looks at SQLite's own files or pragmas")
         return str(fresh_pg_url(request))
     return str(tmp_path / "debrief.db")
 
@@ -83,7 +83,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "slack_refusals_expected: the test makes the fake Slack refuse calls on purpose"
     )
     config.addinivalue_line(
-        "markers", "sqlite_only: the test looks at SQLite itself (skipped on PostgreSQL)"
+        "markers", "sqlite_only: the test looks at SQLite itself (never run on PostgreSQL)"
+    )
+    config.addinivalue_line(
+        "markers", "both_backends: the test's db_target is SQLite, then PostgreSQL"
     )
 
 

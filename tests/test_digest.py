@@ -25,6 +25,8 @@ from store.factory import open_store
 from store.indexer import index_paths
 from store.sqlite.store import Store
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 

@@ -37,6 +37,8 @@ from store.indexer import index_paths
 from store.sqlite.driver import sqlite3
 from store.sqlite.store import Store
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 LONE = "\ud800"  # json.dumps writes it as the escape "\ud800", as a hostile client could
 

@@ -28,6 +28,8 @@ from bot.watcher import FolderWatcher
 from store.factory import Backend, open_store
 from store.indexer import index_paths
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 # A 3,000-letter word: hex digits, so all of it is one run of letters and digits.
 LONG_WORD = "".join(hashlib.sha256(f"key{i}".encode()).hexdigest() for i in range(47))[:3000]
 LONG_RUN = "+".join(f"k{i}" for i in range(700))  # 3,200+ characters, with punctuation

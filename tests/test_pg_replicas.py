@@ -26,6 +26,8 @@ from support.waiting import wait_until
 from store.indexer import index_paths
 from store.pg import PgStore
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 

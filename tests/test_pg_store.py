@@ -25,6 +25,8 @@ from store.pg import PgStore
 from store.pg import migrations as pg_migrations
 from store.sqlite.store import Store
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 

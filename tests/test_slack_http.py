@@ -14,6 +14,8 @@ from support.slackbot import SECRET, Bot, all_text, buttons, find_button, start_
 
 from store.indexer import index_paths
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 ZH_AND_EN = [
     ("zh", "总结", "未回答", "点评", "问题", "搜索", "列表", "帮助"),
     ("en", "summary", "unanswered", "verdict", "question", "search", "list", "help"),

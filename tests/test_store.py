@@ -15,6 +15,8 @@ from store.indexer import index_paths
 from store.sqlite.migrations import MIGRATIONS
 from store.sqlite.store import Store
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SMALL = (
     "岗位：{pos} 从业年限：3年\n简介：{intro}\n问题1：{q}\n考察目标：目标\n回答：{a}\n点评：好\n"
 )

@@ -13,6 +13,8 @@ from support.slackbot import Bot, all_text
 from bot.cli import cli
 from store.transcripts.reviews import parse_decision, parse_followup
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 DECISIONS = [
     ("Hire: 沟通清楚", "hire"),
     ("hire", "hire"),

@@ -28,6 +28,8 @@ from bot.cli import cli
 from handlers.uploads import DownloadError, _SameOriginsOnly, safe_name, token_origins
 from store.indexer import index_paths
 
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SEED = (SEEDS / "000_9e6b3ecb0732fcf3.txt").read_bytes()
 

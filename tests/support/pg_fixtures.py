@@ -21,19 +21,6 @@ import pytest
 
 from . import pgserver
 
-BOTH_BACKENDS = {
-    "test_store",
-    "test_threads",
-    "test_digest",
-    "test_slack_http",
-    "test_pg_replicas",
-    "test_pg_store",
-    "test_uploads",
-    "test_hostile_input",
-    "test_odd_files",
-}
-"""Test modules whose `db_target` runs on SQLite and on PostgreSQL."""
-
 _ids = itertools.count()
 _UNAVAILABLE = (
     "PostgreSQL NOT AVAILABLE: no DEBRIEF_TEST_PG and no initdb/pg_ctl here;"

@@ -65,6 +65,12 @@ class Transcript(_PlainYears):
     position: str | None = None
     years: float | None = None  # one decimal at most; None when unknown
     years_text: str = ""  # what the file said: `1年半`, `应届`, `不详`
+    # who and when, from the header; never guessed: None (or empty) when the file does not say
+    name: str | None = None
+    interviewers: list[str] = Field(default_factory=list)
+    interviewed_at: str | None = None  # ISO 8601: `2026-11-28` or `2026-11-28T14:30`
+    interviewed_at_text: str = ""  # what the file said: `2026年11月28日 14:30`, `下周二`
+    round: str | None = None  # as written: `二面`, `终面`, `HR面`, `1st round`
     intro: str = ""
     summary: str = ""
     questions: list[Question] = Field(default_factory=list)

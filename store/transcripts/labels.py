@@ -7,6 +7,7 @@ Pure data and regular expressions, used by `parser.py`; nothing here reads a fil
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from .numerals import CN_NUMERALS
@@ -18,6 +19,11 @@ CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
 
 Kind = Literal["position", "years", "intro", "goal", "answer", "verdict", "summary"]
 HEADER_KINDS: tuple[Kind, ...] = ("position", "years", "intro")
+# Who and when, in the header only: after the first question `面试官：…` / `候选人：…`
+# are the dialogue of a question and its answer, never these.
+IdentityKind = Literal["name", "interviewers", "date", "round"]
+IDENTITY_KINDS: tuple[IdentityKind, ...] = ("name", "interviewers", "date", "round")
+HeaderKind = Kind | IdentityKind
 
 
 def spaced(word: str) -> str:
@@ -91,9 +97,27 @@ ENGLISH_LABELS: dict[Kind, tuple[str, ...]] = {
 }
 
 
-def alternatives(kind: Kind) -> str:
-    chinese = [spaced(w) for w in FIELD_LABELS[kind]]
-    english = [r"\s+".join(map(re.escape, w.split())) + r"(?![a-z])" for w in ENGLISH_LABELS[kind]]
+IDENTITY_LABELS: dict[IdentityKind, tuple[str, ...]] = {
+    "name": ("姓名", "候选人", "候选人姓名", "应聘者"),
+    "interviewers": ("面试官", "面试人"),
+    "date": ("面试日期", "面试时间", "日期"),
+    "round": ("轮次", "面试轮次"),
+}
+ENGLISH_IDENTITY_LABELS: dict[IdentityKind, tuple[str, ...]] = {
+    "name": ("name", "candidate", "candidate name"),
+    "interviewers": ("interviewer", "interviewers", "interviewer(s)"),
+    "date": ("date", "interview date"),
+    "round": ("round", "interview round"),
+}
+_CHINESE_WORDS: dict[str, tuple[str, ...]] = dict([*FIELD_LABELS.items(), *IDENTITY_LABELS.items()])
+_ENGLISH_WORDS: dict[str, tuple[str, ...]] = dict(
+    [*ENGLISH_LABELS.items(), *ENGLISH_IDENTITY_LABELS.items()]
+)
+
+
+def alternatives(kind: HeaderKind) -> str:
+    chinese = [spaced(w) for w in _CHINESE_WORDS[kind]]
+    english = [r"\s+".join(map(re.escape, w.split())) + r"(?![a-z])" for w in _ENGLISH_WORDS[kind]]
     return "|".join(sorted(chinese + english, key=len, reverse=True))
 
 
@@ -134,6 +158,45 @@ FIELD_NO_COLON_RES = (
         + rf"){WS}*(?P<rest>)$"
     ),
 )
+
+
+_IDENTITY_ALTERNATIVES = (
+    "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in IDENTITY_KINDS) + ")"
+)
+# The same layouts as the other labels, but never a bare word on its own line (`日期`,
+# `候选人` alone are as likely a title or the dialogue's speaker).
+IDENTITY_RES = (
+    re.compile(
+        _PREFIX + _IDENTITY_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"^{WS}*【{WS}*{_IDENTITY_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
+    re.compile(rf"^{WS}*\[{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
+    re.compile(
+        rf"^{WS}*\*\*{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+        re.IGNORECASE,
+    ),
+    re.compile(rf"^{WS}*#+{WS}*{_IDENTITY_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+    re.compile(
+        rf"^{WS}*\|{WS}*(?:\*\*)?{_IDENTITY_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+        rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def match_identity(line: str) -> re.Match[str] | None:
+    """A who-or-when label at the start of `line`: `姓名：张三`, `【面试官】李四`,
+    `| 日期 | 2026-11-28 |`, `**Round:** 2`."""
+    for regex in IDENTITY_RES:
+        m = regex.match(line)
+        if m is not None:
+            return m
+    return None
+
+
+def identity_kind(m: re.Match[str]) -> IdentityKind:
+    return next(k for k in IDENTITY_KINDS if m.group(k) is not None)
 
 
 # A markdown table's rule line, `|---|:---:|`: layout, not text, around the header.
@@ -192,6 +255,15 @@ INLINE_HEADER_RE = re.compile(
     re.IGNORECASE,
 )
 
+# The same, and the who-and-when labels: `姓名：张三 岗位：… 面试官：李四 日期：…`.
+INLINE_LABEL_RE = re.compile(
+    r"(?:^|(?<=[\s,，;；、|/]))(?:"
+    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in (*HEADER_KINDS, *IDENTITY_KINDS))
+    + ")"
+    rf"{WS}*{COLON}",
+    re.IGNORECASE,
+)
+
 TITLE_RE = re.compile(
     r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
 )
@@ -241,13 +313,33 @@ def label_kind(m: re.Match[str]) -> Kind:
     return next(k for k in FIELD_LABELS if m.group(k) is not None)
 
 
-def split_header(key: Kind, rest: str) -> list[tuple[Kind, str]]:
-    """position + `视频开发工程师 从业年限： 3年` -> [(position, …), (years, 3年)]."""
-    parts: list[tuple[Kind, str]] = []
+def _header_kind(m: re.Match[str]) -> HeaderKind:
+    return next(k for k in (*HEADER_KINDS, *IDENTITY_KINDS) if m.groupdict().get(k) is not None)
+
+
+def _trim(value: str) -> str:
+    return value.strip(" \t\u3000\u00a0,，;；、|/")
+
+
+def split_header(
+    key: HeaderKind, rest: str, accept: Callable[[HeaderKind, str], bool] | None = None
+) -> list[tuple[HeaderKind, str]]:
+    """position + `视频开发工程师 从业年限： 3年` -> [(position, …), (years, 3年)].
+
+    With `accept`, the who-and-when labels split the line too, where `accept(kind,
+    value)` takes what follows them (a `候选人：男，28岁` inside the line stays text)."""
+    regex = INLINE_HEADER_RE if accept is None else INLINE_LABEL_RE
+    cuts = [(m.start(), m.end(), _header_kind(m)) for m in regex.finditer(rest)]
+    kept: list[tuple[int, int, HeaderKind]] = []
+    end = len(rest)
+    for start, stop, kind in reversed(cuts):  # from the right: a refused label is text
+        if accept is None or kind in HEADER_KINDS or accept(kind, _trim(rest[stop:end])):
+            kept.append((start, stop, kind))
+            end = start
+    parts: list[tuple[HeaderKind, str]] = []
     pos = 0
-    for m in INLINE_HEADER_RE.finditer(rest):
-        parts.append((key, rest[pos : m.start()]))
-        key = next(k for k in HEADER_KINDS if m.group(k) is not None)
-        pos = m.end()
+    for start, stop, kind in reversed(kept):
+        parts.append((key, rest[pos:start]))
+        key, pos = kind, stop
     parts.append((key, rest[pos:]))
-    return [(lab, val.strip(" \t\u3000\u00a0,，;；、|/")) for lab, val in parts]
+    return [(lab, _trim(val)) for lab, val in parts]

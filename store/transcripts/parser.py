@@ -29,6 +29,13 @@ Where a label counts:
   verdict runs to the end of the file; before it (a `面试结论：通过` at the top), the
   verdict ends at the next header or question label.
 
+Who and when (姓名/候选人, 面试官, 面试日期, 轮次 and their other names) count only
+before the first question, anywhere in the header and several on a line: there they
+are taken out of the summary. After it, `面试官：…` / `候选人：…` are the dialogue of a
+question and its answer, as ever. A value that does not read as a name (`候选人：男，
+28岁`) leaves its line as text; a date that cannot be read is kept as written, its
+date None.
+
 `Summary:` / `Overview:` (English) is the opening summary when it comes before any
 header label, and the profile (简介) when it comes after `Position:` / `Years…:` and
 no profile label has been seen: in the seeds' order, the paragraph after the
@@ -46,6 +53,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -53,6 +61,7 @@ from ..models import Question, Transcript
 from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
+    IDENTITY_KINDS,
     NEXT_LINE_VALUE_MAX,
     NUMBERED_RE,
     QUESTION_RE,
@@ -60,14 +69,25 @@ from .labels import (
     SUMMARY_LABEL_RE,
     TABLE_RULE_RE,
     TITLE_RE,
-    Kind,
+    HeaderKind,
+    identity_kind,
     label_kind,
     match_field,
+    match_identity,
     split_header,
     split_inline_qa,
 )
 from .numerals import MAX_QUESTION, parse_question_number
-from .values import is_placeholder, parse_years, unanswered_reason
+from .values import (
+    NAME_MAX,
+    is_placeholder,
+    looks_like_name,
+    parse_interview_date,
+    parse_years,
+    says_nothing,
+    split_names,
+    unanswered_reason,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 """A transcript is a few dozen KB; anything past this is not one."""
@@ -196,6 +216,21 @@ def _clean_summary(lines: list[str]) -> str:
     return SUMMARY_LABEL_RE.sub("", _block(lines), count=1)
 
 
+def identity_accepted(kind: HeaderKind, value: str) -> bool:
+    """Does `value` read as what a who-or-when label says? A name that looks like one,
+    names, a date of any form (what cannot be read is kept as text), a short round.
+    Otherwise the label and its value stay text where they are."""
+    if says_nothing(value):
+        return True
+    if kind == "name":
+        return looks_like_name(value)
+    if kind == "interviewers":
+        return split_names(value) is not None
+    if kind == "date":
+        return len(value) <= NEXT_LINE_VALUE_MAX
+    return kind == "round" and len(value) <= NAME_MAX
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -229,15 +264,36 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     drafts: list[_Draft] = []
     verdict: list[str] | None = None
     verdict_open = False  # lines go to the verdict
+    who: str | None = None  # the candidate's name
+    interviewers: list[str] = []
+    date_text = ""
+    round_: str | None = None
     target: list[str] = summary
-    pending: Kind | None = None  # a position or years label whose value is on a next line
+    pending: HeaderKind | None = None  # a label whose value is on a next line
     header_seen = False  # a position or years label
     intro_seen = False
     evidence: set[str] = set()  # which labels counted: "cn" (any Chinese), "position", …
 
-    def header(key: Kind, rest: str) -> None:
+    def identity(kind: HeaderKind, value: str) -> None:
+        nonlocal who, date_text, round_
+        if kind == "date":
+            date_text = date_text or value
+        elif says_nothing(value):
+            pass
+        elif kind == "name":
+            who = who or value
+        elif kind == "interviewers":
+            interviewers.extend(n for n in split_names(value) or [] if n not in interviewers)
+        else:
+            round_ = round_ or value
+
+    def header(key: HeaderKind, rest: str) -> list[HeaderKind] | None:
+        """A header line: the kinds of fields taken from it, or None (nothing taken)
+        when it starts with a who-or-when label whose value does not read as one."""
         nonlocal position, years_text, pending, target, header_seen, intro_seen
-        parts = split_header(key, rest)
+        parts = split_header(key, rest, None if key == "intro" else identity_accepted)
+        if key in IDENTITY_KINDS and not identity_accepted(*parts[0]):
+            return None
         for kind, value in parts:
             if kind == "position":
                 position = position or value or None
@@ -245,13 +301,26 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             elif kind == "years":
                 years_text = years_text or value
                 header_seen = True
-            else:
+            elif kind == "intro":
                 intro.append(value)
                 intro_seen = True
+            else:
+                identity(kind, value)
+                continue
             evidence.add(kind)
+            target = intro
         last_kind, last_value = parts[-1]
         pending = last_kind if last_kind != "intro" and not last_value else None
-        target = intro
+        return [kind for kind, _value in parts]
+
+    def identity_line(line: str) -> re.Match[str] | None:
+        """`line` as a who-or-when line of the header, if it reads as one."""
+        m = match_identity(line)
+        if m is None:
+            return None
+        kind = identity_kind(m)
+        first = split_header(kind, m.group("rest") or "", identity_accepted)[0]
+        return m if identity_accepted(*first) else None
 
     field_matches = [match_field(line) for line in lines]
     question_matches = [
@@ -267,6 +336,8 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         numbered line or any other label first means it is a list item."""
         for later in range(at + 1, len(lines)):
             fm = field_matches[later]
+            if not drafts and identity_line(lines[later]) is not None:
+                continue  # `候选人：张三` in the header is who, not an answer
             if fm is None:
                 if question_matches[later] or NUMBERED_RE.match(lines[later]):
                     return False
@@ -295,23 +366,30 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             ):
                 qm = nm
         kind = label_kind(fm) if fm else None
+        im = identity_line(line) if not drafts and qm is None else None
         if verdict_open:
             # A verdict at the top ends where the header or the questions go on;
             # after the questions it runs to the end of the file.
-            reopens = not drafts and (qm is not None or kind in HEADER_KINDS)
+            reopens = not drafts and (qm is not None or kind in HEADER_KINDS or im is not None)
             if not reopens:
                 verdict = verdict if verdict is not None else []
                 verdict.append(line)
                 continue
             verdict_open = False
+        if im is not None:  # `姓名：张三`, `面试官：李四 日期：2026-11-28`: who and when
+            pending = None
+            found = identity_kind(im)
+            taken = header(found, im.group("rest") or "") or []
+            if not im.group(found).isascii() and any(k in HEADER_KINDS for k in taken):
+                evidence.add("cn")  # `姓名：张三 岗位：…`: a Chinese header label
+            continue
         if fm is None and qm is None and not drafts and TABLE_RULE_RE.match(line):
             continue  # the rule line of a header table
         if fm is None and qm is None:
             if pending is not None and line.strip(" \t\u3000\u00a0"):
                 value = line.strip(" \t\u3000\u00a0")
                 key, pending = pending, None
-                if len(value) <= NEXT_LINE_VALUE_MAX:
-                    header(key, value)
+                if len(value) <= NEXT_LINE_VALUE_MAX and header(key, value) is not None:
                     pending = None
                     continue
             target.append(line)
@@ -427,6 +505,11 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         position=position or None,
         years=parse_years(years_text) if years_text else None,
         years_text=years_text,
+        name=who,
+        interviewers=interviewers,
+        interviewed_at=parse_interview_date(date_text) if date_text else None,
+        interviewed_at_text=date_text,
+        round=round_,
         intro=_block(intro),
         summary=_block([_clean_summary(summary), "", *late_summary]),
         questions=questions,

@@ -12,9 +12,10 @@ from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
 import handlers
-from handlers.commands import Deps
+from handlers.deps import Deps
 from handlers.i18n import t
 from handlers.outbox import retry_handlers
+from handlers.policy import Policy
 from handlers.views import error_view
 from store.factory import Backend
 
@@ -76,9 +77,9 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
         # a request no listener takes goes to `on_error` below instead of Bolt's 404
         raise_error_for_unhandled_request=True,
     )
-    deps = Deps(store=store, locale=settings.locale, uploads=str(settings.uploads_dir))
-    policy = handlers.access.Policy(settings.allowed_users, settings.allowed_channels)
-    handlers.register(app, deps, policy)
+    policy = Policy(settings.allowed_users, settings.allowed_channels)
+    deps = Deps(store, settings.locale, str(settings.uploads_dir), policy)
+    handlers.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
 
     @app.error

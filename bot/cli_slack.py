@@ -117,7 +117,7 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
 
 def _resume_uploads(settings: Settings, store: Backend, client: WebClient) -> None:
     """Answer the files shared in Slack that a process which died had claimed."""
-    from handlers.commands import Deps
+    from handlers.deps import Deps
     from handlers.uploads import resume_uploads
 
     log = logging.getLogger("debrief")
@@ -166,7 +166,8 @@ def render_text(payload: dict[str, Any]) -> str:
 def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
     from handlers.audit import record
-    from handlers.commands import Deps, answer, parse_command
+    from handlers.commands import answer, parse_command
+    from handlers.deps import Deps
     from handlers.outbox import RecordingOutbox, deliver
 
     settings = settings_for(db_path)

@@ -6,9 +6,8 @@ never calls Slack before the request is acknowledged:
   user in a shared channel (the event's `user_team`, the user's `team_id`) as much as
   a request naming another team, and a request naming no team at all (fail closed);
 - with DEBRIEF_ALLOWED_USERS set, only those users (or members of those user groups,
-  `S…`) get answers, and only their thread replies are recorded. Group membership is
-  read in the background (at start, then every few minutes); a failed read keeps the
-  last good list, and before the first one a member is asked to try again shortly;
+  `S…`) get answers, and only their thread replies are recorded; before a group was
+  read once, a member is asked to try again shortly (handlers/policy.py);
 - with DEBRIEF_ALLOWED_CHANNELS set, candidate data is shown or posted only there.
 A refusal is short, polite and carries no candidate data. Only refusals of requests
 that would have reached candidate data (a command, a button, a reply in a thread under
@@ -23,121 +22,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
-from slack_bolt import App, BoltContext, BoltResponse
+from slack_bolt import BoltContext, BoltResponse
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from slack_sdk.webhook import WebhookClient
 
 from .audit import AuditEvent, record
-from .commands import Deps
+from .deps import Deps, deps_of
 from .i18n import t
+from .policy import Policy
 from .views import notice
 from .views_common import no_access_home
 
-logger = logging.getLogger(__name__)
-
-GROUP_REFRESH_S = 300.0  # how often user-group membership is read again
-GROUP_RETRY_S = 30.0  # how soon after a failed read, until a group was read once
-
-Verdict = Literal["yes", "no", "pending"]
-
-
-class Policy:
-    def __init__(
-        self,
-        allowed_users: list[str],
-        allowed_channels: list[str],
-        *,
-        refresh_s: float = GROUP_REFRESH_S,
-        retry_s: float = GROUP_RETRY_S,
-    ) -> None:
-        self.users = {u for u in allowed_users if not u.startswith("S")}
-        self.groups = {u for u in allowed_users if u.startswith("S")}
-        self.channels = set(allowed_channels)
-        self.refresh_s = refresh_s
-        self.retry_s = retry_s
-        self._members: dict[str, frozenset[str]] = {}  # the last good list of each group
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    @property
-    def open_to_all(self) -> bool:
-        return not (self.users or self.groups)
-
-    # -- user-group membership, read in the background ---------------------------------
-
-    def start(self, client: WebClient) -> None:
-        """Read the groups' members now and every `refresh_s`, in a daemon thread."""
-        if not self.groups or self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(
-            target=self._run, args=(client,), name="debrief-usergroups", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread = None
-
-    def _run(self, client: WebClient) -> None:
-        while not self._stop.is_set():
-            self.refresh(client)
-            self._stop.wait(self.refresh_s if self.ready else self.retry_s)
-
-    def refresh(self, client: WebClient) -> bool:
-        """Read every group once; a group that cannot be read keeps its last good list."""
-        ok = True
-        for group in sorted(self.groups):
-            if self._stop.is_set():
-                return False
-            try:
-                response = client.usergroups_users_list(usergroup=group)
-                members = frozenset(str(u) for u in response.get("users") or [])
-            except SlackApiError as exc:
-                ok = False
-                logger.warning(
-                    "cannot read user group %s (%s); keeping its last known members",
-                    group,
-                    (exc.response or {}).get("error"),
-                )
-                continue
-            except Exception:
-                ok = False
-                logger.exception("cannot read user group %s; keeping its last known members", group)
-                continue
-            with self._lock:
-                self._members[group] = members
-        return ok
-
-    @property
-    def ready(self) -> bool:
-        """Every group was read at least once."""
-        with self._lock:
-            return all(g in self._members for g in self.groups)
-
-    # -- decisions -----------------------------------------------------------------------
-
-    def decide(self, user: str | None) -> Verdict:
-        """May `user` see candidate data: yes, no, or not known yet (groups not read)."""
-        if self.open_to_all:
-            return "yes"
-        if not user:
-            return "no"
-        if user in self.users:
-            return "yes"
-        with self._lock:
-            known = {g: self._members[g] for g in self.groups if g in self._members}
-        if any(user in members for members in known.values()):
-            return "yes"
-        return "no" if len(known) == len(self.groups) else "pending"
-
-    def channel_allowed(self, channel: str | None) -> bool:
-        return not self.channels or (channel is not None and channel in self.channels)
-
+logger = logging.getLogger("handlers.access")
 
 # -- whose request is it -------------------------------------------------------------------
 
@@ -267,15 +165,13 @@ def _send_refusal(url: str, text: str) -> None:
         logger.exception("could not send a refusal")
 
 
-def guard(
-    body: dict[str, Any],
-    context: BoltContext,
-    next: Callable[[], BoltResponse],
-    deps: Deps,
-    policy: Policy,
+def access_guard(
+    body: dict[str, Any], context: BoltContext, next: Callable[[], BoltResponse]
 ) -> BoltResponse | None:
-    """Let the request through to the listeners, or refuse it politely (and note who was refused)."""
-    refusal = check(body, context, policy)
+    """The middleware: let the request through to the listeners, or refuse it politely
+    (and note who was refused)."""
+    deps = deps_of(context)
+    refusal = check(body, context, deps.policy)
     if refusal is None:
         return next()
     if _matters(body, deps):
@@ -340,13 +236,3 @@ def home_allowed(
     if user:
         _publish_no_access(client, user, t(deps.locale, "refused"))
     return False
-
-
-def register(app: App, deps: Deps, policy: Policy) -> None:
-    @app.middleware
-    def access_guard(
-        body: dict[str, Any],
-        context: BoltContext,
-        next: Callable[[], BoltResponse],
-    ) -> BoltResponse | None:
-        return guard(body, context, next, deps, policy)

@@ -7,12 +7,13 @@ import logging
 import re
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from .audit import record
 from .blocks import decode_value
-from .commands import Deps, Outgoing, answer, route_from_value
+from .commands import Outgoing, answer, route_from_value
+from .deps import Deps, deps_of
 from .i18n import t
 from .outbox import SlackOutbox, ack_now, deliver, outbox_for
 from .views import CONTINUE, OPEN, PAGE, POST, error_view, notice
@@ -26,8 +27,10 @@ def _action(body: dict[str, Any]) -> dict[str, Any]:
     return first if isinstance(first, dict) else {}
 
 
-def handle_action(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
-    """A button click: "Post in channel" posts the view; every other button opens one."""
+def on_click(body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    """A button click (after the ack): "Post in channel" posts the view; every other
+    button opens one."""
+    deps = deps_of(context)
     action = _action(body)
     outbox = outbox_for(body, client, deps)
     posting = action.get("action_id") == POST
@@ -71,10 +74,7 @@ def _post_in_channel(out: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> No
         outbox.reply(notice(t(deps.locale, "posted")), replace_original=True)
 
 
-def register(app: App, deps: Deps) -> None:
-    def on_click(body: dict[str, Any], client: WebClient) -> None:
-        handle_action(body, client, deps)
-
+def register(app: App) -> None:
     app.action(re.compile(rf"^{OPEN}(:\d+)?$"))(ack=ack_now, lazy=[on_click])
     app.action(re.compile(rf"^{PAGE}:(prev|next)$"))(ack=ack_now, lazy=[on_click])
     app.action(POST)(ack=ack_now, lazy=[on_click])

@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Callable
 
-from slack_bolt import App, BoltRequest, BoltResponse
+from slack_bolt import BoltRequest, BoltResponse
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,3 @@ def clean_request(req: BoltRequest, next: Callable[[], BoltResponse]) -> BoltRes
         if req.mode == "http":
             req.raw_body = json.dumps(cleaned)  # Bolt parses a body opening with `{` as JSON
     return next()
-
-
-def register(app: App) -> None:
-    app.middleware(clean_request)

@@ -17,20 +17,18 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from store.factory import Backend
 from store.models import DIGEST_CATEGORIES, Candidate
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
 from . import views
 from .audit import AuditEvent
 from .blocks import Message, escape
+from .deps import Deps
 from .i18n import Locale, t
-from .pacing import Pacer
-from .people import UserNames
 
 FULL_WORDS = {"full", "all", "全文", "全部"}
 MAX_TEXT = 4000
@@ -74,18 +72,6 @@ class Outgoing:
     kind: str = ""
     # the asker must say something else: no such candidate, several match, a number missing
     unresolved: bool = False
-
-
-@dataclass
-class Deps:
-    """What the listeners need: the store and the language to answer in; the pace of posts
-    per channel and the users' display names, kept for the life of the app."""
-
-    store: Backend
-    locale: Locale = "zh"
-    uploads: str | None = None  # the folder for transcripts shared in Slack (uploads.py)
-    pacer: Pacer = field(default_factory=Pacer)
-    names: UserNames = field(default_factory=UserNames)
 
 
 # user ids -> display names, for what is posted in a channel (None: ids as plain text)

@@ -20,14 +20,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.models import DECISIONS, Decision
 
 from .audit import AuditEvent, record
-from .commands import Deps
+from .deps import Deps, deps_of
 from .i18n import t
 from .views_decide import (
     DECIDE,
@@ -226,13 +226,15 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
         logger.warning("a posted decision stays under its provisional ts in %s", target.channel)
 
 
-def register(app: App, deps: Deps) -> None:
-    def on_click(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        open_decision(body, client, deps)
+def on_click(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    ack()
+    open_decision(body, client, deps_of(context))
 
-    def on_submit(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        handle_submission(ack, body, client, deps)
 
+def on_submit(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    handle_submission(ack, body, client, deps_of(context))
+
+
+def register(app: App) -> None:
     app.action(re.compile(rf"^{DECIDE}:"))(on_click)
     app.view(DECIDE)(on_submit)

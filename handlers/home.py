@@ -11,21 +11,17 @@ whose results appear in it (`views.update`). Opening the tab again refreshes it.
 
 from __future__ import annotations
 
-import logging
 import re
-import threading
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from .access import home_allowed
 from .audit import AuditEvent, record
 from .blocks import read_value
-from .commands import Deps
+from .deps import Deps, deps_of
 from .i18n import Locale, t
 from .views import summary_view
 from .views_decide import label
@@ -48,47 +44,12 @@ from .views_home import (
     summary_modal,
 )
 
-logger = logging.getLogger(__name__)
-
-MEMBERS_TTL_S = 300.0
-
-
-class ChannelMembers:
-    """Who is in a channel (`conversations.members`, every page), cached for a while."""
-
-    def __init__(self, ttl_s: float = MEMBERS_TTL_S) -> None:
-        self.ttl_s = ttl_s
-        self._cache: dict[str, tuple[float, frozenset[str]]] = {}
-        self._lock = threading.Lock()
-
-    def of(self, channel: str, client: WebClient) -> frozenset[str]:
-        with self._lock:
-            cached = self._cache.get(channel)
-        if cached is not None and time.monotonic() - cached[0] < self.ttl_s:
-            return cached[1]
-        members: set[str] = set()
-        cursor = ""
-        try:
-            while True:
-                response = client.conversations_members(channel=channel, limit=1000, cursor=cursor)
-                members.update(str(m) for m in response.get("members") or [])
-                cursor = str((response.get("response_metadata") or {}).get("next_cursor") or "")
-                if not cursor:
-                    break
-        except SlackApiError as exc:
-            logger.warning("cannot read the members of %s: %s", channel, exc.response.get("error"))
-            return cached[1] if cached is not None else frozenset()
-        found = frozenset(members)
-        with self._lock:
-            self._cache[channel] = (time.monotonic(), found)
-        return found
-
 
 def home_sections(
-    user: str, deps: Deps, client: WebClient, members: ChannelMembers, offsets: dict[str, int]
+    user: str, deps: Deps, client: WebClient, offsets: dict[str, int]
 ) -> list[HomeSection]:
     store, locale = deps.store, deps.locale
-    channels = [c for c in store.verdict_channels() if user in members.of(c, client)]
+    channels = [c for c in store.verdict_channels() if user in deps.members.of(c, client)]
     since = (datetime.now(UTC) - timedelta(days=1)).isoformat(timespec="microseconds")
     sections: list[HomeSection] = []
     for key in SECTIONS:
@@ -108,7 +69,7 @@ def home_sections(
                 for line in found
             ]
         if offset and not lines and total:  # the page emptied: show the last one
-            return home_sections(user, deps, client, members, {**offsets, key: 0})
+            return home_sections(user, deps, client, {**offsets, key: 0})
         sections.append(HomeSection(key, lines, total, offset))
     return sections
 
@@ -118,13 +79,9 @@ def t_open(locale: Locale, count: int) -> str:
 
 
 def publish_home(
-    user: str,
-    deps: Deps,
-    client: WebClient,
-    members: ChannelMembers,
-    offsets: dict[str, int] | None = None,
+    user: str, deps: Deps, client: WebClient, offsets: dict[str, int] | None = None
 ) -> None:
-    sections = home_sections(user, deps, client, members, offsets or {})
+    sections = home_sections(user, deps, client, offsets or {})
     client.views_publish(user_id=user, view=home_view(sections, deps.locale))
     record(deps.store, [AuditEvent(user, "lookup:home")])
 
@@ -159,50 +116,60 @@ def search_results(query: str, user: str, deps: Deps) -> dict[str, Any]:
     return search_modal(query, hits, deps.locale)
 
 
-def register(app: App, deps: Deps) -> None:
-    members = ChannelMembers()
+def on_home_opened(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    deps = deps_of(context)
+    if event.get("tab", "home") != "home" or not event.get("user"):
+        return
+    if not home_allowed(event, context, client, deps):
+        return
+    publish_home(str(event["user"]), deps, client)
 
-    def on_home_opened(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-        if event.get("tab", "home") != "home" or not event.get("user"):
-            return
-        if not home_allowed(event, context, client, deps):
-            return
-        publish_home(str(event["user"]), deps, client, members)
 
-    def on_page(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        page = read_value(PageRef, _first_action(body).get("value"))
-        offsets: dict[str, int] = {page.s: page.o} if page is not None else {}  # junk: page 1
-        publish_home(str(body["user"]["id"]), deps, client, members, offsets)
+def on_page(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    ack()
+    page = read_value(PageRef, _first_action(body).get("value"))
+    offsets: dict[str, int] = {page.s: page.o} if page is not None else {}  # junk: page 1
+    publish_home(str(body["user"]["id"]), deps_of(context), client, offsets)
 
-    def on_open(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        open_summary(body, client, deps)
 
-    def on_search_button(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        client.views_open(trigger_id=body["trigger_id"], view=search_modal("", None, deps.locale))
+def on_open(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    ack()
+    open_summary(body, client, deps_of(context))
 
-    def on_search_typed(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
-        ack()
-        view = body.get("view") or {}
-        if not view.get("id"):
-            return  # not typed in a modal of ours: nothing to update
-        query = str(_first_action(body).get("value") or "")
-        client.views_update(
-            view_id=str(view["id"]),
-            hash=view.get("hash"),
-            view=search_results(query, str(body["user"]["id"]), deps),
-        )
 
-    def on_search_submit(ack: Ack, body: dict[str, Any]) -> None:
-        values = ((body.get("view") or {}).get("state") or {}).get("values") or {}
-        query = str(((values.get(SEARCH_BLOCK) or {}).get(SEARCH_ACTION) or {}).get("value") or "")
-        ack(
-            response_action="update",
-            view=search_results(query, str(body["user"]["id"]), deps),
-        )
+def on_search_button(
+    ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext
+) -> None:
+    ack()
+    view = search_modal("", None, deps_of(context).locale)
+    client.views_open(trigger_id=body["trigger_id"], view=view)
 
+
+def on_search_typed(
+    ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext
+) -> None:
+    ack()
+    view = body.get("view") or {}
+    if not view.get("id"):
+        return  # not typed in a modal of ours: nothing to update
+    query = str(_first_action(body).get("value") or "")
+    client.views_update(
+        view_id=str(view["id"]),
+        hash=view.get("hash"),
+        view=search_results(query, str(body["user"]["id"]), deps_of(context)),
+    )
+
+
+def on_search_submit(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
+    values = ((body.get("view") or {}).get("state") or {}).get("values") or {}
+    query = str(((values.get(SEARCH_BLOCK) or {}).get(SEARCH_ACTION) or {}).get("value") or "")
+    ack(
+        response_action="update",
+        view=search_results(query, str(body["user"]["id"]), deps_of(context)),
+    )
+
+
+def register(app: App) -> None:
     app.event("app_home_opened")(on_home_opened)
     app.action(re.compile(rf"^{HOME_PAGE}:"))(on_page)
     app.action(re.compile(rf"^{HOME_OPEN}:\d+$"))(on_open)

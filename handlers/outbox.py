@@ -25,7 +25,8 @@ from store.factory import Backend
 
 from .audit import AuditEvent, record
 from .blocks import Message, escape
-from .commands import Deps, Outgoing
+from .commands import Outgoing
+from .deps import Deps
 from .i18n import Locale, t
 from .pacing import Pacer
 from .posting import (

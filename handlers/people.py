@@ -1,7 +1,9 @@
-"""Display names for what the bot posts in a channel, where a `<@U…>` mention would ping.
+"""Who is who in Slack: display names for what the bot posts in a channel, where a
+`<@U…>` mention would ping, and who is in a channel (for the App Home tab).
 
 `users.info` (scope `users:read`) gives the name; names are kept in memory for an hour.
-A lookup that fails leaves the id, shown as plain text: never a mention."""
+A lookup that fails leaves the id, shown as plain text: never a mention. A channel's
+members (`conversations.members`) are kept for a few minutes."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 logger = logging.getLogger(__name__)
+members_logger = logging.getLogger("handlers.home")  # what the Home tab could not read
 
 NAME_TTL = 3600.0  # seconds a display name is kept
 FAILED_TTL = 60.0  # seconds before a failed lookup is tried again
@@ -105,3 +108,39 @@ class UserNames:
         if not isinstance(found, dict):
             return None, FAILED_TTL
         return user_facts(found), self.ttl
+
+
+MEMBERS_TTL_S = 300.0
+
+
+class ChannelMembers:
+    """Who is in a channel (`conversations.members`, every page), cached for a while."""
+
+    def __init__(self, ttl_s: float = MEMBERS_TTL_S) -> None:
+        self.ttl_s = ttl_s
+        self._cache: dict[str, tuple[float, frozenset[str]]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, channel: str, client: WebClient) -> frozenset[str]:
+        with self._lock:
+            cached = self._cache.get(channel)
+        if cached is not None and time.monotonic() - cached[0] < self.ttl_s:
+            return cached[1]
+        members: set[str] = set()
+        cursor = ""
+        try:
+            while True:
+                response = client.conversations_members(channel=channel, limit=1000, cursor=cursor)
+                members.update(str(m) for m in response.get("members") or [])
+                cursor = str((response.get("response_metadata") or {}).get("next_cursor") or "")
+                if not cursor:
+                    break
+        except SlackApiError as exc:
+            members_logger.warning(
+                "cannot read the members of %s: %s", channel, exc.response.get("error")
+            )
+            return cached[1] if cached is not None else frozenset()
+        found = frozenset(members)
+        with self._lock:
+            self._cache[channel] = (time.monotonic(), found)
+        return found

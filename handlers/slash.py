@@ -5,11 +5,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from .audit import record
-from .commands import Deps, answer, parse_command
+from .commands import answer, parse_command
+from .deps import deps_of
 from .outbox import ack_now, deliver, outbox_for
 from .views import error_view
 
@@ -18,8 +19,9 @@ logger = logging.getLogger(__name__)
 COMMAND = "/candidate"
 
 
-def handle_command(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
-    """Answer `/candidate <text>`; a failure is one kind sentence to the user."""
+def on_command(body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    """Answer `/candidate <text>` (after the ack); a failure is one kind sentence to the user."""
+    deps = deps_of(context)
     outbox = outbox_for(body, client, deps)
     try:
         route = parse_command(str(body.get("text") or ""))
@@ -40,8 +42,5 @@ def handle_command(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
             logger.exception("could not tell the user about the failure")
 
 
-def register(app: App, deps: Deps) -> None:
-    def on_command(body: dict[str, Any], client: WebClient) -> None:
-        handle_command(body, client, deps)
-
+def register(app: App) -> None:
     app.command(COMMAND)(ack=ack_now, lazy=[on_command])

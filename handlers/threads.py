@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from slack_bolt import App, BoltResponse
+from slack_bolt import App, BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -21,7 +21,7 @@ from store.errors import StoreError
 from store.sqlite.driver import sqlite3
 
 from .audit import AuditEvent, record
-from .commands import Deps
+from .deps import Deps, deps_of
 
 logger = logging.getLogger(__name__)
 
@@ -112,25 +112,28 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
     return Handled(events, (channel, ts) if outcome.react else None)
 
 
-def register(app: App, deps: Deps) -> None:
-    def record_first(
-        event: dict[str, Any], context: dict[str, Any], next: Callable[[], None]
-    ) -> BoltResponse | None:
-        """Acknowledged means kept: a listener's middleware runs before Bolt acknowledges
-        the event, so the reply is stored first (the store waits at most 2 s for the
-        database). When it cannot be stored, Slack gets a 503 instead of a 200, and
-        sends the event again."""
-        try:
-            context["debrief_handled"] = read_message_event(event, deps, context.get("bot_user_id"))
-        except (sqlite3.Error, StoreError) as exc:
-            logger.warning("reply not recorded (%s): Slack is asked to send it again", exc)
-            return BoltResponse(status=503, body="busy: please retry")
-        next()
-        return None
+def record_first(
+    event: dict[str, Any], context: BoltContext, next: Callable[[], None]
+) -> BoltResponse | None:
+    """Acknowledged means kept: a listener's middleware runs before Bolt acknowledges
+    the event, so the reply is stored first (the store waits at most 2 s for the
+    database). When it cannot be stored, Slack gets a 503 instead of a 200, and
+    sends the event again."""
+    deps = deps_of(context)
+    try:
+        context["debrief_handled"] = read_message_event(event, deps, context.get("bot_user_id"))
+    except (sqlite3.Error, StoreError) as exc:
+        logger.warning("reply not recorded (%s): Slack is asked to send it again", exc)
+        return BoltResponse(status=503, body="busy: please retry")
+    next()
+    return None
 
-    def on_message(client: WebClient, context: dict[str, Any]) -> None:
-        handled = context.get("debrief_handled")
-        if isinstance(handled, Handled):
-            finish_message_event(handled, deps, client)
 
+def on_message(client: WebClient, context: BoltContext) -> None:
+    handled = context.get("debrief_handled")
+    if isinstance(handled, Handled):
+        finish_message_event(handled, deps_of(context), client)
+
+
+def register(app: App) -> None:
     app.event("message", middleware=[record_first])(on_message)

@@ -49,7 +49,7 @@ from store.transcripts.parser import (
 from . import threads
 from .audit import AuditEvent, record
 from .blocks import Message, fit
-from .commands import Deps
+from .deps import Deps, deps_of
 from .i18n import t
 from .views import notice, summary_view
 
@@ -379,17 +379,18 @@ def resume_uploads(deps: Deps, client: WebClient, own_team: str | None) -> list[
     return outcomes
 
 
-def register(app: App, deps: Deps) -> None:
+def on_file_share(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    deps = deps_of(context)
+    if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
+        handled = threads.read_message_event(event, deps, context.bot_user_id)
+        threads.finish_message_event(handled, deps, client)
+    own_team = context.authorize_result.team_id if context.authorize_result else None
+    handle_file_share(event, deps, client, own_team or context.team_id)
+
+
+def register(app: App) -> None:
     """Before threads.register: the first listener that matches a message handles it, so
     this one also records a file shared as a reply in one of the bot's threads."""
-
-    def on_file_share(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-        if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
-            handled = threads.read_message_event(event, deps, context.bot_user_id)
-            threads.finish_message_event(handled, deps, client)
-        own_team = context.authorize_result.team_id if context.authorize_result else None
-        handle_file_share(event, deps, client, own_team or context.team_id)
-
     app.event({"type": "message", "subtype": "file_share"})(on_file_share)
 
 

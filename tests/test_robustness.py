@@ -28,7 +28,8 @@ from support.fake_slack import FakeClock, FakeSlack
 from support.signed import command_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
-from handlers.commands import Deps, Route, answer, parse_command
+from handlers.commands import Route, answer, parse_command
+from handlers.deps import Deps
 from store.models import SearchHit, Transcript
 from store.sqlite.store import Store
 from store.transcripts.parser import MAX_BYTES, ParseError, parse_transcript

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from handlers.blocks import marker_problems
-from handlers.commands import Deps, Route, answer, parse_command
+from handlers.commands import Route, answer, parse_command
+from handlers.deps import Deps
 from handlers.i18n import Locale
 from handlers.views import digest_list_view, digest_view, help_view
 from store.indexer import index_paths

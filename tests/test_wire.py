@@ -29,7 +29,7 @@ from support.signed import (
 from support.slackbot import SECRET, Bot, all_text, find_button, start_bot
 from support.workspace import TEAM_ID
 
-from handlers.access import Policy
+from handlers.policy import Policy
 from store.indexer import index_paths
 
 PENDING = "一分钟后再试"

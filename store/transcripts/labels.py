@@ -121,7 +121,8 @@ def alternatives(kind: HeaderKind) -> str:
     return "|".join(sorted(chinese + english, key=len, reverse=True))
 
 
-_PREFIX = rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?"
+# Markdown around a label is layout: `## 问题1`, `> 岗位：`, `- 回答：`, `- **岗位：**`.
+_PREFIX = rf"^{WS}*(?:[#>*\-•]+(?:{WS}+[#>*\-•]+){{0,3}}{WS}*|[【\[]{WS}*)?"
 _CLOSE = rf"{WS}*[*】\]]*"
 
 _FIELD_ALTERNATIVES = (

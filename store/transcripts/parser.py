@@ -51,13 +51,14 @@ a file that has labels but neither a position nor a question raises `ParseError`
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from ..models import Question, Transcript
+from .errors import NotATranscript, ParseError, Unreadable
+from .formats import MAX_BYTES, decode, extract_text
 from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
@@ -89,94 +90,21 @@ from .values import (
     unanswered_reason,
 )
 
-MAX_BYTES = 5 * 1024 * 1024
-"""A transcript is a few dozen KB; anything past this is not one."""
-
 __all__ = [
     "MAX_BYTES",
     "MAX_QUESTION",
     "NotATranscript",
     "ParseError",
+    "Unreadable",
     "content_hash",
     "decode",
+    "extract_text",
     "is_placeholder",
     "parse_transcript",
     "parse_years",
     "transcript_id",
     "unanswered_reason",
 ]
-
-
-class ParseError(ValueError):
-    """The input is not a transcript. `line` is 1-based where it helps."""
-
-    def __init__(self, reason: str, line: int | None = None) -> None:
-        super().__init__(reason if line is None else f"{reason} (line {line})")
-        self.reason = reason
-        self.line = line
-
-
-class NotATranscript(ParseError):
-    """Readable text with none of the transcript labels: a README, notes. Not a failure:
-    the indexer skips it and says why."""
-
-
-def decode(data: bytes) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with BOM, or GB18030; else ParseError."""
-    if not data.strip(b" \t\r\n\x0b\x0c"):
-        raise ParseError("empty file")
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise ParseError("broken UTF-16 text") from exc
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8) :]
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        text = _bomless_utf16(data)
-        if text is not None:
-            return text
-        raise ParseError("binary file, not text (NUL byte)", data.count(b"\n", 0, nul) + 1)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if exc.reason == "unexpected end of data":
-            # A file cut off in the middle of its last character: keep the rest.
-            return data[: exc.start].decode("utf-8")
-        utf8_error = exc
-    try:
-        return data.decode("gb18030")
-    except UnicodeDecodeError:
-        line = data.count(b"\n", 0, utf8_error.start) + 1
-        raise ParseError("not text: neither UTF-8 nor GB18030", line) from None
-
-
-def _plain_char(ch: str) -> bool:
-    return (
-        " " <= ch <= "~"
-        or ch in "\t\r\n"
-        or "\u4e00" <= ch <= "\u9fff"
-        or "\u3000" <= ch <= "\u303f"
-        or "\uff00" <= ch <= "\uffef"
-    )
-
-
-def _bomless_utf16(data: bytes) -> str | None:
-    """UTF-16 saved without a BOM: the NUL bytes of its ASCII characters (line breaks,
-    colons, digits) fall on one side of each pair, and it reads as Chinese and
-    ASCII text. None for anything else (a binary file, UTF-8 with a NUL in it)."""
-    if len(data) % 2:
-        return None
-    even, odd = data[0::2].count(0), data[1::2].count(0)
-    if min(even, odd) * 10 > max(even, odd):  # (a Chinese character may have a 00 byte)
-        return None
-    try:
-        text = data.decode("utf-16-be" if even > odd else "utf-16-le")
-    except UnicodeDecodeError:
-        return None
-    plain = sum(1 for ch in text if _plain_char(ch))
-    return text if "\n" in text and plain >= 0.98 * len(text) else None
 
 
 @dataclass
@@ -249,7 +177,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             f"file too large for a transcript: {len(data) / 1e6:.1f} MB "
             f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
         )
-    text = decode(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    text = extract_text(data, name).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
 
     bad = len(CONTROL_RE.findall(text)) + text.count("\ufffd")

@@ -1,0 +1,311 @@
+"""From a file's bytes to its text: plain text (UTF-8, GB18030, UTF-16), a Word document
+(.docx, from Word or WPS), a PDF with a text layer. What cannot be read raises
+`Unreadable` with what to do about it: a scanned PDF, an old binary .doc, an encrypted
+file, a spreadsheet or a presentation.
+
+The format comes from the bytes, never from the name alone: a .docx is a zip holding
+`word/`, a PDF starts with `%PDF-`, old Office files are OLE2 compound files. A .txt
+that is really a Word file is read as one; a .docx that is really text is read as text.
+
+A Word document reads as its paragraphs and table cells in document order; a table row
+of a label and its value (`岗位 | 数据工程师`) reads as `岗位：数据工程师`, so a
+transcript kept as a two-column table reads the same as the plain text.
+
+Pure: bytes in, text out, no I/O. The libraries are imported when a file needs them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import zipfile
+from collections.abc import Iterator
+from typing import Any
+
+from .errors import ParseError, Unreadable
+
+MAX_BYTES = 5 * 1024 * 1024
+"""A transcript is a few dozen KB; anything past this is not one (and no more text
+than this is taken from a document)."""
+MAX_UNPACKED = 64 * 1024 * 1024
+"""A Word file's parts, unzipped, at most: a few MB of zip can unpack to gigabytes."""
+
+ZIP_MAGIC = b"PK\x03\x04"
+OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+PDF_MAGIC = b"%PDF-"
+RTF_MAGIC = b"{\\rtf"
+
+NO_TEXT_LAYER = "no text layer: export it with text, or save it as .docx"
+ENCRYPTED = "encrypted: save a copy without the password, then index that"
+OLD_WORD = "an old Word file (.doc): save it as .docx"
+OLD_OFFICE = "an old Office file: save it as .docx"
+SPREADSHEET = "a spreadsheet, not a transcript: save the transcript as .docx, .txt or .md"
+PRESENTATION = "a presentation, not a transcript: save the transcript as .docx, .txt or .md"
+ODF_TEXT = "an OpenDocument text (.odt): save it as .docx"
+RTF = "a rich-text file (.rtf): save it as .docx"
+ZIP = "a zip archive, not a transcript: unzip it and index the files in it"
+NO_WORD_TEXT = "no text in the document (pictures only?): save it with its text as .docx"
+NOT_A_DOCUMENT = "not a Word document (a template or a macro-enabled file?): save it as .docx"
+
+
+def extract_text(data: bytes, name: str = "") -> str:
+    """The text of a transcript file, whatever its format. `name` only breaks ties (a
+    `.pdf` whose header is not on its first byte). ParseError when the file is damaged
+    or too large, Unreadable when it cannot be read as it is."""
+    if data.startswith(ZIP_MAGIC):
+        return _zip_text(data)
+    if data.startswith(OLE2_MAGIC):
+        raise Unreadable(_ole2_kind(data))
+    if data.startswith(PDF_MAGIC) or (name.lower().endswith(".pdf") and PDF_MAGIC in data[:1024]):
+        return _pdf_text(data)
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(RTF_MAGIC):
+        raise Unreadable(RTF)
+    return decode(data)
+
+
+# -- old Office files --------------------------------------------------------------------------
+
+
+def _ole2_kind(data: bytes) -> str:
+    """What an OLE2 compound file holds, from the names of its streams (UTF-16 in its
+    directory): an encrypted .docx/.xlsx (`EncryptedPackage`), a .doc, a .xls, a .ppt."""
+
+    def has(stream: str) -> bool:
+        return stream.encode("utf-16-le") in data
+
+    if has("EncryptedPackage"):
+        return ENCRYPTED
+    if has("WordDocument"):
+        return OLD_WORD
+    if has("Workbook") or has("Book"):
+        return SPREADSHEET
+    if has("PowerPoint Document"):
+        return PRESENTATION
+    return OLD_OFFICE
+
+
+# -- zip: .docx, and what else comes zipped -----------------------------------------------------
+
+
+def _zip_text(data: bytes) -> str:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            names = {info.filename for info in infos}
+            mimetype = zf.read("mimetype")[:100] if "mimetype" in names else b""
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+        raise ParseError("a damaged zip file (a .docx?): it could not be opened") from exc
+    if any(name.startswith("word/") for name in names):
+        if any(info.flag_bits & 0x1 for info in infos):
+            raise Unreadable(ENCRYPTED)
+        if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
+            raise ParseError("a Word file too large once unzipped for a transcript")
+        return _docx_text(data)
+    if any(name.startswith("xl/") for name in names) or b"spreadsheet" in mimetype:
+        raise Unreadable(SPREADSHEET)
+    if any(name.startswith("ppt/") for name in names) or b"presentation" in mimetype:
+        raise Unreadable(PRESENTATION)
+    if b"opendocument.text" in mimetype:
+        raise Unreadable(ODF_TEXT)
+    if any(info.flag_bits & 0x1 for info in infos):
+        raise Unreadable(ENCRYPTED)
+    raise Unreadable(ZIP)
+
+
+def _docx_text(data: bytes) -> str:
+    import docx  # python-docx: Word and WPS documents
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except ValueError as exc:  # a template, a macro-enabled document: not a document
+        raise Unreadable(NOT_A_DOCUMENT) from exc
+    except Exception as exc:  # a damaged package: missing parts, broken XML
+        raise ParseError("a damaged Word file: it could not be read") from exc
+    lines = list(_blocks(document.element.body))
+    text = "\n".join(lines)
+    if not text.strip():
+        raise Unreadable(NO_WORD_TEXT)
+    if len(text) > MAX_BYTES:
+        raise ParseError("too much text for a transcript in this Word file")
+    return text
+
+
+def _w(tag: str) -> str:
+    return "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}" + tag
+
+
+_P, _TBL, _TR, _TC = _w("p"), _w("tbl"), _w("tr"), _w("tc")
+_SDT, _SDT_CONTENT, _CUSTOM_XML = _w("sdt"), _w("sdtContent"), _w("customXml")
+_T, _TAB, _BR, _CR = _w("t"), _w("tab"), _w("br"), _w("cr")
+# Not the paragraph's text: deleted runs, drawings and text boxes (kept twice, as the
+# drawing and its fallback), properties.
+_NOT_TEXT = frozenset(
+    {
+        _w("del"),
+        _w("moveFrom"),
+        _w("drawing"),
+        _w("pict"),
+        _w("pPr"),
+        _w("rPr"),
+        "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent",
+    }
+)
+# A table cell that reads as a label in front of its value: one short line.
+LABEL_CELL_MAX = 20
+_COLONS = (":", "：")
+
+
+def _blocks(container: Any) -> Iterator[str]:
+    """The lines of a body or a table cell: paragraphs and tables in document order,
+    and what content controls (`w:sdt`) and custom XML hold."""
+    for child in container:
+        if child.tag == _P:
+            yield _paragraph_text(child)
+        elif child.tag == _TBL:
+            yield from _table_lines(child)
+        elif child.tag == _SDT:
+            content = child.find(_SDT_CONTENT)
+            if content is not None:
+                yield from _blocks(content)
+        elif child.tag == _CUSTOM_XML:
+            yield from _blocks(child)
+
+
+def _paragraph_text(p: Any) -> str:
+    out: list[str] = []
+
+    def walk(element: Any) -> None:
+        for child in element:
+            tag = child.tag
+            if tag == _T:
+                out.append(child.text or "")
+            elif tag == _TAB:
+                out.append("\t")
+            elif tag in (_BR, _CR):
+                out.append("\n")
+            elif tag not in _NOT_TEXT:
+                walk(child)  # runs, hyperlinks, inserted text, fields, smart tags
+
+    walk(p)
+    return "".join(out)
+
+
+def _cell_text(tc: Any) -> str:
+    return "\n".join(_blocks(tc)).strip("\n \t\u3000\u00a0")
+
+
+def _label_cell(text: str) -> bool:
+    return bool(text) and "\n" not in text and len(text) <= LABEL_CELL_MAX
+
+
+def _table_lines(tbl: Any) -> Iterator[str]:
+    """A table, row by row. A row of label and value cells (`岗位 | 数据工程师`, or two
+    pairs `姓名 | 张三 | 岗位 | 数据工程师`) reads as `岗位：数据工程师`, a pair a line; any
+    other row reads as its cells, a line each. A cell merged with the one above it is
+    empty: what it holds was read with the row above."""
+    for tr in tbl.iterchildren(_TR):
+        cells = [_cell_text(tc) for tc in tr.iterchildren(_TC)]
+        while cells and not cells[-1] and len(cells) % 2:
+            cells.pop()  # a trailing empty column
+        pairs = len(cells) % 2 == 0 and all(_label_cell(c) for c in cells[::2])
+        if not pairs:
+            yield from (c for c in cells if c)
+            continue
+        for label, value in zip(cells[::2], cells[1::2], strict=True):
+            sep = "" if label.endswith(_COLONS) else "："
+            yield f"{label}{sep}{value}"
+
+
+# -- PDF ------------------------------------------------------------------------------------------
+
+
+def _pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            try:
+                opened: int = reader.decrypt("")  # a PDF locked only against editing opens
+            except (DependencyError, NotImplementedError):
+                opened = 0  # (an encryption this installation cannot undo)
+            if not opened:
+                raise Unreadable(ENCRYPTED)
+        pages: list[str] = []
+        size = 0
+        for page in reader.pages:
+            text = page.extract_text() or ""
+            size += len(text)
+            if size > MAX_BYTES:
+                raise ParseError("too much text for a transcript in this PDF")
+            pages.append(text)
+    except ParseError:
+        raise
+    except Exception as exc:  # pypdf raises many kinds of error on a damaged file
+        raise ParseError("a damaged PDF: it could not be read") from exc
+    text = "\n".join(pages)
+    if not text.strip():
+        raise Unreadable(NO_TEXT_LAYER)
+    return text
+
+
+# -- plain text ---------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with BOM, or GB18030; else ParseError."""
+    if not data.strip(b" \t\r\n\x0b\x0c"):
+        raise ParseError("empty file")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise ParseError("broken UTF-16 text") from exc
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        text = _bomless_utf16(data)
+        if text is not None:
+            return text
+        raise ParseError("binary file, not text (NUL byte)", data.count(b"\n", 0, nul) + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.reason == "unexpected end of data":
+            # A file cut off in the middle of its last character: keep the rest.
+            return data[: exc.start].decode("utf-8")
+        utf8_error = exc
+    try:
+        return data.decode("gb18030")
+    except UnicodeDecodeError:
+        line = data.count(b"\n", 0, utf8_error.start) + 1
+        raise ParseError("not text: neither UTF-8 nor GB18030", line) from None
+
+
+def _plain_char(ch: str) -> bool:
+    return (
+        " " <= ch <= "~"
+        or ch in "\t\r\n"
+        or "\u4e00" <= ch <= "\u9fff"
+        or "\u3000" <= ch <= "\u303f"
+        or "\uff00" <= ch <= "\uffef"
+    )
+
+
+def _bomless_utf16(data: bytes) -> str | None:
+    """UTF-16 saved without a BOM: the NUL bytes of its ASCII characters (line breaks,
+    colons, digits) fall on one side of each pair, and it reads as Chinese and
+    ASCII text. None for anything else (a binary file, UTF-8 with a NUL in it)."""
+    if len(data) % 2:
+        return None
+    even, odd = data[0::2].count(0), data[1::2].count(0)
+    if min(even, odd) * 10 > max(even, odd):  # (a Chinese character may have a 00 byte)
+        return None
+    try:
+        text = data.decode("utf-16-be" if even > odd else "utf-16-le")
+    except UnicodeDecodeError:
+        return None
+    plain = sum(1 for ch in text if _plain_char(ch))
+    return text if "\n" in text and plain >= 0.98 * len(text) else None

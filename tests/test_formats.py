@@ -351,10 +351,21 @@ def test_a_damaged_word_file_fails_without_a_traceback() -> None:
     assert "damaged Word file" in info.value.reason
 
 
+def zip_of_an_unknown_version() -> bytes:
+    data = bytearray(docx_paragraphs(LINES))
+    central = data.index(b"PK\x01\x02")
+    data[central + 6 : central + 8] = (85).to_bytes(2, "little")  # needs zip 8.5
+    return bytes(data)
+
+
 @pytest.mark.parametrize(
     "data",
-    [b"%PDF-1.7\n" + bytes(range(256)) * 4, b"PK\x03\x04" + bytes(200)],
-    ids=["pdf", "zip"],
+    [
+        b"%PDF-1.7\n" + bytes(range(256)) * 4,
+        b"PK\x03\x04" + bytes(200),
+        zip_of_an_unknown_version(),
+    ],
+    ids=["pdf", "zip", "zip version"],
 )
 def test_damaged_pdf_and_zip_fail_as_parse_errors(data: bytes) -> None:
     with pytest.raises(ParseError) as info:

@@ -11,7 +11,7 @@ from slack_bolt.logger.messages import warning_client_prioritized_and_token_skip
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
-import handlers
+from handlers import listeners
 from handlers.deps import Deps
 from handlers.i18n import t
 from handlers.outbox import retry_handlers
@@ -79,7 +79,7 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
     )
     policy = Policy(settings.allowed_users, settings.allowed_channels)
     deps = Deps(store, settings.locale, str(settings.uploads_dir), policy)
-    handlers.register(app, deps)
+    listeners.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
 
     @app.error

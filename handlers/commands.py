@@ -1,6 +1,6 @@
 """`/candidate`: parse the text, ask the store, render views. No Slack I/O here.
 
-The Bolt listeners (slash.py, actions.py) and `debrief ask` all come through
+The Bolt listeners (listeners/slash.py, actions.py) and `debrief ask` all come through
 `parse_command` (typed text) or `route_from_value` (a button) and `answer`, so
 they answer alike. Each subcommand is one `Kind` and one entry in `SUBCOMMANDS`: the
 names it is typed with, how its words are read, whether a button may ask for it,

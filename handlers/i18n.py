@@ -191,7 +191,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "decision_hold": {"zh": "待定", "en": "hold"},
     "decision_no_hire": {"zh": "不通过", "en": "no hire"},
     "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
-    # decide with a button (handlers/decide.py)
+    # decide with a button (handlers/listeners/decide.py)
     "decide_more": {"zh": "更多结论", "en": "More"},
     "decide_title": {"zh": "记录结论", "en": "Record a decision"},
     "decide_submit": {"zh": "记录", "en": "Record"},
@@ -245,7 +245,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Sorry, something went wrong while saving this file, so it was not indexed."
         " Please share it again later.",
     },
-    # the App Home tab (handlers/home.py)
+    # the App Home tab (handlers/listeners/home.py)
     "home_title": {"zh": "你的招聘待办", "en": "Your hiring queue"},
     "home_waiting": {"zh": "等你给结论（{count}）", "en": "Waiting for your decision ({count})"},
     "home_new": {

@@ -4,7 +4,9 @@ code as the folder, and answered in the file's thread.
 
 The event is the `message` with `subtype: file_share` (`message.channels`,
 `message.groups`, `message.im`): it names the channel, the message ts (the thread to
-answer in) and the files, and the access middleware judges it like any message.
+answer in) and the files, and the access middleware judges it like any message. Its
+listener is handlers/listeners/file_share.py; `serve` finishes what a dead process
+left (`resume_uploads`), `forget` erases the saved files (`erase_files`).
 
 - The file is described by `files.info` and fetched from its `url_private_download`
   with the bot token, which is sent only to Slack's file host (or the API's host),
@@ -33,7 +35,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -46,10 +47,9 @@ from store.transcripts.parser import (
     parse_transcript,
 )
 
-from . import threads
 from .audit import AuditEvent, record
 from .blocks import Message, fit
-from .deps import Deps, deps_of
+from .deps import Deps
 from .i18n import t
 from .views import notice, summary_view
 
@@ -377,21 +377,6 @@ def resume_uploads(deps: Deps, client: WebClient, own_team: str | None) -> list[
         _finish(outcome, event, deps, client)
         outcomes.append(outcome)
     return outcomes
-
-
-def on_file_share(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-    deps = deps_of(context)
-    if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
-        handled = threads.read_message_event(event, deps, context.bot_user_id)
-        threads.finish_message_event(handled, deps, client)
-    own_team = context.authorize_result.team_id if context.authorize_result else None
-    handle_file_share(event, deps, client, own_team or context.team_id)
-
-
-def register(app: App) -> None:
-    """Before threads.register: the first listener that matches a message handles it, so
-    this one also records a file shared as a reply in one of the bot's threads."""
-    app.event({"type": "message", "subtype": "file_share"})(on_file_share)
 
 
 def erase_files(paths: list[str]) -> int:

@@ -269,7 +269,7 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     kind = "in_channel" if posted_by else "ephemeral"
     if not posted_by:
         return label_parts(pack(head, body, fallback, kind, tail), locale)
-    # 通过 / 待定 / 不通过 (handlers/decide.py), on the first message: its thread is the record
+    # 通过 / 待定 / 不通过 (handlers/listeners/decide.py), on the first message: its thread is the record
     parts = pack(head, body, fallback, kind, [*tail, decide_actions(locale)])
     if len(parts) > 1:
         parts = pack([*head, decide_actions(locale)], body, fallback, kind, tail)

@@ -1,4 +1,4 @@
-"""Pure views for the App Home tab and its modals (handlers/home.py).
+"""Pure views for the App Home tab and its modals (handlers/listeners/home.py).
 
 The Home tab holds four sections of at most `PER_SECTION` lines, each line with a
 button that opens the candidate's summary in a modal, and a pager ("and N more",

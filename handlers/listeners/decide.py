@@ -26,10 +26,10 @@ from slack_sdk.errors import SlackApiError
 
 from store.models import DECISIONS, Decision
 
-from .audit import AuditEvent, record
-from .deps import Deps, deps_of
-from .i18n import t
-from .views_decide import (
+from ..audit import AuditEvent, record
+from ..deps import Deps, deps_of
+from ..i18n import t
+from ..views_decide import (
     DECIDE,
     DECISION_ACTION,
     DECISION_BLOCK,
@@ -44,7 +44,7 @@ from .views_decide import (
     notice_modal,
 )
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("handlers.decide")
 
 
 def _decision(value: object) -> Decision | None:

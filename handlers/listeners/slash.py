@@ -8,13 +8,13 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
-from .audit import record
-from .commands import answer, parse_command
-from .deps import deps_of
-from .outbox import ack_now, deliver, outbox_for
-from .views import error_view
+from ..audit import record
+from ..commands import answer, parse_command
+from ..deps import deps_of
+from ..outbox import ack_now, deliver, outbox_for
+from ..views import error_view
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("handlers.slash")
 
 COMMAND = "/candidate"
 

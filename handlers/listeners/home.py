@@ -18,14 +18,13 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
-from .access import home_allowed
-from .audit import AuditEvent, record
-from .blocks import read_value
-from .deps import Deps, deps_of
-from .i18n import Locale, t
-from .views import summary_view
-from .views_decide import label
-from .views_home import (
+from ..audit import AuditEvent, record
+from ..blocks import read_value
+from ..deps import Deps, deps_of
+from ..i18n import Locale, t
+from ..views import summary_view
+from ..views_decide import label
+from ..views_home import (
     HOME_OPEN,
     HOME_PAGE,
     HOME_SEARCH,
@@ -43,6 +42,7 @@ from .views_home import (
     search_modal,
     summary_modal,
 )
+from .access import home_allowed
 
 
 def home_sections(

@@ -28,12 +28,12 @@ from slack_bolt import BoltContext, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
-from .audit import AuditEvent, record
-from .deps import Deps, deps_of
-from .i18n import t
-from .policy import Policy
-from .views import notice
-from .views_common import no_access_home
+from ..audit import AuditEvent, record
+from ..deps import Deps, deps_of
+from ..i18n import t
+from ..policy import Policy
+from ..views import notice
+from ..views_common import no_access_home
 
 logger = logging.getLogger("handlers.access")
 

@@ -18,12 +18,11 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.errors import StoreError
-from store.sqlite.driver import sqlite3
 
-from .audit import AuditEvent, record
-from .deps import Deps, deps_of
+from ..audit import AuditEvent, record
+from ..deps import Deps, deps_of
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("handlers.threads")
 
 REACTION = "white_check_mark"
 PLAIN_SUBTYPES = {None, "thread_broadcast", "file_share"}
@@ -122,7 +121,7 @@ def record_first(
     deps = deps_of(context)
     try:
         context["debrief_handled"] = read_message_event(event, deps, context.get("bot_user_id"))
-    except (sqlite3.Error, StoreError) as exc:
+    except StoreError as exc:
         logger.warning("reply not recorded (%s): Slack is asked to send it again", exc)
         return BoltResponse(status=503, body="busy: please retry")
     next()

@@ -10,15 +10,15 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
-from .audit import record
-from .blocks import decode_value
-from .commands import Outgoing, answer, route_from_value
-from .deps import Deps, deps_of
-from .i18n import t
-from .outbox import SlackOutbox, ack_now, deliver, outbox_for
-from .views import CONTINUE, OPEN, PAGE, POST, error_view, notice
+from ..audit import record
+from ..blocks import decode_value
+from ..commands import Outgoing, answer, route_from_value
+from ..deps import Deps, deps_of
+from ..i18n import t
+from ..outbox import SlackOutbox, ack_now, deliver, outbox_for
+from ..views import CONTINUE, OPEN, PAGE, POST, error_view, notice
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("handlers.actions")
 
 
 def _action(body: dict[str, Any]) -> dict[str, Any]:

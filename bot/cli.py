@@ -304,8 +304,7 @@ def list_(
         click.echo(text.list_line(r, loc))
     total = store.count(position)
     if limit is not None and offset + len(rows) < total:
-        more = text.t(loc, "more", first=offset + 1, last=offset + len(rows), total=total)
-        click.secho(more, dim=True)
+        click.secho(text.more(offset + 1, offset + len(rows), total, loc), dim=True)
 
 
 # The operator's commands live in their own module and hang on `cli` when it loads.

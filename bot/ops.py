@@ -147,10 +147,10 @@ def stats(db_path: str | None, as_json: bool) -> None:
         else never
     )
     rows = [
-        (text.t(loc, "stat_candidates"), str(figures.candidates)),
-        (text.t(loc, "stat_questions"), str(figures.questions)),
-        (text.t(loc, "stat_unanswered"), str(figures.unanswered)),
-        (text.t(loc, "stat_decisions"), str(figures.decisions)),
+        (text.t(loc, "n_candidates"), str(figures.candidates)),
+        (text.t(loc, "n_questions"), str(figures.questions)),
+        (text.t(loc, "n_unanswered"), str(figures.unanswered)),
+        (text.t(loc, "n_decisions"), str(figures.decisions)),
         (text.t(loc, "stat_database"), _size(figures.database_bytes)),
         (text.t(loc, "stat_schema"), figures.schema_version),
         (text.t(loc, "stat_index_run"), last_run),

@@ -1,4 +1,6 @@
-"""The bot's own words, in Chinese and English. Transcript text is never translated."""
+"""The bot's own words, in Chinese and English: the one catalogue that Slack (handlers/)
+and the command line (bot/cli_text.py) both read, one entry a word. Importing it loads
+no Bolt. Transcript text is never translated."""
 
 from __future__ import annotations
 
@@ -75,6 +77,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "No transcript contains “{query}”.",
     },
     "hits_title": {"zh": "搜索“{query}”", "en": "Search: “{query}”"},
+    # a word and what it labels: `考察目标：…` / `Assesses: …`; a heading: `点评：` / `Verdict:`
+    "labelled": {"zh": "{label}：{text}", "en": "{label}: {text}"},
+    "heading": {"zh": "{label}：", "en": "{label}:"},
+    "with_reason": {"zh": "{n}（{reason}）", "en": "{n} ({reason})"},
     "years": {"zh": "{years} 年经验", "en": "{years} yrs"},
     "years_unknown": {"zh": "年限未知", "en": "years unknown"},
     "position_unknown": {"zh": "岗位未知", "en": "position unknown"},
@@ -98,6 +104,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     # why a question is unanswered, beside it
     **{f"reason_{reason}": label for reason, label in UNANSWERED_LABELS.items()},
     "question": {"zh": "问题 {n}", "en": "Question {n}"},
+    "question_short": {
+        "zh": "问题{n}",
+        "en": "Q{n}",
+    },  # the command line's, as transcripts write it
     "question_part": {"zh": "（续 {part}/{parts}）", "en": "(part {part}/{parts})"},
     "overview_title": {"zh": "有未回答问题的候选人", "en": "Candidates with unanswered questions"},
     "overview_line": {"zh": "{open} 题未回答", "en": "{open} unanswered"},
@@ -301,9 +311,81 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Slack did not confirm whether the message went out. To avoid posting it twice I will"
         " not send it again: please check the channel.",
     },
+    # the command line (bot/cli_text.py, bot/ops.py, bot/cli_slack.py): lines for a terminal
+    "source": {"zh": "来源", "en": "Source"},
+    "open_mark": {"zh": "【{reason}】", "en": "[{reason}]"},
+    "with_verdict": {"zh": "有点评", "en": "verdict"},
+    "without_verdict": {"zh": "无点评", "en": "no verdict"},
+    "no_candidates": {"zh": "还没有候选人", "en": "no candidates yet"},
+    "no_position": {
+        "zh": "没有岗位为“{position}”的候选人",
+        "en": "no candidates for the position {position!r}",
+    },
+    "more_offset": {"zh": "：--offset {last} 看后面的", "en": ": --offset {last} for more"},
+    "no_matches": {"zh": "没有匹配的结果", "en": "no matches"},
+    "index_summary": {
+        "zh": "已索引 {indexed}，未变 {unchanged}，已移除 {removed}，失败 {failed}",
+        "en": "{indexed} indexed, {unchanged} unchanged, {removed} removed, {failed} failed",
+    },
+    "index_skipped": {"zh": "，跳过 {skipped}", "en": ", {skipped} skipped"},
+    "skipped_file": {"zh": "  跳过：{path}：{reason}", "en": "  skipped: {path}: {reason}"},
+    "failed_file": {"zh": "  失败：{path}：{reason}", "en": "  failed: {path}: {reason}"},
+    "no_audit": {"zh": "没有审计记录", "en": "no audit entries"},
+    "backed_up": {
+        "zh": "已把 {src} 备份到 {dest}（{size}）",
+        "en": "backed up {src} to {dest} ({size})",
+    },
+    "forgot": {
+        "zh": "已忘记 {id}：删除了记录，以及 {parts}。\n它的文件会一直被忽略，直到文件改变或执行 `debrief forget --restore`。",
+        "en": "forgot {id}: removed the transcript, {parts}.\n"
+        "Its file stays forgotten until it changes or `debrief forget --restore` is given.",
+    },
+    "removed_part": {"zh": "{what} {n} 条", "en": "{n} {what}"},
+    "restored_indexed": {"zh": "{id} 已恢复：已重新索引", "en": "{id} restored: indexed again"},
+    "restored_later": {
+        "zh": "{id} 已恢复：文件出现时会被索引",
+        "en": "{id} restored: will be indexed when its file is",
+    },
+    "digest_nothing": {
+        "zh": "{day}：没有要说的，不会发摘要",
+        "en": "{day}: nothing to say; no digest would be posted",
+    },
+    "digest_sent": {"zh": "摘要已发到 {channel}", "en": "digest posted in {channel}"},
+    "digest_empty": {
+        "zh": "今天没有要说的：什么也没发",
+        "en": "nothing to say today: nothing posted",
+    },
+    "digest_already": {
+        "zh": "今天的摘要已经发过（或正在发）",
+        "en": "today's digest was already posted (or is being posted)",
+    },
+    "never": {"zh": "从未", "en": "never"},
+    # what `stats` counts and `forget` removes
+    "n_candidates": {"zh": "候选人", "en": "candidates"},
+    "n_questions": {"zh": "问题", "en": "questions"},
+    "n_unanswered": {"zh": "未回答", "en": "unanswered"},
+    "n_decisions": {"zh": "评审结论", "en": "decisions"},
+    "n_followups": {"zh": "追问回答", "en": "followups"},
+    "n_replies": {"zh": "讨论串回复", "en": "replies"},
+    "n_posts": {"zh": "频道帖子", "en": "posts"},
+    "n_fulltext_rows": {"zh": "全文索引", "en": "fulltext rows"},
+    "stat_database": {"zh": "数据库", "en": "database"},
+    "stat_schema": {"zh": "数据库版本", "en": "schema"},
+    "stat_index_run": {"zh": "上次索引", "en": "last index run"},
+    "stat_digest": {"zh": "上次摘要", "en": "last digest"},
+    "index_run": {
+        "zh": "{at}：索引 {indexed}，未变 {unchanged}，移除 {removed}，失败 {failed}，跳过 {skipped}",
+        "en": "{at}: {indexed} indexed, {unchanged} unchanged, {removed} removed,"
+        " {failed} failed, {skipped} skipped",
+    },
 }
 
 
 def t(locale: Locale, key: str, **values: object) -> str:
     text = _STRINGS[key][locale]
     return text.format(**values) if values else text
+
+
+def has(key: str) -> bool:
+    """Whether the catalogue has words for `key`."""
+    return key in _STRINGS

@@ -171,13 +171,10 @@ def summary_view(
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
     if open_qs:
         numbers = ", ".join(
-            f"{q.number}（{_reason(q, locale)}）"
-            if locale == "zh"
-            else f"{q.number} ({_reason(q, locale)})"
-            for q in open_qs[:30]
+            t(locale, "with_reason", n=q.number, reason=_reason(q, locale)) for q in open_qs[:30]
         )
-        colon = "：" if locale == "zh" else ": "
-        counts += f"\n{t(locale, 'unanswered_title')}{colon}{numbers}"
+        label = t(locale, "unanswered_title")
+        counts += "\n" + t(locale, "labelled", label=label, text=numbers)
     blocks.append(section(counts))
     if c.verdict:
         gist, cut = _gist(c.verdict)

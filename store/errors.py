@@ -6,6 +6,8 @@ which the CLI prints as one line and the Slack handlers answer kindly."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -19,6 +21,18 @@ class NoDatabaseError(StoreError):
     def __init__(self, path: str) -> None:
         super().__init__(f"no database at {path}: run 'debrief index' or set DEBRIEF_DB")
         self.path = path
+
+
+class NewerSchemaError(StoreError):
+    """The database was written by a newer Debrief: opening it could damage it."""
+
+
+class BusyError(StoreError):
+    """Another writer held what this write needed for longer than it may wait."""
+
+
+class UnreachableError(StoreError):
+    """The database server cannot be reached (down, refusing, a wrong address)."""
 
 
 class DiskFullError(StoreError):
@@ -43,3 +57,13 @@ class UnstorableError(StoreError):
         # a driver's error, its first line: its DETAIL may repeat a whole row
         first = str(reason).strip().split("\n", 1)[0]
         super().__init__(first[:300] or type(reason).__name__)
+
+
+@contextmanager
+def refused_data() -> Iterator[None]:
+    """A Python value the driver cannot bind (an integer out of range, text it cannot
+    encode) becomes UnstorableError: around a save, whose data comes from a file."""
+    try:
+        yield
+    except (OverflowError, ValueError) as exc:
+        raise UnstorableError(exc) from exc

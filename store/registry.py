@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from .errors import NewerSchemaError
+
 C = TypeVar("C")
 
-
-class NewerSchemaError(Exception):
-    """The database was written by a newer Debrief: opening it could damage it."""
+REPARSE_MTIME = -1
+"""A `candidates.mtime_ns` that asks the next index run to parse the file again, even
+when its content is unchanged: the parser learned facts the stored rows lack."""
 
 
 class Registry(Generic[C]):

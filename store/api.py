@@ -1,9 +1,9 @@
 """The seam between the store and the rest: what bot/ and handlers/ may ask of a store.
 
-`store.db.Store` (SQLite) implements both protocols; a second backend (PostgreSQL,
-say) would implement them too, and handlers can be annotated with `StoreAPI` rather
-than the SQLite class. `IndexTarget` is what an index run (`store/indexer.py`) needs.
-Only implementations of these speak SQL.
+Both backends' stores (`store.sqlite.store.Store`, `store.pg.PgStore`) implement both
+protocols, and handlers are annotated with `StoreAPI` rather than either class.
+`IndexTarget` is what an index run (`store/indexer.py`) needs. Only implementations of
+these speak SQL, and they raise only the store's errors (store/errors.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,10 @@
-"""The audit log (who did what, about which candidate) and erasure: forget, restore."""
+"""The audit log (who did what, about which candidate) and erasure: forget, restore.
+
+Forgetting erases a candidate and everything recorded about them in one transaction,
+keeps their threads forgotten (replies arriving later are not recorded, on any
+replica: `record_reply` checks `forgotten_threads` inside its own transaction), and
+leaves a keyed pseudonym in the audit instead of their id. How the deleted text is
+then wiped from the database's files is the backend's (`_erase_for_good`)."""
 
 from __future__ import annotations
 
@@ -11,12 +17,9 @@ import secrets
 import threading
 import time
 
-import sqlite_utils
-
-from .candidates import fts_delete
+from .base import Base, Tx
 from .clock import utcnow
 from .models import AuditEntry
-from .sqlite.connection import Connection
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
 
@@ -26,9 +29,15 @@ _Line = tuple[str, str, str, str | None, str | None]  # at, actor, action, candi
 _WRITERS_LOCK = threading.Lock()
 
 
+def _keyed(key: bytes, candidate_id: str) -> str:
+    return "erased-" + hmac.new(key, candidate_id.encode(), hashlib.sha256).hexdigest()[:24]
+
+
 class _AuditWriter:
     """One thread that writes a store's queued audit lines, many per transaction. A line
-    that cannot be written yet (a busy or full database) is kept and tried again."""
+    that cannot be written yet (a busy or full database) is kept and tried again.
+    Where the database takes one writer at a time (SQLite), a lookup's audit line goes
+    through it, so the lookup never waits for the write lock."""
 
     def __init__(self, store: AuditStore) -> None:
         self.store = store
@@ -64,7 +73,7 @@ class _AuditWriter:
                 self.queue.task_done()
 
 
-class AuditStore(Connection):
+class AuditStore(Base):
     """Who did what (append-only), and erasing a candidate with everything about them."""
 
     def audit(
@@ -72,10 +81,15 @@ class AuditStore(Connection):
     ) -> None:
         """Append one line: who did what, about which candidate, from which channel.
 
-        Off the reply path: the line is queued (stamped now) and written by this store's
-        one audit writer thread, so a lookup never waits for the write lock. The queue is
-        flushed by `flush_audit()`, `audit_log()`, `close()` and at exit."""
-        self._audit_writer().put((utcnow(), actor or "?", action, candidate_id, channel))
+        Where the database takes one writer at a time, off the reply path: the line is
+        queued (stamped now) and written by this store's one audit writer thread, so a
+        lookup never waits for the write lock. The queue is flushed by `flush_audit()`,
+        `audit_log()`, `close()` and at exit. Elsewhere it is written at once."""
+        line = (utcnow(), actor or "?", action, candidate_id, channel)
+        if self.one_writer:
+            self._audit_writer().put(line)
+        else:
+            self._write_audit([line])
 
     def _audit_writer(self) -> _AuditWriter:
         writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
@@ -97,21 +111,21 @@ class AuditStore(Connection):
         super().close()
 
     def _write_audit(self, lines: list[_Line]) -> None:
-        with self.tx() as db:
-            db.conn.executemany(
+        with self.tx() as tx:
+            tx.executemany(
                 "INSERT INTO audit (at, actor, action, candidate_id, channel) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (at, actor, action, self._audit_subject(db, cid), channel)
+                    (at, actor, action, self._audit_subject(tx, cid), channel)
                     for at, actor, action, cid, channel in lines
                 ],
             )
 
     def audit_log(self, since: str | None = None) -> list[AuditEntry]:
         self.flush_audit()
-        rows = self.db.execute(
+        rows = self._all(
             "SELECT at, actor, action, candidate_id, channel FROM audit WHERE at >= ? ORDER BY seq",
             [since or ""],
-        ).fetchall()
+        )
         return [
             AuditEntry(when=r[0], who=r[1], what=r[2], candidate=r[3], channel=r[4]) for r in rows
         ]
@@ -121,25 +135,17 @@ class AuditStore(Connection):
         or not their file is still indexed; None when nothing at all is known about them.
 
         Their threads stay forgotten (replies arriving later are not recorded), the audit
-        holds a pseudonym instead of the id from then on, and the deleted bytes are
-        overwritten (secure_delete) and the WAL emptied, so that the database files no
-        longer hold the text. Their file stays forgotten until it changes."""
-        db = self.db
-        db.execute("PRAGMA secure_delete = ON")
-        try:
-            with self.tx() as db:
-                counts = self._erase(db, candidate_id)
-        finally:
-            db.execute("PRAGMA secure_delete = OFF")
-        if counts is not None:
-            self.checkpoint()
-        return counts
+        holds a pseudonym instead of the id from then on, and the deleted text is wiped
+        from the database's files as far as the backend can (`_erase_for_good`). Their
+        file stays forgotten until it changes."""
+        return self._erase_for_good(lambda tx: self._erase(tx, candidate_id))
 
-    def _erase(self, db: sqlite_utils.Database, candidate_id: str) -> dict[str, int] | None:
+    def _erase(self, tx: Tx, candidate_id: str) -> dict[str, int] | None:
         def count(sql: str) -> int:
-            return int(db.execute(sql, [candidate_id]).fetchone()[0])
+            return int(tx.execute(sql, [candidate_id]).fetchone()[0])
 
-        row = db.execute(
+        self._one_at_a_time(tx, "forget:" + candidate_id)
+        row = tx.execute(
             "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
         ).fetchone()
         counts = {
@@ -159,92 +165,97 @@ class AuditStore(Connection):
             "fulltext_rows": 1 if row is not None else 0,
         }
         audited = count("SELECT count(*) FROM audit WHERE candidate_id = ?")
-        already = db.execute("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
+        already = tx.execute("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
         if row is None and not any(counts.values()) and not audited and not already:
             return None
         if row is not None:
             rid, content_hash, source = row
-            fts_delete(db, rid)
-            db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
-            db.execute("DELETE FROM candidates WHERE rid = ?", [rid])
+            self._unindex(tx, rid)
+            tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
+            tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
         else:  # the file was removed: what it last held, if anything names it still
-            gone = db.execute(
+            gone = tx.execute(
                 "SELECT hash, source FROM retired WHERE id = ?", [candidate_id]
             ).fetchone()
             content_hash, source = gone if gone is not None else ("", "")
-        db.execute("DELETE FROM retired WHERE id = ?", [candidate_id])
+        tx.execute("DELETE FROM retired WHERE id = ?", [candidate_id])
         # The threads stay forgotten: record_reply checks this in its own transaction.
-        db.execute(
-            "INSERT OR IGNORE INTO forgotten_threads (channel, ts)"
+        tx.execute(
+            "INSERT INTO forgotten_threads (channel, ts)"
             " SELECT channel, ts FROM posts WHERE candidate_id = ?"
-            " UNION SELECT channel, thread_ts FROM replies WHERE candidate_id = ?",
+            " UNION SELECT channel, thread_ts FROM replies WHERE candidate_id = ?"
+            " ON CONFLICT DO NOTHING",
             [candidate_id, candidate_id],
         )
-        db.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
-        db.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
+        tx.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
+        tx.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
         if row is not None or not already:
-            db.execute(
-                "INSERT OR REPLACE INTO forgotten (id, hash, source, forgotten_at)"
-                " VALUES (?, ?, ?, ?)",
+            tx.execute(
+                "INSERT INTO forgotten (id, hash, source, forgotten_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
+                " forgotten_at = excluded.forgotten_at",
                 [candidate_id, content_hash, source or "", utcnow()],
             )
-        pseudonym = self.pseudonym(candidate_id, db)
-        db.execute("INSERT OR IGNORE INTO erased (pseudonym) VALUES (?)", [pseudonym])
-        db.execute(
+        pseudonym = self._pseudonym(tx, candidate_id)
+        tx.execute("INSERT INTO erased (pseudonym) VALUES (?) ON CONFLICT DO NOTHING", [pseudonym])
+        tx.execute(
             "UPDATE audit SET candidate_id = ? WHERE candidate_id = ?", [pseudonym, candidate_id]
         )
         return counts
 
-    def pseudonym(self, candidate_id: str, db: sqlite_utils.Database | None = None) -> str:
+    def pseudonym(self, candidate_id: str) -> str:
         """The keyed hash that stands for an erased candidate's id in the audit: the same
         for every event about them, meaningless without the key (kept in `meta`)."""
-        key = self._pseudonym_key(db or self.db, create=True)
-        assert key is not None
-        return "erased-" + hmac.new(key, candidate_id.encode(), hashlib.sha256).hexdigest()[:24]
+        key: bytes | None = getattr(self, "_audit_key", None)
+        if key is None:
+            with self.tx() as tx:
+                return self._pseudonym(tx, candidate_id)
+        return _keyed(key, candidate_id)
 
-    def _pseudonym_key(self, db: sqlite_utils.Database, create: bool) -> bytes | None:
+    def _pseudonym(self, tx: Tx, candidate_id: str) -> str:
+        key = self._pseudonym_key(tx, create=True)
+        assert key is not None
+        return _keyed(key, candidate_id)
+
+    def _pseudonym_key(self, tx: Tx, create: bool) -> bytes | None:
         key: bytes | None = getattr(self, "_audit_key", None)
         if key is not None:
             return key
-        row = db.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
+        row = tx.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
         if row is None:
             if not create:
                 return None
             # Inside the caller's write transaction: two processes cannot both create one.
-            db.execute(
-                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 [PSEUDONYM_KEY, secrets.token_hex(32)],
             )
-            row = db.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
+            row = tx.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
         key = bytes.fromhex(row[0])
         self._audit_key = key
         return key
 
-    def _audit_subject(self, db: sqlite_utils.Database, candidate_id: str | None) -> str | None:
+    def _audit_subject(self, tx: Tx, candidate_id: str | None) -> str | None:
         """The id, or its pseudonym when the candidate was ever forgotten."""
         if not candidate_id:
             return candidate_id
-        key = self._pseudonym_key(db, create=False)
-        if key is None:
+        if self._pseudonym_key(tx, create=False) is None:
             return candidate_id  # nobody was ever forgotten
-        pseudonym = self.pseudonym(candidate_id, db)
-        erased = db.execute("SELECT 1 FROM erased WHERE pseudonym = ?", [pseudonym]).fetchone()
+        pseudonym = self._pseudonym(tx, candidate_id)
+        erased = tx.execute("SELECT 1 FROM erased WHERE pseudonym = ?", [pseudonym]).fetchone()
         return pseudonym if erased else candidate_id
 
     def forgotten(self) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of every forgotten candidate."""
-        return {
-            r[0]: (r[1], r[2]) for r in self.db.execute("SELECT id, hash, source FROM forgotten")
-        }
+        return {r[0]: (r[1], r[2]) for r in self._all("SELECT id, hash, source FROM forgotten")}
 
     def restore(self, candidate_id: str) -> str | None:
         """Lift a forget; returns the file it came from (to index again), None if not forgotten."""
-        with self.tx() as db:
-            row = db.execute("SELECT source FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
-            if row is None:
-                return None
-            db.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id])
-        return str(row[0])
+        with self.tx() as tx:
+            row = tx.execute(
+                "DELETE FROM forgotten WHERE id = ? RETURNING source", [candidate_id]
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     def unforget(self, candidate_id: str) -> None:
-        self._write(lambda db: db.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id]))
+        self._write(lambda tx: tx.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id]))

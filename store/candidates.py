@@ -1,32 +1,22 @@
 """Candidates: saving transcripts (with their full-text rows), reading them back,
-listing and counting them, and resolving what someone typed to one candidate."""
+listing and counting them, and resolving what someone typed to one candidate.
+
+A save is one upsert keyed by the candidate's id (two replicas indexing the same file
+record it once), its questions, and its full-text rows, which each backend writes its
+own way (`_index`: store/sqlite/search.py, store/pg/search.py)."""
 
 from __future__ import annotations
 
-import sqlite_utils
+from typing import Any
 
 from . import fulltext, rows
+from .base import Base, Tx
 from .clock import utcnow
-from .models import Candidate, Question, Transcript
-from .resolve import CandidateLookups, ResolveSQL
-from .sqlite.connection import unstorable_is_said
-from .sqlite.search import SearchStore
+from .errors import refused_data
+from .hits import HitSearch
+from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+from .resolve import Resolution, list_clause, position_has, resolve
 from .threads import OPEN_COUNT_SQL, read_reviews
-
-
-def questions(db: sqlite_utils.Database, rid: int, reasons: bool = False) -> list[Question]:
-    """A candidate's questions; `reasons`: with why each unanswered one is (a column that
-    migrations before m009 do not have yet, so the full-text code does not ask for it)."""
-    reason = "unanswered_reason" if reasons else "NULL"
-    return [
-        rows.question(r)
-        for r in db.execute(
-            f"SELECT {rows.QUESTION_COLUMNS}, {reason} FROM questions"
-            " WHERE candidate_rid = ? ORDER BY seq",
-            [rid],
-        ).fetchall()
-    ]
-
 
 RETIRE_SQL = (
     "INSERT INTO retired (id, hash, source, at) SELECT ?, ?, ?, ?"
@@ -39,122 +29,93 @@ RETIRE_SQL = (
 content and path it last had are kept, so that only that file, coming back, takes the
 id (and its history) again (store/indexer.py `_Ids.pick`)."""
 
-RETIRED_SQL = "SELECT id, hash, source FROM retired"
+_KEPT_ON_UPDATE = ("id", "first_indexed_at")
 
 
-def retire_params(candidate_id: str, content_hash: str, source: str) -> list[str]:
-    return [candidate_id, content_hash, source, utcnow(), candidate_id, candidate_id]
+def questions(store: Base, rid: int) -> list[Question]:
+    """A candidate's questions, in their order."""
+    return [
+        rows.question(r)
+        for r in store._all(
+            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason FROM questions"
+            " WHERE candidate_rid = ? ORDER BY seq",
+            [rid],
+        )
+    ]
 
 
-def fts_delete(db: sqlite_utils.Database, rid: int) -> None:
-    """Contentless FTS5 forgets a row only when told exactly what it indexed."""
-    row = db.execute(
-        "SELECT position, intro, summary, verdict FROM candidates WHERE rid = ?", [rid]
-    ).fetchone()
-    if row is None:
-        return
-    text = fulltext.doc_text(row[0], row[1], row[2], questions(db, rid), row[3])
-    db.execute(
-        "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
-        [rid, text],
-    )
-    db.execute(
-        "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
-        " VALUES ('delete', ?, ?)",
-        [rid, fulltext.bigrams(text)],
-    )
-
-
-_POSITION = "instr(lower(position), lower(?)) > 0"
-
-
-RESOLVE_SQL = ResolveSQL(
-    mark="?",
-    position=_POSITION,
-    prefix=lambda text, limit: (
-        " WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
-        [text, text + "\U0010ffff", limit],
-    ),
-    no_limit=-1,
-    ids=lambda ids: (f" WHERE id IN ({', '.join('?' for _ in ids)})", list(ids)),
-)
-"""How this backend says the steps of resolving and listing (store/resolve.py)."""
-
-
-class CandidateStore(SearchStore, CandidateLookups):
-    """Candidates; `resolve` falls back on full-text search, hence SearchStore."""
-
-    _RESOLVE_SQL = RESOLVE_SQL
+class CandidateStore(HitSearch, Base):
+    """Candidates; `resolve` falls back on full-text search, hence HitSearch."""
 
     def file_state(self) -> dict[str, tuple[str, str, int, int]]:
         """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
         return {
-            r["source"]: (r["id"], r["hash"], r["mtime_ns"] or 0, r["size"] or 0)
-            for r in self.db.query("SELECT id, source, hash, mtime_ns, size FROM candidates")
+            r[1]: (r[0], r[2], r[3] or 0, r[4] or 0)
+            for r in self._all("SELECT id, source, hash, mtime_ns, size FROM candidates")
         }
 
     def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
         """The file was touched but its content is the same: remember the new stat."""
         self._write(
-            lambda db: db.execute(
+            lambda tx: tx.execute(
                 "UPDATE candidates SET mtime_ns = ?, size = ? WHERE id = ?",
                 [mtime_ns, size, candidate_id],
             )
         )
 
-    def _save_indexed(
-        self, t: Transcript, mtime_ns: int, size: int, now: str, fts: tuple[str, str]
+    def save(
+        self,
+        t: Transcript,
+        mtime_ns: int = 0,
+        size: int = 0,
+        prepared: tuple[str, str] | None = None,
     ) -> None:
-        with unstorable_is_said():  # data SQLite refuses: this save alone fails
-            self._write(lambda db: self._save(db, t, mtime_ns, size, now, fts))
+        """Insert or replace one transcript, atomically. `prepared`: its full-text and
+        bigram strings, when a worker process already computed them. Data the database
+        cannot hold is UnstorableError: this save alone fails."""
+        now = utcnow()
+        indexed = prepared or fulltext.indexed(t)
+        with refused_data():
+            self._write(lambda tx: self._save(tx, t, mtime_ns, size, now, indexed))
 
     def _save(
         self,
-        db: sqlite_utils.Database,
+        tx: Tx,
         t: Transcript,
         mtime_ns: int,
         size: int,
         now: str,
-        fts: tuple[str, str],
+        indexed: tuple[str, str],
     ) -> None:
-        old = db.execute(
-            "SELECT rid, first_indexed_at FROM candidates WHERE id = ?", [t.id]
-        ).fetchone()
-        values = [
-            t.id,
-            t.position,
-            t.years,
-            t.years_text,
-            t.intro,
-            t.summary,
-            t.verdict,
-            t.source,
-            t.hash,
-            mtime_ns,
-            size,
-            len(t.questions),
-            len(t.unanswered),
-        ]
-        if old is None:
-            cur = db.execute(
-                "INSERT INTO candidates (id, position, years, years_text, intro, summary, verdict,"
-                " source, hash, mtime_ns, size, question_count, unanswered_count,"
-                " first_indexed_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [*values, now, now],
-            )
-            rid = cur.lastrowid
-        else:
-            rid = old[0]
-            fts_delete(db, rid)
-            db.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
-            db.execute(
-                "UPDATE candidates SET id = ?, position = ?, years = ?, years_text = ?,"
-                " intro = ?, summary = ?,"
-                " verdict = ?, source = ?, hash = ?, mtime_ns = ?, size = ?,"
-                " question_count = ?, unanswered_count = ?, indexed_at = ? WHERE rid = ?",
-                [*values, now, rid],
-            )
-        db.conn.executemany(
+        text = self.engine.storable
+        columns: dict[str, Any] = {
+            "id": text(t.id),
+            "position": text(t.position),
+            "years": t.years,
+            "years_text": text(t.years_text),
+            "intro": text(t.intro),
+            "summary": text(t.summary),
+            "verdict": text(t.verdict),
+            "source": text(t.source),
+            "hash": t.hash,
+            "mtime_ns": mtime_ns,
+            "size": size,
+            "question_count": len(t.questions),
+            "unanswered_count": len(t.unanswered),
+            "first_indexed_at": now,
+            "indexed_at": now,
+            **self._index_columns(indexed),
+        }
+        self._reindexing(tx, t.id)
+        changed = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in _KEPT_ON_UPDATE)
+        rid = tx.execute(
+            f"INSERT INTO candidates ({', '.join(columns)})"
+            f" VALUES ({', '.join('?' for _ in columns)})"
+            f" ON CONFLICT (id) DO UPDATE SET {changed} RETURNING rid",
+            list(columns.values()),
+        ).fetchone()[0]
+        tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
+        tx.executemany(
             "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
             " answered, unanswered_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -162,65 +123,86 @@ class CandidateStore(SearchStore, CandidateLookups):
                     rid,
                     seq,
                     q.number,
-                    q.question,
-                    q.goal,
-                    q.answer,
+                    text(q.question),
+                    text(q.goal),
+                    text(q.answer),
                     int(q.answered),
                     None if q.answered else (q.unanswered_reason or "empty"),
                 )
                 for seq, q in enumerate(t.questions)
             ],
         )
-        db.execute(OPEN_COUNT_SQL, [t.id])
-        db.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, fts[0]])
-        db.execute("INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, fts[1]])
+        tx.execute(OPEN_COUNT_SQL, [t.id])
+        self._index(tx, rid, indexed, columns)
 
     def remove(self, candidate_id: str) -> bool:
-        """Delete a candidate's transcript (its questions and full-text row too). What was
+        """Delete a candidate's transcript (its questions and full-text rows too). What was
         recorded about them stays, and their id is retired (see RETIRE_SQL)."""
 
-        def write(db: sqlite_utils.Database) -> bool:
-            row = db.execute(
+        def write(tx: Tx) -> bool:
+            row = tx.execute(
                 "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
             ).fetchone()
             if row is None:
                 return False
-            fts_delete(db, row[0])
-            db.execute("DELETE FROM candidates WHERE rid = ?", [row[0]])
-            db.execute(RETIRE_SQL, retire_params(candidate_id, row[1], row[2]))
+            rid, content_hash, source = row
+            self._unindex(tx, rid)
+            tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
+            tx.execute(
+                RETIRE_SQL,
+                [candidate_id, content_hash, source, utcnow(), candidate_id, candidate_id],
+            )
             return True
 
         return self._write(write)
 
     def retired(self) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of removed candidates whose history remains."""
-        return {r[0]: (r[1], r[2]) for r in self.db.execute(RETIRED_SQL)}
+        return {r[0]: (r[1], r[2]) for r in self._all("SELECT id, hash, source FROM retired")}
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
-        found = self._rows("SELECT * FROM candidates WHERE id = ?", [candidate_id])
+        found = self._rows(
+            "SELECT rid, id, position, years, years_text, intro, summary, verdict, source, hash,"
+            " first_indexed_at FROM candidates WHERE id = ?",
+            [candidate_id],
+        )
         if not found:
             return None
         r = found[0]
-        return rows.candidate(
-            r, questions(self.db, r["rid"], reasons=True), read_reviews(self.db, r["id"])
-        )
+        return rows.candidate(r, questions(self, r["rid"]), read_reviews(self, r["id"]))
 
     def count(self, position: str | None = None) -> int:
         if position:
-            row = self.db.execute(
-                f"SELECT count(*) FROM candidates WHERE {_POSITION}",
-                [position],
-            ).fetchone()
+            found = self._scalar(
+                f"SELECT count(*) FROM candidates WHERE {position_has(self.engine)}", [position]
+            )
         else:
-            row = self.db.execute("SELECT count(*) FROM candidates").fetchone()
-        return int(row[0])
+            found = self._scalar("SELECT count(*) FROM candidates")
+        return int(found or 0)
 
     def count_unanswered(self) -> int:
         """How many candidates have at least one open question."""
-        row = self.db.execute(
-            "SELECT count(*) FROM candidates WHERE unanswered_count > 0"
-        ).fetchone()
-        return int(row[0])
+        return int(self._scalar("SELECT count(*) FROM candidates WHERE unanswered_count > 0") or 0)
 
     def ids(self) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT id FROM candidates ORDER BY id")]
+        return [r[0] for r in self._all("SELECT id FROM candidates ORDER BY id")]
+
+    def list_candidates(
+        self,
+        position: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        unanswered_only: bool = False,
+    ) -> list[CandidateSummary]:
+        """Candidates, newest first; `position` filters by substring, any case."""
+        return self._summaries(*list_clause(self.engine, position, unanswered_only, limit, offset))
+
+    def resolve(self, text: str, limit: int = 25) -> Resolution:
+        """A full id, a unique id prefix, or words that match one candidate."""
+        return resolve(text, limit, self.engine, self._summaries, self._plain_search)
+
+    def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
+        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
+
+    def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
+        return self.search(text, limit=limit, snippets=False)

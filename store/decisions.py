@@ -14,30 +14,13 @@ for the retry), then, once posted, moved to the post's ts (`settle_decision`).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, ClassVar
-
 from . import rows
+from .base import Base
 from .clock import utcnow
 from .models import Decision
-from .sqlite.connection import Connection
 
 
-class DecisionWriter:
-    """`record_decision` and `settle_decision` for either backend: its `tx()` yields a
-    connection whose `execute(sql, params)` runs SQL written with `_MARK` as the
-    parameter placeholder."""
-
-    _MARK: ClassVar[str] = "?"
-
-    if TYPE_CHECKING:
-
-        def tx(self) -> AbstractContextManager[Any]: ...
-
-    def _sql(self, text: str) -> str:
-        """`text`, written with `?` placeholders, in this backend's."""
-        return text.replace("?", self._MARK)
-
+class DecisionStore(Base):
     def record_decision(
         self,
         channel: str,
@@ -53,21 +36,19 @@ class DecisionWriter:
 
         With `claim` (a modal submission's key), the key is claimed in the same
         transaction: False, and nothing recorded, when it was claimed before; and `ts`
-        must be free. False too when the candidate was forgotten or is not indexed."""
-        sql = self._sql
-        with self.tx() as conn:
-            if conn.execute(
-                sql("SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?"),
+        must be free (UnstorableError when it is not). False too when the candidate was
+        forgotten or is not indexed."""
+        with self.tx() as tx:
+            if tx.execute(
+                "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?",
                 [channel, thread_ts],
             ).fetchone():
                 return False
-            if not conn.execute(
-                sql("SELECT 1 FROM candidates WHERE id = ?"), [candidate_id]
-            ).fetchone():
+            if not tx.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
                 return False
             if claim is not None:
-                claimed = conn.execute(
-                    sql("INSERT INTO submissions (key, at) VALUES (?, ?) ON CONFLICT DO NOTHING"),
+                claimed = tx.execute(
+                    "INSERT INTO submissions (key, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
                     [claim, utcnow()],
                 )
                 if claimed.rowcount < 1:
@@ -81,11 +62,9 @@ class DecisionWriter:
                 " decision = excluded.decision, reviewer = excluded.reviewer,"
                 " edited_at = excluded.recorded_at"
             )
-            conn.execute(
-                sql(
-                    "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-                    " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)" + again
-                ),
+            tx.execute(
+                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)" + again,
                 [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
             )
         return True
@@ -94,23 +73,19 @@ class DecisionWriter:
         """The decision recorded under `provisional_ts` now stands under `ts`, its post's
         (so deleting the post takes it back). False when there was nothing to move, or
         `ts` already holds a reply."""
-        with self.tx() as conn:
-            moved = conn.execute(
-                self._sql(
-                    "UPDATE replies SET ts = ? WHERE channel = ? AND ts = ? AND NOT EXISTS"
-                    " (SELECT 1 FROM replies r WHERE r.channel = ? AND r.ts = ?)"
-                ),
+        with self.tx() as tx:
+            moved = tx.execute(
+                "UPDATE replies SET ts = ? WHERE channel = ? AND ts = ? AND NOT EXISTS"
+                " (SELECT 1 FROM replies r WHERE r.channel = ? AND r.ts = ?)",
                 [ts, channel, provisional_ts, channel, ts],
             )
             return bool(moved.rowcount > 0)
 
-
-class DecisionStore(Connection, DecisionWriter):
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         """`reviewer`'s current decision about the candidate (their latest), if any."""
-        row = self.db.execute(
+        found = self._scalar(
             "SELECT decision FROM replies WHERE candidate_id = ? AND reviewer = ?"
             " AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
             [candidate_id, reviewer],
-        ).fetchone()
-        return rows.decision(row[0]) if row else None
+        )
+        return None if found is None else rows.decision(found)

@@ -1,9 +1,10 @@
 """Which backend: `open_store(url_or_path)` is the one place that decides.
 
 `postgresql://user:pass@host/db` (or `postgres://`) opens the PostgreSQL store, for
-several replicas on one database; anything else is a SQLite file path. The rest of the
-code holds the result as a `Backend`: the seam of store/api.py plus the looking-after
-that `debrief backup`, `stats` and `doctor` need, and the leader lock of the replicas.
+several replicas on one database; anything else is a SQLite file path. Only the
+backend asked for is imported: a SQLite file never loads psycopg. The rest of the code
+holds the result as a `Backend`: the seam of store/api.py plus the looking-after that
+`debrief backup`, `stats` and `doctor` need, and the leader lock of the replicas.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Protocol
 
 from .api import IndexTarget, StoreAPI
 from .models import HealthCheck, IndexResult, IndexRun, Stats
-from .pg.connection import is_pg_url
 
 
 class Backend(StoreAPI, IndexTarget, Protocol):
@@ -30,6 +30,11 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     def flush_audit(self, timeout: float = 10) -> bool: ...
     def digest_status(self, day: str) -> str | None: ...
     def mark_digest_unknown(self, day: str, claimer: str) -> None: ...
+
+
+def is_pg_url(text: str) -> bool:
+    """A PostgreSQL URL, not a SQLite file path."""
+    return text.startswith(("postgresql://", "postgres://"))
 
 
 def is_shared(target: str | Path) -> bool:
@@ -49,4 +54,4 @@ def open_store(target: str | Path, *, create: bool = True) -> Backend:
     return Store(target, create=create)
 
 
-__all__ = ["Backend", "is_shared", "open_store"]
+__all__ = ["Backend", "is_pg_url", "is_shared", "open_store"]

@@ -1,19 +1,19 @@
 """`search()`, the same on both backends: rank (the backend's SQL), merge the phrase's
 and the words' matches, read the hits' fields and cut their snippets (store/rows.py).
 
-A backend supplies `_ranking` (its ranked candidates for a list of terms, inside one
-read snapshot where it has one), `_rid_in` (its words for "rid is one of these") and
-`_fields` (the hits' indexed text)."""
+A backend supplies `_ranking`: its ranked candidates for a list of terms, inside one
+read snapshot where it has one (store/sqlite/search.py, store/pg/search.py)."""
 
 from __future__ import annotations
 
 import threading
+from abc import abstractmethod
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
 
 from . import rows
+from .base import Base
 from .fulltext import Sort, Term
 from .models import SearchHit
 
@@ -56,13 +56,7 @@ class RankCache:
             self._entries.clear()
 
 
-class HitSearch:
-    if TYPE_CHECKING:
-
-        def _rows(
-            self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
-        ) -> list[dict[str, Any]]: ...
-
+class HitSearch(Base):
     _rank_cache: RankCache | None = None
 
     def clear_search_cache(self) -> None:
@@ -75,14 +69,26 @@ class HitSearch:
             cache = self._rank_cache = RankCache()
         return cache
 
+    @abstractmethod
     def _ranking(self, sort: Sort) -> AbstractContextManager[Ranking]:
-        raise NotImplementedError
-
-    def _rid_in(self, rids: list[int]) -> tuple[str, list[Any]]:
-        raise NotImplementedError
+        """Ranked candidates for some terms, all read in one snapshot (and cached)."""
 
     def _fields(self, rids: list[int]) -> rows.Fields:
-        raise NotImplementedError
+        """The indexed text of some candidates, field by field in reading order, each
+        with the number of the question it belongs to (None outside the questions)."""
+        rid_in, params = self.engine.in_list("rid", rids)
+        of_rid, same = self.engine.in_list("candidate_rid", rids)
+        return rows.fields(
+            self._all(
+                f"SELECT rid, position, intro, summary, verdict FROM candidates WHERE {rid_in}",
+                params,
+            ),
+            self._all(
+                "SELECT candidate_rid, number, question, goal, answer FROM questions"
+                f" WHERE {of_rid} ORDER BY candidate_rid, seq",
+                same,
+            ),
+        )
 
     def search(
         self,
@@ -94,14 +100,16 @@ class HitSearch:
         """Candidates containing every term of `query`, best first (or newest first).
         Matches of a Chinese phrase as typed come before matches of its words.
         Never raises on input."""
-        with self._ranking(sort) as ranked:
+        with self._said(), self._ranking(sort) as ranked:
             found = rows.ranked_rows(query, limit, sort, ranked)
         if not found:
             return []
         rids = [r[0] for r in found]
-        where, params = self._rid_in(rids)
+        rid_in, params = self.engine.in_list("rid", rids)
         info = {
             r["rid"]: r
-            for r in self._rows(f"SELECT rid, id, position, years FROM candidates {where}", params)
+            for r in self._rows(
+                f"SELECT rid, id, position, years FROM candidates WHERE {rid_in}", params
+            )
         }
         return rows.search_hits(found, info, self._fields(rids) if snippets else None)

@@ -7,19 +7,17 @@ post first; `recent_decisions` the reviewer's own latest decisions. Both page.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import rows
+from .base import Base
 from .models import Decision, DigestLine
-from .sqlite.connection import Connection
 
 
-class HomeStore(Connection):
+class HomeStore(Base):
     def verdict_channels(self) -> list[str]:
         """Every channel a verdict was posted in."""
         return [
             str(r[0])
-            for r in self.db.execute("SELECT DISTINCT channel FROM posts WHERE kind = 'verdict'")
+            for r in self._all("SELECT DISTINCT channel FROM posts WHERE kind = 'verdict'")
         ]
 
     def waiting_for(
@@ -28,21 +26,22 @@ class HomeStore(Connection):
         """Candidates with a verdict posted in `channels` and no decision by `reviewer`."""
         if not channels:
             return [], 0
-        marks = ",".join("?" for _ in channels)
+        in_channels, params = self.engine.in_list("p.channel", channels)
         where = (
             "FROM posts p JOIN candidates c ON c.id = p.candidate_id"
-            f" WHERE p.kind = 'verdict' AND p.channel IN ({marks})"
+            f" WHERE p.kind = 'verdict' AND {in_channels}"
             " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
             " AND r.reviewer = ? AND r.decision IS NOT NULL)"
         )
-        params: list[Any] = [*channels, reviewer]
-        total = self.db.execute(f"SELECT count(DISTINCT c.id) {where}", params).fetchone()[0]
+        params.append(reviewer)
+        total = self._scalar(f"SELECT count(DISTINCT c.id) {where}", params)
         found = self._rows(
-            f"SELECT c.id, c.position, c.years, min(p.posted_at) AS first {where}"
+            "SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
+            f" min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
-        return [rows.digest_line(r) for r in found], int(total)
+        return [rows.digest_line(r) for r in found], int(total or 0)
 
     def recent_decisions(
         self, reviewer: str, limit: int, offset: int = 0
@@ -54,10 +53,10 @@ class HomeStore(Connection):
             "SELECT max(r2.ts) FROM replies r2 WHERE r2.candidate_id = r.candidate_id"
             " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
         )
-        total = self.db.execute(f"SELECT count(*) {latest}", [reviewer]).fetchone()[0]
+        total = self._scalar(f"SELECT count(*) {latest}", [reviewer])
         found = self._rows(
             f"SELECT c.id, c.position, c.years, r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
             [reviewer, limit, offset],
         )
-        return [(rows.digest_line(r), r["decision"]) for r in found], int(total)
+        return [(rows.digest_line(r), r["decision"]) for r in found], int(total or 0)

@@ -1,9 +1,9 @@
 """Rows -> models, the same on every backend.
 
-SQLite (`store/*.py`) and PostgreSQL (`store/pg/*.py`) each keep their own SQL and
-connection; what a row means once read (a Candidate, a summary, a search hit, a digest
-line, a reviewer's decisions and notes, the health and stats reports) lives here once,
-so the two backends cannot drift apart in what they show.
+What a row means once read (a Candidate, a summary, a search hit, a digest line, a
+reviewer's decisions and notes, the health and stats reports) lives here once, so the
+two backends cannot drift apart in what they show, even where each reads it with its
+own SQL (search, health).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Transcripts shared in Slack (handlers/uploads.py): claims, outcomes, saved files.
 
 A shared file is claimed by its key (channel, message ts, file id) before anything is
-downloaded, so an event Slack delivers twice is indexed once. The saved file's path
+downloaded, with `INSERT ... ON CONFLICT`, so an event Slack delivers twice (to one
+replica or to two) is indexed once. The saved file's path
 and the candidate it became are kept, so `forget` can delete the file too.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from .base import Base
 from .clock import utcnow
 from .models import PendingUpload
-from .sqlite.connection import Connection
 
 UPLOAD_LEASE_S = 120.0
 """How long a claim holds before another delivery of the same event may take it over:
@@ -23,27 +24,27 @@ def lease_cutoff(lease_s: float = UPLOAD_LEASE_S) -> str:
     return (datetime.now(UTC) - timedelta(seconds=lease_s)).isoformat(timespec="microseconds")
 
 
-class UploadStore(Connection):
+class UploadStore(Base):
     def claim_upload(self, key: str, file_id: str, channel: str, ts: str, user: str) -> bool:
         """True the first time a shared file is seen, or when its claim was left unfinished
         for longer than the lease (the process that took it died); False for the same
         event again while it is handled or once it was."""
-        with self.tx() as db:
-            cursor = db.execute(
-                "INSERT INTO uploads (key, file_id, channel, ts, user, outcome, at)"
+        with self.tx() as tx:
+            cursor = tx.execute(
+                'INSERT INTO uploads (key, file_id, channel, ts, "user", outcome, at)'
                 " VALUES (?, ?, ?, ?, ?, 'claimed', ?)"
                 " ON CONFLICT (key) DO UPDATE SET at = excluded.at"
                 " WHERE uploads.outcome = 'claimed' AND uploads.at < ?",
                 [key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
             )
-            return bool(cursor.rowcount)
+            return cursor.rowcount > 0
 
     def stale_uploads(self) -> list[PendingUpload]:
         """Claims left unfinished for longer than the lease: files nobody answered."""
         return [
             PendingUpload(**r)
             for r in self._rows(
-                "SELECT key, file_id, channel, ts, user FROM uploads"
+                'SELECT key, file_id, channel, ts, "user" FROM uploads'
                 " WHERE outcome = 'claimed' AND at < ? ORDER BY at",
                 [lease_cutoff()],
             )
@@ -51,30 +52,30 @@ class UploadStore(Connection):
 
     def release_upload(self, key: str) -> None:
         """Forget a claim whose file could not be fetched, so that sharing it again works."""
-        with self.tx() as db:
-            db.execute("DELETE FROM uploads WHERE key = ? AND outcome = 'claimed'", [key])
+        with self.tx() as tx:
+            tx.execute("DELETE FROM uploads WHERE key = ? AND outcome = 'claimed'", [key])
 
     def finish_upload(
         self, key: str, outcome: str, candidate_id: str | None = None, path: str | None = None
     ) -> None:
-        with self.tx() as db:
-            db.execute(
+        with self.tx() as tx:
+            tx.execute(
                 "UPDATE uploads SET outcome = ?, candidate_id = ?, path = ? WHERE key = ?",
                 [outcome, candidate_id, path, key],
             )
 
     def candidate_with_hash(self, content_hash: str) -> str | None:
         """The candidate indexed from a file with this content, if any."""
-        row = self.db.execute(
+        found = self._scalar(
             "SELECT id FROM candidates WHERE hash = ? ORDER BY id LIMIT 1", [content_hash]
-        ).fetchone()
-        return str(row[0]) if row else None
+        )
+        return None if found is None else str(found)
 
     def uploaded_files(self, candidate_id: str) -> list[str]:
         """The files saved from Slack that became this candidate."""
         return [
             str(r[0])
-            for r in self.db.execute(
+            for r in self._all(
                 "SELECT DISTINCT path FROM uploads WHERE candidate_id = ? AND path IS NOT NULL",
                 [candidate_id],
             )
@@ -84,8 +85,8 @@ class UploadStore(Connection):
         """Drop what is kept about a candidate's uploads; return their saved files' paths
         (for the caller to delete). The claims stay, without the file or candidate."""
         paths = self.uploaded_files(candidate_id)
-        with self.tx() as db:
-            db.execute(
+        with self.tx() as tx:
+            tx.execute(
                 "UPDATE uploads SET candidate_id = NULL, path = NULL, outcome = 'forgotten'"
                 " WHERE candidate_id = ?",
                 [candidate_id],

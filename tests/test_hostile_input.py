@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from slack_sdk import WebClient
 from support.fake_slack import FakeSlack
@@ -32,9 +31,9 @@ from test_threads import reply
 from bot.app import create_app
 from bot.server import socket_mode_handler
 from bot.settings import load_settings
+from store.errors import UnstorableError
 from store.factory import open_store
 from store.indexer import index_paths
-from store.sqlite.driver import sqlite3
 from store.sqlite.store import Store
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
@@ -255,7 +254,7 @@ def test_a_claimed_decision_never_replaces_another_reply_and_fails_whole(
         return store.record_decision("C1", ts, thread, found.id, reviewer, "hire", "通过", claim)
 
     assert decide("1800000000.000001", "UA", "a")
-    with pytest.raises((sqlite3.IntegrityError, psycopg.errors.UniqueViolation)):
+    with pytest.raises(UnstorableError):
         decide("1800000000.000001", "UB", "b")  # the same ts: refused, not replaced
     assert decide("1800000000.000002", "UB", "b")  # the failed write kept no claim
     assert not decide("1800000000.000003", "UB", "b")  # the same submission again

@@ -223,7 +223,7 @@ def test_a_failed_write_in_a_batch_keeps_the_rest(pg_url: str) -> None:
     good = _transcript("ok", "fine", ["an answer"])
     with store.batch() as _tick:
         store.save(good)
-        with pytest.raises(psycopg.Error):
+        with pytest.raises(StoreError):
             store._write(lambda c: c.execute("INSERT INTO nowhere VALUES (1)"))
         store.save(_transcript("ok2", "fine", ["another"]))
     assert store.ids() == ["ok", "ok2"]

@@ -1,45 +1,52 @@
 """Opening a PostgreSQL database and writing to it: connections, transactions, batches.
 
-The PostgreSQL counterpart of `store/sqlite/connection.py`: one connection per thread (a store
-is shared between threads), autocommit outside explicit transactions, every write
-atomic (`_write`). Inside `batch()` an index run's writes share one transaction that
+The primitives of store/base.py on PostgreSQL: one connection per thread (a store is
+shared between threads), autocommit outside explicit transactions, every write atomic
+(`_write`). Inside `batch()` an index run's writes share one transaction that
 commits every `max_seconds`; each write is a savepoint, so one that fails is rolled
 back alone and no half-written candidate is ever committed. The batch's frequency rows
 (`postings.Rows`) are written just before each commit, in key order.
 
-Errors the database raises for reasons outside the code (the server down, a full disk,
-a lock wait given up) become StoreError, which the CLI prints as one line and the
-Slack handlers answer with a 503 (Slack sends the event again). Data it refuses (text it
-cannot hold, a key too long for an index, a constraint broken) becomes UnstorableError
-in a save or at a batch's commit: an index run then fails that file alone.
+psycopg's errors become the store's (`said`): the server down (UnreachableError), a
+full disk, a lock wait given up (BusyError), any other a StoreError, which the CLI
+prints as one line and the Slack handlers answer with a 503 (Slack sends the event
+again). Data it refuses (text it cannot hold, a key too long for an index, a constraint
+broken) is UnstorableError: in a save or at a batch's commit, an index run then fails
+that file alone.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
-from ..errors import DiskFullError, NoDatabaseError, StoreError, UnstorableError
-from .migrations import NewerSchemaError, migrate
+from ..base import Base, T, Tx
+from ..engine import Engine
+from ..errors import (
+    BusyError,
+    DiskFullError,
+    NewerSchemaError,
+    NoDatabaseError,
+    StoreError,
+    UnreachableError,
+    UnstorableError,
+)
+from .engine import ENGINE
+from .migrations import migrate
 from .postings import Rows
 
-_T = TypeVar("_T")
 Conn = psycopg.Connection[Any]
 
 LOCK_TIMEOUT_MS = 15_000
 WORK_MEM = "32MB"
-
-
-def is_pg_url(text: str) -> bool:
-    return text.startswith(("postgresql://", "postgres://"))
 
 
 def display_url(url: str) -> str:
@@ -62,8 +69,32 @@ class PgDiskFullError(DiskFullError):
         self.path = path
 
 
-class PgConnection:
-    """The database, its per-thread connections and its write transactions."""
+def said(exc: psycopg.Error, path: str) -> StoreError:
+    """The store's error for one of psycopg's."""
+    if isinstance(exc, pg_errors.DiskFull):
+        return PgDiskFullError(path)
+    if isinstance(exc, psycopg.DataError | psycopg.IntegrityError):
+        return UnstorableError(exc)  # text it cannot hold, a value out of range, a constraint
+    if isinstance(exc, pg_errors.ProgramLimitExceeded):  # a value too large for where it goes
+        return UnstorableError(exc)
+    message = f"database error ({path}): {exc}".strip()
+    if isinstance(exc, pg_errors.LockNotAvailable):
+        return BusyError(message)
+    return StoreError(message)
+
+
+class PgTx(Tx):
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self.conn.cursor() as cur:  # a psycopg connection has no executemany
+            cur.executemany(self.engine.convert(sql), rows)
+
+
+class PgConnection(Base):
+    """The database, its per-thread connections and its write transactions: the
+    primitives of store/base.py on PostgreSQL."""
+
+    engine: ClassVar[Engine] = ENGINE
+    one_writer: ClassVar[bool] = False
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         """Open (and migrate) the database at `url`. With `create=False` a database
@@ -71,7 +102,7 @@ class PgConnection:
         self.url = url
         self.path = display_url(url)
         self._local = threading.local()
-        self._all: list[Conn] = []
+        self._all_conns: list[Conn] = []
         self._all_lock = threading.Lock()
         try:
             with self._said():
@@ -82,13 +113,14 @@ class PgConnection:
                 migrate(self.conn)
         except NewerSchemaError as exc:
             self.close()
-            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+            raise NewerSchemaError(f"cannot open database {self.path}: {exc}") from exc
         except BaseException:
             self.close()
             raise
 
     @property
     def conn(self) -> Conn:
+        """This thread's connection (autocommit outside explicit transactions)."""
         conn: Conn | None = getattr(self._local, "conn", None)
         if conn is None or conn.closed or conn.broken:
             try:
@@ -96,66 +128,49 @@ class PgConnection:
             except psycopg.OperationalError as exc:
                 if "does not exist" in str(exc):
                     raise NoDatabaseError(self.path) from exc
-                raise StoreError(f"cannot connect to {self.path}: {exc}".strip()) from exc
+                raise UnreachableError(f"cannot connect to {self.path}: {exc}".strip()) from exc
             conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
-            # ranking a common term groups ~100,000 postings: in memory, not in batches on
+            # ranking a common term groups many postings: in memory, not in batches on
             # disk (PostgreSQL's default is 4 MB; a few connections per thread at most)
             conn.execute(f"SET work_mem = '{WORK_MEM}'")
             self._local.conn = conn
             with self._all_lock:
-                self._all.append(conn)
+                self._all_conns.append(conn)
         return conn
 
-    def close(self) -> None:
+    def _disconnect(self) -> None:
         """Close every thread's connection (a store is closed once, when done)."""
         with self._all_lock:
-            conns, self._all = self._all, []
+            conns, self._all_conns = self._all_conns, []
         for conn in conns:
             conn.close()
         self._local.conn = None
 
-    @contextmanager
-    def _said(self) -> Iterator[None]:
-        """Database errors from outside the code become one StoreError that says what."""
-        try:
-            yield
-        except StoreError:
-            raise
-        except pg_errors.DiskFull as exc:
-            raise PgDiskFullError(self.path) from exc
-        except pg_errors.ProgramLimitExceeded as exc:  # a value too large for where it goes
-            raise UnstorableError(exc) from exc
-        except (psycopg.OperationalError, pg_errors.LockNotAvailable) as exc:
-            raise StoreError(f"database error ({self.path}): {exc}".strip()) from exc
+    def _connection(self) -> Conn:
+        return self.conn
+
+    def _store_error(self, exc: Exception) -> StoreError | None:
+        return said(exc, self.path) if isinstance(exc, psycopg.Error) else None
 
     @contextmanager
-    def _stored(self) -> Iterator[None]:
-        """The database's refusals of the data itself (text it cannot hold, a value out of
-        range, a constraint broken) become UnstorableError: that data fails, not the run."""
-        try:
-            yield
-        except (psycopg.DataError, psycopg.IntegrityError, ValueError) as exc:
-            raise UnstorableError(exc) from exc
-
-    @contextmanager
-    def tx(self) -> Iterator[Conn]:
+    def tx(self) -> Iterator[Tx]:
         """One write transaction: all of it lands, or none of it. Inside `batch()` it is
         a savepoint of the batch's transaction."""
         conn = self.conn
         with self._said(), conn.transaction():
-            yield conn
+            yield PgTx(conn, ENGINE)
 
-    def _write(self, fn: Callable[[Conn], _T]) -> _T:
-        with self.tx() as conn:
-            return fn(conn)
+    def _write(self, fn: Callable[[Tx], T]) -> T:
+        with self.tx() as tx:
+            return fn(tx)
 
     @contextmanager
     def batch(self, max_seconds: float = 0.25) -> Iterator[Callable[[], None]]:
         """Group an index run's writes into few commits (each write stays atomic, as a
         savepoint); the yielded `tick()` commits once the batch has run `max_seconds`.
         Saves inside it leave their frequency rows in `batch_rows()`, written in key
-        order just before each commit (`debrief index` commits every 2 s: ~200
-        transcripts, whose rows then fill the B-trees in order)."""
+        order just before each commit (`debrief index` commits seldom, so the rows of
+        many transcripts then fill the B-trees in order)."""
         conn = self.conn
         rows = Rows()
         started = time.monotonic()
@@ -165,8 +180,11 @@ class PgConnection:
 
         def commit() -> None:
             # the frequency rows go in here: data refused now is refused at the commit
-            with self._said(), self._stored():
-                rows.write(conn)
+            with self._said():
+                try:
+                    rows.write(conn)
+                except ValueError as exc:  # a value psycopg cannot send
+                    raise UnstorableError(exc) from exc
                 conn.execute("COMMIT")
 
         def tick() -> None:
@@ -183,7 +201,8 @@ class PgConnection:
         except BaseException:
             rows.clear()
             if not conn.closed and not conn.broken:
-                conn.execute("ROLLBACK")
+                with self._said():
+                    conn.execute("ROLLBACK")
             raise
         finally:
             self._local.rows = None
@@ -193,20 +212,30 @@ class PgConnection:
         rows: Rows | None = getattr(self._local, "rows", None)
         return rows
 
-    def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
-        with self._said(), self.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(sql, params)
-            return list(cur.fetchall())
+    @contextmanager
+    def waiting_at_most(self, seconds: float) -> Iterator[None]:
+        """Nothing to change: replicas write rows, not the whole database, at once, and
+        a lock wait is already bounded (lock_timeout)."""
+        yield
 
-    def _one(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> tuple[Any, ...] | None:
-        with self._said():
-            return self.conn.execute(sql, params).fetchone()
+    def _one_at_a_time(self, tx: Tx, key: str) -> None:
+        """A transaction-level advisory lock on `key`, on every replica."""
+        tx.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [key])
 
-    def _all_rows(
-        self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
-    ) -> list[tuple[Any, ...]]:
-        with self._said():
-            return self.conn.execute(sql, params).fetchall()
+    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+        """PostgreSQL does not overwrite deleted bytes in place: after the write, the
+        tables that held the text are vacuumed, so their space is reclaimed and reused
+        (the server's WAL and backups are the operator's)."""
+        with self.tx() as tx:
+            done = write(tx)
+        if done is not None:
+            with self._said():
+                for table in _VACUUMED:
+                    self.conn.execute(f"VACUUM {table}")
+        return done
+
+    def checkpoint(self) -> bool:
+        return True  # nothing to do: PostgreSQL checkpoints by itself
 
     @property
     def db(self) -> QmarkReader:
@@ -219,7 +248,7 @@ class PgConnection:
         when this process now holds it (it is released when the connection ends, so a
         replica that dies lets another take over)."""
         row = self._one(
-            "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':' || %s))", [name]
+            "SELECT pg_try_advisory_lock(hashtext(current_schema() || ':' || ?))", [name]
         )
         return bool(row and row[0])
 
@@ -232,12 +261,16 @@ class PgConnection:
         return bool(row and row[0])
 
     def step_down(self, name: str) -> None:
-        self._one("SELECT pg_advisory_unlock(hashtext(current_schema() || ':' || %s))", [name])
+        self._one("SELECT pg_advisory_unlock(hashtext(current_schema() || ':' || ?))", [name])
+
+
+_VACUUMED = ("candidates", "questions", "replies", "posts", "audit")
 
 
 class QmarkReader:
-    """`store.db` on PostgreSQL: `execute` and `query` with SQLite's `?` placeholders,
-    for tools and tests that read a few rows the same way from either backend."""
+    """`store.db` on PostgreSQL: `execute` and `query` with SQLite's `?` placeholders
+    (a `%s` already there is kept), for tools and tests that read a few rows the same
+    way from either backend."""
 
     def __init__(self, store: PgConnection) -> None:
         self.store = store
@@ -247,4 +280,6 @@ class QmarkReader:
             return self.store.conn.execute(sql.replace("?", "%s"), params)
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
-        yield from self.store._rows(sql.replace("?", "%s"), params)
+        with self.store._said(), self.store.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(sql.replace("?", "%s"), params)
+            yield from cur.fetchall()

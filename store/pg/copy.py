@@ -18,9 +18,9 @@ from .. import fulltext
 from ..errors import StoreError
 from ..models import Question
 from ..sqlite.store import Store
-from .candidates import index_columns
 from .connection import Conn
 from .postings import Rows
+from .search import index_columns
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -85,10 +85,16 @@ def _clean(value: Any) -> Any:
 def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
     """Copy `src` into `dst` (which must hold no candidates, replies or audit yet);
     returns {table: (rows in SQLite, rows in PostgreSQL)}."""
+    with src._said():  # SQLite's errors too are the store's
+        return _copy(src, dst)
+
+
+def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
     present = set(src.db.table_names())
     tables = [t for t in TABLES if t in present]
     questions = _questions_by_rid(src) if "candidates" in present else {}
-    with dst.tx() as conn:
+    with dst.tx() as tx:
+        conn: Conn = tx.conn
         for table in ("candidates", "replies", "audit", "posts"):
             row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
             if row and row[0]:
@@ -135,8 +141,8 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
     counts: dict[str, tuple[int, int]] = {}
     for table in tables:
         (ours,) = src.db.execute(f"SELECT count(*) FROM [{table}]").fetchone()
-        row = dst._one(f"SELECT count(*) FROM {table}")
-        counts[table] = (int(ours), int(row[0]) if row else 0)
+        theirs_count = dst._scalar(f"SELECT count(*) FROM {table}")
+        counts[table] = (int(ours), int(theirs_count or 0))
     return counts
 
 

@@ -1,4 +1,5 @@
-"""Full-text search on PostgreSQL: the same terms as SQLite find the same candidates.
+"""Full text on PostgreSQL: the columns and frequency rows a save writes, and search
+over them. The same terms as SQLite find the same candidates.
 
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
 SQL over the frequency tables (postings.py) and the `fts` column (see migrations.py):
@@ -30,18 +31,18 @@ from typing import Any
 from psycopg import pq
 
 from .. import rows
+from ..base import Tx
 from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
-from .postings import LONG, WORD_RE
+from .postings import LONG, WORD_RE, Rows, text_array
 
 K1 = 1.2
 B = 0.75
 _STATS_TTL_S = 60.0
-# Searches a process ranks at once; more wait their turn. A common term's bm25 costs
-# 50-900 ms of the database's CPU at 100,000 transcripts: two replicas taking five new
-# searches a second each used to start them all at once, and the acknowledgements
-# Slack needs within 3 s waited for a CPU behind them (ack p99 3.4 s).
+# Searches a process ranks at once; more wait their turn. A common term's bm25 takes
+# much of the database's CPU: replicas that started every new search at once left the
+# acknowledgements Slack needs within 3 s waiting for a CPU behind them.
 SEARCH_SLOTS = 2
 
 
@@ -51,12 +52,12 @@ def _like(text: str) -> str:
 
 def _condition(term: Term) -> tuple[str, Any]:
     """SQL matching a term no index lists (a CJK term of 3+ characters) in `fts`."""
-    return "fts LIKE %s", _like(term.text)
+    return "fts LIKE ?", _like(term.text)
 
 
 def _frequency(term: Term) -> tuple[str, Any]:
     """SQL for how often such a term occurs in `fts` (overlaps aside)."""
-    return f"((fts_len - length(replace(fts, %s, ''))) / {len(term.text)})", term.text
+    return f"((fts_len - length(replace(fts, ?, ''))) / {len(term.text)})", term.text
 
 
 def _indexed(term: Term) -> tuple[str, list[Any]] | None:
@@ -82,23 +83,23 @@ def _indexed(term: Term) -> tuple[str, list[Any]] | None:
             if WORD_RE.fullmatch(term.text)
             else ("runs", "run", "run_vocabulary")
         )
-        count = f"tf * ((length({key}) - length(replace({key}, %s, ''))) / {len(term.text)})"
+        count = f"tf * ((length({key}) - length(replace({key}, ?, ''))) / {len(term.text)})"
         like = _like(term.text)
         return (
             f"(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM ("
             f"SELECT rid, {count} AS tf, dl FROM {table} WHERE {key} IN"
-            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE %s)"
-            f" UNION ALL SELECT rid, {count} AS tf, dl FROM {LONG[table]} WHERE {key} LIKE %s"
+            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE ?)"
+            f" UNION ALL SELECT rid, {count} AS tf, dl FROM {LONG[table]} WHERE {key} LIKE ?"
             ") AS k GROUP BY rid)",
             [term.text, like, term.text, like],
         )
     if term.kind == "bigram" and len(term.text) == 1:
         return (
-            "(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM postings WHERE term LIKE %s"
+            "(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM postings WHERE term LIKE ?"
             " GROUP BY rid)",
             [term.text + "%"],  # a CJK character: nothing to escape
         )
-    return "(SELECT rid, tf, dl FROM postings WHERE term = %s)", [term.text]
+    return "(SELECT rid, tf, dl FROM postings WHERE term = ?)", [term.text]
 
 
 def _bigrams_of(term: Term) -> list[str]:
@@ -114,14 +115,47 @@ def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
     overlaps) no more often than that. dl is 0 (the text's length is `fts_len`)."""
     grams = _bigrams_of(term)
     return (
-        "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(%s)"
+        "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(?)"
         f" GROUP BY rid HAVING count(*) = {len(grams)})",
         [grams],
     )
 
 
-class PgSearch(PgConnection, HitSearch):
+def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
+    """(fts, fts_len, terms, terms_len) of a candidate's indexed text and bigram string."""
+    tokens = bigrams.split()
+    fts = text.casefold().replace("\x00", "")
+    return fts, len(fts), sorted(set(tokens)), len(tokens)  # fts_len is length(fts)
+
+
+class FullText(HitSearch, PgConnection):
+    """The full-text columns and frequency rows of every save, and bm25 over them."""
+
     _stats: tuple[float, int, float, float] | None = None
+
+    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
+        fts, fts_len, terms, terms_len = index_columns(*indexed)
+        return {"fts": fts, "fts_len": fts_len, "terms": text_array(terms), "terms_len": terms_len}
+
+    def _reindexing(self, tx: Tx, candidate_id: str) -> None:
+        """Nothing to do: the old frequency rows go with the update (triggers, see
+        migrations.py)."""
+
+    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
+        """The new frequency rows are written now, or with the batch, last: a save that
+        failed before leaves none behind."""
+        batch = self.batch_rows()
+        pending = Rows() if batch is None else batch
+        pending.add(rid, indexed[1].split(), columns["fts"])
+        if batch is None:
+            pending.write(tx.conn)
+
+    def _unindex(self, tx: Tx, rid: int) -> None:
+        """The written rows go with the delete (triggers); those saved earlier in this
+        batch are not written at all."""
+        batch = self.batch_rows()
+        if batch is not None:
+            batch.drop(rid)
 
     def _corpus(self) -> tuple[int, float, float]:
         """(documents, average fts length, average terms length), cached a minute."""
@@ -151,7 +185,7 @@ class PgSearch(PgConnection, HitSearch):
 
     def _count_idf(self, term: Term, n: int) -> float:
         # A CJK term of 3+ characters is not in an index: counting the transcripts that
-        # hold it would read each match's text (5 s for a common phrase at 100,000), so
+        # hold it would read each match's text (slow for a common phrase), so
         # the transcripts holding all its bigrams are counted. That can only be more
         # (SQLite counts the phrase): the idf, the same factor for every match, is a
         # little lower, which leaves one term's order as it was and shifts the weight
@@ -205,7 +239,7 @@ class PgSearch(PgConnection, HitSearch):
                     sources.append(f"JOIN {sql} AS {alias} ON {alias}.rid = {first}.rid")
                 source_params += sub_params
                 counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
-            parts.append(f"%s * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / %s))")
+            parts.append(f"? * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / ?))")
             score_params += [0.0 if newest else self._idf(term, n), avg]
         if first is None:
             rid, table = "rid", "candidates"
@@ -215,10 +249,10 @@ class PgSearch(PgConnection, HitSearch):
                 table += f" JOIN candidates AS c ON c.rid = {first}.rid"
 
         if newest:  # the same matches, latest first (an index scan backwards for one word)
-            rows = self._all_rows(
+            rows = self._all(
                 f"SELECT {rid} FROM {table}"
                 f"{' WHERE ' + ' AND '.join(where) if where else ''}"
-                f" ORDER BY {rid} DESC LIMIT %s",
+                f" ORDER BY {rid} DESC LIMIT ?",
                 [*source_params, *where_params, limit],
             )
             return [(int(r[0]), 0.0) for r in rows]
@@ -236,11 +270,11 @@ class PgSearch(PgConnection, HitSearch):
         if in_text and all(_bigrams_of(t) for t in terms if _indexed(t) is None):
             # strpos, not LIKE: the same test, but the planner fetches the few rids
             # by key instead of scanning the pg_trgm index for every match.
-            among = query([*("strpos(fts, %s) > 0" for _ in where), f"{rid} = ANY(%s)"])
+            among = query([*("strpos(fts, ?) > 0" for _ in where), f"{rid} = ANY(?)"])
             texts = [t.text for t in terms if _indexed(t) is None]
             among_params = [*score_params, *count_params, *source_params, *texts]
             return self._bounded(terms, limit, among, among_params, score_params)
-        rows = self._all_rows(sql + " ORDER BY score DESC, rid DESC LIMIT %s", [*params, limit])
+        rows = self._all(sql + " ORDER BY score DESC, rid DESC LIMIT ?", [*params, limit])
         return [(int(r[0]), float(r[1])) for r in rows]
 
     def _bounded(
@@ -270,12 +304,12 @@ class PgSearch(PgConnection, HitSearch):
             sources.append(f"{'JOIN ' if i else ''}{sql} AS p{i}{on}")
             source_params += sub
             parts.append(
-                f"%s * p{i}.tf * {K1 + 1} / (p{i}.tf + {K1} * (1 - {B} + {B} * {length} / %s))"
+                f"? * p{i}.tf * {K1 + 1} / (p{i}.tf + {K1} * (1 - {B} + {B} * {length} / ?))"
             )
         bound_sql = (
             f"SELECT p0.rid, ({' + '.join(parts)})::float8 AS bound FROM {' '.join(sources)}"
             " JOIN candidates AS c ON c.rid = p0.rid ORDER BY bound DESC, p0.rid DESC"
-            " LIMIT %s OFFSET %s"
+            " LIMIT ? OFFSET ?"
         )
         found: list[tuple[int, float]] = []
         step = max(limit * 4, 200)
@@ -283,8 +317,8 @@ class PgSearch(PgConnection, HitSearch):
         while True:
             # a page at a time, and the first bound after it (one page is nearly always
             # enough): the server keeps a top-N instead of sending every match's bound
-            page = self._all_rows(bound_sql, [*idf_avg, *source_params, step + 1, offset])
-            rows = self._all_rows(among, [*params, [int(r[0]) for r in page[:step]]])
+            page = self._all(bound_sql, [*idf_avg, *source_params, step + 1, offset])
+            rows = self._all(among, [*params, [int(r[0]) for r in page[:step]]])
             found += [(int(r[0]), float(r[1])) for r in rows]
             found.sort(key=lambda f: (-f[1], -f[0]))
             if len(page) <= step:
@@ -295,22 +329,6 @@ class PgSearch(PgConnection, HitSearch):
                     break  # no bound left can reach the top (ties included)
             offset += step
         return found[:limit]
-
-    def _fields(self, rids: list[int]) -> rows.Fields:
-        return rows.fields(
-            self._all_rows(
-                "SELECT rid, position, intro, summary, verdict FROM candidates WHERE rid = ANY(%s)",
-                [rids],
-            ),
-            self._all_rows(
-                "SELECT candidate_rid, number, question, goal, answer FROM questions"
-                " WHERE candidate_rid = ANY(%s) ORDER BY candidate_rid, seq",
-                [rids],
-            ),
-        )
-
-    def _rid_in(self, rids: list[int]) -> tuple[str, list[Any]]:
-        return "WHERE rid = ANY(%s)", [rids]
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:

@@ -1,10 +1,13 @@
-"""Opening the database and writing to it: connections, transactions, batches.
+"""Opening a SQLite database and writing to it: connections, transactions, batches:
+the primitives of store/base.py on SQLite.
 
 One connection per thread (a `Store` is shared between threads). WAL lets readers go
 on while an index run writes, and the busy timeout makes writers wait for each other
 instead of failing. Every write is atomic (`_write`); inside `batch()` an index run's
-writes share one transaction that commits every `max_seconds` (2 s for `debrief
-index`, 0.25 s for the watcher), so a crash loses only the last whole candidates.
+writes share one transaction that commits every `max_seconds` (longer for `debrief
+index` than for the watcher), so a crash loses only the last whole candidates.
+SQLite's errors become the store's (`said`): a full disk, a lock waited for too long
+(BusyError), data it refuses (UnstorableError), any other a StoreError.
 """
 
 from __future__ import annotations
@@ -12,37 +15,32 @@ from __future__ import annotations
 import errno
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import ClassVar
 
 import sqlite_utils
 
-from ..errors import DiskFullError, NoDatabaseError, StoreError, UnstorableError
+from ..base import Base, T, Tx
+from ..engine import Engine
+from ..errors import (
+    BusyError,
+    DiskFullError,
+    NewerSchemaError,
+    NoDatabaseError,
+    StoreError,
+    UnstorableError,
+)
 from .driver import sqlite3
-from .migrations import NewerSchemaError, migrate
+from .engine import ENGINE
+from .migrations import migrate
 
 BUSY_TIMEOUT_MS = 15_000
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
-_T = TypeVar("_T")
-
-
-# What SQLite (or its binding of a Python value) raises for data it cannot hold.
-_SQLITE_UNSTORABLE = (sqlite3.DataError, sqlite3.IntegrityError, OverflowError, ValueError)
-
-
-@contextmanager
-def unstorable_is_said() -> Iterator[None]:
-    """SQLite's refusals of the data itself become UnstorableError."""
-    try:
-        yield
-    except _SQLITE_UNSTORABLE as exc:
-        raise UnstorableError(exc) from exc
-
-
 SQLITE_FULL = 13
+_SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 def is_disk_full(exc: BaseException) -> bool:
@@ -59,6 +57,18 @@ def is_disk_full(exc: BaseException) -> bool:
     return False
 
 
+def said(exc: sqlite3.Error, path: str) -> StoreError:
+    """The store's error for one of SQLite's."""
+    if is_disk_full(exc):
+        return DiskFullError(path)
+    if isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError):
+        return UnstorableError(exc)  # the data itself: a constraint, a value too big
+    code = getattr(exc, "sqlite_errorcode", None)
+    if (code is not None and code & 0xFF in _SQLITE_BUSY) or "database is locked" in str(exc):
+        return BusyError(f"database error: {exc}")
+    return StoreError(f"database error: {exc}")
+
+
 def _rollback(db: sqlite_utils.Database) -> None:
     """Roll back what is open. SQLite rolls a transaction back by itself after some
     errors (SQLITE_FULL among them): rolling back again would only hide that error."""
@@ -72,7 +82,7 @@ def _rollback(db: sqlite_utils.Database) -> None:
 
 class _Batch:
     def __init__(self) -> None:
-        self.pending: list[Callable[[sqlite_utils.Database], object]] = []
+        self.pending: list[Callable[[Tx], object]] = []
         self.started = 0.0
 
     def restart(self, db: sqlite_utils.Database) -> None:
@@ -81,10 +91,12 @@ class _Batch:
         self.started = time.monotonic()
 
 
-class Connection:
-    """The database file, its per-thread connections and its write transactions.
-    The per-concern parts of the store (candidates, search, threads, digest, audit)
-    build on this."""
+class Connection(Base):
+    """The database file, its per-thread connections and its write transactions: the
+    primitives of store/base.py on SQLite."""
+
+    engine: ClassVar[Engine] = ENGINE
+    one_writer: ClassVar[bool] = True
 
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         """Open (and migrate) the database at `path`. With `create=False` a missing file
@@ -106,10 +118,12 @@ class Connection:
                 raise DiskFullError(self.path) from exc
             if isinstance(exc, OSError):
                 raise
-            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+            error = NewerSchemaError if isinstance(exc, NewerSchemaError) else StoreError
+            raise error(f"cannot open database {self.path}: {exc}") from exc
 
     @property
     def db(self) -> sqlite_utils.Database:
+        """This thread's connection, as sqlite_utils has it (SQLite's own code, tests)."""
         db: sqlite_utils.Database | None = getattr(self._local, "db", None)
         if db is None:
             if self.path != ":memory:":
@@ -131,20 +145,28 @@ class Connection:
             self._local.db = db
         return db
 
-    def close(self) -> None:
+    def _disconnect(self) -> None:
         db = getattr(self._local, "db", None)
         if db is not None:
             db.conn.close()
             self._local.db = None
 
+    def _connection(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def _store_error(self, exc: Exception) -> StoreError | None:
+        if isinstance(exc, sqlite3.Error):
+            return said(exc, self.path)
+        return DiskFullError(self.path) if is_disk_full(exc) else None  # ENOSPC
+
     @contextmanager
-    def tx(self) -> Iterator[sqlite_utils.Database]:
+    def tx(self) -> Iterator[Tx]:
         """One write transaction: all of it lands, or none of it."""
-        db = self.db
-        with self._disk_full_is_said():
+        with self._said():
+            db = self.db
             db.execute("BEGIN IMMEDIATE")
             try:
-                yield db
+                yield Tx(db.conn, ENGINE)
             except BaseException:
                 _rollback(db)
                 raise
@@ -154,7 +176,7 @@ class Connection:
                 _rollback(db)
                 raise
 
-    def _write(self, fn: Callable[[sqlite_utils.Database], _T]) -> _T:
+    def _write(self, fn: Callable[[Tx], T]) -> T:
         """One atomic write. Inside `batch()` it joins the batch's transaction; should it
         fail half-way, the batch is rolled back and its earlier writes are replayed one
         transaction each, so no half-written candidate is ever committed. On a full disk
@@ -162,12 +184,12 @@ class Connection:
         next run, once there is space, redoes what was not committed)."""
         batch: _Batch | None = getattr(self._local, "batch", None)
         if batch is None:
-            with self.tx() as db:
-                return fn(db)
+            with self.tx() as tx:
+                return fn(tx)
         db = self.db
-        with self._disk_full_is_said():
+        with self._said():
             try:
-                result = fn(db)
+                result = fn(Tx(db.conn, ENGINE))
             except BaseException as exc:
                 _rollback(db)
                 if not is_disk_full(exc):
@@ -187,15 +209,15 @@ class Connection:
         Every write stays atomic (see _write); the yielded `tick()` commits once the
         batch has run `max_seconds`, so other writers wait at most that long and a crash
         loses only the last fraction of a second of whole candidates."""
-        db = self.db
         batch = _Batch()
-        with self._disk_full_is_said():
+        with self._said():
+            db = self.db
             batch.restart(db)
         self._local.batch = batch
 
         def tick() -> None:
             if time.monotonic() - batch.started >= max_seconds:
-                with self._disk_full_is_said(), unstorable_is_said():
+                with self._said():
                     db.execute("COMMIT")  # a deferred constraint is checked here
                     batch.restart(db)
 
@@ -206,7 +228,7 @@ class Connection:
             raise
         finally:
             self._local.batch = None
-        with self._disk_full_is_said(), unstorable_is_said():
+        with self._said():
             try:
                 if db.conn.in_transaction:
                     db.execute("COMMIT")
@@ -215,33 +237,39 @@ class Connection:
                 raise
 
     @contextmanager
-    def _disk_full_is_said(self) -> Iterator[None]:
-        """SQLITE_FULL or ENOSPC become one DiskFullError that says so."""
-        try:
-            yield
-        except DiskFullError:
-            raise
-        except (sqlite3.Error, OSError) as exc:
-            if is_disk_full(exc):
-                raise DiskFullError(self.path) from exc
-            raise
-
-    @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
         """This thread's writes wait at most `seconds` for the write lock (then fail with
         'database is locked') instead of the usual busy timeout."""
-        db = self.db
-        db.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        with self._said():
+            db = self.db
+            db.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
         try:
             yield
         finally:
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            with self._said():
+                db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+    def _one_at_a_time(self, tx: Tx, key: str) -> None:
+        """Nothing to do: a write transaction already excludes every other writer."""
+
+    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+        """The deleted bytes are overwritten (secure_delete) and, when something was
+        deleted, the WAL emptied: the database files no longer hold the text."""
+        with self._said():
+            db = self.db
+            db.execute("PRAGMA secure_delete = ON")
+            try:
+                with self.tx() as tx:
+                    done = write(tx)
+            finally:
+                db.execute("PRAGMA secure_delete = OFF")
+        if done is not None:
+            self.checkpoint()
+        return done
 
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and empty it (TRUNCATE); False when a
         reader kept it from finishing within the busy timeout."""
-        row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        with self._said():
+            row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         return row is None or row[0] == 0
-
-    def _rows(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
-        return list(self.db.query(sql, params))

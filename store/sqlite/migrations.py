@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from ..registry import NewerSchemaError as NewerSchemaError
-from ..registry import Registry
+from ..registry import REPARSE_MTIME, Registry
 
 REGISTRY: Registry[sqlite_utils.Database] = Registry()
 MIGRATIONS = REGISTRY.migrations
@@ -241,7 +240,7 @@ def m008_search_terms(db: sqlite_utils.Database) -> None:
     occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
     C#) as whole-word tokens. Rebuilt from the stored text (see store/fulltext.py)."""
     from .. import fulltext
-    from ..candidates import questions
+    from .search import indexed_questions
 
     db.execute("DROP TABLE IF EXISTS candidates_bigrams")
     db.execute(
@@ -253,16 +252,13 @@ def m008_search_terms(db: sqlite_utils.Database) -> None:
     )
     rows = db.execute("SELECT rid, position, intro, summary, verdict FROM candidates").fetchall()
     for rid, position, intro, summary, verdict in rows:
-        text = fulltext.doc_text(position, intro or "", summary or "", questions(db, rid), verdict)
+        text = fulltext.doc_text(
+            position, intro or "", summary or "", indexed_questions(db.execute, rid), verdict
+        )
         db.execute(
             "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
             [rid, fulltext.bigrams(text)],
         )
-
-
-REPARSE_MTIME = -1
-"""A `candidates.mtime_ns` that asks the next index run to parse the file again, even
-when its content is unchanged: the parser learned facts the stored rows lack."""
 
 
 @migration

@@ -1,13 +1,14 @@
-"""Full-text search over the store: find the matching candidates, rank them, cut snippets.
+"""Full text on SQLite: the FTS5 rows a save writes, and ranking a search with them.
 
 The index itself (what text goes in, how a query becomes FTS5 expressions, snippets)
-is pure and lives in `fulltext.py`; this module runs its queries against the database.
+is pure and lives in `fulltext.py`; `search()` itself is `hits.py`'s, the same on both
+backends; this module writes and queries the two FTS5 tables.
 
 Ranking is FTS5's own bm25 over every match (`rank`), the newest first among equals.
 A query with terms in both tables adds the two tables' bm25 scores.
 
-bm25 scores every match, so a term found in most transcripts costs ~1 µs per match
-(~100 ms at 100,000). The ranked rowids of recent queries are therefore kept, each
+bm25 scores every match, so a term found in most transcripts costs time in proportion
+to its matches. The ranked rowids of recent queries are therefore kept, each
 with the state of the two full-text indexes it was computed on: FTS5's structure
 record (whose cookie changes with every write that reaches the index, merges included)
 and its averages record (row count and total size, which bm25 reads). A query is
@@ -18,13 +19,15 @@ bm25 query would give. Snippets and candidate fields are always read fresh.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from .. import fulltext, rows
+from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
+from ..models import Question
 from .connection import Connection
 
 # FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
@@ -39,8 +42,52 @@ _Key = tuple[str | None, str | None, int, str]
 _Ranked = list[tuple[int, float]]
 
 
-class SearchStore(Connection, HitSearch):
-    """`search()`: candidates containing every term, best (or newest) first, with snippets."""
+def indexed_questions(execute: Callable[[str, list[Any]], Any], rid: int) -> list[Question]:
+    """A candidate's questions as its indexed text holds them (`execute` is a
+    connection's or a transaction's: the migrations read them too)."""
+    return [
+        rows.question([*r, None])
+        for r in execute(
+            f"SELECT {rows.QUESTION_COLUMNS} FROM questions WHERE candidate_rid = ? ORDER BY seq",
+            [rid],
+        ).fetchall()
+    ]
+
+
+class FullText(HitSearch, Connection):
+    """The FTS5 rows of every save, and the ranking `search()` reads."""
+
+    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
+        return {}  # the text lives once, in candidates and questions (contentless FTS5)
+
+    def _reindexing(self, tx: Tx, candidate_id: str) -> None:
+        row = tx.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
+        if row is not None:
+            self._unindex(tx, row[0])
+
+    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
+        tx.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, indexed[0]])
+        tx.execute(
+            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, indexed[1]]
+        )
+
+    def _unindex(self, tx: Tx, rid: int) -> None:
+        """Contentless FTS5 forgets a row only when told exactly what it indexed."""
+        row = tx.execute(
+            "SELECT position, intro, summary, verdict FROM candidates WHERE rid = ?", [rid]
+        ).fetchone()
+        if row is None:
+            return
+        text = fulltext.doc_text(row[0], row[1], row[2], indexed_questions(tx.execute, rid), row[3])
+        tx.execute(
+            "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
+            [rid, text],
+        )
+        tx.execute(
+            "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
+            " VALUES ('delete', ?, ?)",
+            [rid, fulltext.bigrams(text)],
+        )
 
     @contextmanager
     def _snapshot(self) -> Iterator[tuple[bytes, ...] | None]:
@@ -106,26 +153,6 @@ class SearchStore(Connection, HitSearch):
                 " ORDER BY rank, rowid DESC LIMIT :n"
             )
         return [(r[0], -float(r[1])) for r in self.db.execute(sql, params)]
-
-    def _fields(self, rowids: list[int]) -> rows.Fields:
-        """The indexed text of some candidates, field by field in reading order, each
-        with the number of the question it belongs to (None outside the questions)."""
-        marks = ", ".join("?" for _ in rowids)
-        return rows.fields(
-            self.db.execute(
-                "SELECT rid, position, intro, summary, verdict FROM candidates"
-                f" WHERE rid IN ({marks})",
-                rowids,
-            ),
-            self.db.execute(
-                "SELECT candidate_rid, number, question, goal, answer FROM questions"
-                f" WHERE candidate_rid IN ({marks}) ORDER BY candidate_rid, seq",
-                rowids,
-            ),
-        )
-
-    def _rid_in(self, rids: list[int]) -> tuple[str, list[Any]]:
-        return f"WHERE rid IN ({', '.join('?' for _ in rids)})", list(rids)
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:

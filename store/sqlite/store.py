@@ -1,17 +1,12 @@
 """The SQLite store: the only place that speaks SQL. It hands out pydantic models.
 
-`Store` is the SQLite implementation, put together from one part per concern:
+`Store` puts together the queries both backends share (store/queries.py: each concern
+module at store/'s top holds its queries once) with what is SQLite's own:
 
 - `connection.py`: opening the database (WAL, busy timeout), `tx()`, batched writes;
-- `candidates.py`: save, get, list, count, resolve;
-- `search.py`: full-text search and ranking (the index's pure side is `fulltext.py`);
-- `threads.py`: bot posts and reviewers' replies (decisions, follow-ups, notes);
-- `decisions.py`: decisions made with the verdict's buttons (recorded as replies);
-- `uploads.py`: transcripts shared in Slack (claims, saved files);
-- `home.py`: the App Home tab's queues (waiting for a reviewer, their decisions);
-- `digest.py`: the daily digest's lines and its per-day claim;
-- `audit.py`: the audit log and erasure (forget, restore);
-- `maintenance.py`: online backups, stats, health, the last index run.
+- `search.py`: the FTS5 rows of a save, and ranking with them;
+- `migrations.py`: the schema;
+- here: online backups, the health check, the database's size.
 
 One `Store` per database file; it is safe to share between threads (each thread
 gets its own connection).
@@ -19,32 +14,70 @@ gets its own connection).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..api import IndexTarget, StoreAPI
-from ..audit import AuditStore
-from ..candidates import CandidateStore
-from ..decisions import DecisionStore
-from ..digest import DigestStore
-from ..home import HomeStore
-from ..maintenance import MaintenanceStore
-from ..threads import ThreadStore
-from ..uploads import UploadStore
+from .. import rows
+from ..errors import StoreError
+from ..models import HealthCheck
+from ..queries import Queries
+from . import migrations
+from .driver import sqlite3
+from .search import FullText
+
+if TYPE_CHECKING:
+    from ..api import IndexTarget, StoreAPI
 
 __all__ = ["Store"]
 
 
-class Store(
-    CandidateStore,
-    ThreadStore,
-    DecisionStore,
-    HomeStore,
-    UploadStore,
-    DigestStore,
-    AuditStore,
-    MaintenanceStore,
-):
+class Store(Queries, FullText):
     """The SQLite store: every concern's methods on one object."""
+
+    def backup(self, dest: str | Path) -> int:
+        """A consistent copy of the database at `dest`, taken online: readers and the
+        bot's writers go on while it runs (SQLite's backup API, a few pages at a time).
+        Returns the copy's size in bytes. An existing `dest` is refused."""
+        target = Path(dest)
+        if target.exists():
+            raise StoreError(f"{target} already exists: choose a new file for the backup")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        with self._said():
+            copy = sqlite3.connect(str(partial))
+            try:
+                self.db.conn.backup(copy, pages=1024)
+                copy.execute("PRAGMA journal_mode = DELETE")
+                check = copy.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                copy.close()
+        if check != "ok":
+            partial.unlink(missing_ok=True)
+            raise StoreError(f"the backup failed its integrity check: {check}")
+        os.replace(partial, target)
+        return target.stat().st_size
+
+    def health(self) -> HealthCheck:
+        with self._said():
+            db = self.db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("ROLLBACK")
+                writable = True
+            except sqlite3.Error:
+                writable = False
+            check = "; ".join(str(r[0]) for r in db.execute("PRAGMA quick_check"))
+            pending = migrations.pending(db)
+        return rows.health(writable, check, self.schema(), pending)
+
+    def database_bytes(self) -> int:
+        """The database file and its WAL."""
+        if self.path == ":memory:":
+            return 0
+        files = (Path(self.path), Path(self.path + "-wal"))
+        return sum(p.stat().st_size for p in files if p.exists())
 
 
 if TYPE_CHECKING:

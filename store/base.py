@@ -1,0 +1,166 @@
+"""What every query module of the store builds on, whichever the backend.
+
+The concern modules at store/'s top (candidates, threads, decisions, uploads, home,
+digest, audit, maintenance, hits) hold the one implementation of each query, written
+with `?` parameters; `Base` gives them the same primitives on SQLite
+(`store/sqlite/connection.py`) and PostgreSQL (`store/pg/connection.py`): the
+backend's `engine` (store/engine.py), rows read as dicts or tuples, one row, and
+write transactions whose `execute` takes `?` SQL. Every primitive raises the store's
+own errors (store/errors.py), never the driver's.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, ClassVar, Protocol, TypeVar
+
+from .engine import Engine
+from .errors import StoreError
+
+T = TypeVar("T")
+
+
+class Cursor(Protocol):
+    """What a statement's result gives, on either driver."""
+
+    @property
+    def rowcount(self) -> int: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Tx:
+    """The statements of one write transaction, written with `?` on every backend."""
+
+    def __init__(self, conn: Any, engine: Engine) -> None:
+        self.conn = conn  # the driver's connection (sqlite3 or psycopg)
+        self.engine = engine
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        cursor: Cursor = self.conn.execute(self.engine.convert(sql), params)
+        return cursor
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.conn.executemany(self.engine.convert(sql), rows)
+
+
+class Base(ABC):
+    """The primitives a backend's connection gives every query module."""
+
+    engine: ClassVar[Engine]
+    one_writer: ClassVar[bool]
+    """True where the database takes one writer at a time (SQLite): a write may wait for
+    the whole database's lock, not only for the rows it writes."""
+
+    path: str
+
+    @abstractmethod
+    def _connection(self) -> Any:
+        """This thread's connection, as the driver has it."""
+
+    @abstractmethod
+    def _store_error(self, exc: Exception) -> StoreError | None:
+        """The store's error for one the driver (or the system under it) raised; None
+        for any other."""
+
+    @contextmanager
+    def _said(self) -> Iterator[None]:
+        """The driver's errors raised inside become the store's (store/errors.py)."""
+        try:
+            yield
+        except StoreError:
+            raise
+        except Exception as exc:
+            error = self._store_error(exc)
+            if error is None:
+                raise
+            raise error from exc
+
+    @abstractmethod
+    def tx(self) -> AbstractContextManager[Tx]:
+        """One write transaction: all of it lands, or none of it."""
+
+    @abstractmethod
+    def _write(self, fn: Callable[[Tx], T]) -> T:
+        """One atomic write, which joins an index run's batch where one is open."""
+
+    @abstractmethod
+    def batch(self, max_seconds: float = 0.25) -> AbstractContextManager[Callable[[], None]]:
+        """An index run's writes in few commits; the yielded `tick()` may commit."""
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Every row of a `?` query, as dicts."""
+        with self._said():
+            cursor = self._connection().execute(self.engine.convert(sql), params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a `?` query, as tuples."""
+        with self._said():
+            return list(self._connection().execute(self.engine.convert(sql), params).fetchall())
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of a `?` query, or None."""
+        with self._said():
+            row: tuple[Any, ...] | None = (
+                self._connection().execute(self.engine.convert(sql), params).fetchone()
+            )
+            return row
+
+    def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        row = self._one(sql, params)
+        return None if row is None else row[0]
+
+    @abstractmethod
+    def waiting_at_most(self, seconds: float) -> AbstractContextManager[None]:
+        """This thread's writes wait at most `seconds` for a lock, then fail."""
+
+    @abstractmethod
+    def _one_at_a_time(self, tx: Tx, key: str) -> None:
+        """Until `tx` ends, no other writer holds `key` (on any replica)."""
+
+    @abstractmethod
+    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+        """Run `write` in one transaction whose deletions leave no readable trace of the
+        deleted text behind in the database (as far as the backend can); it returns
+        None when it deleted nothing."""
+
+    # -- the full-text part of a save, which each backend writes its own way ------------
+    # (store/sqlite/search.py: FTS5 tables; store/pg/search.py: columns and postings)
+
+    @abstractmethod
+    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
+        """`candidates` columns of a save beside the transcript's own, from its indexed
+        text and bigram string (`fulltext.indexed`)."""
+
+    @abstractmethod
+    def _reindexing(self, tx: Tx, candidate_id: str) -> None:
+        """A save is about to replace this candidate's row and questions (if it has any)."""
+
+    @abstractmethod
+    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
+        """A save wrote this candidate's row (`columns`) and questions: its full-text rows."""
+
+    @abstractmethod
+    def _unindex(self, tx: Tx, rid: int) -> None:
+        """This candidate's row is about to be deleted: its full-text rows go."""
+
+    @abstractmethod
+    def checkpoint(self) -> bool:
+        """Make what was written durable in the database's own files."""
+
+    @abstractmethod
+    def _disconnect(self) -> None:
+        """Close every connection this store opened."""
+
+    def close(self) -> None:
+        """Done with this store: its connections are closed."""
+        self._disconnect()
+
+
+__all__ = ["Base", "Cursor", "T", "Tx"]

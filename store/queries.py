@@ -1,0 +1,28 @@
+"""Every concern module at store/'s top on one class: what both backends' stores are
+made of, beside their own connection and full text (store/sqlite/store.py `Store`,
+store/pg/store.py `PgStore`)."""
+
+from __future__ import annotations
+
+from .audit import AuditStore
+from .candidates import CandidateStore
+from .decisions import DecisionStore
+from .digest import DigestStore
+from .home import HomeStore
+from .maintenance import MaintenanceStore
+from .threads import ThreadStore
+from .uploads import UploadStore
+
+
+class Queries(
+    CandidateStore,
+    ThreadStore,
+    DecisionStore,
+    HomeStore,
+    UploadStore,
+    DigestStore,
+    AuditStore,
+    MaintenanceStore,
+):
+    """Candidates, threads, decisions, uploads, the Home tab, the digest, the audit and
+    erasure, counts: each query written once, for both backends."""

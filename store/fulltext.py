@@ -127,7 +127,8 @@ def _segment(run: str) -> list[str]:
 
 
 def warm() -> threading.Thread:
-    """Load the segmenter's dictionary (~1 s) in a background thread; call at startup."""
+    """Load the segmenter's dictionary (it takes a while) in a background thread; call at
+    startup."""
     thread = threading.Thread(target=_segment, args=("分词",), name="jieba-warm", daemon=True)
     thread.start()
     return thread

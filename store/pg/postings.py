@@ -23,7 +23,7 @@ one table or the other, never both.
 `Rows` collects them: a save outside a batch writes its own at once; inside an index run's
 batch (`PgConnection.batch`) they are written at the batch's commit, sorted by key,
 with one COPY per table, so the primary keys' B-trees are filled in order instead of at
-~1,400 random places per transcript (2,000 transcripts: 20 s of postings writes -> 8 s).
+a thousand random places or more per transcript.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The sqlite3 module the store uses: pysqlite3 (a current SQLite, whose FTS5 indexes
-Chinese about 1.6 times faster) where it is installed, else Python's own. It is the
+Chinese faster) where it is installed, else Python's own. It is the
 same choice sqlite-utils makes, so both always speak to one library."""
 
 from __future__ import annotations

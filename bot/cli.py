@@ -1,99 +1,30 @@
-"""The `debrief` command line. Errors become one clean line and an exit code.
-
-A failure the user can act on raises `click.ClickException` (exit 1) or, for something
-they must say or configure differently, `BadUsage`, a `click.UsageError` (exit 2); click
-prints `Error: <message>` on stderr, one line: `BadUsage` leaves out the usage text."""
+"""The `debrief` command line: the group, every command attached to it, and the
+commands that read the index (index, show, search, list). The operator's commands
+are in bot/ops.py and bot/migrate_db.py, those that talk to Slack in bot/cli_slack.py;
+what they share, errors as one clean line included, in bot/cli_common.py."""
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
-from collections.abc import Callable
-from typing import IO, Any, ParamSpec, TypeVar
+from typing import Any
 
 import click
 
-from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
-from store.factory import open_store as open_backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, plain_years
 from store.resolve import Resolution
-from store.sqlite.driver import sqlite3
 
 from . import cli_text as text
-from .settings import Settings, SettingsError, load_settings
-
-F = TypeVar("F", bound=Callable[..., Any])
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-class BadUsage(click.UsageError):
-    """Exit 2, shown as click's one `Error: …` line without the usage text above it."""
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.ClickException.show(self, file)
-
-
-def clean_errors(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn the errors a user can cause into a message, never a traceback."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except (SettingsError, NoDatabaseError) as exc:
-            raise BadUsage(str(exc)) from exc
-        except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
-        except sqlite3.Error as exc:
-            from store.sqlite.connection import is_disk_full
-
-            if is_disk_full(exc):  # SQLITE_FULL outside a store write: still one line
-                raise click.ClickException("disk full: " + str(exc)) from exc
-            raise click.ClickException(f"database error: {exc}") from exc
-
-    return wrapper
-
-
-def db_option(fn: F) -> F:
-    return click.option(
-        "--db",
-        "db_path",
-        metavar="FILE",
-        help="SQLite database (default: $DEBRIEF_DB, else ./debrief.db).",
-    )(fn)
-
-
-def json_option(fn: F) -> F:
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
-
-
-def settings_for(db_path: str | None) -> Settings:
-    return load_settings(db_path=db_path)
-
-
-def open_store(db_path: str | None, *, create: bool = False) -> Backend:
-    """The database; only `index` (and `serve`) may create it: reading a database that
-    is not there says so (NoDatabaseError, exit 2) instead of answering from an empty one."""
-    return open_backend(settings_for(db_path).db_path, create=create)
-
+from .cli_common import Debrief, db_option, echo_json, json_option, open_store, settings_for
+from .cli_slack import ask, digest, serve
+from .migrate_db import migrate_db
+from .ops import audit, backup, doctor, forget, stats
+from .settings import load_settings
 
 # The --json contracts: these keys, as the README and the issues spell them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
 LIST_KEYS = {"id", "position", "years", "years_text", "questions", "unanswered", "has_verdict"}
-
-
-def echo_json(value: Any) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="debrief-bot")
-def cli() -> None:
-    """Debrief: interview transcripts, indexed, in Slack."""
 
 
 # -- index -------------------------------------------------------------------------------
@@ -110,11 +41,10 @@ def index_json(result: IndexResult) -> dict[str, Any]:
     }
 
 
-@cli.command()
+@click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @db_option
 @json_option
-@clean_errors
 def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
     """Index transcript files and folders (new, changed and removed files)."""
     store = open_store(db_path, create=True)
@@ -222,11 +152,10 @@ def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
     )
 
 
-@cli.command()
+@click.command()
 @click.argument("candidate", nargs=-1, required=True)
 @db_option
 @json_option
-@clean_errors
 def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
     """Show one candidate: an id, a unique id prefix, or words matching one candidate."""
     store = open_store(db_path)
@@ -240,7 +169,7 @@ def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None
 # -- search --------------------------------------------------------------------------------
 
 
-@cli.command()
+@click.command()
 @click.argument("query", nargs=-1, required=True)
 @db_option
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 1000))
@@ -252,7 +181,6 @@ def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None
     help="best matches first (bm25), or newest first",
 )
 @json_option
-@clean_errors
 def search(
     query: tuple[str, ...], db_path: str | None, limit: int, sort: str, as_json: bool
 ) -> None:
@@ -274,7 +202,7 @@ def search(
 # -- list ----------------------------------------------------------------------------------
 
 
-@cli.command(name="list")
+@click.command(name="list")
 @click.argument("position", required=False)
 @click.option(
     "--limit",
@@ -285,7 +213,6 @@ def search(
 @click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first M.")
 @db_option
 @json_option
-@clean_errors
 def list_(
     position: str | None, limit: int | None, offset: int, db_path: str | None, as_json: bool
 ) -> None:
@@ -307,8 +234,28 @@ def list_(
         click.secho(text.more(offset + 1, offset + len(rows), total, loc), dim=True)
 
 
-# The operator's commands live in their own module and hang on `cli` when it loads.
-from . import cli_slack, migrate_db, ops  # noqa: E402, F401
+@click.group(cls=Debrief, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="debrief-bot")
+def cli() -> None:
+    """Debrief: interview transcripts, indexed, in Slack."""
+
+
+# reading the index
+cli.add_command(index)
+cli.add_command(show)
+cli.add_command(search)
+cli.add_command(list_)
+# Slack, or speaking as the bot (bot/cli_slack.py)
+cli.add_command(serve)
+cli.add_command(ask)
+cli.add_command(digest)
+# the operator's (bot/ops.py, bot/migrate_db.py)
+cli.add_command(doctor)
+cli.add_command(backup)
+cli.add_command(stats)
+cli.add_command(audit)
+cli.add_command(forget)
+cli.add_command(migrate_db)
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """The commands that talk to Slack or speak as the bot: `serve`, `ask`, `digest`.
 
-They hang on the `cli` group from `bot/cli.py` (which imports this module at its end).
+bot/cli.py attaches them to the `debrief` group.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from store.factory import open_store as open_backend
 
 from . import cli_text
-from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
+from .cli_common import BadUsage, db_option, echo_json, json_option, settings_for
 
 if TYPE_CHECKING:
     from slack_sdk import WebClient
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--port", default=3000, show_default=True, type=click.IntRange(0, 65535), help="HTTP mode port."
 )
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     default=None,
     help="Overrides DEBRIEF_LOG_LEVEL (default info).",
 )
-@clean_errors
 def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> None:
     """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
     from . import logs
@@ -156,13 +155,12 @@ def render_text(payload: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@cli.command()
+@click.command()
 @click.argument("command")
 @db_option
 @click.option("--user", default="U_CLI", show_default=True, help="Who asks (a Slack user ID).")
 @click.option("--channel", default="C_CLI", show_default=True, help="Where (a Slack channel ID).")
 @json_option
-@clean_errors
 def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
     from handlers.audit import record
@@ -195,12 +193,11 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         raise SystemExit(1)
 
 
-@cli.command()
+@click.command()
 @click.option("--post", "do_post", is_flag=True, help="Post today's digest (once a day).")
 @click.option("--dry-run", is_flag=True, help="Print the digest without posting it.")
 @db_option
 @json_option
-@clean_errors
 def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
     """The daily digest: `--post` for cron, `--dry-run [--json]` to see it."""
     from .app import web_client

@@ -1,6 +1,6 @@
 """`debrief migrate-db --to postgresql://...`: move a SQLite database to PostgreSQL.
 
-Registered on `cli` like the operator's commands in ops.py. The SQLite database (from
+Attached to the `debrief` group in bot/cli.py. The SQLite database (from
 `--db` or DEBRIEF_DB) is only read; the PostgreSQL one must be empty. Every table is
 copied in one transaction, then each table's rows are counted on both sides: a
 difference is an error (exit 1). Then point DEBRIEF_DB at the URL and start the bot.
@@ -12,14 +12,13 @@ import click
 
 from store.factory import is_shared, open_store
 
-from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, settings_for
+from .cli_common import BadUsage, db_option, echo_json, json_option, settings_for
 
 
-@cli.command("migrate-db")
+@click.command("migrate-db")
 @click.option("--to", "target", required=True, metavar="URL", help="The PostgreSQL database.")
 @db_option
 @json_option
-@clean_errors
 def migrate_db(target: str, db_path: str | None, as_json: bool) -> None:
     """Copy the SQLite database into an empty PostgreSQL one and check the counts."""
     from store.pg import PgStore

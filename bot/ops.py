@@ -1,6 +1,6 @@
 """The operator's commands: `doctor`, `backup`, `stats`, `audit` and `forget`.
 
-They hang on the `cli` group from `bot/cli.py` (which imports this module at its end).
+bot/cli.py attaches them to the `debrief` group.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import click
 from store.indexer import index_paths
 
 from . import cli_text as text
-from .cli import BadUsage, clean_errors, cli, db_option, echo_json, json_option, open_store
+from .cli_common import BadUsage, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
 from .settings import load_settings
 
@@ -51,7 +51,7 @@ def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-@cli.command()
+@click.command()
 @click.option(
     "--since",
     metavar="WHEN",
@@ -59,7 +59,6 @@ def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
 )
 @db_option
 @json_option
-@clean_errors
 def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
     """Who looked up, posted or decided what, about which candidate, from where."""
     settings = load_settings(db_path=db_path)
@@ -86,10 +85,9 @@ def _size(n: int) -> str:
     return f"{n} B"
 
 
-@cli.command()
+@click.command()
 @db_option
 @json_option
-@clean_errors
 def doctor(db_path: str | None, as_json: bool) -> None:
     """Check a deployment: Slack token and scopes, channels, database, transcripts, digest.
 
@@ -111,10 +109,9 @@ def doctor(db_path: str | None, as_json: bool) -> None:
         raise SystemExit(1)
 
 
-@cli.command()
+@click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @db_option
-@clean_errors
 def backup(file: str, db_path: str | None) -> None:
     """Copy the database to FILE while the bot keeps running (a consistent snapshot).
 
@@ -128,10 +125,9 @@ def backup(file: str, db_path: str | None) -> None:
     click.echo(text.t(loc, "backed_up", src=store.path, dest=file, size=_size(size)))
 
 
-@cli.command()
+@click.command()
 @db_option
 @json_option
-@clean_errors
 def stats(db_path: str | None, as_json: bool) -> None:
     """Candidates, questions, unanswered, decisions, database size, last index run and digest."""
     figures = open_store(db_path).stats()
@@ -161,12 +157,11 @@ def stats(db_path: str | None, as_json: bool) -> None:
         click.echo(f"{name.ljust(width)}  {value}")
 
 
-@cli.command()
+@click.command()
 @click.argument("candidate")
 @click.option("--restore", is_flag=True, help="Lift an earlier forget and index the file again.")
 @db_option
 @json_option
-@clean_errors
 def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) -> None:
     """Erase a candidate and everything recorded about them (an exact id)."""
     from handlers.audit import AuditEvent, record

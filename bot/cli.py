@@ -22,7 +22,7 @@ from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, stats
 from .settings import load_settings
 
-# The --json contracts: these keys, as the README and the issues spell them.
+# The --json contracts: these keys, as the README spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
 LIST_KEYS = {"id", "position", "years", "years_text", "questions", "unanswered", "has_verdict"}
 

@@ -5,10 +5,8 @@ The Bolt listeners (listeners/slash.py, actions.py) and `debrief ask` all come t
 they answer alike. Each subcommand is one `Kind` and one entry in `SUBCOMMANDS`: the
 names it is typed with, how its words are read, whether a button may ask for it,
 and its answer. Adding a subcommand touches that table and its view, nothing else.
-
-About 440 lines, on purpose: the table, the readers of typed words and the answers it
-names are one unit; split, a newcomer would have to open three modules to follow one
-subcommand from what is typed to what is shown.
+The table, the readers of typed words and the answers it names are one unit, kept in
+one module: one subcommand can be followed from what is typed to what is shown.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ header label, and the profile (简介) when it comes after `Position:` / `Years�
 no profile label has been seen: in the seeds' order, the paragraph after the
 position and years is the profile. The Chinese 摘要/总结/概述 are always the summary.
 
-About 430 lines, on purpose: the reading is one pass over the lines whose states
+One long function, on purpose: the reading is one pass over the lines whose states
 (summary, header, question, goal, answer, verdict) only make sense together; the
 grammar it matches and what values mean already live in `labels.py` and `values.py`.
 

@@ -93,6 +93,11 @@ class CandidateStore(HitSearch, Base):
             "position": text(t.position),
             "years": t.years,
             "years_text": text(t.years_text),
+            "name": text(t.name),
+            "interviewers": text(rows.names_json(t.interviewers)),
+            "interviewed_at": t.interviewed_at,
+            "interviewed_at_text": text(t.interviewed_at_text),
+            "round": text(t.round),
             "intro": text(t.intro),
             "summary": text(t.summary),
             "verdict": text(t.verdict),
@@ -162,8 +167,8 @@ class CandidateStore(HitSearch, Base):
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
-            "SELECT rid, id, position, years, years_text, intro, summary, verdict, source, hash,"
-            " first_indexed_at FROM candidates WHERE id = ?",
+            f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
+            " verdict, source, hash, first_indexed_at FROM candidates WHERE id = ?",
             [candidate_id],
         )
         if not found:

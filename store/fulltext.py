@@ -62,12 +62,19 @@ def doc_text(
     summary: str,
     questions: Iterable[Question],
     verdict: str | None,
+    name: str | None = None,
+    interviewers: Sequence[str] = (),
 ) -> str:
-    """The exact string indexed for one candidate (and needed again to delete it)."""
+    """The exact string indexed for one candidate (and needed again to delete it). The
+    name and the interviewers come last, and only when the file gives them: a row saved
+    before they were kept is deleted with the text it was indexed with."""
     parts = [position or "", intro, summary]
     for q in questions:
         parts.extend((q.question, q.goal, q.answer))
     parts.append(verdict or "")
+    who = [n for n in (name or "", *interviewers) if n]
+    if who:
+        parts.append(" ".join(who))
     return "\n".join(parts) + " "
 
 
@@ -80,7 +87,7 @@ def bigrams(text: str) -> str:
 
 def indexed(t: Transcript) -> tuple[str, str]:
     """(doc_text, bigrams) of a transcript: what a save indexes for it."""
-    text = doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
+    text = doc_text(t.position, t.intro, t.summary, t.questions, t.verdict, t.name, t.interviewers)
     return text, bigrams(text)
 
 

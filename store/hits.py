@@ -80,7 +80,8 @@ class HitSearch(Base):
         of_rid, same = self.engine.in_list("candidate_rid", rids)
         return rows.fields(
             self._all(
-                f"SELECT rid, position, intro, summary, verdict FROM candidates WHERE {rid_in}",
+                "SELECT rid, position, intro, summary, verdict, name, interviewers"
+                f" FROM candidates WHERE {rid_in}",
                 params,
             ),
             self._all(

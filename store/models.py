@@ -143,6 +143,12 @@ class CandidateSummary(_PlainYears):
     position: str | None
     years: float | None
     years_text: str = ""
+    # who and when, from the header (see Transcript); what a pick list tells apart
+    name: str | None = None
+    interviewers: list[str] = Field(default_factory=list)
+    interviewed_at: str | None = None
+    interviewed_at_text: str = ""
+    round: str | None = None
     questions: int
     unanswered: int
     has_verdict: bool
@@ -200,6 +206,8 @@ class DigestLine(_PlainYears):
     id: str
     position: str | None
     years: float | None
+    name: str | None = None
+    interviewed_at: str | None = None  # ISO 8601, from the file; None when it gives none
     count: int = 0  # unanswered questions, or decisions recorded
     tally: dict[str, int] = Field(default_factory=dict)
 

@@ -8,6 +8,7 @@ own SQL (search, health).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -39,9 +40,17 @@ QUESTION_COLUMNS = "number, question, goal, answer, answered"
 """A question row's columns, in the order `question()` reads them; the sixth is why an
 unanswered one is unanswered (or NULL where the schema has no such column yet)."""
 
+FACT_COLUMNS = "name, interviewers, interviewed_at, interviewed_at_text, round"
+"""Who and when, from the transcript's header: the columns `facts()` reads."""
+
+NEWEST_FIRST = "coalesce({p}interviewed_at, {p}first_indexed_at) DESC"
+"""The order of lists, `{p}` a table's alias and a dot (or nothing): by the interview's
+date where the file gives one, else by when it was first indexed, newest first (ISO 8601
+strings: a date sorts before the times of the same day). An index serves it."""
+
 SUMMARY_SQL = (
-    "SELECT id, position, years, years_text, question_count, unanswered_count,"
-    " verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
+    f"SELECT id, position, years, years_text, {FACT_COLUMNS}, question_count,"
+    " unanswered_count, verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
 )
 """A CandidateSummary's columns; both dialects say it the same way."""
 
@@ -60,6 +69,31 @@ def question(r: Sequence[Any]) -> Question:
     )
 
 
+def names_json(names: Sequence[str]) -> str:
+    """A list of names as its column holds it: a JSON array."""
+    return json.dumps(list(names), ensure_ascii=False)
+
+
+def names(stored: object) -> list[str]:
+    """A names column back as a list; anything but a JSON array of strings is none."""
+    try:
+        found = json.loads(stored) if isinstance(stored, str) else None
+    except ValueError:
+        return []
+    return [n for n in found if isinstance(n, str)] if isinstance(found, list) else []
+
+
+def facts(r: Row) -> dict[str, Any]:
+    """Who and when (FACT_COLUMNS) of a row, as the models name them."""
+    return {
+        "name": r.get("name"),
+        "interviewers": names(r.get("interviewers")),
+        "interviewed_at": r.get("interviewed_at"),
+        "interviewed_at_text": r.get("interviewed_at_text") or "",
+        "round": r.get("round"),
+    }
+
+
 def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
     decisions, followups, notes = reviews
     return Candidate(
@@ -67,6 +101,7 @@ def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
         position=r["position"],
         years=r["years"],
         years_text=r["years_text"] or "",
+        **facts(r),
         intro=r["intro"] or "",
         summary=r["summary"] or "",
         questions=questions,
@@ -86,6 +121,7 @@ def summary(r: Row) -> CandidateSummary:
         position=r["position"],
         years=r["years"],
         years_text=r["years_text"] or "",
+        **facts(r),
         questions=r["question_count"],
         unanswered=r["unanswered_count"],
         has_verdict=bool(r["has_verdict"]),
@@ -168,17 +204,19 @@ def ranked_rows(
 
 
 def fields(heads: Iterable[Sequence[Any]], questions: Iterable[Sequence[Any]]) -> Fields:
-    """(rid, position, intro, summary, verdict) rows and (rid, number, question, goal,
-    answer) rows in reading order -> each candidate's indexed text, field by field, with
-    the number of the question each belongs to (None outside the questions)."""
+    """(rid, position, intro, summary, verdict, name, interviewers) rows and (rid, number,
+    question, goal, answer) rows in reading order -> each candidate's indexed text, field
+    by field, with the number of the question each belongs to (None outside the
+    questions); the name and interviewers last, as `fulltext.doc_text` has them."""
     head: Fields = {}
-    verdicts: dict[int, str] = {}
-    for rid, position, intro, summary_, verdict in heads:
+    tails: dict[int, list[tuple[str, int | None]]] = {}
+    for rid, position, intro, summary_, verdict, name, interviewers in heads:
         head[rid] = [(position or "", None), (intro or "", None), (summary_ or "", None)]
-        verdicts[rid] = verdict or ""
+        who = " ".join(n for n in (name or "", *names(interviewers)) if n)
+        tails[rid] = [(verdict or "", None), (who, None)]
     for rid, number, question_, goal, answer in questions:
         head[rid] += [(question_, number), (goal, number), (answer, number)]
-    return {rid: [*parts, (verdicts[rid], None)] for rid, parts in head.items()}
+    return {rid: [*parts, *tails[rid]] for rid, parts in head.items()}
 
 
 def search_hits(

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .. import fulltext
+from .. import fulltext, rows
 from ..errors import StoreError
 from ..models import Question
 from ..sqlite.store import Store
@@ -116,6 +116,8 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                         r["summary"] or "",
                         questions.get(r["rid"], []),
                         r["verdict"],
+                        r.get("name"),
+                        rows.names(r.get("interviewers")),
                     )
                     tokens = fulltext.bigrams(text)
                     fts, fts_len, terms, terms_len = index_columns(text, tokens)

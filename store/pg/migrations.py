@@ -26,7 +26,7 @@ from typing import Any
 import psycopg
 
 from .. import fulltext
-from ..registry import Registry
+from ..registry import REPARSE_MTIME, Registry
 from .postings import Row, postings, runs, words, write
 
 Conn = psycopg.Connection[Any]
@@ -356,3 +356,22 @@ def pg011_retired_ids(conn: Conn) -> None:
         "CREATE TABLE retired (id TEXT PRIMARY KEY, hash TEXT NOT NULL,"
         " source TEXT NOT NULL, at TEXT NOT NULL)"
     )
+
+
+@migration
+def pg012_interview_facts(conn: Conn) -> None:
+    """SQLite's m014: the name, interviewers (a JSON array), date and round from the
+    transcript's header; rows indexed before are re-parsed by the next index run."""
+    for column in (
+        'name TEXT COLLATE "C"',
+        "interviewers TEXT NOT NULL DEFAULT '[]'",
+        'interviewed_at TEXT COLLATE "C"',
+        "interviewed_at_text TEXT NOT NULL DEFAULT ''",
+        "round TEXT",
+    ):
+        conn.execute(f"ALTER TABLE candidates ADD COLUMN {column}")
+    conn.execute("CREATE INDEX candidates_name ON candidates (name)")
+    conn.execute(
+        "CREATE INDEX candidates_newest ON candidates ((coalesce(interviewed_at, first_indexed_at)))"
+    )
+    conn.execute("UPDATE candidates SET mtime_ns = %s", [REPARSE_MTIME])

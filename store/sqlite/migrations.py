@@ -330,3 +330,28 @@ def m013_retired_ids(db: sqlite_utils.Database) -> None:
         "CREATE TABLE IF NOT EXISTS retired (id TEXT PRIMARY KEY, hash TEXT NOT NULL,"
         " source TEXT NOT NULL, at TEXT NOT NULL)"
     )
+
+
+@migration
+def m014_interview_facts(db: sqlite_utils.Database) -> None:
+    """Who and when, from the transcript's header: the candidate's name, the interviewers
+    (a JSON array of names as written), the interview's date (ISO 8601, NULL when the file
+    gives none that is sure) and as written, the round. Lists sort by the interview's date
+    where known, else by when the file was first indexed; names are looked up as ids are.
+
+    Rows indexed before are marked for a re-parse: the next index run reads the facts from
+    the files themselves."""
+    for column in (
+        "name TEXT",
+        "interviewers TEXT NOT NULL DEFAULT '[]'",
+        "interviewed_at TEXT",
+        "interviewed_at_text TEXT NOT NULL DEFAULT ''",
+        "round TEXT",
+    ):
+        db.execute(f"ALTER TABLE candidates ADD COLUMN {column}")
+    db.execute("CREATE INDEX IF NOT EXISTS candidates_name ON candidates (name)")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS candidates_newest"
+        " ON candidates ((coalesce(interviewed_at, first_indexed_at)))"
+    )
+    db.execute("UPDATE candidates SET mtime_ns = ?", [REPARSE_MTIME])

@@ -74,11 +74,21 @@ class FullText(HitSearch, Connection):
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
         row = tx.execute(
-            "SELECT position, intro, summary, verdict FROM candidates WHERE rid = ?", [rid]
+            "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
+            " WHERE rid = ?",
+            [rid],
         ).fetchone()
         if row is None:
             return
-        text = fulltext.doc_text(row[0], row[1], row[2], indexed_questions(tx.execute, rid), row[3])
+        text = fulltext.doc_text(
+            row[0],
+            row[1],
+            row[2],
+            indexed_questions(tx.execute, rid),
+            row[3],
+            row[4],
+            rows.names(row[5]),
+        )
         tx.execute(
             "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
             [rid, text],

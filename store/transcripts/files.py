@@ -196,6 +196,5 @@ def prepare(path: str) -> Prepared:
         out.failure = ParseFailure(path=shown, line=exc.line, error=exc.reason)
         return out
     out.transcript = t
-    out.text = fulltext.doc_text(t.position, t.intro, t.summary, t.questions, t.verdict)
-    out.bigrams = fulltext.bigrams(out.text)
+    out.text, out.bigrams = fulltext.indexed(t)
     return out

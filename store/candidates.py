@@ -199,11 +199,12 @@ class CandidateStore(HitSearch, Base):
         offset: int = 0,
         unanswered_only: bool = False,
     ) -> list[CandidateSummary]:
-        """Candidates, newest first; `position` filters by substring, any case."""
+        """Candidates, newest first (by the interview's date where the file gives one, else
+        by when it was first indexed); `position` filters by substring, any case."""
         return self._summaries(*list_clause(self.engine, position, unanswered_only, limit, offset))
 
     def resolve(self, text: str, limit: int = 25) -> Resolution:
-        """A full id, a unique id prefix, or words that match one candidate."""
+        """A full id, an id prefix, a name or a name prefix, or words that match."""
         return resolve(text, limit, self.engine, self._summaries, self._plain_search)
 
     def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:

@@ -20,25 +20,31 @@ from .threads import decision_tally
 
 def digest_query(engine: Engine, category: str, since: str) -> tuple[str, list[str], str]:
     """-> (select ... from ... where, its parameters, order by) for one digest category."""
-    base = "SELECT c.id, c.position, c.years, {count} AS count FROM candidates c WHERE "
+    base = (
+        "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, {count} AS count"
+        " FROM candidates c WHERE "
+    )
+    # when the interview took place where the file says, else when it was first indexed
+    newest = rows.NEWEST_FIRST.format(p="c.")
+    oldest = newest.removesuffix(" DESC") + " ASC"
     if category == "new":
         where = base.format(count="0") + "c.first_indexed_at > ?"
-        return where, [since], "c.first_indexed_at DESC"
+        return where, [since], newest
     if category == "waiting":
         where = base.format(count="0") + (
             "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
             " AND r.decision IS NOT NULL)"
         )
-        return where, [], "c.first_indexed_at ASC"
+        return where, [], oldest
     if category == "unanswered":
         where = base.format(count="c.unanswered_count") + "c.unanswered_count > 0"
-        return where, [], "c.unanswered_count DESC, c.first_indexed_at ASC"
+        return where, [], f"c.unanswered_count DESC, {oldest}"
     if category == "decided":
         recent = (
             "(SELECT count(*) FROM replies r WHERE r.candidate_id = c.id AND r.decision IS NOT NULL"
             f" AND coalesce(r.edited_at, r.recorded_at) {engine.bytewise} > ?)"
         )
-        return base.format(count=recent) + f"{recent} > 0", [since, since], "c.first_indexed_at ASC"
+        return base.format(count=recent) + f"{recent} > 0", [since, since], oldest
     raise ValueError(f"unknown digest category {category!r}")
 
 

@@ -110,7 +110,7 @@ class HitSearch(Base):
         info = {
             r["rid"]: r
             for r in self._rows(
-                f"SELECT rid, id, position, years FROM candidates WHERE {rid_in}", params
+                f"SELECT rid, id, position, years, name FROM candidates WHERE {rid_in}", params
             )
         }
         return rows.search_hits(found, info, self._fields(rids) if snippets else None)

@@ -159,6 +159,7 @@ class SearchHit(_PlainYears):
     id: str
     position: str | None
     years: float | None
+    name: str | None = None  # the candidate's, where the file gives it
     snippet: str
     score: float
     # where the match sits inside `snippet`, as [start, end) character offsets

@@ -1,6 +1,8 @@
-"""Resolving what someone typed to candidates, and listing them: a full id, else a
-unique id prefix, else words that all occur in the position, else a full-text search.
-Each step is one query, said in the store's dialect by its engine (store/engine.py)."""
+"""Resolving what someone typed to candidates, and listing them: a full id, else an id
+prefix, else a name as the transcript writes it, else a name prefix, else words that all
+occur in the position, else a full-text search. Each step is one query, said in the
+store's dialect by its engine (store/engine.py). A step that finds several gives them
+all: a pick list (two interviews of one person, or two people of one name)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ from typing import Any
 from . import fulltext
 from .engine import Clause, Engine
 from .models import CandidateSummary, SearchHit
+from .rows import NEWEST_FIRST
+
+NEWEST = NEWEST_FIRST.format(p="")
 
 
 class Resolution:
@@ -43,7 +48,7 @@ def list_clause(
     if unanswered_only:
         where.append("unanswered_count > 0")
     clause = " WHERE " + " AND ".join(where) if where else ""
-    clause += " ORDER BY first_indexed_at DESC, id LIMIT ? OFFSET ?"
+    clause += f" ORDER BY {NEWEST}, id LIMIT ? OFFSET ?"
     return clause, [*params, engine.no_limit if limit is None else limit, offset]
 
 
@@ -66,11 +71,18 @@ def resolve(
     found = summaries(f" WHERE {prefix} ORDER BY id LIMIT ?", [*params, limit])
     if found:
         return Resolution(text, found)
+    named = summaries(f" WHERE name = ? ORDER BY {NEWEST}, id LIMIT ?", [text, limit])
+    if named:
+        return Resolution(text, named)
+    prefix, params = engine.starts_with("name", text)
+    named = summaries(f" WHERE {prefix} ORDER BY {NEWEST}, id LIMIT ?", [*params, limit])
+    if named:
+        return Resolution(text, named)
     words = list(dict.fromkeys(text.split()))[: fulltext.MAX_TERMS]
     by_position = summaries(
         " WHERE "
         + " AND ".join(position_has(engine) for _ in words)
-        + " ORDER BY first_indexed_at DESC, id LIMIT ?",
+        + f" ORDER BY {NEWEST}, id LIMIT ?",
         [*words, limit],
     )
     if by_position:

@@ -158,7 +158,14 @@ def reviews(
 
 def digest_line(r: Row) -> DigestLine:
     """A digest or Home tab line; `count` where the row has one."""
-    return DigestLine(id=r["id"], position=r["position"], years=r["years"], count=r.get("count", 0))
+    return DigestLine(
+        id=r["id"],
+        position=r["position"],
+        years=r["years"],
+        name=r.get("name"),
+        interviewed_at=r.get("interviewed_at"),
+        count=r.get("count", 0),
+    )
 
 
 def digest_data(
@@ -235,6 +242,7 @@ def search_hits(
                 id=r["id"],
                 position=r["position"],
                 years=r["years"],
+                name=r.get("name"),
                 snippet=cut.text if cut else "",
                 score=round(score, 6),
                 highlight=cut.highlight if cut else None,

@@ -24,7 +24,18 @@ from .settings import load_settings
 
 # The --json contracts: these keys, as the README spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
-LIST_KEYS = {"id", "position", "years", "years_text", "questions", "unanswered", "has_verdict"}
+# who and when, from the transcript's header: in `show --json` and `list --json`
+FACT_KEYS = ("name", "interviewers", "interviewed_at", "interviewed_at_text", "round")
+LIST_KEYS = {
+    "id",
+    "position",
+    "years",
+    "years_text",
+    *FACT_KEYS,
+    "questions",
+    "unanswered",
+    "has_verdict",
+}
 
 
 # -- index -------------------------------------------------------------------------------
@@ -105,6 +116,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         "position": c.position,
         "years": plain_years(c.years),
         "years_text": c.years_text,
+        **{key: getattr(c, key) for key in FACT_KEYS},
         "intro": c.intro,
         "summary": c.summary,
         "questions": [
@@ -144,7 +156,7 @@ def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
         raise click.ClickException(f"no candidate matches {who!r}")
     loc = load_settings().locale
     lines = "\n".join(
-        f"  {m.id}  {text.position(m.position, loc)}  {text.years(m.years, loc)}"
+        "  " + text.pick_line(m, loc)  # id, name · position · round · date · interviewers
         for m in found.matches
     )
     raise click.ClickException(

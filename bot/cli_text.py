@@ -44,11 +44,37 @@ def labelled(locale: Locale, key: str, text: str, **values: object) -> str:
     return t(locale, "labelled", label=t(locale, key, **values), text=text)
 
 
+def interview_date(c: Candidate | CandidateSummary) -> str:
+    """`2026-11-28` or `2026-11-28 14:30` where the file gives a date, else what it wrote
+    (`下周二`), else nothing."""
+    if c.interviewed_at:
+        return c.interviewed_at.replace("T", " ")[:16]
+    return c.interviewed_at_text
+
+
+def interviewers(names: list[str], locale: Locale) -> str:
+    """`面试官：李四、王五` / `Interviewers: Alice, Bob`; empty when the file names none."""
+    if not names:
+        return ""
+    return labelled(locale, "interviewers_label", t(locale, "name_separator").join(names))
+
+
+def _facts(c: Candidate, locale: Locale) -> str:
+    """The round, the date and the interviewers, where the file gives them."""
+    facts = [
+        labelled(locale, "round_label", c.round) if c.round else "",
+        labelled(locale, "date_label", interview_date(c)) if interview_date(c) else "",
+        interviewers(c.interviewers, locale),
+    ]
+    return "  ".join(f for f in facts if f)
+
+
 def candidate_text(c: Candidate, locale: Locale) -> str:
     """One candidate in full, as `debrief show` prints it."""
-    out = [
-        click.style(f"{c.id}  {position(c.position, locale)}  {years(c.years, locale)}", bold=True)
-    ]
+    top = [c.id, c.name or "", position(c.position, locale), years(c.years, locale)]
+    out = [click.style("  ".join(p for p in top if p), bold=True)]
+    if _facts(c, locale):
+        out.append(_facts(c, locale))
     if c.intro:
         out.append(labelled(locale, "profile", c.intro))
     if c.summary:
@@ -69,9 +95,33 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
 
 
 def list_line(r: CandidateSummary, locale: Locale) -> str:
+    """`id  name  position  years  date  counts  verdict`, the name and the date where the
+    file gives them."""
     counts = t(locale, "questions_count", total=r.questions, open=r.unanswered)
     verdict = t(locale, "with_verdict" if r.has_verdict else "without_verdict")
-    return f"{r.id}  {position(r.position, locale)}  {years(r.years, locale)}  {counts}  {verdict}"
+    parts = [
+        r.id,
+        r.name or "",
+        position(r.position, locale),
+        years(r.years, locale),
+        interview_date(r),
+        counts,
+        verdict,
+    ]
+    return "  ".join(p for p in parts if p)
+
+
+def pick_line(m: CandidateSummary, locale: Locale) -> str:
+    """One of several matches: `id  name · position · round · date · interviewers`, what
+    tells two interviews of one person (or two people of one name) apart."""
+    who = [
+        m.name or "",
+        position(m.position, locale),
+        m.round or "",
+        interview_date(m),
+        interviewers(m.interviewers, locale),
+    ]
+    return f"{m.id}  " + " · ".join(p for p in who if p)
 
 
 def more(first: int, last: int, total: int, locale: Locale) -> str:

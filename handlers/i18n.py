@@ -86,6 +86,14 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "position_unknown": {"zh": "岗位未知", "en": "position unknown"},
     "profile": {"zh": "简介", "en": "Profile"},
     "summary": {"zh": "面试总结", "en": "Summary"},
+    # who and when, from the transcript's header (names are shown as the file writes them)
+    "interviewers_label": {"zh": "面试官", "en": "Interviewers"},
+    "round_label": {"zh": "轮次", "en": "Round"},
+    "date_label": {"zh": "面试日期", "en": "Date"},
+    "name_separator": {"zh": "、", "en": ", "},
+    "no_decisions": {"zh": "还没有结论。", "en": "No decisions yet."},
+    "read_full_summary": {"zh": "完整简介和总结", "en": "Full profile and summary"},
+    "open_question": {"zh": "问题{n}（{reason}）：{words}", "en": "Q{n} ({reason}): {words}"},
     "answered": {
         "zh": "已回答 {answered} 题，未回答 {open} 题（共 {total} 题）",
         "en": "{answered} answered, {open} unanswered ({total} questions)",
@@ -237,6 +245,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "upload_not_transcript": {
         "zh": "这不是面试记录：{reason}",
         "en": "Not a transcript: {reason}",
+    },
+    "upload_unreadable": {
+        "zh": "无法读取这个文件：{reason}",
+        "en": "Cannot read this file: {reason}",
     },
     "upload_parse_error": {
         "zh": "无法读取这份面试记录：{reason}",

@@ -52,14 +52,20 @@ from .views_common import (
     _who,
     _years,
     decision_label,
+    headline,
+    interviewers_text,
     notice,
     person,
 )
 from .views_decide import decide_actions
 
-INTRO_LIMIT = 600
-SUMMARY_LIMIT = 1500
+# The card fits a phone screen: the profile's and the summary's first sentences, the rest
+# one click away (the full view, `Kind.FULL`).
+INTRO_GIST = 120
+SUMMARY_GIST = 200
 GIST_LIMIT = 160
+OPEN_SHOWN = 5  # unanswered questions listed on the card, each with its first words
+FIRST_WORDS = 40
 PICK_LIMIT = 10
 MAX_PARTS = 5  # messages one response_url takes (Slack: 5 posts in 30 minutes)
 
@@ -133,12 +139,17 @@ def not_found_view(
 def pick_view(
     locale: Locale, query: str, matches: Sequence[CandidateSummary], ref: dict[str, Any]
 ) -> Message:
+    """Who matches, each as `name · position · round · date` and the interviewers, so
+    two interviews of one person (or two people of one name) are told apart."""
     q, _ = fit(query, 200)
     blocks: list[Block] = [section(t(locale, "pick", count=len(matches), query=q))]
     for i, m in enumerate(matches[:PICK_LIMIT]):
-        line = f"*{escape(_who(m, locale))}*\n{_years(m.years, locale)} · " + t(
-            locale, "questions_count", total=m.questions, open=m.unanswered
-        )
+        facts = [
+            interviewers_text(m.interviewers, locale),
+            _years(m.years, locale, m.years_text),
+            t(locale, "questions_count", total=m.questions, open=m.unanswered),
+        ]
+        line = f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f)
         blocks.append(
             section(line, accessory=button(t(locale, "open"), f"{OPEN}:{i}", {**ref, "id": m.id}))
         )
@@ -150,32 +161,76 @@ def pick_view(
 # -- summary -------------------------------------------------------------------------------
 
 
+def first_words(text: str, limit: int = FIRST_WORDS) -> str:
+    """The start of a question, up to `limit` characters (never inside a Latin word),
+    escaped; `…` where it goes on."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return escape(text)
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    inside_a_word = text[limit - 1].isascii() and text[limit].isascii()
+    if inside_a_word and text[limit - 1].isalnum() and text[limit].isalnum() and space > 0:
+        cut = cut[:space]
+    return escape(cut.rstrip(" ,，、:：")) + "…"
+
+
+def _open_lines(c: Candidate, locale: Locale) -> list[str]:
+    """Each unanswered question: its number, why, and the first words of the question."""
+    open_qs = c.open_questions
+    lines = [
+        "• "
+        + t(
+            locale,
+            "open_question",
+            n=q.number,
+            reason=_reason(q, locale),
+            words=first_words(q.question),
+        )
+        for q in open_qs[:OPEN_SHOWN]
+    ]
+    if len(open_qs) > OPEN_SHOWN:
+        lines.append(t(locale, "more_items", count=len(open_qs) - OPEN_SHOWN))
+    return lines
+
+
 def summary_view(
     c: Candidate, locale: Locale, posted_by: str | None = None, people: People | None = None
 ) -> Message:
-    """The summary; posted in the channel (`posted_by`), reviewers are named by `people`."""
+    """The card: who and when in the header, the id once in the line under it, the first
+    sentences of the profile and the summary (the rest one click away), what was left
+    unanswered, the verdict's gist and what reviewers decided. Posted in the channel
+    (`posted_by`), reviewers are named by `people`."""
     open_qs = c.open_questions
     total = len(c.questions)
+    facts = [_years(c.years, locale, c.years_text), interviewers_text(c.interviewers, locale)]
+    if c.name:  # else the id is the header's first word already
+        facts.append(escape(c.id))
     blocks: list[Block] = [
-        header(_who(c, locale)),
-        context(_years(c.years, locale, c.years_text), escape(c.id)),
+        header(headline(c, locale)),
+        context(" · ".join(f for f in facts if f)),
     ]
-    if c.intro:
-        intro, cut = fit(c.intro, INTRO_LIMIT)
-        blocks.append(section(f"*{t(locale, 'profile')}*\n{intro}"))
-    if c.summary:
-        text, cut = fit(c.summary, SUMMARY_LIMIT)
-        blocks.append(section(f"*{t(locale, 'summary')}*\n{text}"))
-        if cut:
-            blocks.append(context(t(locale, "read_more", cmd=escape(f"summary {c.id} full"))))
+    cut_any = False
+    texts: list[str] = []
+    for title, text, limit in (
+        (t(locale, "profile"), c.intro, INTRO_GIST),
+        (t(locale, "summary"), c.summary, SUMMARY_GIST),
+    ):
+        if text:
+            gist, cut = _gist(text, limit)
+            cut_any = cut_any or cut
+            texts.append(f"*{title}*\n{gist}" + ("…" if cut and not gist.endswith("…") else ""))
+    if texts:
+        full = None
+        if cut_any:  # the profile and summary in full, privately
+            full = button(t(locale, "read_full_summary"), f"{OPEN}:1", {"v": "full", "id": c.id})
+        blocks.append(section("\n".join(texts), accessory=full))
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
     if open_qs:
-        numbers = ", ".join(
-            t(locale, "with_reason", n=q.number, reason=_reason(q, locale)) for q in open_qs[:30]
-        )
-        label = t(locale, "unanswered_title")
-        counts += "\n" + t(locale, "labelled", label=label, text=numbers)
-    blocks.append(section(counts))
+        label = t(locale, "heading", label=t(locale, "unanswered_title"))
+        blocks.append(section("\n".join([counts, label, *_open_lines(c, locale)])))
+    else:
+        blocks.append(section(counts))
     if c.verdict:
         gist, cut = _gist(c.verdict)
         read_all = None
@@ -184,9 +239,6 @@ def summary_view(
                 t(locale, "read_verdict"), f"{OPEN}:0", {"v": "verdict_full", "id": c.id}
             )
         blocks.append(section(f"*{t(locale, 'verdict_gist')}*\n{gist}", accessory=read_all))
-        if cut:
-            cmd = escape(f"{t(locale, 'verdict_cmd')} {c.id} {t(locale, 'full_word')}")
-            blocks.append(context(t(locale, "read_verdict_hint", cmd=cmd)))
     else:
         blocks.append(context(t(locale, "no_verdict")))
     blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
@@ -195,7 +247,7 @@ def summary_view(
     else:
         blocks.append(_post_button(locale, {"v": "summary", "id": c.id}))
     return message(
-        f"{_who(c, locale)} — {counts.splitlines()[0]}",
+        f"{headline(c, locale)} — {counts}",
         blocks,
         "in_channel" if posted_by else "ephemeral",
     )
@@ -224,7 +276,7 @@ def _reviewer_blocks(c: Candidate, locale: Locale, people: People | None) -> lis
         for n in c.notes[-3:]:
             note, _ = fit(n.text, 240)
             lines.append(f"{person(n.reviewer, people)}: {note}")
-    blocks: list[Block] = []
+    blocks: list[Block] = [] if c.decisions else [context(t(locale, "no_decisions"))]
     if lines:
         blocks.append(section(f"*{t(locale, 'reviewers')}*\n" + "\n".join(lines)))
     if c.followups:

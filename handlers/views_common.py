@@ -19,10 +19,24 @@ from store.models import (
     plain_years,
 )
 
-from .blocks import Message, actions, button, context, divider, escape, message, section, unescape
+from .blocks import (
+    Message,
+    actions,
+    button,
+    context,
+    divider,
+    escape,
+    fit,
+    message,
+    section,
+    unescape,
+)
 from .i18n import Locale, t
 
 POSITION_LIMIT = 100
+# a header is at most 150 characters (Slack): name, position, round and date fit in it
+HEAD_LIMITS = {"name": 40, "position": 50, "round": 20, "date": 24}
+INTERVIEWERS_LIMIT = 120
 
 POST = "post_in_channel"
 OPEN = "open_view"
@@ -32,12 +46,60 @@ CONTINUE = "more_parts"
 People = Mapping[str, str]
 
 
-def _who(c: Candidate | CandidateSummary | DigestLine | SearchHit, locale: Locale) -> str:
-    """`id · position` (raw: escape it where it is shown)."""
-    position = c.position or t(locale, "position_unknown")
-    if len(position) > POSITION_LIMIT:
-        position = position[: POSITION_LIMIT - 1] + "…"
-    return f"{c.id} · {position}"
+Shown = Candidate | CandidateSummary | DigestLine | SearchHit
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` on one line, at most `limit` characters (raw: escape it where it is shown)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _name(c: Shown, limit: int = HEAD_LIMITS["name"]) -> str:
+    """The candidate's name as the file writes it, or the id where it gives none (raw)."""
+    return _cut(c.name or c.id, limit)
+
+
+def _who(c: Shown, locale: Locale) -> str:
+    """`name · position`, the id standing for the name where the file gives none (raw:
+    escape it where it is shown)."""
+    return f"{_name(c)} · {_cut(c.position or t(locale, 'position_unknown'), POSITION_LIMIT)}"
+
+
+def interview_date(c: Candidate | CandidateSummary | DigestLine) -> str:
+    """When the interview took place: `2026-11-28` or `2026-11-28 14:30` where the file
+    gives a date, else what it wrote (`下周二`), else nothing (raw)."""
+    if c.interviewed_at:
+        return c.interviewed_at.replace("T", " ")[:16]
+    return _cut(getattr(c, "interviewed_at_text", ""), HEAD_LIMITS["date"])
+
+
+def headline(c: Candidate | CandidateSummary, locale: Locale) -> str:
+    """`name · position · round · date`, each where the file gives it; at most Slack's 150
+    characters for a header (raw: `header` escapes it)."""
+    parts = [
+        _name(c),
+        _cut(c.position or t(locale, "position_unknown"), HEAD_LIMITS["position"]),
+        _cut(c.round or "", HEAD_LIMITS["round"]),
+        _cut(interview_date(c), HEAD_LIMITS["date"]),
+    ]
+    return " · ".join(p for p in parts if p)
+
+
+def _dated(c: Candidate | CandidateSummary | DigestLine, locale: Locale) -> str:
+    """`name · position`, then ` · date` where the file gives one (raw)."""
+    when = interview_date(c)
+    return f"{_who(c, locale)} · {when}" if when else _who(c, locale)
+
+
+def interviewers_text(names: list[str], locale: Locale) -> str:
+    """`面试官：李四、王五` / `Interviewers: Alice, Bob`, the names as the file writes them
+    (they are not Slack users: never a mention), escaped; empty when there are none."""
+    if not names:
+        return ""
+    joined = t(locale, "name_separator").join(" ".join(n.split()) for n in names)
+    text, _ = fit(joined, INTERVIEWERS_LIMIT)
+    return t(locale, "labelled", label=t(locale, "interviewers_label"), text=text)
 
 
 def _years(years: float | None, locale: Locale, text: str = "") -> str:

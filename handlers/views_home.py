@@ -27,7 +27,7 @@ from store.models import DigestLine, SearchHit, plain_years
 
 from .blocks import MAX_MODAL_TITLE, actions, button, escape, fit, header, mrkdwn, plain, section
 from .i18n import Locale, t
-from .views_common import POST
+from .views_common import POST, _dated
 
 HOME_OPEN = "home_open"  # `home_open:<n>`, value {"id": candidate}
 HOME_PAGE = "home_page"  # `home_page:<section>:<prev|next>`, value {"s": section, "o": offset}
@@ -67,12 +67,14 @@ class HomeSection:
 
 
 def _who(line: DigestLine, locale: Locale) -> str:
+    """`name · position · date · years`: the id where the file names nobody, the date
+    where it gives one (escaped)."""
     years = (
         t(locale, "years", years=plain_years(line.years))
         if line.years is not None
         else t(locale, "years_unknown")
     )
-    return f"{escape(line.id)} · {escape(line.position or t(locale, 'position_unknown'))} · {years}"
+    return f"{escape(_dated(line, locale))} · {years}"
 
 
 def _section_blocks(s: HomeSection, locale: Locale, counter: list[int]) -> list[Block]:
@@ -133,7 +135,7 @@ def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -
         if not hits:
             blocks.append(section(t(locale, "no_hits", query=q)))
         for i, h in enumerate(hits[:SEARCH_RESULTS]):
-            line = DigestLine(id=h.id, position=h.position, years=h.years)
+            line = DigestLine(id=h.id, position=h.position, years=h.years, name=h.name)
             snippet, _ = fit(h.snippet, 300)
             opener = button(t(locale, "open"), f"{HOME_OPEN}:{i}", {"id": h.id})
             blocks.append(section(f"{_who(line, locale)}\n{snippet}", accessory=opener))

@@ -12,7 +12,18 @@ from store.models import DIGEST_CATEGORIES, CandidateSummary, DigestData, Digest
 
 from .blocks import Message, actions, button, context, escape, fit, header, message, section
 from .i18n import Locale, t
-from .views_common import OPEN, PAGE, POST, _posted_by, _tally_text, _who, _years, notice, spaced
+from .views_common import (
+    OPEN,
+    PAGE,
+    POST,
+    _dated,
+    _posted_by,
+    _tally_text,
+    _who,
+    _years,
+    notice,
+    spaced,
+)
 
 SNIPPET_LIMIT = 400
 PAGE_SIZE = 10
@@ -31,7 +42,7 @@ def overview_view(
     if not rows:
         blocks.append(section(t(locale, "overview_none")))
     for i, r in enumerate(rows[:OVERVIEW_LIMIT]):
-        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
+        line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + t(
             locale, "overview_line", open=r.unanswered
         )
         blocks.append(
@@ -107,7 +118,7 @@ def list_view(
     elif not rows:
         blocks.append(section(t(locale, "list_empty")))
     for i, r in enumerate(rows[:PAGE_SIZE]):
-        line = f"*{escape(_who(r, locale))}* · {_years(r.years, locale)}\n" + t(
+        line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + t(
             locale, "questions_count", total=r.questions, open=r.unanswered
         )
         blocks.append(
@@ -151,7 +162,7 @@ def _pager(
 
 
 def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
-    text = f"*{escape(_who(line, locale))}* · {_years(line.years, locale)}"
+    text = f"*{escape(_dated(line, locale))}* · {_years(line.years, locale)}"
     if category == "unanswered":
         text += " · " + t(locale, "overview_line", open=line.count)
     if category == "decided" and line.tally:

@@ -155,7 +155,8 @@ def test_a_cut_verdict_is_read_in_full_privately(bot: Bot, tmp_path: Path) -> No
     bot.command("总结 cut")
     [summary] = bot.replies()
     text = shown(summary)
-    assert "点评 cut 全文" in text and "/candidate verdict" not in text
+    # the card's button reads it (the id appears once on the card: no command to type)
+    assert "完整点评" in text and "/candidate verdict" not in text
     button = find_button(summary, "open_view")
     assert json.loads(button["value"]) == {"v": "verdict_full", "id": "cut"}
     bot.click(summary, button["action_id"], name="full")

@@ -38,8 +38,8 @@ def shown(blocks: list[dict[str, object]]) -> str:
 @pytest.mark.parametrize(
     ("locale", "years", "numbers"),
     [
-        ("zh", "1.5 年经验", "2（不会）, 3（跳过）, 4（未作答）"),
-        ("en", "1.5 yrs", "2 (didn't know), 3 (skipped), 4 (unanswered)"),
+        ("zh", "1.5 年经验", "问题2（不会）：b？\\n• 问题3（跳过）：c？\\n• 问题4（未作答）：d？"),
+        ("en", "1.5 yrs", "Q2 (didn't know): b？\\n• Q3 (skipped): c？\\n• Q4 (unanswered): d？"),
     ],
 )
 def test_summary_shows_years_and_why(locale: Locale, years: str, numbers: str) -> None:

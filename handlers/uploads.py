@@ -10,7 +10,10 @@ left (`resume_uploads`), `forget` erases the saved files (`erase_files`).
 
 - The file is described by `files.info` and fetched from its `url_private_download`
   with the bot token, which is sent only to Slack's file host (or the API's host),
-  never after a redirect elsewhere; at most the parser's size limit is read.
+  never after a redirect elsewhere; at most the parser's size limit is read (a text
+  file 5 MB, a Word file or a PDF 20 MB). Pictures, sound, video and zip archives are
+  refused before they are fetched; anything else (a .docx, a PDF, an old .doc, a
+  spreadsheet) goes to the parser, which reads it or says why not and what to do.
 - A file from another organisation (Slack Connect: the message's or the file's
   `user_team` is not ours) is never downloaded.
 - Each shared file is claimed in the store (channel, ts, file id) before it is
@@ -39,10 +42,13 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
+from store.transcripts.formats import ZIP, byte_limit, too_large
 from store.transcripts.parser import (
     MAX_BYTES,
+    MAX_DOCUMENT_BYTES,
     NotATranscript,
     ParseError,
+    Unreadable,
     content_hash,
     parse_transcript,
 )
@@ -56,8 +62,8 @@ from .views import notice, summary_view
 logger = logging.getLogger(__name__)
 
 SLACK_FILE_HOSTS = frozenset({"files.slack.com"})
-_BINARY_TYPES = ("image/", "video/", "audio/", "application/pdf", "application/zip")
-_OFFICE = ("msword", "officedocument", "ms-excel", "ms-powerpoint", "opendocument")
+_MEDIA_TYPES = ("image/", "video/", "audio/")
+_ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
 
 
 class DownloadError(Exception):
@@ -84,8 +90,20 @@ def safe_name(name: str, file_id: str) -> str:
     return f"{stem}{ext}"
 
 
-def _looks_binary(mimetype: str) -> bool:
-    return mimetype.startswith(_BINARY_TYPES) or any(o in mimetype for o in _OFFICE)
+def refused_unread(mimetype: str) -> ParseError | None:
+    """Why a file of this type is answered without fetching it: a picture, a sound, a
+    video (never a transcript) or a zip (the parser's own words); None to fetch it."""
+    if mimetype.startswith(_MEDIA_TYPES):
+        return NotATranscript(f"not a text file ({mimetype})")
+    if mimetype in _ZIP_TYPES:
+        return Unreadable(ZIP)
+    return None
+
+
+def size_limit(mimetype: str) -> int:
+    """The most bytes to fetch: a text file's limit for text, a document's for the rest
+    (the parser then holds each format to its own, from the bytes)."""
+    return MAX_BYTES if mimetype.startswith("text/") else MAX_DOCUMENT_BYTES
 
 
 Origin = tuple[str, str, int]
@@ -147,12 +165,16 @@ def download(url: str, token: str, api_url: str, limit: int = MAX_BYTES) -> byte
     return data
 
 
-def _too_large() -> ParseError:
-    return ParseError(f"file too large for a transcript (the limit is {MAX_BYTES / 1e6:.0f} MB)")
+def _too_large(size: int, limit: int) -> ParseError:
+    return ParseError(too_large(size, limit))
 
 
 def _parse_reply(exc: ParseError, deps: Deps) -> Outcome:
     reason, _ = fit(exc.reason, 500)
+    if isinstance(exc, Unreadable):  # perhaps a transcript, kept as no text: what to do
+        return Outcome(
+            "not_transcript", reply=notice(t(deps.locale, "upload_unreadable", reason=reason))
+        )
     if isinstance(exc, NotATranscript):
         return Outcome(
             "not_transcript", reply=notice(t(deps.locale, "upload_not_transcript", reason=reason))
@@ -205,8 +227,8 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     """Parse, save and index one downloaded file; what to answer."""
     locale, store = deps.locale, deps.store
     name = str(info.get("name") or info.get("title") or info.get("id") or "upload")
-    if len(data) > MAX_BYTES:
-        return _parse_reply(_too_large(), deps)
+    if len(data) > byte_limit(data, name):
+        return _parse_reply(_too_large(len(data), byte_limit(data, name)), deps)
     digest = content_hash(data)
     known = store.candidate_with_hash(digest)
     if known is not None:
@@ -264,13 +286,15 @@ def handle_file(
             deps.store.finish_upload(key, "foreign")
             return Outcome("foreign")
         mimetype = str(info.get("mimetype") or "")
-        if _looks_binary(mimetype):
-            outcome = _parse_reply(NotATranscript(f"not a text file ({mimetype})"), deps)
-        elif int(info.get("size") or 0) > MAX_BYTES:
-            outcome = _parse_reply(_too_large(), deps)
+        refused = refused_unread(mimetype)
+        size, limit = int(info.get("size") or 0), size_limit(mimetype)
+        if refused is not None:
+            outcome = _parse_reply(refused, deps)
+        elif size > limit:
+            outcome = _parse_reply(_too_large(size, limit), deps)
         else:
             url = str(info.get("url_private_download") or info.get("url_private") or "")
-            data = download(url, client.token or "", client.base_url)
+            data = download(url, client.token or "", client.base_url, limit)
             outcome = take_file(info, data, deps)
         deps.store.finish_upload(key, outcome.kind, outcome.candidate_id, outcome.path)
     except (SlackApiError, DownloadError) as exc:

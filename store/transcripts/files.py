@@ -20,6 +20,7 @@ import pathspec
 
 from .. import fulltext
 from ..models import ParseFailure, Transcript
+from .formats import byte_limit, too_large
 from .parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
 
 IGNORE_FILE = ".debriefignore"
@@ -165,12 +166,13 @@ def _read(path: str) -> tuple[bytes, os.stat_result]:
         reason = special_file(st.st_mode)
         if reason is not None:
             raise NotATranscript(reason)
-        if st.st_size > MAX_BYTES:  # refused before reading it
-            raise ParseError(
-                f"file too large for a transcript: {st.st_size / 1e6:.1f} MB "
-                f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
-            )
-        return fh.read(MAX_BYTES + 1), st
+        limit = MAX_BYTES
+        if st.st_size > limit:  # a Word file or a PDF may be larger: its first bytes say
+            limit = byte_limit(fh.read(1024), path)
+            fh.seek(0)
+        if st.st_size > limit:  # refused before reading it
+            raise ParseError(too_large(st.st_size, limit))
+        return fh.read(limit + 1), st
 
 
 def prepare(path: str) -> Prepared:

@@ -25,8 +25,11 @@ from typing import Any
 from .errors import ParseError, Unreadable
 
 MAX_BYTES = 5 * 1024 * 1024
-"""A transcript is a few dozen KB; anything past this is not one (and no more text
+"""A transcript is a few dozen KB; a text file past this is not one (and no more text
 than this is taken from a document)."""
+MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
+"""A Word file or a PDF at most: pictures, fonts and layout make them many times larger
+than their text (the text taken from them is still at most MAX_BYTES)."""
 MAX_UNPACKED = 64 * 1024 * 1024
 """A Word file's parts, unzipped, at most: a few MB of zip can unpack to gigabytes."""
 
@@ -48,6 +51,28 @@ NO_WORD_TEXT = "no text in the document (pictures only?): save it with its text 
 NOT_A_DOCUMENT = "not a Word document (a template or a macro-enabled file?): save it as .docx"
 
 
+def _is_pdf(data: bytes, name: str) -> bool:
+    return data.startswith(PDF_MAGIC) or (
+        name.lower().endswith(".pdf") and PDF_MAGIC in data[:1024]
+    )
+
+
+def byte_limit(data: bytes, name: str = "") -> int:
+    """The most bytes a file may have, from its first bytes: a zip (a Word file) or a PDF
+    MAX_DOCUMENT_BYTES, anything else MAX_BYTES. `data` may be only the file's start."""
+    if data.startswith(ZIP_MAGIC) or _is_pdf(data, name):
+        return MAX_DOCUMENT_BYTES
+    return MAX_BYTES
+
+
+def too_large(size: int, limit: int) -> str:
+    """Why a file of `size` bytes is refused."""
+    return (
+        f"file too large for a transcript: {size / 1e6:.1f} MB"
+        f" (the limit is {limit / 2**20:.0f} MB)"
+    )
+
+
 def extract_text(data: bytes, name: str = "") -> str:
     """The text of a transcript file, whatever its format. `name` only breaks ties (a
     `.pdf` whose header is not on its first byte). ParseError when the file is damaged
@@ -56,7 +81,7 @@ def extract_text(data: bytes, name: str = "") -> str:
         return _zip_text(data)
     if data.startswith(OLE2_MAGIC):
         raise Unreadable(_ole2_kind(data))
-    if data.startswith(PDF_MAGIC) or (name.lower().endswith(".pdf") and PDF_MAGIC in data[:1024]):
+    if _is_pdf(data, name):
         return _pdf_text(data)
     if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(RTF_MAGIC):
         raise Unreadable(RTF)

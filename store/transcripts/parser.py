@@ -58,7 +58,7 @@ from pathlib import PurePath
 
 from ..models import Question, Transcript
 from .errors import NotATranscript, ParseError, Unreadable
-from .formats import MAX_BYTES, decode, extract_text
+from .formats import MAX_BYTES, MAX_DOCUMENT_BYTES, byte_limit, decode, extract_text, too_large
 from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
@@ -92,6 +92,7 @@ from .values import (
 
 __all__ = [
     "MAX_BYTES",
+    "MAX_DOCUMENT_BYTES",
     "MAX_QUESTION",
     "NotATranscript",
     "ParseError",
@@ -172,11 +173,8 @@ def transcript_id(name: str) -> str:
 
 def parse_transcript(data: bytes, name: str, source: str | None = None) -> Transcript:
     """Parse one transcript file's bytes. `name` gives the id; `source` is recorded as is."""
-    if len(data) > MAX_BYTES:
-        raise ParseError(
-            f"file too large for a transcript: {len(data) / 1e6:.1f} MB "
-            f"(the limit is {MAX_BYTES / 1e6:.0f} MB)"
-        )
+    if len(data) > byte_limit(data, name):
+        raise ParseError(too_large(len(data), byte_limit(data, name)))
     text = extract_text(data, name).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
 

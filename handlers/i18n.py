@@ -147,10 +147,6 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "open": {"zh": "查看", "en": "Open"},
     "post_in_channel": {"zh": "发到频道", "en": "Post in channel"},
     "posted": {"zh": "已发到频道。", "en": "Posted in the channel."},
-    "read_more": {
-        "zh": "已截断。完整内容： `/candidate {cmd}`",
-        "en": "(cut short; read it all with `/candidate {cmd}`)",
-    },
     "see_question": {
         "zh": "完整回答： `/candidate 问题 {who} {n}`",
         "en": "Full answer: `/candidate question {who} {n}`",
@@ -194,12 +190,6 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Continue (from part {first} of {total})",
     },
     "read_verdict": {"zh": "完整点评", "en": "Whole verdict"},
-    "read_verdict_hint": {
-        "zh": "点评已截断。只给你看全文：点按钮，或 `/candidate {cmd}`",
-        "en": "The verdict is cut short. Read it all, privately: the button, or `/candidate {cmd}`",
-    },
-    "verdict_cmd": {"zh": "点评", "en": "verdict"},
-    "full_word": {"zh": "全文", "en": "full"},
     "error": {
         "zh": "抱歉，出了点问题，已记录下来。请稍后再试。",
         "en": "Sorry, something went wrong on my side. It has been logged; please try again.",

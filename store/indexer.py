@@ -44,6 +44,7 @@ from .transcripts.files import (
     Prepared,
     collect,
     display_path,
+    failure,
     prepare,
     source_path,
     special_file,
@@ -51,6 +52,17 @@ from .transcripts.files import (
 from .transcripts.parser import ParseError, transcript_id
 
 Progress = Callable[[int, int], None]
+
+
+def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
+    """A file the database cannot hold, and what the database said."""
+    return ParseFailure(
+        path=shown,
+        error=f"cannot be stored: {exc}",
+        code="unstorable",
+        params={"detail": str(exc)},
+    )
+
 
 PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
 _SLICE = 256
@@ -142,7 +154,12 @@ class _Ids:
         for cid in choices:
             if self._free(cid, shown, content_hash):
                 return cid
-        raise ParseError(f"id {base} is already used by {self.owner.get(base)}")
+        owner = self.owner.get(base) or ""
+        raise ParseError(
+            f"id {base} is already used by {owner}",
+            code="id_taken",
+            params={"id": base, "owner": owner},
+        )
 
     def _free(self, cid: str, shown: str, content_hash: str) -> bool:
         other = self.owner.get(cid)
@@ -222,10 +239,10 @@ def index_paths(
         try:
             _write_one(store, item, by_path[item.path], ids, forgotten, result)
         except ParseError as exc:
-            result.failed.append(ParseFailure(path=item.shown, line=exc.line, error=exc.reason))
+            result.failed.append(failure(item.shown, exc))
         except UnstorableError as exc:
             # a file the parser let through but the database cannot hold: it fails alone
-            result.failed.append(ParseFailure(path=item.shown, error=f"cannot be stored: {exc}"))
+            result.failed.append(unstorable(item.shown, exc))
 
     # Files are read and parsed outside any transaction; what was parsed is then written
     # in short transactions, so an index run never holds the write lock while it reads.
@@ -252,9 +269,7 @@ def index_paths(
                         write(item)
                 except UnstorableError as exc:
                     mark.restore(result, ids)
-                    result.failed.append(
-                        ParseFailure(path=item.shown, error=f"cannot be stored: {exc}")
-                    )
+                    result.failed.append(unstorable(item.shown, exc))
             done = before.done + len(chunk)
             if progress is not None:
                 progress(done, total)

@@ -166,6 +166,10 @@ class SearchHit(_PlainYears):
     highlight: tuple[int, int] | None = None
     # the number of the question whose question, goal or answer the snippet comes from
     question: int | None = None
+    # the terms the transcript contains: the words as typed, or (`partial`) only the
+    # words a Chinese phrase splits into (`图优化` -> `优化`) when it lacks the phrase
+    matched: list[str] = Field(default_factory=list)
+    partial: bool = False
 
 
 class IndexResult(BaseModel):
@@ -181,10 +185,15 @@ class ParseFailure(BaseModel):
     path: str
     line: int | None = None
     error: str
+    # the reason's stable code and values (store/transcripts/errors.py), which the
+    # catalogue says in either language; not in `--json`, whose `error` is the English
+    code: str = Field("", exclude=True)
+    params: dict[str, str | int | float] = Field(default_factory=dict, exclude=True)
 
 
 class SkippedFile(BaseModel):
-    """A file an index run left alone, and why: not a transcript, a FIFO or a device."""
+    """A file an index run left alone, and why: not a transcript, a FIFO or a device.
+    Its `reason` is always one of the declared ones (its code: `code_of(reason)`)."""
 
     path: str
     reason: str

@@ -185,17 +185,19 @@ def digest_data(
 
 
 Ranked = list[tuple[int, float]]
+Found = list[tuple[int, float, list[Term], bool]]
+"""(rid, score, the terms it matched, whether those are only the words of a phrase)."""
 
 
 def ranked_rows(
     query: str, limit: int, sort: Sort, ranked: Callable[[list[Term], int], Ranked]
-) -> list[tuple[int, float, list[Term]]]:
-    """(rid, score, terms it matched) of the best `limit` candidates for `query`: the
-    matches of a Chinese phrase as typed before the matches of its words. `ranked`
-    (terms, limit) is the backend's ranking of candidates containing every term."""
+) -> Found:
+    """The best `limit` candidates for `query`: the matches of a Chinese phrase as typed
+    before the matches of its words, which are partial (`图优化` found as `优化` alone).
+    `ranked` (terms, limit) is the backend's ranking of candidates containing every term."""
     limit = max(1, min(limit, 1000))
     parsed = fulltext.parse(query, segment=False)
-    rows = [(rid, s, parsed.exact) for rid, s in ranked(parsed.exact, limit)]
+    rows: Found = [(rid, s, parsed.exact, False) for rid, s in ranked(parsed.exact, limit)]
     if len(rows) < limit and any(
         t.kind == "trigram" and fulltext.is_cjk(t.text) for t in parsed.exact
     ):
@@ -203,7 +205,7 @@ def ranked_rows(
         if words:
             seen = {r[0] for r in rows}
             more = ranked(words, limit + len(rows))
-            rows += [(rid, s, words) for rid, s in more if rid not in seen]
+            rows += [(rid, s, words, True) for rid, s in more if rid not in seen]
             if sort == "newest":
                 rows.sort(key=lambda r: -r[0])
             rows = rows[:limit]
@@ -226,13 +228,12 @@ def fields(heads: Iterable[Sequence[Any]], questions: Iterable[Sequence[Any]]) -
     return {rid: [*parts, *tails[rid]] for rid, parts in head.items()}
 
 
-def search_hits(
-    rows: list[tuple[int, float, list[Term]]], info: Mapping[int, Row], found: Fields | None
-) -> list[SearchHit]:
+def search_hits(rows: Found, info: Mapping[int, Row], found: Fields | None) -> list[SearchHit]:
     """The hits, in `rows`' order: `info` (rid -> id, position, years) for each, with a
-    snippet cut from `found` (None: no snippets). A rid not in `info` is skipped."""
+    snippet cut from `found` (None: no snippets) and the terms each matched. A rid not
+    in `info` is skipped."""
     hits: list[SearchHit] = []
-    for rid, score, used in rows:
+    for rid, score, used, partial in rows:
         r = info.get(rid)
         if r is None:
             continue
@@ -247,6 +248,8 @@ def search_hits(
                 score=round(score, 6),
                 highlight=cut.highlight if cut else None,
                 question=cut.question if cut else None,
+                matched=[t.text for t in used],
+                partial=partial,
             )
         )
     return hits

@@ -1,17 +1,109 @@
 """Why a file gives no transcript: it fails (`ParseError`), it is no transcript
 (`NotATranscript`), or it is in a form that cannot be read (`Unreadable`). The
-indexer reports the first as failed and skips the other two, saying why."""
+indexer reports the first as failed and skips the other two, saying why.
+
+Each reason is English (what `--json` and the logs show) and has a stable code, with
+the values it names (`params`): the catalogue (handlers/i18n.py, `why_<code>`) says it
+in the team's language, and says what to do about it. A reason that is always the same
+sentence is declared once with `reason()`, which remembers its code."""
 
 from __future__ import annotations
 
+import errno
+import os
+
+Params = dict[str, str | int | float]
+
+_CODES: dict[str, str] = {}
+
+
+def reason(code: str, english: str) -> str:
+    """Declare a fixed reason: `english`, whose code is `code`."""
+    _CODES[english] = code
+    return english
+
+
+def code_of(english: str) -> str:
+    """The code of a reason declared with `reason()`, or of what the operating system says
+    for one of its errors (`os_ENOENT`: "No such file or directory"); "" when unknown."""
+    return _CODES.get(english) or _OS_CODES.get(english, "")
+
+
+_OS_CODES = {os.strerror(n): f"os_{name}" for n, name in errno.errorcode.items()}
+
+NO_SUCH_FILE = reason("os_ENOENT", "no such file or directory")
+SYMLINK_LOOP = reason("os_ELOOP", "symlink loop")
+
+# what cannot be read as it is (Unreadable): each says what to do
+NO_TEXT_LAYER = reason("no_text_layer", "no text layer: export it with text, or save it as .docx")
+ENCRYPTED = reason("encrypted", "encrypted: save a copy without the password, then index that")
+OLD_WORD = reason("old_word", "an old Word file (.doc): save it as .docx")
+OLD_OFFICE = reason("old_office", "an old Office file: save it as .docx")
+SPREADSHEET = reason(
+    "spreadsheet", "a spreadsheet, not a transcript: save the transcript as .docx, .txt or .md"
+)
+PRESENTATION = reason(
+    "presentation", "a presentation, not a transcript: save the transcript as .docx, .txt or .md"
+)
+ODF_TEXT = reason("odf_text", "an OpenDocument text (.odt): save it as .docx")
+RTF = reason("rtf", "a rich-text file (.rtf): save it as .docx")
+ZIP = reason("zip", "a zip archive, not a transcript: unzip it and index the files in it")
+NO_WORD_TEXT = reason(
+    "no_word_text", "no text in the document (pictures only?): save it with its text as .docx"
+)
+NOT_A_DOCUMENT = reason(
+    "not_a_document", "not a Word document (a template or a macro-enabled file?): save it as .docx"
+)
+# damaged, too large, or not text at all (ParseError: the file fails)
+DAMAGED_ZIP = reason("damaged_zip", "a damaged zip file (a .docx?): it could not be opened")
+WORD_UNZIPS_TOO_LARGE = reason(
+    "word_unzips_too_large", "a Word file too large once unzipped for a transcript"
+)
+DAMAGED_WORD = reason("damaged_word", "a damaged Word file: it could not be read")
+WORD_TOO_MUCH_TEXT = reason(
+    "word_too_much_text", "too much text for a transcript in this Word file"
+)
+PDF_TOO_MUCH_TEXT = reason("pdf_too_much_text", "too much text for a transcript in this PDF")
+DAMAGED_PDF = reason("damaged_pdf", "a damaged PDF: it could not be read")
+EMPTY = reason("empty", "empty file")
+BROKEN_UTF16 = reason("broken_utf16", "broken UTF-16 text")
+NUL_BYTE = reason("nul_byte", "binary file, not text (NUL byte)")
+NOT_TEXT = reason("not_text", "not text: neither UTF-8 nor GB18030")
+CONTROL_CHARACTERS = reason("control_characters", "binary file, not text (control characters)")
+# readable text, but no transcript in it
+NO_LABELS = reason("no_labels", "not a transcript: none of the labels 岗位, 问题N, 点评")
+NO_POSITION_NOR_QUESTION = reason("no_position_nor_question", "no 岗位 line and no 问题 found")
+# what an index run never opens
+FIFO = reason("fifo", "special file: a FIFO (named pipe), not read")
+SOCKET = reason("socket", "special file: a socket, not read")
+CHARACTER_DEVICE = reason("character_device", "special file: a character device, not read")
+BLOCK_DEVICE = reason("block_device", "special file: a block device, not read")
+DIRECTORY = reason("directory", "a directory, not a file")
+NOT_REGULAR = reason("not_regular", "not a regular file, not read")
+IGNORE_TOO_LARGE = reason("ignore_too_large", "too large for an ignore file")
+
+
+# (the reasons that name values have codes of their own: "too_large", "question_number",
+# "id_taken", "unstorable", "media", and `os_<errno name>` for the operating system's)
+
 
 class ParseError(ValueError):
-    """The input is not a transcript. `line` is 1-based where it helps."""
+    """The input is not a transcript. `line` is 1-based where it helps; `code` and
+    `params` say the reason in any language (the code of a declared reason by default)."""
 
-    def __init__(self, reason: str, line: int | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        line: int | None = None,
+        *,
+        code: str = "",
+        params: Params | None = None,
+    ) -> None:
         super().__init__(reason if line is None else f"{reason} (line {line})")
         self.reason = reason
         self.line = line
+        self.code = code or code_of(reason)
+        self.params: Params = dict(params or {})
 
 
 class NotATranscript(ParseError):

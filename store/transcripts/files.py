@@ -20,7 +20,19 @@ import pathspec
 
 from .. import fulltext
 from ..models import ParseFailure, Transcript
-from .formats import byte_limit, too_large
+from .errors import (
+    BLOCK_DEVICE,
+    CHARACTER_DEVICE,
+    DIRECTORY,
+    FIFO,
+    IGNORE_TOO_LARGE,
+    NO_SUCH_FILE,
+    NOT_REGULAR,
+    SOCKET,
+    SYMLINK_LOOP,
+    code_of,
+)
+from .formats import byte_limit, too_large_error
 from .parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
 
 IGNORE_FILE = ".debriefignore"
@@ -43,16 +55,31 @@ def special_file(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISFIFO(mode):
-        return "special file: a FIFO (named pipe), not read"
+        return FIFO
     if stat.S_ISSOCK(mode):
-        return "special file: a socket, not read"
+        return SOCKET
     if stat.S_ISCHR(mode):
-        return "special file: a character device, not read"
+        return CHARACTER_DEVICE
     if stat.S_ISBLK(mode):
-        return "special file: a block device, not read"
+        return BLOCK_DEVICE
     if stat.S_ISDIR(mode):
-        return "a directory, not a file"
-    return "not a regular file, not read"
+        return DIRECTORY
+    return NOT_REGULAR
+
+
+def failure(shown: str, exc: ParseError) -> ParseFailure:
+    """A file that fails, and why: the English reason, its code and values."""
+    return ParseFailure(
+        path=shown, line=exc.line, error=exc.reason, code=exc.code, params=exc.params
+    )
+
+
+def os_failure(path: str, exc: OSError) -> ParseFailure:
+    """A file the operating system would not give, and what it said (its code names the
+    error, so it can be said in any language)."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    said = SYMLINK_LOOP if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
+    return ParseFailure(path=source_path(path), error=said, code=f"os_{name}" if name else "")
 
 
 @dataclass(frozen=True)
@@ -77,14 +104,14 @@ class _Ignores:
         except OSError:
             return  # none here
         if not stat.S_ISREG(st.st_mode) or st.st_size > _IGNORE_MAX_BYTES:
-            reason = special_file(st.st_mode) or "too large for an ignore file"
-            self.failed.append(ParseFailure(path=source_path(path), error=reason))
+            why = special_file(st.st_mode) or IGNORE_TOO_LARGE
+            self.failed.append(ParseFailure(path=source_path(path), error=why, code=code_of(why)))
             return
         try:
             with open(path, "rb") as fh:
                 lines = fh.read(_IGNORE_MAX_BYTES).decode("utf-8", "replace").splitlines()
         except OSError as exc:
-            self.failed.append(ParseFailure(path=source_path(path), error=exc.strerror or str(exc)))
+            self.failed.append(os_failure(path, exc))
             return
         self.specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
 
@@ -99,9 +126,7 @@ class _Ignores:
 
 def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
     def onerror(exc: OSError) -> None:
-        failed.append(
-            ParseFailure(path=source_path(exc.filename or root), error=exc.strerror or str(exc))
-        )
+        failed.append(os_failure(exc.filename or root, exc))
 
     ignores = _Ignores(failed)
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
@@ -131,7 +156,7 @@ def collect(paths: Iterable[str | Path]) -> tuple[list[Found], list[str], list[P
             files.append(Found(path))
         else:
             failed.append(
-                ParseFailure(path=source_path(os.fspath(p)), error="no such file or directory")
+                ParseFailure(path=source_path(os.fspath(p)), error=NO_SUCH_FILE, code="os_ENOENT")
             )
     seen: set[str] = set()
     unique = [f for f in files if not (f.path in seen or seen.add(f.path))]  # type: ignore[func-returns-value]
@@ -171,7 +196,7 @@ def _read(path: str) -> tuple[bytes, os.stat_result]:
             limit = byte_limit(fh.read(1024), path)
             fh.seek(0)
         if st.st_size > limit:  # refused before reading it
-            raise ParseError(too_large(st.st_size, limit))
+            raise too_large_error(st.st_size, limit)
         return fh.read(limit + 1), st
 
 
@@ -182,12 +207,11 @@ def prepare(path: str) -> Prepared:
     try:
         data, st = _read(path)
     except OSError as exc:
-        reason = "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
-        return Prepared(path, shown, failure=ParseFailure(path=shown, error=reason))
+        return Prepared(path, shown, failure=os_failure(path, exc))
     except NotATranscript as exc:
         return Prepared(path, shown, skipped=exc.reason)
     except ParseError as exc:
-        return Prepared(path, shown, failure=ParseFailure(path=shown, error=exc.reason))
+        return Prepared(path, shown, failure=failure(shown, exc))
     out = Prepared(path, shown, st.st_mtime_ns, st.st_size, content_hash(data))
     try:
         t = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
@@ -195,7 +219,7 @@ def prepare(path: str) -> Prepared:
         out.skipped = exc.reason
         return out
     except ParseError as exc:
-        out.failure = ParseFailure(path=shown, line=exc.line, error=exc.reason)
+        out.failure = failure(shown, exc)
         return out
     out.transcript = t
     out.text, out.bigrams = fulltext.indexed(t)

@@ -22,7 +22,31 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
-from .errors import ParseError, Unreadable
+from .errors import (
+    BROKEN_UTF16,
+    DAMAGED_PDF,
+    DAMAGED_WORD,
+    DAMAGED_ZIP,
+    EMPTY,
+    ENCRYPTED,
+    NO_TEXT_LAYER,
+    NO_WORD_TEXT,
+    NOT_A_DOCUMENT,
+    NOT_TEXT,
+    NUL_BYTE,
+    ODF_TEXT,
+    OLD_OFFICE,
+    OLD_WORD,
+    PDF_TOO_MUCH_TEXT,
+    PRESENTATION,
+    RTF,
+    SPREADSHEET,
+    WORD_TOO_MUCH_TEXT,
+    WORD_UNZIPS_TOO_LARGE,
+    ZIP,
+    ParseError,
+    Unreadable,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 """A transcript is a few dozen KB; a text file past this is not one (and no more text
@@ -37,18 +61,6 @@ ZIP_MAGIC = b"PK\x03\x04"
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 PDF_MAGIC = b"%PDF-"
 RTF_MAGIC = b"{\\rtf"
-
-NO_TEXT_LAYER = "no text layer: export it with text, or save it as .docx"
-ENCRYPTED = "encrypted: save a copy without the password, then index that"
-OLD_WORD = "an old Word file (.doc): save it as .docx"
-OLD_OFFICE = "an old Office file: save it as .docx"
-SPREADSHEET = "a spreadsheet, not a transcript: save the transcript as .docx, .txt or .md"
-PRESENTATION = "a presentation, not a transcript: save the transcript as .docx, .txt or .md"
-ODF_TEXT = "an OpenDocument text (.odt): save it as .docx"
-RTF = "a rich-text file (.rtf): save it as .docx"
-ZIP = "a zip archive, not a transcript: unzip it and index the files in it"
-NO_WORD_TEXT = "no text in the document (pictures only?): save it with its text as .docx"
-NOT_A_DOCUMENT = "not a Word document (a template or a macro-enabled file?): save it as .docx"
 
 
 def _is_pdf(data: bytes, name: str) -> bool:
@@ -70,6 +82,15 @@ def too_large(size: int, limit: int) -> str:
     return (
         f"file too large for a transcript: {size / 1e6:.1f} MB"
         f" (the limit is {limit / 2**20:.0f} MB)"
+    )
+
+
+def too_large_error(size: int, limit: int) -> ParseError:
+    """A file of `size` bytes refused, its size and the limit named in any language."""
+    return ParseError(
+        too_large(size, limit),
+        code="too_large",
+        params={"size": f"{size / 1e6:.1f}", "limit": f"{limit / 2**20:.0f}"},
     )
 
 
@@ -119,12 +140,12 @@ def _zip_text(data: bytes) -> str:
             names = {info.filename for info in infos}
             mimetype = zf.read("mimetype")[:100] if "mimetype" in names else b""
     except Exception as exc:  # BadZipFile, NotImplementedError (an unknown version)…
-        raise ParseError("a damaged zip file (a .docx?): it could not be opened") from exc
+        raise ParseError(DAMAGED_ZIP) from exc
     if any(name.startswith("word/") for name in names):
         if any(info.flag_bits & 0x1 for info in infos):
             raise Unreadable(ENCRYPTED)
         if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
-            raise ParseError("a Word file too large once unzipped for a transcript")
+            raise ParseError(WORD_UNZIPS_TOO_LARGE)
         return _docx_text(data)
     if any(name.startswith("xl/") for name in names) or b"spreadsheet" in mimetype:
         raise Unreadable(SPREADSHEET)
@@ -145,13 +166,13 @@ def _docx_text(data: bytes) -> str:
     except ValueError as exc:  # a template, a macro-enabled document: not a document
         raise Unreadable(NOT_A_DOCUMENT) from exc
     except Exception as exc:  # a damaged package: missing parts, broken XML
-        raise ParseError("a damaged Word file: it could not be read") from exc
+        raise ParseError(DAMAGED_WORD) from exc
     lines = list(_blocks(document.element.body))
     text = "\n".join(lines)
     if not text.strip():
         raise Unreadable(NO_WORD_TEXT)
     if len(text) > MAX_BYTES:
-        raise ParseError("too much text for a transcript in this Word file")
+        raise ParseError(WORD_TOO_MUCH_TEXT)
     return text
 
 
@@ -263,12 +284,12 @@ def _pdf_text(data: bytes) -> str:
             text = page.extract_text() or ""
             size += len(text)
             if size > MAX_BYTES:
-                raise ParseError("too much text for a transcript in this PDF")
+                raise ParseError(PDF_TOO_MUCH_TEXT)
             pages.append(text)
     except ParseError:
         raise
     except Exception as exc:  # pypdf raises many kinds of error on a damaged file
-        raise ParseError("a damaged PDF: it could not be read") from exc
+        raise ParseError(DAMAGED_PDF) from exc
     text = "\n".join(pages)
     if not text.strip():
         raise Unreadable(NO_TEXT_LAYER)
@@ -281,12 +302,12 @@ def _pdf_text(data: bytes) -> str:
 def decode(data: bytes) -> str:
     """UTF-8 (with or without BOM), UTF-16 with BOM, or GB18030; else ParseError."""
     if not data.strip(b" \t\r\n\x0b\x0c"):
-        raise ParseError("empty file")
+        raise ParseError(EMPTY)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise ParseError("broken UTF-16 text") from exc
+            raise ParseError(BROKEN_UTF16) from exc
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]
     nul = data.find(b"\x00")
@@ -294,7 +315,7 @@ def decode(data: bytes) -> str:
         text = _bomless_utf16(data)
         if text is not None:
             return text
-        raise ParseError("binary file, not text (NUL byte)", data.count(b"\n", 0, nul) + 1)
+        raise ParseError(NUL_BYTE, data.count(b"\n", 0, nul) + 1)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -306,7 +327,7 @@ def decode(data: bytes) -> str:
         return data.decode("gb18030")
     except UnicodeDecodeError:
         line = data.count(b"\n", 0, utf8_error.start) + 1
-        raise ParseError("not text: neither UTF-8 nor GB18030", line) from None
+        raise ParseError(NOT_TEXT, line) from None
 
 
 def _plain_char(ch: str) -> bool:

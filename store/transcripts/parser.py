@@ -57,8 +57,22 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from ..models import Question, Transcript
-from .errors import NotATranscript, ParseError, Unreadable
-from .formats import MAX_BYTES, MAX_DOCUMENT_BYTES, byte_limit, decode, extract_text, too_large
+from .errors import (
+    CONTROL_CHARACTERS,
+    NO_LABELS,
+    NO_POSITION_NOR_QUESTION,
+    NotATranscript,
+    ParseError,
+    Unreadable,
+)
+from .formats import (
+    MAX_BYTES,
+    MAX_DOCUMENT_BYTES,
+    byte_limit,
+    decode,
+    extract_text,
+    too_large_error,
+)
 from .labels import (
     CONTROL_RE,
     HEADER_KINDS,
@@ -174,13 +188,13 @@ def transcript_id(name: str) -> str:
 def parse_transcript(data: bytes, name: str, source: str | None = None) -> Transcript:
     """Parse one transcript file's bytes. `name` gives the id; `source` is recorded as is."""
     if len(data) > byte_limit(data, name):
-        raise ParseError(too_large(len(data), byte_limit(data, name)))
+        raise too_large_error(len(data), byte_limit(data, name))
     text = extract_text(data, name).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
 
     bad = len(CONTROL_RE.findall(text)) + text.count("\ufffd")
     if bad > max(8, len(text) // 100):
-        raise ParseError("binary file, not text (control characters)")
+        raise ParseError(CONTROL_CHARACTERS)
 
     summary: list[str] = []
     late_summary: list[str] = []  # a 总结： after the header
@@ -383,7 +397,12 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         )
         number = parse_question_number(raw) if raw else None
         if raw and number is None:
-            raise ParseError(f"question number out of range: {raw[:12]}", index)
+            raise ParseError(
+                f"question number out of range: {raw[:12]}",
+                index,
+                code="question_number",
+                params={"number": raw[:12]},
+            )
         if number is None:
             number = drafts[-1].number + 1 if drafts else 1
         head, inline = split_inline_qa(qm.group("rest"))
@@ -405,11 +424,11 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     if evidence == {"listed question"} and not any(d.has_goal for d in drafts):
         # `Q: … A: …` or a numbered list with answers and nothing else: a FAQ, not an
         # interview (a transcript's questions have a 考察目标, or the file has 岗位/点评)
-        raise NotATranscript("not a transcript: none of the labels 岗位, 问题N, 点评")
+        raise NotATranscript(NO_LABELS)
     if not drafts and (position is None or (english_position and len(evidence) < 2)):
         if "cn" in evidence:
-            raise ParseError("no 岗位 line and no 问题 found")
-        raise NotATranscript("not a transcript: none of the labels 岗位, 问题N, 点评")
+            raise ParseError(NO_POSITION_NOR_QUESTION)
+        raise NotATranscript(NO_LABELS)
 
     questions = []
     for d in drafts:

@@ -16,12 +16,29 @@ import queue
 import secrets
 import threading
 import time
+from typing import Literal
+
+from pydantic import BaseModel
 
 from .base import Base, Tx
 from .clock import utcnow
 from .models import AuditEntry
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
+RETENTION_DAY = "retention_day"  # the last day the retention job was claimed for
+
+ErasureState = Literal["indexed", "reviews", "forgotten"]
+
+
+class Expired(BaseModel):
+    """A candidate kept longer than a retention policy allows, and the date that counts:
+    the interview's (`interview`), else when the file was first indexed (`indexed`), or,
+    for a candidate whose file was removed while reviews remain, its removal (`removed`)."""
+
+    id: str
+    when: str
+    basis: Literal["interview", "indexed", "removed"]
+
 
 logger = logging.getLogger("debrief.audit")
 
@@ -202,6 +219,58 @@ class AuditStore(Base):
             "UPDATE audit SET candidate_id = ? WHERE candidate_id = ?", [pseudonym, candidate_id]
         )
         return counts
+
+    def erasure_state(self, candidate_id: str) -> ErasureState | None:
+        """What `forget` would find: an indexed candidate (`indexed`), reviews, posts or
+        audit lines left by one whose file was removed (`reviews`), a candidate already
+        forgotten with nothing left to erase (`forgotten`), or nothing at all (None)."""
+        if self._one("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]) is not None:
+            return "indexed"
+        for table in ("retired", "replies", "posts", "audit"):
+            column = "id" if table == "retired" else "candidate_id"
+            if self._one(f"SELECT 1 FROM {table} WHERE {column} = ?", [candidate_id]):
+                return "reviews"
+        if self._one("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]) is not None:
+            return "forgotten"
+        return None
+
+    def expired(self, before_day: str, before: str) -> list[Expired]:
+        """Who a retention policy erases, oldest first: candidates interviewed before
+        `before_day` (a date in the team's time zone, `YYYY-MM-DD`: interview dates are
+        local) or, without an interview date, first indexed before `before` (a UTC time,
+        as the store keeps them); and those whose file was removed before `before` while
+        their reviews remain."""
+        bytewise = self.engine.bytewise
+        rows = self._all(
+            "SELECT id, coalesce(interviewed_at, first_indexed_at),"
+            " CASE WHEN interviewed_at IS NULL THEN 'indexed' ELSE 'interview' END"
+            " FROM candidates"
+            f" WHERE (interviewed_at IS NOT NULL AND interviewed_at {bytewise} < ?)"
+            f" OR (interviewed_at IS NULL AND first_indexed_at {bytewise} < ?)",
+            [before_day, before],
+        ) + self._all(f"SELECT id, at, 'removed' FROM retired WHERE at {bytewise} < ?", [before])
+        found = [Expired(id=r[0], when=r[1], basis=r[2]) for r in rows]
+        return sorted(found, key=lambda e: (e.when[:10], e.id))
+
+    def claim_retention(self, day: str) -> bool:
+        """Whether this caller is the first to run the retention job on `day` (a local
+        date): one replica a day does, whichever asks first."""
+        with self.tx() as tx:
+            row = tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE"
+                f" SET value = excluded.value WHERE meta.value {self.engine.bytewise}"
+                " < excluded.value RETURNING key",
+                [RETENTION_DAY, day],
+            ).fetchone()
+        return row is not None
+
+    def release_retention(self, day: str) -> None:
+        """A run claimed for `day` failed: the next check may run it again."""
+        self._write(
+            lambda tx: tx.execute(
+                "DELETE FROM meta WHERE key = ? AND value = ?", [RETENTION_DAY, day]
+            )
+        )
 
     def pseudonym(self, candidate_id: str) -> str:
         """The keyed hash that stands for an erased candidate's id in the audit: the same

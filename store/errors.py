@@ -23,6 +23,17 @@ class NoDatabaseError(StoreError):
         self.path = path
 
 
+class BackupTargetError(StoreError):
+    """A backup was asked to go where it should not: over an existing file (without
+    `overwrite`), or into a folder that does not exist. Nothing was written."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        what = "already exists" if reason == "exists" else "is in a folder that does not exist"
+        super().__init__(f"{path} {what}")
+        self.path = path
+        self.reason = reason  # "exists" or "no_folder"
+
+
 class NewerSchemaError(StoreError):
     """The database was written by a newer Debrief: opening it could damage it."""
 

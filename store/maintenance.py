@@ -7,11 +7,24 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
+from pathlib import Path
 
 from . import rows
 from .base import Base
 from .clock import utcnow
+from .errors import BackupTargetError
 from .models import IndexResult, IndexRun, Stats
+
+WORKSPACE = "slack_workspace"
+
+
+def check_backup_target(target: Path, overwrite: bool) -> None:
+    """Where a backup may go: a new file (or, with `overwrite`, an existing file, never a
+    folder) in a folder that exists. BackupTargetError otherwise."""
+    if target.is_dir() or (target.exists() and not overwrite):
+        raise BackupTargetError(str(target), "exists")
+    if not target.resolve().parent.is_dir():
+        raise BackupTargetError(str(target), "no_folder")
 
 
 class MaintenanceStore(Base):
@@ -25,6 +38,27 @@ class MaintenanceStore(Base):
         """The last migration applied: the schema's version."""
         found = self._scalar("SELECT name FROM _migrations ORDER BY name DESC LIMIT 1")
         return "" if found is None else str(found)
+
+    def workspace(self) -> tuple[str, str] | None:
+        """The Slack workspace this database serves, (team id, name), as `serve` first
+        recorded it; None before it ever ran."""
+        found = self._scalar("SELECT value FROM meta WHERE key = ?", [WORKSPACE])
+        if found is None:
+            return None
+        value = json.loads(found)
+        return str(value["team_id"]), str(value["team"])
+
+    def remember_workspace(self, team_id: str, team: str) -> tuple[str, str]:
+        """Record the workspace this database serves, the first time only; the one it
+        serves (the one recorded first), for the caller to compare with its token's."""
+        value = json.dumps({"team_id": team_id, "team": team}, ensure_ascii=False)
+        self._write(
+            lambda tx: tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                [WORKSPACE, value],
+            )
+        )
+        return self.workspace() or (team_id, team)
 
     def record_index_run(self, result: IndexResult) -> None:
         run = rows.index_run(result, utcnow())

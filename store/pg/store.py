@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 
 from .. import rows
 from ..errors import StoreError
+from ..maintenance import check_backup_target
 from ..models import HealthCheck
+from ..private import FILE_MODE, private_file
 from ..queries import Queries
 from . import migrations
 from .search import FullText
@@ -37,20 +39,22 @@ __all__ = ["PgStore"]
 class PgStore(Queries, FullText):
     """The PostgreSQL store: every concern's methods on one object."""
 
-    def backup(self, dest: str | Path) -> int:
+    def backup(self, dest: str | Path, *, overwrite: bool = False) -> int:
         """A consistent copy with `pg_dump` (custom format, restore with `pg_restore`),
-        taken online. Without `pg_dump` on this machine: StoreError saying so."""
+        taken online, readable by its owner alone (0600). An existing `dest` is refused
+        unless `overwrite`, a missing folder always. Without `pg_dump` on this machine:
+        StoreError saying so."""
         target = Path(dest)
-        if target.exists():
-            raise StoreError(f"{target} already exists: choose a new file for the backup")
+        check_backup_target(target, overwrite)
         pg_dump = shutil.which("pg_dump")
         if pg_dump is None:
             raise StoreError(
                 "this database is PostgreSQL: back it up with pg_dump (not found on this"
                 f" machine), e.g. pg_dump -Fc -f {target} '{self.path}'"
             )
-        target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        private_file(partial)  # pg_dump writes into it and keeps its mode
         done = subprocess.run(
             [pg_dump, "-Fc", "-f", str(partial), "-d", self.url],
             capture_output=True,
@@ -60,6 +64,7 @@ class PgStore(Queries, FullText):
         if done.returncode != 0:
             partial.unlink(missing_ok=True)
             raise StoreError(f"pg_dump failed: {done.stderr.strip()}")
+        os.chmod(partial, FILE_MODE)
         os.replace(partial, target)
         return target.stat().st_size
 

@@ -32,6 +32,7 @@ from ..errors import (
     StoreError,
     UnstorableError,
 )
+from ..private import private_dir, private_file
 from .driver import sqlite3
 from .engine import ENGINE
 from .migrations import migrate
@@ -126,8 +127,9 @@ class Connection(Base):
         """This thread's connection, as sqlite_utils has it (SQLite's own code, tests)."""
         db: sqlite_utils.Database | None = getattr(self._local, "db", None)
         if db is None:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            if self.path != ":memory:":  # new: readable by the owner alone (-wal, -shm too)
+                private_dir(Path(self.path).parent)
+                private_file(self.path)
             conn = sqlite3.connect(
                 self.path,
                 timeout=BUSY_TIMEOUT_MS / 1000,

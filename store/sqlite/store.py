@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING
 
 from .. import rows
 from ..errors import StoreError
+from ..maintenance import check_backup_target
 from ..models import HealthCheck
+from ..private import private_file
 from ..queries import Queries
 from . import migrations
 from .driver import sqlite3
@@ -35,16 +37,17 @@ __all__ = ["Store"]
 class Store(Queries, FullText):
     """The SQLite store: every concern's methods on one object."""
 
-    def backup(self, dest: str | Path) -> int:
+    def backup(self, dest: str | Path, *, overwrite: bool = False) -> int:
         """A consistent copy of the database at `dest`, taken online: readers and the
         bot's writers go on while it runs (SQLite's backup API, a few pages at a time).
-        Returns the copy's size in bytes. An existing `dest` is refused."""
+        Returns the copy's size in bytes. The copy is readable by its owner alone (0600);
+        it appears whole or not at all. An existing `dest` is refused unless `overwrite`;
+        a missing folder is refused (a mistyped path should not grow folders)."""
         target = Path(dest)
-        if target.exists():
-            raise StoreError(f"{target} already exists: choose a new file for the backup")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        check_backup_target(target, overwrite)
         partial = target.with_name(target.name + ".partial")
         partial.unlink(missing_ok=True)
+        private_file(partial)
         with self._said():
             copy = sqlite3.connect(str(partial))
             try:

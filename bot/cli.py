@@ -16,14 +16,22 @@ from store.models import Candidate, IndexResult, plain_years
 from store.resolve import Resolution
 
 from . import cli_text as text
-from .cli_common import Debrief, db_option, echo_json, json_option, open_store, settings_for
+from .cli_common import (
+    BadUsage,
+    Debrief,
+    Failure,
+    db_option,
+    echo_json,
+    json_option,
+    open_store,
+    settings_for,
+)
 from .cli_slack import ask, digest, serve
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, stats
-from .settings import load_settings
 
 # The --json contracts: these keys, as the README spells them.
-SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question"}
+SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question", "matched", "partial"}
 # who and when, from the transcript's header: in `show --json` and `list --json`
 FACT_KEYS = ("name", "interviewers", "interviewed_at", "interviewed_at_text", "round")
 LIST_KEYS = {
@@ -99,11 +107,12 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
         loc = settings_for(db_path).locale
         click.echo(text.index_summary(result, loc))
         for s in result.skipped:
-            click.secho(text.t(loc, "skipped_file", path=s.path, reason=s.reason), err=True)
+            why = text.reason_text(loc, s.reason)
+            click.secho(text.t(loc, "skipped_file", path=s.path, reason=why), err=True)
         for f in result.failed:
             where = f"{f.path}:{f.line}" if f.line else f.path
-            line = text.t(loc, "failed_file", path=where, reason=f.error)
-            click.secho(line, fg="yellow", err=True)
+            why = text.reason_text(loc, f.error, f.code, f.params)
+            click.secho(text.t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
     sys.exit(1 if result.failed else 0)
 
 
@@ -153,15 +162,17 @@ def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
             }
         )
     if not found.matches:
-        raise click.ClickException(f"no candidate matches {who!r}")
-    loc = load_settings().locale
-    lines = "\n".join(
-        "  " + text.pick_line(m, loc)  # id, name · position · round · date · interviewers
-        for m in found.matches
-    )
-    raise click.ClickException(
-        f"{len(found.matches)} candidates match {who!r}; say which:\n{lines}"
-    )
+        raise Failure("cli_no_match", query=who)
+    matches = found.matches
+
+    def pick(loc: text.Locale) -> str:
+        lines = "\n".join(
+            "  " + text.pick_line(m, loc)  # id, name · position · round · date · interviewers
+            for m in matches
+        )
+        return text.t(loc, "cli_ambiguous", count=len(matches), query=who, lines=lines)
+
+    raise Failure(pick)
 
 
 @click.command()
@@ -197,9 +208,12 @@ def search(
     query: tuple[str, ...], db_path: str | None, limit: int, sort: str, as_json: bool
 ) -> None:
     """Full-text search: best matches first."""
+    words = " ".join(query).split()  # any Unicode space separates words
+    if not words:
+        raise BadUsage("cli_empty_query")
     store = open_store(db_path)
     hits = store.search(
-        " ".join(query), limit=limit, sort="newest" if sort == "newest" else "relevance"
+        " ".join(words), limit=limit, sort="newest" if sort == "newest" else "relevance"
     )
     if as_json:
         echo_json([h.model_dump(include=SEARCH_KEYS) for h in hits])

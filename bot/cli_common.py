@@ -1,54 +1,111 @@
 """What every `debrief` command shares: the group, which turns the errors a user can
 cause into one clean line and an exit code, and the `--db` and `--json` options.
 
-A failure the user can act on raises `click.ClickException` (exit 1) or, for something
-they must say or configure differently, `BadUsage`, a `click.UsageError` (exit 2); click
-prints `Error: <message>` on stderr, one line: `BadUsage` leaves out the usage text."""
+A failure the user can act on raises `Failure` (exit 1) or, for something they must
+say or configure differently, `BadUsage` (exit 2): each names a catalogue entry
+(handlers/i18n.py), said in DEBRIEF_LOCALE as one line on stderr, `错误：…` or
+`Error: …`. Only click's own usage errors (an unknown option) stay in English."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import IO, Any, TypeVar
 
 import click
 
+from handlers.i18n import has
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
 from store.factory import open_store as open_backend
 
-from .settings import Settings, SettingsError, load_settings
+from .cli_text import Locale, store_error, t
+from .settings import Settings, SettingsError, environment_locale, load_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class BadUsage(click.UsageError):
-    """Exit 2, shown as click's one `Error: …` line without the usage text above it."""
+Words = str | Callable[[Locale], str]
+"""What an error says: a catalogue key (its values beside it), or how to say it in a locale."""
+
+
+def error_locale() -> Locale:
+    """The locale errors are said in: DEBRIEF_LOCALE, read even when it is not valid
+    (the bad setting is then the error, said in Chinese, the default)."""
+    return environment_locale()
+
+
+def _render(words: Words, values: dict[str, object]) -> Callable[[Locale], str]:
+    if callable(words):
+        return words
+    if not has(words):  # a message made elsewhere, in one language: said as it is
+        return lambda locale: words
+    return lambda locale: t(locale, words, **values)
+
+
+def _show(message: str, file: IO[Any] | None) -> None:
+    line = t(error_locale(), "error_line", message=message)
+    if file is None:
+        click.echo(line, err=True)
+    else:
+        click.echo(line, file=file)
+
+
+class Failure(click.ClickException):
+    """Exit 1: something went wrong that the user can act on, said in DEBRIEF_LOCALE."""
+
+    def __init__(self, words: Words, **values: object) -> None:
+        self.said = _render(words, values)
+        super().__init__(self.said("en"))
+
+    def format_message(self) -> str:
+        return self.said(error_locale())
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.ClickException.show(self, file)
+        _show(self.format_message(), file)
+
+
+class BadUsage(click.UsageError):
+    """Exit 2: something to say or configure differently, said in DEBRIEF_LOCALE as one
+    line, without click's usage text above it."""
+
+    def __init__(self, words: Words, **values: object) -> None:
+        self.said = _render(words, values)
+        super().__init__(self.said("en"))
+
+    def format_message(self) -> str:
+        return self.said(error_locale())
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        _show(self.format_message(), file)
 
 
 class Debrief(click.Group):
     """The `debrief` group: whichever command runs, an error the user can cause (a
-    setting, a database that is not there or cannot be read) is a message, never a
-    traceback."""
+    setting, a database that is not there or cannot be read) is a message in the team's
+    language, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (SettingsError, NoDatabaseError) as exc:
-            raise BadUsage(str(exc)) from exc
+        except SettingsError as exc:
+            raise BadUsage(exc.said) from exc
+        except NoDatabaseError as exc:
+            raise BadUsage(partial(store_error, exc)) from exc
         except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise Failure(partial(store_error, exc)) from exc
 
 
 def db_option(fn: F) -> F:
     return click.option(
         "--db",
         "db_path",
-        metavar="FILE",
-        help="SQLite database (default: $DEBRIEF_DB, else ./debrief.db).",
+        metavar="FILE|URL",
+        help=(
+            "The database: a SQLite file or a postgresql:// URL"
+            " (default: $DEBRIEF_DB, else ./debrief.db)."
+        ),
     )(fn)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import unicodedata
 from http.client import HTTPException
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from store.factory import open_store as open_backend
 
 from . import cli_text
-from .cli_common import BadUsage, db_option, echo_json, json_option, settings_for
+from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
 
 if TYPE_CHECKING:
     from slack_sdk import WebClient
@@ -111,7 +112,16 @@ def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> N
         try:
             serve_http(app, settings.signing_secret, host, port, on_stop)
         except OSError as exc:  # the port is taken, or the address is not ours
-            raise click.ClickException(f"cannot listen on {host}:{port}: {exc}") from exc
+            refused = exc
+            raise Failure(
+                lambda loc: cli_text.t(
+                    loc,
+                    "cli_cannot_listen",
+                    host=host,
+                    port=port,
+                    reason=cli_text.os_reason(refused, loc),
+                )
+            ) from exc
 
 
 def _resume_uploads(settings: Settings, store: Backend, client: WebClient) -> None:
@@ -131,28 +141,136 @@ def _resume_uploads(settings: Settings, store: Backend, client: WebClient) -> No
 
 
 def render_text(payload: dict[str, Any]) -> str:
-    """A message payload as readable text, for a terminal."""
-    from handlers.blocks import unescape
-
+    """A message (or a view) as readable text, for a terminal: every block and element kind
+    Slack shows, each by its words; a kind this does not know is left out, never a crash."""
     lines: list[str] = []
     for block in payload.get("blocks") or []:
-        kind = block.get("type")
-        if kind == "header":
-            lines.append(f"== {unescape(block['text']['text'])} ==")
-        elif kind == "section":
-            lines.append(unescape(block["text"]["text"]))
-            accessory = block.get("accessory")
-            if accessory and accessory.get("type") == "button":
-                lines.append(f"  [{accessory['text']['text']}]")
-        elif kind == "context":
-            lines.append("  " + " · ".join(unescape(e.get("text", "")) for e in block["elements"]))
-        elif kind == "actions":
-            lines.append("  " + " ".join(f"[{e['text']['text']}]" for e in block["elements"]))
-        elif kind == "divider":
-            lines.append("-" * 40)
+        if isinstance(block, dict):
+            lines += _block_lines(block)
     if not lines:
-        lines.append(unescape(payload.get("text", "")))
+        lines.append(_words(payload.get("text")))
     return "\n".join(lines)
+
+
+def _words(value: object) -> str:
+    """A text object (plain_text or mrkdwn) or a bare string, unescaped; "" for anything else."""
+    from handlers.blocks import unescape
+
+    if isinstance(value, dict):
+        value = value.get("text")
+    return unescape(value) if isinstance(value, str) else ""
+
+
+def _option_words(element: dict[str, Any]) -> list[str]:
+    options = list(element.get("options") or [])
+    for group in element.get("option_groups") or []:
+        options += (group or {}).get("options") or []
+    return [_words(o.get("text")) for o in options if isinstance(o, dict)]
+
+
+def _chosen(element: dict[str, Any]) -> str:
+    """What a select or a picker shows before anyone touches it: its initial choice, else
+    its placeholder."""
+    initial = element.get("initial_option")
+    if isinstance(initial, dict):
+        return _words(initial.get("text"))
+    picked = [_words(o.get("text")) for o in element.get("initial_options") or [] if o]
+    for key in ("initial_user", "initial_channel", "initial_conversation", "initial_date"):
+        if element.get(key):
+            picked.append(str(element[key]))
+    for key in ("initial_users", "initial_channels", "initial_conversations"):
+        picked += [str(v) for v in element.get(key) or []]
+    if element.get("initial_time"):
+        picked.append(str(element["initial_time"]))
+    return ", ".join(p for p in picked if p) or _words(element.get("placeholder"))
+
+
+def _element(element: dict[str, Any]) -> str:
+    """One interactive or image element, as a bracketed control or its words."""
+    kind = str(element.get("type") or "")
+    if kind in ("plain_text", "mrkdwn"):
+        return _words(element)
+    if kind == "image":
+        return f"[{_words(element.get('alt_text')) or 'image'}]"
+    if kind == "button":
+        return f"[{_words(element.get('text'))}]"
+    if kind == "overflow":
+        return "[⋯ " + " / ".join(_option_words(element)) + "]"
+    if kind in ("radio_buttons", "checkboxes"):
+        initial = element.get("initial_option")
+        chosen = {_words(o.get("text")) for o in element.get("initial_options") or [] if o}
+        if isinstance(initial, dict):
+            chosen.add(_words(initial.get("text")))
+        marks = ("(•)", "( )") if kind == "radio_buttons" else ("[x]", "[ ]")
+        return "  ".join(
+            f"{marks[0] if w in chosen else marks[1]} {w}" for w in _option_words(element)
+        )
+    if kind.endswith("_select") or kind in ("datepicker", "timepicker", "datetimepicker"):
+        options = _option_words(element)
+        shown = _chosen(element)
+        listed = f": {' / '.join(options)}" if options else ""
+        return f"[{shown or '…'} ▾{listed}]"
+    if kind.endswith("_input"):
+        value = element.get("initial_value") or _words(element.get("placeholder"))
+        return f"[{value or '____'}]"
+    if kind == "workflow_button":
+        return f"[{_words(element.get('text'))}]"
+    return _words(element.get("text"))
+
+
+def _block_lines(block: dict[str, Any]) -> list[str]:
+    kind = block.get("type")
+    if kind == "header":
+        return [f"== {_words(block.get('text'))} =="]
+    if kind == "section":
+        lines = [_words(block.get("text"))] if block.get("text") else []
+        lines += [_words(f) for f in block.get("fields") or []]
+        accessory = block.get("accessory")
+        if isinstance(accessory, dict):
+            lines.append("  " + _element(accessory))
+        return lines
+    if kind == "context":
+        parts = [_element(e) for e in block.get("elements") or [] if isinstance(e, dict)]
+        return ["  " + " · ".join(p for p in parts if p)]
+    if kind == "actions":
+        parts = [_element(e) for e in block.get("elements") or [] if isinstance(e, dict)]
+        return ["  " + " ".join(p for p in parts if p)]
+    if kind == "divider":
+        return ["-" * 40]
+    if kind == "input":
+        element = block.get("element")
+        shown = _element(element) if isinstance(element, dict) else ""
+        lines = [f"{_words(block.get('label'))}: {shown}".rstrip()]
+        if block.get("hint"):
+            lines.append("  " + _words(block.get("hint")))
+        return lines
+    if kind == "image":
+        title = _words(block.get("title"))
+        return [f"[{title or _words(block.get('alt_text')) or 'image'}]"]
+    if kind in ("video", "file"):
+        return [f"[{_words(block.get('title')) or kind}]"]
+    if kind == "markdown":
+        return [_words(block.get("text"))]
+    if kind == "rich_text":
+        return ["".join(_rich(e) for e in block.get("elements") or [])]
+    return []
+
+
+def _rich(element: object) -> str:
+    """A rich_text element's words: its text, links, mentions and emoji, nested lists."""
+    if not isinstance(element, dict):
+        return ""
+    kind = element.get("type")
+    if kind == "text" or kind == "link":
+        return str(element.get("text") or element.get("url") or "")
+    if kind == "user":
+        return f"@{element.get('user_id', '')}"
+    if kind == "channel":
+        return f"#{element.get('channel_id', '')}"
+    if kind == "emoji":
+        return f":{element.get('name', '')}:"
+    inner = "".join(_rich(e) for e in element.get("elements") or [])
+    return inner + ("\n" if kind in ("rich_text_section", "rich_text_preformatted") else "")
 
 
 @click.command()
@@ -169,11 +287,13 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
     from handlers.outbox import RecordingOutbox, deliver
 
     settings = settings_for(db_path)
-    text = command.strip()
-    if text.startswith("/"):
-        name, _, text = text.partition(" ")
+    # every Unicode space is a space: a Chinese input method types `／candidate　总结　000`
+    words = unicodedata.normalize("NFKC", command).split(maxsplit=1)
+    text = " ".join(words)
+    if words and words[0].startswith("/"):
+        name, text = words[0], words[1] if len(words) > 1 else ""
         if name != "/candidate":
-            raise click.ClickException(f"unknown command {name}: only /candidate is served")
+            raise Failure("cli_unknown_command", name=name)
     store = open_backend(settings.db_path, create=False)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
@@ -187,7 +307,7 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
             if i:
                 click.echo("")
             if payload.get("response_type") == "in_channel":
-                click.secho(f"(posted in {channel} for everyone)", dim=True)
+                click.secho(cli_text.t(settings.locale, "posted_in", channel=channel), dim=True)
             click.echo(render_text(payload))
     if not result.resolved:  # unknown or ambiguous candidate, a missing number: say so
         raise SystemExit(1)
@@ -204,7 +324,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     from .digest import Digester
 
     if do_post == dry_run:
-        raise BadUsage("say --post or --dry-run")
+        raise BadUsage("cli_digest_mode")
     settings = settings_for(db_path)
     store = open_backend(settings.db_path, create=False)
     if dry_run:
@@ -221,9 +341,9 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
             click.echo(render_text(message.payload()))
         return
     if not settings.digest_channel:
-        raise BadUsage("DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest")
+        raise BadUsage("cli_digest_no_channel")
     if not settings.bot_token:
-        raise BadUsage("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post")
+        raise BadUsage("cli_digest_no_token")
     outcome = Digester(settings, store, web_client(settings)).run(force=True)
     words = {
         "sent": cli_text.t(settings.locale, "digest_sent", channel=settings.digest_channel),
@@ -236,16 +356,17 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         click.echo(words.get(outcome, outcome))
 
 
-def slack_failure(exc: BaseException) -> str | None:
-    """How talking to Slack failed ("refused the token (invalid_auth)", "could not be
-    reached (…)"), following the exception's causes; None when it is not about Slack."""
+def slack_failure(exc: BaseException) -> tuple[str, object] | None:
+    """How talking to Slack failed, as a catalogue key and what says more (the token
+    refused: Slack's error code; Slack not reached: the error), following the
+    exception's causes; None when it is not about Slack."""
     seen: BaseException | None = exc
     while seen is not None:
         if isinstance(seen, SlackApiError):
             error = seen.response.get("error") if seen.response is not None else None
-            return f"refused the token ({error or seen})"
+            return "cli_start_refused", error or seen
         if isinstance(seen, SlackClientError | OSError | HTTPException):
-            return f"could not be reached ({seen})"
+            return "cli_start_unreachable", seen
         seen = seen.__cause__ or seen.__context__
     return None
 
@@ -256,5 +377,10 @@ def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.Cl
     problem = slack_failure(exc)
     if problem is None:
         log.error("cannot start: a bug, not Slack", exc_info=exc)
-        return click.ClickException(f"cannot start: an internal error ({exc!r}; traceback above)")
-    return BadUsage(f"cannot start: Slack at {api_url} {problem}")
+        return Failure("cli_start_bug", detail=repr(exc))
+    key, cause = problem
+    return BadUsage(
+        lambda loc: cli_text.t(
+            loc, key, url=api_url, error=cause, detail=cli_text.failure_reason(cause, loc)
+        )
+    )

@@ -7,11 +7,25 @@ full-width colons throughout, English output English ones.
 
 from __future__ import annotations
 
+import errno
+import os
+from urllib.error import URLError
+
 import click
 
 from handlers.i18n import Locale as Locale
 from handlers.i18n import has
+from handlers.i18n import reason_text as reason_text
 from handlers.i18n import t as t
+from store.errors import (
+    BusyError,
+    DiskFullError,
+    NewerSchemaError,
+    NoDatabaseError,
+    StoreError,
+    UnreachableError,
+    UnstorableError,
+)
 from store.models import (
     Candidate,
     CandidateSummary,
@@ -136,11 +150,18 @@ def nothing_listed(position_filter: str | None, locale: Locale) -> str:
     return t(locale, "no_candidates")
 
 
+def matched(h: SearchHit, locale: Locale) -> str:
+    """What a hit matched, for a reader (a score means nothing to one): `匹配：分布式`, or
+    `部分匹配：只有 优化` when it holds only some words of a Chinese phrase."""
+    terms = t(locale, "term_separator").join(h.matched)
+    return t(locale, "hit_partial" if h.partial else "hit_matched", terms=terms)
+
+
 def hit_text(h: SearchHit, locale: Locale) -> str:
     head = click.style(
-        f"{h.id}  {position(h.position, locale)}  {years(h.years, locale)}  ({h.score:.2f})",
-        bold=True,
+        f"{h.id}  {position(h.position, locale)}  {years(h.years, locale)}", bold=True
     )
+    head += "  " + matched(h, locale)
     where = t(locale, "question_short", n=h.question) + " " if h.question is not None else ""
     snippet = h.snippet
     if h.highlight:
@@ -179,3 +200,53 @@ def removed_parts(counts: dict[str, int], locale: Locale) -> str:
 
 def _raw(what: str, locale: Locale) -> str:
     return what if locale == "zh" else what.replace("_", " ")
+
+
+def shown_path(path: str) -> str:
+    """A database path as the user can find it: a file with its folder (`debrief.db` ->
+    `/srv/debrief/debrief.db`); a server's URL as it is."""
+    if "://" in path or path == ":memory:":
+        return path
+    return os.path.abspath(os.path.expanduser(path))
+
+
+def store_error(exc: StoreError, locale: Locale) -> str:
+    """A store error, said in `locale`: our own words, with what the database driver
+    reported quoted as it said it (it speaks English only)."""
+    detail = str(exc)
+    if isinstance(exc, NoDatabaseError):
+        return t(locale, "store_no_database", path=shown_path(exc.path))
+    if isinstance(exc, DiskFullError):
+        path = shown_path(exc.path)
+        if "://" in path:  # a database server: its disk, not one of ours
+            return t(locale, "store_server_full", path=path)
+        return t(locale, "store_disk_full", path=path, where=os.path.dirname(path))
+    for kind, key in (
+        (BusyError, "store_busy"),
+        (UnreachableError, "store_unreachable"),
+        (NewerSchemaError, "store_newer_schema"),
+        (UnstorableError, "store_unstorable"),
+    ):
+        if isinstance(exc, kind):
+            return t(locale, key, detail=detail)
+    return t(locale, "store_error", detail=detail)
+
+
+def os_reason(exc: OSError, locale: Locale) -> str:
+    """What the operating system said, in `locale`: `没有这个文件或文件夹`, `端口已被占用…`;
+    an error without words of ours is quoted as the system said it."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    key = f"os_{name}"
+    if name and has(key):
+        return t(locale, key)
+    return t(locale, "os_other", detail=exc.strerror or str(exc) or type(exc).__name__)
+
+
+def failure_reason(cause: object, locale: Locale) -> str:
+    """An error met on the way somewhere (a connection, a file), in `locale` where the
+    system's words can be: an OSError's, or the one a URLError wraps."""
+    if isinstance(cause, URLError) and isinstance(cause.reason, OSError):
+        cause = cause.reason
+    if isinstance(cause, OSError) and cause.errno is not None:
+        return os_reason(cause, locale)
+    return str(cause)

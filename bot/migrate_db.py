@@ -12,7 +12,8 @@ import click
 
 from store.factory import is_shared, open_store
 
-from .cli_common import BadUsage, db_option, echo_json, json_option, settings_for
+from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
+from .cli_text import t
 
 
 @click.command("migrate-db")
@@ -25,11 +26,12 @@ def migrate_db(target: str, db_path: str | None, as_json: bool) -> None:
     from store.pg.copy import copy_sqlite
     from store.sqlite.store import Store
 
-    source = settings_for(db_path).db_path
+    settings = settings_for(db_path)
+    source, loc = settings.db_path, settings.locale
     if is_shared(source):
-        raise BadUsage(f"--db must be the SQLite file to copy from, not {source}")
+        raise BadUsage("cli_migrate_from", source=source)
     if not is_shared(target):
-        raise BadUsage(f"--to must be a postgresql:// URL, not {target!r}")
+        raise BadUsage("cli_migrate_to", target=target)
     src = open_store(source, create=False)
     dst = open_store(target)
     assert isinstance(src, Store) and isinstance(dst, PgStore)
@@ -49,11 +51,10 @@ def migrate_db(target: str, db_path: str | None, as_json: bool) -> None:
             }
         )
     else:
+        mismatch = "  " + t(loc, "migrate_mismatch")
         for table, (a, b) in counts.items():
-            click.echo(f"{table:18} {a:>9} -> {b:>9}" + ("" if a == b else "  MISMATCH"))
+            click.echo(f"{table:18} {a:>9} -> {b:>9}" + ("" if a == b else mismatch))
     if wrong:
-        raise click.ClickException(
-            "the counts differ in " + ", ".join(wrong) + ": do not switch DEBRIEF_DB yet"
-        )
+        raise Failure("cli_migrate_differ", tables=", ".join(wrong))
     if not as_json:
-        click.echo(f"copied {source} to {dst.path}; the counts match: set DEBRIEF_DB to the URL")
+        click.echo(t(loc, "migrate_done", source=source, target=dst.path))

@@ -16,7 +16,7 @@ import click
 from store.indexer import index_paths
 
 from . import cli_text as text
-from .cli_common import BadUsage, db_option, echo_json, json_option, open_store
+from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
 from .settings import load_settings
 
@@ -43,9 +43,7 @@ def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
             return date.fromisoformat(word).isoformat()
         moment = datetime.fromisoformat(when.strip())
     except ValueError:
-        raise BadUsage(
-            f"--since {when!r} is not a time: say 7d, 24h, yesterday, or a date such as 2026-11-30"
-        ) from None
+        raise BadUsage("cli_bad_since", when=when) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
@@ -55,7 +53,10 @@ def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
 @click.option(
     "--since",
     metavar="WHEN",
-    help="Only entries since then: 7d, 24h, yesterday, or a date (YYYY-MM-DD, UTC).",
+    help=(
+        "Only entries since then: 7d, 24h, 30m ago; today or yesterday (from midnight in"
+        " DEBRIEF_TIMEZONE); or a date (YYYY-MM-DD, UTC)."
+    ),
 )
 @db_option
 @json_option
@@ -170,7 +171,7 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
     if restore:
         source = store.restore(candidate)
         if source is None:
-            raise click.ClickException(f"{candidate} is not forgotten")
+            raise Failure("cli_not_forgotten", id=candidate)
         result = index_paths(store, [source]) if source and os.path.exists(source) else None
         record(store, [AuditEvent("cli", "restore", candidate)])
         if as_json:
@@ -182,9 +183,7 @@ def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) ->
         return
     counts = store.forget(candidate)
     if counts is None:
-        raise click.ClickException(
-            f"no candidate {candidate!r} (forget takes an exact id; see debrief list)"
-        )
+        raise Failure("cli_forget_unknown", id=candidate)
         return
     from handlers.uploads import erase_files
 

@@ -5,15 +5,54 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from handlers.i18n import Locale, has, t
+
 
 class SettingsError(Exception):
-    """A missing or contradictory setting; the message names the variable."""
+    """A missing or contradictory setting; the message names the variable.
+
+    Made from a catalogue key (handlers/i18n.py) and its values, it is said in either
+    language (`said`); its str() is the English. A plain message is said as it is."""
+
+    def __init__(self, message: str, problem: Problem | None = None, **values: object) -> None:
+        self.key = message if has(message) else None
+        self.values = values
+        self.problem = problem  # what is wrong with the variable `var` names
+        super().__init__(self.said("en"))
+
+    def said(self, locale: Locale) -> str:
+        if self.key is None:
+            return self.args[0] if self.args else ""
+        values = dict(self.values)
+        if self.problem is not None:
+            values["problem"] = self.problem.said(locale)
+        return t(locale, self.key, **values)
+
+
+class Problem(ValueError):
+    """What a validator finds wrong with one value: a catalogue key and its values
+    (pydantic keeps the exception, so `load_settings` can say it in either language)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(self.said("en"))
+
+    def said(self, locale: Locale) -> str:
+        return t(locale, self.key, **self.values)
+
+
+def environment_locale() -> Locale:
+    """DEBRIEF_LOCALE as errors are said in, even when it is not valid (zh, the default,
+    then): what the command line says before, or instead of, reading the settings."""
+    value = os.environ.get("DEBRIEF_LOCALE", "").strip().lower()
+    return "en" if value == "en" else "zh"
 
 
 def _ids(value: object) -> list[str]:
@@ -28,20 +67,12 @@ def _ids(value: object) -> list[str]:
 
 _USER_ID_RE = re.compile(r"[UWS][A-Z0-9]+")
 _CHANNEL_ID_RE = re.compile(r"[CG][A-Z0-9]+")
-_USER_HINT = (
-    "use Slack IDs such as U012AB3CD (a person) or S012AB3CD (a user group):"
-    " in Slack, open the person's profile, ⋮ More → Copy member ID"
-)
-_CHANNEL_HINT = (
-    "use channel IDs such as C012AB3CD: in Slack, open the channel's name at the top,"
-    " the ID is at the bottom of the About tab"
-)
 
 
-def _check_ids(value: str, pattern: re.Pattern[str], hint: str) -> str:
+def _check_ids(value: str, pattern: re.Pattern[str], key: str) -> str:
     for entry in _ids(value):
         if not pattern.fullmatch(entry):
-            raise ValueError(f"{entry!r} is not an ID; {hint}")
+            raise Problem(key, entry=entry)
     return value
 
 
@@ -78,19 +109,19 @@ class Settings(BaseSettings):
     @field_validator("allowed_users_raw")
     @classmethod
     def _allowed_users(cls, value: str) -> str:
-        return _check_ids(value, _USER_ID_RE, _USER_HINT)
+        return _check_ids(value, _USER_ID_RE, "setting_not_user_id")
 
     @field_validator("allowed_channels_raw")
     @classmethod
     def _allowed_channels(cls, value: str) -> str:
-        return _check_ids(value, _CHANNEL_ID_RE, _CHANNEL_HINT)
+        return _check_ids(value, _CHANNEL_ID_RE, "setting_not_channel_id")
 
     @field_validator("digest_channel")
     @classmethod
     def _digest_channel(cls, value: str | None) -> str | None:
         value = value.strip() or None if value is not None else None
         if value is not None and not _CHANNEL_ID_RE.fullmatch(value):
-            raise ValueError(f"{value!r} is not a channel ID; {_CHANNEL_HINT}")
+            raise Problem("setting_not_channel_id", entry=value)
         return value
 
     @field_validator("locale", "log_level", "log_format", "watch", mode="before")
@@ -103,7 +134,7 @@ class Settings(BaseSettings):
     def _api_url(cls, value: str) -> str:
         value = value.strip()
         if not re.match(r"^https?://", value):
-            raise ValueError("must be an http(s) URL such as https://slack.com/api/")
+            raise Problem("setting_not_url")
         return value if value.endswith("/") else value + "/"
 
     @field_validator("digest_time")
@@ -111,7 +142,7 @@ class Settings(BaseSettings):
     def _digest_time(cls, value: str) -> str:
         m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
         if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-            raise ValueError("must be HH:MM, for example 09:30")
+            raise Problem("setting_not_time")
         return f"{int(m.group(1)):02d}:{m.group(2)}"
 
     @field_validator("timezone")
@@ -120,7 +151,7 @@ class Settings(BaseSettings):
         try:
             ZoneInfo(value.strip())
         except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError("must be an IANA time zone such as Asia/Shanghai") from None
+            raise Problem("setting_not_timezone") from None
         return value.strip()
 
     @field_validator("bot_token", "app_token", "signing_secret", "transcripts")
@@ -152,46 +183,42 @@ class Settings(BaseSettings):
     def require_slack(self) -> Literal["socket", "http"]:
         """Which mode `serve` runs in; SettingsError when the tokens do not add up."""
         if not self.bot_token:
-            raise SettingsError("SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required")
+            raise SettingsError("setting_no_bot_token")
         if not self.bot_token.startswith("xoxb-"):
-            raise SettingsError("SLACK_BOT_TOKEN must be a bot token starting with xoxb-")
+            raise SettingsError("setting_not_bot_token")
         if self.app_token and self.signing_secret:
-            raise SettingsError(
-                "both SLACK_APP_TOKEN and SLACK_SIGNING_SECRET are set: set SLACK_APP_TOKEN for"
-                " Socket Mode or SLACK_SIGNING_SECRET for HTTP mode, not both"
-            )
+            raise SettingsError("setting_both_modes")
         self._check_serving()
         if self.app_token:
             if not self.app_token.startswith("xapp-"):
-                raise SettingsError(
-                    "SLACK_APP_TOKEN must be an app-level token starting with xapp-"
-                )
+                raise SettingsError("setting_not_app_token")
             return "socket"
         if self.signing_secret:
             return "http"
-        raise SettingsError(
-            "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is set"
-        )
+        raise SettingsError("setting_no_mode")
 
     def _check_serving(self) -> None:
         """What only `serve` needs: a readable transcripts folder, a digest it may post."""
         if self.transcripts:
             folder = Path(self.transcripts).expanduser()
             if not folder.is_dir():
-                raise SettingsError(
-                    f"DEBRIEF_TRANSCRIPTS: {self.transcripts} does not exist or is not a folder"
-                )
+                raise SettingsError("setting_no_folder", folder=self.transcripts)
             if not os.access(folder, os.R_OK | os.X_OK):
-                raise SettingsError(f"DEBRIEF_TRANSCRIPTS: {self.transcripts} is not readable")
+                raise SettingsError("setting_unreadable_folder", folder=self.transcripts)
         allowed = self.allowed_channels
         if self.digest_channel and allowed and self.digest_channel not in allowed:
-            raise SettingsError(
-                f"DEBRIEF_DIGEST_CHANNEL {self.digest_channel} is not in DEBRIEF_ALLOWED_CHANNELS:"
-                " add it there, or pick an allowed channel for the digest"
-            )
+            raise SettingsError("setting_digest_not_allowed", channel=self.digest_channel)
 
 
 _ALIASES = {name: f.validation_alias for name, f in Settings.model_fields.items()}
+
+
+def _choices(variable: str) -> tuple[str, ...]:
+    """The values a variable with a fixed set of them takes (DEBRIEF_LOCALE: zh, en)."""
+    for f in Settings.model_fields.values():
+        if f.validation_alias == variable:
+            return tuple(str(c) for c in get_args(f.annotation))
+    return ()
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -201,5 +228,11 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         var = str(first["loc"][0]) if first["loc"] else "settings"
-        msg = first["msg"].removeprefix("Value error, ")
-        raise SettingsError(f"{var}: {msg}") from None
+        found = (first.get("ctx") or {}).get("error")
+        if isinstance(found, Problem):
+            problem = found
+        elif first["type"] == "literal_error":  # DEBRIEF_LOCALE=fr: say which values it takes
+            problem = Problem("setting_one_of", choices=" / ".join(_choices(var)))
+        else:
+            problem = Problem("setting_other", detail=first["msg"].removeprefix("Value error, "))
+        raise SettingsError("setting_bad", problem, var=var) from None

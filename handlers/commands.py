@@ -187,7 +187,7 @@ def _search(route: Route, asked: Asked) -> list[Outgoing]:
     if not query.strip():
         return [Outgoing(views.notice(t(loc, "need_words")))]
     hits = store.search(query, limit=views.PAGE_SIZE, sort="newest" if newest else "relevance")
-    msg = views.search_view(route.words, hits, loc, asked.posted_by)
+    msg = views.search_view(query, hits, loc, asked.posted_by, newest=newest)
     return [Outgoing(msg, post=asked.posting, kind="search")]
 
 

@@ -4,8 +4,11 @@ no Bolt. Transcript text is never translated."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from store.models import UNANSWERED_LABELS
 from store.models import Locale as Locale
+from store.transcripts.errors import code_of
 
 _STRINGS: dict[str, dict[Locale, str]] = {
     "help_title": {"zh": "Debrief 使用说明", "en": "How to use Debrief"},
@@ -77,6 +80,13 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "No transcript contains “{query}”.",
     },
     "hits_title": {"zh": "搜索“{query}”", "en": "Search: “{query}”"},
+    "hit_matched": {"zh": "匹配：{terms}", "en": "matched: {terms}"},
+    "hit_partial": {"zh": "部分匹配：只有 {terms}", "en": "partly matched: only {terms}"},
+    "term_separator": {"zh": "、", "en": ", "},
+    "hits_title_newest": {
+        "zh": "搜索“{query}”（最新的在前）",
+        "en": "Search: “{query}” (newest first)",
+    },
     # a word and what it labels: `考察目标：…` / `Assesses: …`; a heading: `点评：` / `Verdict:`
     "labelled": {"zh": "{label}：{text}", "en": "{label}: {text}"},
     "heading": {"zh": "{label}：", "en": "{label}:"},
@@ -130,10 +140,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "没有岗位为“{position}”的候选人。可以用 `/candidate 列表` 看所有岗位。",
         "en": "No candidate for the position “{position}”. `/candidate list` shows every position.",
     },
-    "did_you_mean": {
-        "zh": "你是想用 `{name}` 吗？试试 `{example}`。",
-        "en": "Did you mean `{name}`? Try `{example}`.",
-    },
+    "did_you_mean": {"zh": "你是想用 `{example}` 吗？", "en": "Did you mean `{example}`?"},
     "list_page": {
         "zh": "第 {first}–{last} 位，共 {total} 位",
         "en": "{first}–{last} of {total}",
@@ -380,12 +387,383 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "{at}: {indexed} indexed, {unchanged} unchanged, {removed} removed,"
         " {failed} failed, {skipped} skipped",
     },
+    # what the command line prints: its errors (`错误：…`), said in DEBRIEF_LOCALE
+    "error_line": {"zh": "错误：{message}", "en": "Error: {message}"},
+    "posted_in": {
+        "zh": "（已发到 {channel}，所有人可见）",
+        "en": "(posted in {channel} for everyone)",
+    },
+    "cli_unknown_command": {
+        "zh": "没有 {name} 这个命令：这里只回答 /candidate",
+        "en": "unknown command {name}: only /candidate is served",
+    },
+    "cli_no_match": {
+        "zh": "没有与“{query}”匹配的候选人",
+        "en": "no candidate matches {query!r}",
+    },
+    "cli_ambiguous": {
+        "zh": "有 {count} 位候选人与“{query}”匹配，请说明是哪一位：\n{lines}",
+        "en": "{count} candidates match {query!r}; say which:\n{lines}",
+    },
+    "cli_empty_query": {
+        "zh": "请写上要搜索的词，例如 debrief search 分布式",
+        "en": "say what to search for, for example: debrief search TensorFlow",
+    },
+    "cli_bad_since": {
+        "zh": "--since “{when}” 不是时间：请写 7d、24h、30m、today（今天）、yesterday（昨天），"
+        "或日期如 2026-11-30",
+        "en": "--since {when!r} is not a time: say 7d, 24h, 30m, today, yesterday,"
+        " or a date such as 2026-11-30",
+    },
+    "cli_not_forgotten": {
+        "zh": "{id} 没有被忘记，无需恢复",
+        "en": "{id} is not forgotten",
+    },
+    "cli_forget_unknown": {
+        "zh": "没有编号为“{id}”的候选人（forget 需要完整的编号，见 debrief list）",
+        "en": "no candidate {id!r} (forget takes an exact id; see debrief list)",
+    },
+    "cli_digest_mode": {"zh": "请写 --post 或 --dry-run", "en": "say --post or --dry-run"},
+    "cli_digest_no_channel": {
+        "zh": "没有设置 DEBRIEF_DIGEST_CHANNEL：请写上接收摘要的频道 ID",
+        "en": "DEBRIEF_DIGEST_CHANNEL is not set: say which channel ID gets the digest",
+    },
+    "cli_digest_no_token": {
+        "zh": "没有设置 SLACK_BOT_TOKEN：发帖需要机器人令牌（xoxb-…）",
+        "en": "SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to post",
+    },
+    "cli_cannot_listen": {
+        "zh": "无法在 {host}:{port} 上监听：{reason}",
+        "en": "cannot listen on {host}:{port}: {reason}",
+    },
+    "cli_start_bug": {
+        "zh": "无法启动：程序内部出错（{detail}；回溯见上方日志）",
+        "en": "cannot start: an internal error ({detail}; traceback above)",
+    },
+    "cli_start_refused": {
+        "zh": "无法启动：{url} 的 Slack 拒绝了这个令牌（{error}）",
+        "en": "cannot start: Slack at {url} refused the token ({error})",
+    },
+    "cli_start_unreachable": {
+        "zh": "无法启动：连不上 {url} 的 Slack（{detail}）",
+        "en": "cannot start: Slack at {url} could not be reached ({detail})",
+    },
+    "cli_migrate_from": {
+        "zh": "--db 应为要复制的 SQLite 文件，而不是 {source}",
+        "en": "--db must be the SQLite file to copy from, not {source}",
+    },
+    "cli_migrate_to": {
+        "zh": "--to 应为 postgresql:// 地址，而不是 “{target}”",
+        "en": "--to must be a postgresql:// URL, not {target!r}",
+    },
+    "cli_migrate_differ": {
+        "zh": "{tables} 的行数不一致：先不要切换 DEBRIEF_DB",
+        "en": "the counts differ in {tables}: do not switch DEBRIEF_DB yet",
+    },
+    "migrate_mismatch": {"zh": "不一致", "en": "MISMATCH"},
+    "migrate_done": {
+        "zh": "已把 {source} 复制到 {target}，行数一致：把 DEBRIEF_DB 设为这个地址",
+        "en": "copied {source} to {target}; the counts match: set DEBRIEF_DB to the URL",
+    },
+    # a setting that is wrong, naming the variable
+    "setting_bad": {"zh": "{var}：{problem}", "en": "{var}: {problem}"},
+    "setting_not_user_id": {
+        "zh": "{entry!r} 不是 ID：请用 Slack ID，例如 U012AB3CD（某人）或 S012AB3CD（用户组）："
+        "在 Slack 里打开此人的资料，⋮ 更多 → 复制成员 ID（Copy member ID）",
+        "en": "{entry!r} is not an ID; use Slack IDs such as U012AB3CD (a person) or S012AB3CD"
+        " (a user group): in Slack, open the person's profile, ⋮ More → Copy member ID",
+    },
+    "setting_not_channel_id": {
+        "zh": "{entry!r} 不是频道 ID：请用频道 ID，例如 C012AB3CD：在 Slack 里点开频道顶部的名字，"
+        "ID 在“关于”（About）页的最下面",
+        "en": "{entry!r} is not a channel ID; use channel IDs such as C012AB3CD: in Slack, open"
+        " the channel's name at the top, the ID is at the bottom of the About tab",
+    },
+    "setting_not_url": {
+        "zh": "应为 http(s) 地址，例如 https://slack.com/api/",
+        "en": "must be an http(s) URL such as https://slack.com/api/",
+    },
+    "setting_not_time": {"zh": "应为 HH:MM，例如 09:30", "en": "must be HH:MM, for example 09:30"},
+    "setting_not_timezone": {
+        "zh": "应为 IANA 时区，例如 Asia/Shanghai",
+        "en": "must be an IANA time zone such as Asia/Shanghai",
+    },
+    "setting_one_of": {"zh": "只能是 {choices} 之一", "en": "must be one of {choices}"},
+    "setting_other": {"zh": "取值无效（{detail}）", "en": "{detail}"},
+    "setting_no_bot_token": {
+        "zh": "没有设置 SLACK_BOT_TOKEN：需要机器人令牌（xoxb-…）",
+        "en": "SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required",
+    },
+    "setting_not_bot_token": {
+        "zh": "SLACK_BOT_TOKEN 应为以 xoxb- 开头的机器人令牌",
+        "en": "SLACK_BOT_TOKEN must be a bot token starting with xoxb-",
+    },
+    "setting_both_modes": {
+        "zh": "SLACK_APP_TOKEN 和 SLACK_SIGNING_SECRET 都设置了：Socket Mode 用 SLACK_APP_TOKEN，"
+        "HTTP 模式用 SLACK_SIGNING_SECRET，只能设一个",
+        "en": "both SLACK_APP_TOKEN and SLACK_SIGNING_SECRET are set: set SLACK_APP_TOKEN for"
+        " Socket Mode or SLACK_SIGNING_SECRET for HTTP mode, not both",
+    },
+    "setting_not_app_token": {
+        "zh": "SLACK_APP_TOKEN 应为以 xapp- 开头的应用级令牌",
+        "en": "SLACK_APP_TOKEN must be an app-level token starting with xapp-",
+    },
+    "setting_no_mode": {
+        "zh": "SLACK_APP_TOKEN（Socket Mode）和 SLACK_SIGNING_SECRET（HTTP 模式）都没有设置："
+        "请设置其中一个",
+        "en": "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is set",
+    },
+    "setting_no_folder": {
+        "zh": "DEBRIEF_TRANSCRIPTS：{folder} 不存在或不是文件夹",
+        "en": "DEBRIEF_TRANSCRIPTS: {folder} does not exist or is not a folder",
+    },
+    "setting_unreadable_folder": {
+        "zh": "DEBRIEF_TRANSCRIPTS：{folder} 无法读取",
+        "en": "DEBRIEF_TRANSCRIPTS: {folder} is not readable",
+    },
+    "setting_digest_not_allowed": {
+        "zh": "DEBRIEF_DIGEST_CHANNEL {channel} 不在 DEBRIEF_ALLOWED_CHANNELS 里："
+        "把它加进去，或为摘要换一个允许的频道",
+        "en": "DEBRIEF_DIGEST_CHANNEL {channel} is not in DEBRIEF_ALLOWED_CHANNELS:"
+        " add it there, or pick an allowed channel for the digest",
+    },
+    # the database, as the command line reports it (what a driver says is quoted as said)
+    "store_no_database": {
+        "zh": "{path} 没有数据库：先运行 debrief index，或设置 DEBRIEF_DB",
+        "en": "no database at {path}: run 'debrief index' or set DEBRIEF_DB",
+    },
+    "store_disk_full": {
+        "zh": "磁盘已满：无法写入 {path}（{where} 所在的磁盘没有空间了）；没有留下写了一半的数据："
+        "腾出空间后再运行",
+        "en": "disk full: cannot write to {path} (no space left in {where});"
+        " nothing half-written was kept: free some space and run again",
+    },
+    "store_server_full": {
+        "zh": "磁盘已满：{path} 的 PostgreSQL 服务器没有空间了；没有留下写了一半的数据："
+        "腾出空间后再运行",
+        "en": "disk full: the PostgreSQL server at {path} has no space left;"
+        " nothing half-written was kept: free some space and run again",
+    },
+    "store_busy": {
+        "zh": "数据库正忙（另一个进程正在写入）：请稍后再试。数据库报告：{detail}",
+        "en": "{detail}",
+    },
+    "store_unreachable": {
+        "zh": "连不上数据库服务器：请检查 DEBRIEF_DB 的地址，以及服务器是否在运行。数据库报告：{detail}",
+        "en": "{detail}",
+    },
+    "store_newer_schema": {
+        "zh": "这个数据库由更新版本的 Debrief 写入，本版本打开它可能会损坏它："
+        "请升级 Debrief，或恢复用本版本做的备份。数据库报告：{detail}",
+        "en": "{detail}",
+    },
+    "store_unstorable": {
+        "zh": "数据库无法保存这些数据，已撤销这次写入。数据库报告：{detail}",
+        "en": "{detail}",
+    },
+    "store_error": {"zh": "数据库出错。数据库报告：{detail}", "en": "{detail}"},
+    # what the operating system says, by its error code (bot/cli_text.py os_reason)
+    "os_ENOENT": {"zh": "没有这个文件或文件夹", "en": "no such file or directory"},
+    "os_EACCES": {
+        "zh": "没有权限：请检查文件和文件夹的权限",
+        "en": "permission denied: check the file's and its folder's permissions",
+    },
+    "os_EPERM": {
+        "zh": "不允许这个操作：请检查权限",
+        "en": "operation not permitted: check the permissions",
+    },
+    "os_ELOOP": {"zh": "符号链接循环（链接指向自己）", "en": "symlink loop"},
+    "os_EISDIR": {"zh": "这是文件夹，不是文件", "en": "a folder, not a file"},
+    "os_ENOTDIR": {"zh": "路径中有一段不是文件夹", "en": "a part of the path is not a folder"},
+    "os_ENAMETOOLONG": {"zh": "文件名太长", "en": "file name too long"},
+    "os_EIO": {
+        "zh": "读写出错（磁盘或网络文件系统有问题）",
+        "en": "input/output error (the disk or a network file system)",
+    },
+    "os_ENOSPC": {"zh": "磁盘已满", "en": "no space left on the disk"},
+    "os_EMFILE": {"zh": "打开的文件太多", "en": "too many open files"},
+    "os_EADDRINUSE": {
+        "zh": "端口已被占用：换一个 --port，或停掉占用它的程序",
+        "en": "the port is taken: choose another --port, or stop what uses it",
+    },
+    "os_EADDRNOTAVAIL": {
+        "zh": "这不是本机的地址：用 0.0.0.0 或本机的地址",
+        "en": "not an address of this machine: use 0.0.0.0 or one of its addresses",
+    },
+    "os_ECONNREFUSED": {
+        "zh": "连接被拒绝（那里没有程序在监听）",
+        "en": "connection refused (nothing listens there)",
+    },
+    "os_ETIMEDOUT": {"zh": "连接超时", "en": "the connection timed out"},
+    "os_EHOSTUNREACH": {"zh": "网络不通，到不了那台主机", "en": "no route to the host"},
+    "os_ENETUNREACH": {"zh": "网络不通", "en": "the network is unreachable"},
+    "os_other": {"zh": "系统报告：{detail}", "en": "{detail}"},
+    # why a file gives no transcript, and what to do (store/transcripts/errors.py codes)
+    "why_no_text_layer": {
+        "zh": "PDF 没有文字层（是扫描件吗？）：请导出带文字的 PDF，或另存为 .docx",
+        "en": "no text layer (a scan?): export it with its text, or save it as .docx",
+    },
+    "why_encrypted": {
+        "zh": "文件已加密：请另存一份不带密码的副本，再收录那一份",
+        "en": "encrypted: save a copy without the password, then index that",
+    },
+    "why_old_word": {
+        "zh": "旧版 Word 文件（.doc）：请另存为 .docx",
+        "en": "an old Word file (.doc): save it as .docx",
+    },
+    "why_old_office": {
+        "zh": "旧版 Office 文件：请另存为 .docx",
+        "en": "an old Office file: save it as .docx",
+    },
+    "why_spreadsheet": {
+        "zh": "这是电子表格，不是面试记录：请把面试记录存为 .docx、.txt 或 .md",
+        "en": "a spreadsheet, not a transcript: save the transcript as .docx, .txt or .md",
+    },
+    "why_presentation": {
+        "zh": "这是演示文稿，不是面试记录：请把面试记录存为 .docx、.txt 或 .md",
+        "en": "a presentation, not a transcript: save the transcript as .docx, .txt or .md",
+    },
+    "why_odf_text": {
+        "zh": "OpenDocument 文本（.odt）：请另存为 .docx",
+        "en": "an OpenDocument text (.odt): save it as .docx",
+    },
+    "why_rtf": {
+        "zh": "RTF 富文本文件（.rtf）：请另存为 .docx",
+        "en": "a rich-text file (.rtf): save it as .docx",
+    },
+    "why_zip": {
+        "zh": "这是 zip 压缩包，不是面试记录：请解压，再收录里面的文件",
+        "en": "a zip archive, not a transcript: unzip it and index the files in it",
+    },
+    "why_no_word_text": {
+        "zh": "文档里没有文字（只有图片？）：请把面试记录的文字存成 .docx",
+        "en": "no text in the document (pictures only?): save it with its text as .docx",
+    },
+    "why_not_a_document": {
+        "zh": "不是 Word 文档（是模板或含宏的文件吗？）：请另存为 .docx",
+        "en": "not a Word document (a template or a macro-enabled file?): save it as .docx",
+    },
+    "why_damaged_zip": {
+        "zh": "zip 文件已损坏（是 .docx 吗？），打不开：请用 Word 打开它，另存一份 .docx",
+        "en": "a damaged zip file (a .docx?): it could not be opened; open it in Word and"
+        " save a new .docx",
+    },
+    "why_word_unzips_too_large": {
+        "zh": "这个 Word 文件解压后太大，不像一份面试记录：请只保留文字，另存为 .docx 或 .txt",
+        "en": "a Word file too large once unzipped for a transcript: keep only its text and"
+        " save it as .docx or .txt",
+    },
+    "why_damaged_word": {
+        "zh": "Word 文件已损坏，无法读取：请用 Word 打开它，另存一份",
+        "en": "a damaged Word file: it could not be read; open it in Word and save a new copy",
+    },
+    "why_word_too_much_text": {
+        "zh": "这个 Word 文件里的文字太多，不像一份面试记录：请一份面试记录存一个文件",
+        "en": "too much text for a transcript in this Word file: keep one interview a file",
+    },
+    "why_pdf_too_much_text": {
+        "zh": "这个 PDF 里的文字太多，不像一份面试记录：请一份面试记录存一个文件",
+        "en": "too much text for a transcript in this PDF: keep one interview a file",
+    },
+    "why_damaged_pdf": {
+        "zh": "PDF 已损坏，无法读取：请重新导出 PDF，或另存为 .docx",
+        "en": "a damaged PDF: it could not be read; export it again, or save it as .docx",
+    },
+    "why_empty": {
+        "zh": "空文件：写入面试记录后再收录",
+        "en": "empty file: write the transcript in it, then index it",
+    },
+    "why_broken_utf16": {
+        "zh": "UTF-16 文本已损坏：请用 UTF-8 重新保存",
+        "en": "broken UTF-16 text: save it again as UTF-8",
+    },
+    "why_nul_byte": {
+        "zh": "二进制文件，不是文本（含 NUL 字节）：如果它是面试记录，请另存为 .docx、.txt 或 .md",
+        "en": "binary file, not text (a NUL byte): if it is a transcript, save it as .docx,"
+        " .txt or .md",
+    },
+    "why_not_text": {
+        "zh": "不是文本：既不是 UTF-8 也不是 GB18030：请用 UTF-8 重新保存",
+        "en": "not text: neither UTF-8 nor GB18030; save it again as UTF-8",
+    },
+    "why_control_characters": {
+        "zh": "二进制文件，不是文本（含控制字符）：如果它是面试记录，请另存为 .docx、.txt 或 .md",
+        "en": "binary file, not text (control characters): if it is a transcript, save it as"
+        " .docx, .txt or .md",
+    },
+    "why_no_labels": {
+        "zh": "没有“岗位”“问题N”“点评”这些标签（如果它是面试记录，请写上这些标签）",
+        "en": "none of the labels 岗位, 问题N, 点评 (if it is a transcript, give it those labels)",
+    },
+    "why_no_position_nor_question": {
+        "zh": "没有“岗位”一行，也没有“问题”：请写上 `岗位：…` 和 `问题1：…`",
+        "en": "no 岗位 line and no 问题 found: write `岗位：…` and `问题1：…` in it",
+    },
+    "why_question_number": {
+        "zh": "题号超出范围：{number}：请改成 1 到 10000 之间的题号",
+        "en": "question number out of range: {number}; number questions from 1 to 10000",
+    },
+    "why_too_large": {
+        "zh": "文件太大，不像一份面试记录：{size} MB（上限 {limit} MB）：请一份面试记录存一个文件",
+        "en": "file too large for a transcript: {size} MB (the limit is {limit} MB);"
+        " keep one interview a file",
+    },
+    "why_fifo": {
+        "zh": "特殊文件：FIFO（命名管道），不读取",
+        "en": "special file: a FIFO (named pipe), not read",
+    },
+    "why_socket": {"zh": "特殊文件：套接字，不读取", "en": "special file: a socket, not read"},
+    "why_character_device": {
+        "zh": "特殊文件：字符设备，不读取",
+        "en": "special file: a character device, not read",
+    },
+    "why_block_device": {
+        "zh": "特殊文件：块设备，不读取",
+        "en": "special file: a block device, not read",
+    },
+    "why_directory": {"zh": "这是文件夹，不是文件", "en": "a directory, not a file"},
+    "why_not_regular": {"zh": "不是普通文件，不读取", "en": "not a regular file, not read"},
+    "why_ignore_too_large": {
+        "zh": "作为 .debriefignore 文件太大了：请精简它",
+        "en": "too large for an ignore file: shorten it",
+    },
+    "why_id_taken": {
+        "zh": "编号 {id} 已被 {owner} 使用：请给其中一个文件改名",
+        "en": "id {id} is already used by {owner}: rename one of the files",
+    },
+    "why_unstorable": {
+        "zh": "数据库无法保存它。数据库报告：{detail}",
+        "en": "cannot be stored: {detail}",
+    },
+    "why_media": {
+        "zh": "不是文字文件（{mimetype}）：请把面试记录存为 .docx、.txt 或 .md 再分享",
+        "en": "not a text file ({mimetype}): share the transcript as .docx, .txt or .md",
+    },
+    "why_other": {"zh": "无法读取。系统报告：{detail}", "en": "{detail}"},
+    # `debrief backup`, `forget`, `retention` (bot/ops.py, bot/erasure.py)
 }
 
 
 def t(locale: Locale, key: str, **values: object) -> str:
     text = _STRINGS[key][locale]
     return text.format(**values) if values else text
+
+
+def reason_text(
+    locale: Locale,
+    english: str,
+    code: str = "",
+    params: Mapping[str, object] | None = None,
+) -> str:
+    """Why a file gives no transcript, in `locale`, with what to do: from its code
+    (store/transcripts/errors.py; a declared reason's own by default) and values. A
+    reason without words here is quoted as it was said."""
+    code = code or code_of(english)
+    if code.startswith("os_") and code in _STRINGS:
+        return t(locale, code)
+    if code and f"why_{code}" in _STRINGS:
+        return t(locale, f"why_{code}", **(params or {}))
+    return t(locale, "why_other", detail=english)
 
 
 def has(key: str) -> bool:

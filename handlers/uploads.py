@@ -42,7 +42,8 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
-from store.transcripts.formats import ZIP, byte_limit, too_large
+from store.transcripts.errors import ZIP
+from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import (
     MAX_BYTES,
     MAX_DOCUMENT_BYTES,
@@ -56,7 +57,7 @@ from store.transcripts.parser import (
 from .audit import AuditEvent, record
 from .blocks import Message, fit
 from .deps import Deps
-from .i18n import t
+from .i18n import reason_text, t
 from .views import notice, summary_view
 
 logger = logging.getLogger(__name__)
@@ -94,7 +95,9 @@ def refused_unread(mimetype: str) -> ParseError | None:
     """Why a file of this type is answered without fetching it: a picture, a sound, a
     video (never a transcript) or a zip (the parser's own words); None to fetch it."""
     if mimetype.startswith(_MEDIA_TYPES):
-        return NotATranscript(f"not a text file ({mimetype})")
+        return NotATranscript(
+            f"not a text file ({mimetype})", code="media", params={"mimetype": mimetype}
+        )
     if mimetype in _ZIP_TYPES:
         return Unreadable(ZIP)
     return None
@@ -166,11 +169,13 @@ def download(url: str, token: str, api_url: str, limit: int = MAX_BYTES) -> byte
 
 
 def _too_large(size: int, limit: int) -> ParseError:
-    return ParseError(too_large(size, limit))
+    return too_large_error(size, limit)
 
 
 def _parse_reply(exc: ParseError, deps: Deps) -> Outcome:
-    reason, _ = fit(exc.reason, 500)
+    """What to answer about a file that gave no transcript: why, and what to do, in the
+    team's language (the reason's code said through the catalogue)."""
+    reason, _ = fit(reason_text(deps.locale, exc.reason, exc.code, exc.params), 500)
     if isinstance(exc, Unreadable):  # perhaps a transcript, kept as no text: what to do
         return Outcome(
             "not_transcript", reply=notice(t(deps.locale, "upload_unreadable", reason=reason))
@@ -252,7 +257,8 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     path.unlink(missing_ok=True)  # not kept: it became no candidate
     if result.failed:
         failure = result.failed[0]
-        return _parse_reply(ParseError(failure.error, failure.line), deps)
+        said = ParseError(failure.error, failure.line, code=failure.code, params=failure.params)
+        return _parse_reply(said, deps)
     if result.skipped:
         return _parse_reply(NotATranscript(result.skipped[0].reason), deps)
     return Outcome("forgotten", reply=notice(t(locale, "upload_forgotten")))

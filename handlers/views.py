@@ -125,15 +125,14 @@ def help_view(locale: Locale, lead: str | None = None) -> Message:
 def not_found_view(
     locale: Locale, query: str, suggestion: tuple[str, str] | None = None
 ) -> Message:
-    """No candidate matches `query`; `suggestion` (a subcommand's name, the command with
-    it) when the first word looks like a mistyped subcommand."""
-    q, _ = fit(query, 200)
-    text = t(locale, "not_found", query=q)
+    """No candidate matches `query`. When its first word looks like a mistyped subcommand,
+    `suggestion` (the subcommand's name, the command with it) is the whole answer: the
+    command as it was meant, nothing else to read past."""
     if suggestion is not None:
-        name, example = suggestion
-        text = t(locale, "did_you_mean", name=escape(name), example=escape(fit(example, 200)[0]))
-        text += "\n" + t(locale, "not_found", query=q)
-    return notice(text, with_help=True, locale=locale)
+        _name, example = suggestion
+        return notice(t(locale, "did_you_mean", example=fit(example, 200)[0]))
+    q, _ = fit(query, 200)
+    return notice(t(locale, "not_found", query=q), with_help=True, locale=locale)
 
 
 def pick_view(

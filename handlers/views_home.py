@@ -137,6 +137,9 @@ def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -
         for i, h in enumerate(hits[:SEARCH_RESULTS]):
             line = DigestLine(id=h.id, position=h.position, years=h.years, name=h.name)
             snippet, _ = fit(h.snippet, 300)
+            if h.partial:  # only some words of the phrase as typed: say which
+                terms = t(locale, "term_separator").join(escape(m) for m in h.matched)
+                snippet += "\n" + t(locale, "hit_partial", terms=terms)
             opener = button(t(locale, "open"), f"{HOME_OPEN}:{i}", {"id": h.id})
             blocks.append(section(f"{_who(line, locale)}\n{snippet}", accessory=opener))
     view = View(

@@ -26,6 +26,7 @@ from .views_common import (
 )
 
 SNIPPET_LIMIT = 400
+NEWEST_WORD = "newest"  # what the post button adds to the words to keep the order
 PAGE_SIZE = 10
 OVERVIEW_LIMIT = 20
 DIGEST_PER_CATEGORY = 10
@@ -75,15 +76,25 @@ def _snippet(hit: SearchHit, locale: Locale) -> str:
 
 
 def search_view(
-    query: str, hits: Sequence[SearchHit], locale: Locale, posted_by: str | None = None
+    query: str,
+    hits: Sequence[SearchHit],
+    locale: Locale,
+    posted_by: str | None = None,
+    newest: bool = False,
 ) -> Message:
+    """The hits for `query` (the words searched for, without the sort word: `newest`
+    says the list is newest first, in the title, and the post button keeps it)."""
     q, _ = fit(query, 100)
     if not hits:
         return notice(t(locale, "no_hits", query=q))
-    blocks: list[Block] = [header(t(locale, "hits_title", query=query))]
+    title = t(locale, "hits_title_newest" if newest else "hits_title", query=query)
+    blocks: list[Block] = [header(title)]
     for i, h in enumerate(hits[:PAGE_SIZE]):
         who = escape(_who(h, locale))
         line = f"*{who}* · {_years(h.years, locale)}\n{_snippet(h, locale)}"
+        if h.partial:  # the phrase as typed is not there: say which of its words are
+            terms = t(locale, "term_separator").join(escape(m) for m in h.matched)
+            line += "\n" + t(locale, "hit_partial", terms=terms)
         blocks.append(
             section(
                 line,
@@ -93,12 +104,11 @@ def search_view(
     if posted_by:
         blocks += _posted_by(locale, posted_by)
     else:
+        again = f"{query} {NEWEST_WORD}" if newest else query
         blocks.append(
-            actions([button(t(locale, "post_in_channel"), POST, {"v": "search", "q": query})])
+            actions([button(t(locale, "post_in_channel"), POST, {"v": "search", "q": again})])
         )
-    return message(
-        t(locale, "hits_title", query=query), blocks, "in_channel" if posted_by else "ephemeral"
-    )
+    return message(title, blocks, "in_channel" if posted_by else "ephemeral")
 
 
 def list_view(

@@ -95,8 +95,8 @@ def test_show_json_contract(db: str, runner: CliRunner) -> None:
     [
         (["002"], 0, "神经网络模型设计师"),
         (["神经网络模型设计师"], 0, "002_72ee0a76eea41e0e"),
-        (["视频开发工程师"], 1, "2 candidates match"),
-        (["nobody"], 1, "no candidate matches"),
+        (["视频开发工程师"], 1, "有 2 位候选人与“视频开发工程师”匹配"),  # in DEBRIEF_LOCALE
+        (["nobody"], 1, "没有与“nobody”匹配的候选人"),
     ],
 )
 def test_show_resolves(db: str, runner: CliRunner, who: list[str], code: int, expect: str) -> None:

@@ -21,7 +21,7 @@ from bot.settings import load_settings
 from store.sqlite.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-NO_DB = "no database at"
+NO_DB = "没有数据库"
 
 
 def debrief(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -60,8 +60,8 @@ def indexed(tmp_path: Path, seeds_dir: Path) -> Path:
 def test_reading_never_creates_a_database(tmp_path: Path, args: list[str]) -> None:
     done = debrief(*args, cwd=tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip() == (
-        "Error: no database at debrief.db: run 'debrief index' or set DEBRIEF_DB"
+    assert done.stderr.strip() == (  # in DEBRIEF_LOCALE (zh), the file with its folder
+        f"错误：{tmp_path / 'debrief.db'} 没有数据库：先运行 debrief index，或设置 DEBRIEF_DB"
     )
     assert list(tmp_path.iterdir()) == []  # nothing created, not even -wal files
 
@@ -69,7 +69,7 @@ def test_reading_never_creates_a_database(tmp_path: Path, args: list[str]) -> No
 def test_reading_names_the_path_it_looked_at(tmp_path: Path) -> None:
     missing = tmp_path / "elsewhere" / "x.db"
     done = debrief("list", cwd=tmp_path, DEBRIEF_DB=str(missing))
-    assert done.returncode == 2 and f"{NO_DB} {missing}" in done.stderr
+    assert done.returncode == 2 and f"{missing} {NO_DB}" in done.stderr
     assert not missing.parent.exists()
 
 

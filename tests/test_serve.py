@@ -311,6 +311,7 @@ def serve_until_exit(tmp_path: Path, api_url: str) -> subprocess.CompletedProces
             SLACK_SIGNING_SECRET=SECRET,
             SLACK_API_URL=api_url,
             DEBRIEF_DB=str(tmp_path / "x.db"),
+            DEBRIEF_LOCALE="en",  # the words asserted below
         ),
         capture_output=True,
         text=True,
@@ -365,6 +366,7 @@ def test_a_bug_at_start_is_reported_as_a_bug(
                 "SLACK_BOT_TOKEN": "xoxb-test",
                 "SLACK_SIGNING_SECRET": SECRET,
                 "SLACK_API_URL": fake_slack.base_url,
+                "DEBRIEF_LOCALE": "en",
             },
         )
     finally:

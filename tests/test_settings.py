@@ -47,7 +47,7 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         ({"DEBRIEF_LOCALE": "fr"}, ["DEBRIEF_LOCALE"]),
         ({"DEBRIEF_LOG_LEVEL": "loud"}, ["DEBRIEF_LOG_LEVEL"]),
         ({"DEBRIEF_LOG_FORMAT": "xml"}, ["DEBRIEF_LOG_FORMAT"]),
-        ({"DEBRIEF_TRANSCRIPTS": "/no/such/folder"}, ["DEBRIEF_TRANSCRIPTS", "does not exist"]),
+        ({"DEBRIEF_TRANSCRIPTS": "/no/such/folder"}, ["DEBRIEF_TRANSCRIPTS", "不存在"]),
         (
             {"DEBRIEF_DIGEST_CHANNEL": "C0DIGEST", "DEBRIEF_ALLOWED_CHANNELS": "C0HIRE"},
             ["DEBRIEF_DIGEST_CHANNEL", "DEBRIEF_ALLOWED_CHANNELS"],
@@ -71,7 +71,8 @@ def test_transcripts_that_is_a_file_stops_serve(tmp_path: Path) -> None:
     not_a_folder.write_text("hello", encoding="utf-8")
     done = serve(tmp_path, DEBRIEF_TRANSCRIPTS=str(not_a_folder))
     assert done.returncode == 2
-    assert "DEBRIEF_TRANSCRIPTS" in done.stderr and "not a folder" in done.stderr
+    # said in DEBRIEF_LOCALE, zh by default
+    assert "DEBRIEF_TRANSCRIPTS" in done.stderr and "不是文件夹" in done.stderr
 
 
 def test_good_ids_pass_the_settings_check(tmp_path: Path) -> None:

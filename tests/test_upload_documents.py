@@ -87,7 +87,7 @@ def test_a_word_file_larger_than_a_text_file_may_be_is_read(bot: Bot) -> None:
     # a text file of that size is still too large, and is not fetched
     text = "\n".join(lines_for("钱七")).encode() + b"\n" + b"x" * (8 * MB)
     ts = share(bot, FakeFile("D3t", "big.txt", text))
-    assert reply_to(bot, ts)["text"].endswith("(the limit is 5 MB)")
+    assert "（上限 5 MB）" in reply_to(bot, ts)["text"]
     assert bot.fake.calls("files/T0001-D3t") == []
 
 
@@ -104,8 +104,8 @@ def test_too_large_is_refused_before_it_is_fetched(
 ) -> None:
     ts = share(bot, FakeFile("D4", name, content, mimetype=mimetype))
     text = reply_to(bot, ts)["text"]
-    assert text.startswith("无法读取这份面试记录：file too large for a transcript")
-    assert f"(the limit is {limit})" in text
+    assert text.startswith("无法读取这份面试记录：文件太大，不像一份面试记录")
+    assert f"（上限 {limit}）" in text
     assert bot.fake.calls("files/T0001-D4") == []  # never downloaded
 
 
@@ -116,19 +116,19 @@ def test_too_large_is_refused_before_it_is_fetched(
             "old.doc",
             ole2("Root Entry", "WordDocument", "1Table"),
             "application/msword",
-            "an old Word file (.doc): save it as .docx",
+            "旧版 Word 文件（.doc）：请另存为 .docx",
         ),
         (
             "sheet.xlsx",
             XLSX,
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            "a spreadsheet, not a transcript",
+            "这是电子表格，不是面试记录",
         ),
         (
             "scan.pdf",
             scanned_pdf(),
             "application/pdf",
-            "no text layer: export it with text, or save it as .docx",
+            "PDF 没有文字层（是扫描件吗？）：请导出带文字的 PDF，或另存为 .docx",
         ),
     ],
     ids=["doc", "xlsx", "scanned pdf"],
@@ -148,12 +148,12 @@ def test_what_cannot_be_read_is_fetched_and_answered_with_what_to_do(
 def test_a_zip_and_a_picture_are_never_fetched(bot: Bot) -> None:
     archive = FakeFile("D6", "all.zip", b"PK\x03\x04" + bytes(100), mimetype="application/zip")
     text = reply_to(bot, share(bot, archive))["text"]
-    assert text == (
-        "无法读取这个文件：a zip archive, not a transcript: unzip it and index the files in it"
-    )
+    assert text == "无法读取这个文件：这是 zip 压缩包，不是面试记录：请解压，再收录里面的文件"
     picture = FakeFile("D7", "scan.jpg", b"\xff\xd8\xff" + bytes(100), mimetype="image/jpeg")
     text = reply_to(bot, share(bot, picture))["text"]
-    assert text == "这不是面试记录：not a text file (image/jpeg)"
+    assert text == (
+        "这不是面试记录：不是文字文件（image/jpeg）：请把面试记录存为 .docx、.txt 或 .md 再分享"
+    )
     assert bot.fake.calls("files/T0001-D6") == [] and bot.fake.calls("files/T0001-D7") == []
 
 

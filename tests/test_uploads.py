@@ -155,7 +155,8 @@ def test_the_same_content_again_is_already_indexed(bot: Bot) -> None:
 def test_a_parse_error_says_its_line(bot: Bot) -> None:
     ts = share(bot, FakeFile("F4", "broken.txt", "岗位：后端\n问题1：x\n\x00回答".encode()))
     assert reply_to(bot, ts)["text"] == (
-        "无法读取这份面试记录（第 3 行）：binary file, not text (NUL byte)"
+        "无法读取这份面试记录（第 3 行）：二进制文件，不是文本（含 NUL 字节）："
+        "如果它是面试记录，请另存为 .docx、.txt 或 .md"
     )
     assert bot.store.get_candidate("broken") is None
 
@@ -164,7 +165,9 @@ def test_not_a_transcript_says_why(bot: Bot) -> None:
     ts = share(bot, FakeFile("F5", "README.md", b"# Notes\nnothing to see here\n"))
     assert reply_to(bot, ts)["text"].startswith("这不是面试记录：")
     ts = share(bot, FakeFile("F6", "photo.png", b"\x89PNG....", mimetype="image/png"))
-    assert reply_to(bot, ts)["text"] == "这不是面试记录：not a text file (image/png)"
+    assert reply_to(bot, ts)["text"] == (
+        "这不是面试记录：不是文字文件（image/png）：请把面试记录存为 .docx、.txt 或 .md 再分享"
+    )
     assert bot.fake.calls("files/T0001-F6") == []  # never downloaded
     assert not bot.settings.uploads_dir.exists()
 

@@ -484,6 +484,14 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "must be an http(s) URL such as https://slack.com/api/",
     },
     "setting_not_time": {"zh": "应为 HH:MM，例如 09:30", "en": "must be HH:MM, for example 09:30"},
+    "setting_not_days": {
+        "zh": "应为整数天数，例如 365（不设置：不限）",
+        "en": "must be a whole number of days, such as 365 (unset: no limit)",
+    },
+    "setting_days_range": {
+        "zh": "应为 1 到 36500 之间的整数天数（不设置：不限）",
+        "en": "must be a whole number of days from 1 to 36500 (unset: no limit)",
+    },
     "setting_not_timezone": {
         "zh": "应为 IANA 时区，例如 Asia/Shanghai",
         "en": "must be an IANA time zone such as Asia/Shanghai",

@@ -28,7 +28,7 @@ from .cli_common import (
 )
 from .cli_slack import ask, digest, serve
 from .migrate_db import migrate_db
-from .ops import audit, backup, doctor, forget, stats
+from .ops import audit, backup, doctor, forget, retention, stats
 
 # The --json contracts: these keys, as the README spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question", "matched", "partial"}
@@ -281,6 +281,7 @@ cli.add_command(backup)
 cli.add_command(stats)
 cli.add_command(audit)
 cli.add_command(forget)
+cli.add_command(retention)
 cli.add_command(migrate_db)
 
 

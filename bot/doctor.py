@@ -1,26 +1,39 @@
-"""`debrief doctor`: check a deployment and say, line by line, what is wrong.
+"""`debrief doctor`: check a deployment and say, line by line, what is wrong and which
+setting to fix.
 
-Each check is a small function returning `Check`s; `run_checks` puts them together.
-Nothing here changes anything: the database is opened without being created, the
-transcripts folder is parsed but not indexed, and Slack is only asked questions.
+`Doctor.checks()` puts the checks together, each a small method yielding `Check`s, in
+the words of the catalogue (handlers/i18n.py): the team's language for a terminal,
+English for `--json`, whose output is the same whatever DEBRIEF_LOCALE says. Nothing
+here changes anything: the database is opened without being created, the transcripts
+folder is parsed but not indexed, and Slack is only asked questions.
+
+A token of another workspace is told two ways: the workspace the bot token belongs to
+(`auth.test`) is not the one this database has served (`serve` records it the first
+time it starts); the app-level token belongs to another app than the bot token (the
+`app_id` Slack puts in the Socket Mode URL, against `bots.info`), when Slack says.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import BaseModel
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
+from handlers.i18n import Locale, reason_text, t
 from store.errors import StoreError
-from store.factory import open_store
+from store.factory import Backend, is_pg_url, open_store
+from store.private import others_can_read
 from store.transcripts.files import collect, prepare
 
+from .cli_text import store_error
 from .settings import Settings
 
 REQUIRED_SCOPES = (
@@ -38,6 +51,13 @@ REQUIRED_SCOPES = (
 )
 """The bot scopes manifest.yml asks for (a test keeps the two in step)."""
 
+# What Slack answers for a token that no longer works: revoked, the app uninstalled,
+# the user who installed it deactivated, a typo.
+REVOKED = frozenset(
+    {"invalid_auth", "token_revoked", "token_expired", "account_inactive", "not_authed"}
+)
+SIGNING_SECRET_RE = re.compile(r"[0-9a-f]{32}")  # what Slack hands out: 32 hex digits
+
 Status = Literal["ok", "fail", "warn", "skip"]
 
 
@@ -47,140 +67,323 @@ class Check(BaseModel):
     detail: str = ""
 
 
-def check_slack(settings: Settings, client: WebClient | None) -> Iterator[Check]:
-    if not settings.bot_token or client is None:
-        yield Check(name="slack token", status="fail", detail="SLACK_BOT_TOKEN is not set")
-        return
-    try:
-        auth = client.auth_test()
-    except SlackApiError as exc:
-        yield Check(
-            name="slack token",
-            status="fail",
-            detail=f"Slack refused the token: {exc.response.get('error')}",
+def _api_error(exc: SlackApiError) -> str:
+    return str(exc.response.get("error") or exc)
+
+
+class Doctor:
+    """The checks of one deployment, said in `locale`."""
+
+    def __init__(self, settings: Settings, client: WebClient | None, locale: Locale) -> None:
+        self.settings = settings
+        self.client = client
+        self.locale = locale
+        self.auth: dict[str, Any] | None = None  # what auth.test said of the bot token
+
+    def say(self, key: str, **values: object) -> str:
+        return t(self.locale, key, **values)
+
+    def check(self, name: str, status: Status, key: str = "", **values: object) -> Check:
+        return Check(name=name, status=status, detail=self.say(key, **values) if key else "")
+
+    def checks(self) -> list[Check]:
+        return [
+            *self.bot_token(),
+            *self.app_token(),
+            *self.signing_secret(),
+            self.mode(),
+            *self.database(),
+            *self.permissions(),
+            *self.transcripts(),
+        ]
+
+    # -- Slack -------------------------------------------------------------------------
+
+    def bot_token(self) -> Iterator[Check]:
+        token, name = self.settings.bot_token, "slack token"
+        if not token or self.client is None:
+            yield self.check(name, "fail", "doctor_bot_unset")
+            return
+        if token.startswith("xapp-"):
+            yield self.check(name, "fail", "doctor_bot_is_app_token")
+            return
+        if not token.startswith("xoxb-"):
+            yield self.check(name, "fail", "doctor_bot_not_bot")
+            return
+        try:
+            auth = self.client.auth_test()
+        except SlackApiError as exc:
+            error = _api_error(exc)
+            key = "doctor_bot_revoked" if error in REVOKED else "doctor_bot_refused"
+            yield self.check(name, "fail", key, error=error)
+            return
+        except (SlackClientError, OSError) as exc:
+            yield self.check(name, "fail", "doctor_unreachable", url=self.settings.api_url, exc=exc)
+            return
+        self.auth = dict(auth.data) if isinstance(auth.data, dict) else {}
+        yield self.check(
+            name,
+            "ok",
+            "doctor_bot_ok",
+            user=auth.get("user_id"),
+            team=auth.get("team"),
+            team_id=auth.get("team_id"),
         )
-        return
-    except (SlackClientError, OSError) as exc:
-        yield Check(
-            name="slack token",
-            status="fail",
-            detail=f"cannot reach Slack at {settings.api_url}: {exc}",
-        )
-        return
-    yield Check(
-        name="slack token",
-        status="ok",
-        detail=f"bot {auth.get('user_id')} in workspace {auth.get('team')} ({auth.get('team_id')})",
-    )
-    header = next(
-        (v for k, v in (auth.headers or {}).items() if k.lower() == "x-oauth-scopes"), None
-    )
-    if header is None:
-        yield Check(name="scopes", status="warn", detail="Slack did not report the token's scopes")
-    else:
+        yield self.scopes(auth.headers or {})
+        channels = ([self.settings.digest_channel] if self.settings.digest_channel else []) + [
+            c for c in self.settings.allowed_channels if c != self.settings.digest_channel
+        ]
+        for channel in channels:
+            yield self.membership(channel, channel == self.settings.digest_channel)
+
+    def scopes(self, headers: dict[str, Any]) -> Check:
+        header = next((v for k, v in headers.items() if k.lower() == "x-oauth-scopes"), None)
+        if header is None:
+            return self.check("scopes", "warn", "doctor_scopes_unknown")
         granted = {s.strip() for s in str(header).split(",") if s.strip()}
         missing = [s for s in REQUIRED_SCOPES if s not in granted]
-        yield Check(
-            name="scopes",
-            status="fail" if missing else "ok",
-            detail=(
-                f"missing {', '.join(missing)}: add them in the app's OAuth & Permissions"
-                " (or reinstall from manifest.yml), then reinstall the app"
-                if missing
-                else f"{len(REQUIRED_SCOPES)} scopes the manifest asks for are granted"
-            ),
-        )
-    channels = ([settings.digest_channel] if settings.digest_channel else []) + [
-        c for c in settings.allowed_channels if c != settings.digest_channel
-    ]
-    for channel in channels:
-        yield _membership(client, channel, channel == settings.digest_channel)
+        if missing:
+            return self.check("scopes", "fail", "doctor_scopes_missing", missing=", ".join(missing))
+        return self.check("scopes", "ok", "doctor_scopes_ok", n=len(REQUIRED_SCOPES))
 
+    def membership(self, channel: str, is_digest: bool) -> Check:
+        name = f"channel {channel}" + (" (digest)" if is_digest else "")
+        assert self.client is not None
+        try:
+            info = self.client.conversations_info(channel=channel)
+        except SlackApiError as exc:
+            error = _api_error(exc)
+            if error == "channel_not_found":
+                return self.check(name, "fail", "doctor_channel_not_found", error=error)
+            return self.check(name, "fail", "doctor_channel_error", error=error)
+        except (SlackClientError, OSError) as exc:
+            return self.check(name, "fail", "doctor_channel_unreachable", exc=exc)
+        data = info.get("channel") or {}
+        label = f"#{data.get('name')}" if data.get("name") else channel
+        if data.get("is_member"):
+            return self.check(name, "ok", "doctor_channel_ok", channel=label)
+        return self.check(name, "fail", "doctor_channel_not_member", channel=label)
 
-def _membership(client: WebClient, channel: str, is_digest: bool) -> Check:
-    name = f"channel {channel}" + (" (digest)" if is_digest else "")
-    try:
-        info = client.conversations_info(channel=channel)
-    except SlackApiError as exc:
-        error = exc.response.get("error")
-        hint = " (private channel: invite the bot first)" if error == "channel_not_found" else ""
-        return Check(name=name, status="fail", detail=f"{error}{hint}")
-    except (SlackClientError, OSError) as exc:
-        return Check(name=name, status="fail", detail=f"cannot ask Slack: {exc}")
-    data = info.get("channel") or {}
-    label = f"#{data.get('name')}" if data.get("name") else channel
-    if data.get("is_member"):
-        return Check(name=name, status="ok", detail=f"the bot is in {label}")
-    return Check(name=name, status="fail", detail=f"the bot is not in {label}: /invite @Debrief")
+    def app_token(self) -> Iterator[Check]:
+        """Socket Mode's token: an app-level token that may open connections, of the
+        same app as the bot token (when Slack says which app each belongs to)."""
+        token, name = self.settings.app_token, "slack app token"
+        if not token:
+            yield self.check(name, "skip", "doctor_app_unset")
+            return
+        if token.startswith("xoxb-"):
+            yield self.check(name, "fail", "doctor_app_is_bot_token")
+            return
+        if not token.startswith("xapp-"):
+            yield self.check(name, "fail", "doctor_app_not_app")
+            return
+        client = WebClient(base_url=self.settings.api_url, timeout=15)
+        try:
+            opened = client.apps_connections_open(app_token=token)
+        except SlackApiError as exc:
+            error = _api_error(exc)
+            key = {
+                "missing_scope": "doctor_app_scope",
+                **dict.fromkeys(REVOKED, "doctor_app_revoked"),
+            }
+            yield self.check(name, "fail", key.get(error, "doctor_app_refused"), error=error)
+            return
+        except (SlackClientError, OSError) as exc:
+            yield self.check(name, "fail", "doctor_unreachable", url=self.settings.api_url, exc=exc)
+            return
+        app = parse_qs(urlsplit(str(opened.get("url") or "")).query).get("app_id", [""])[0]
+        bot_app = self._bot_app()
+        if app and bot_app and app != bot_app:
+            yield self.check(name, "fail", "doctor_app_other_app", app=app, bot_app=bot_app)
+            return
+        yield self.check(name, "ok", "doctor_app_ok")
 
+    def _bot_app(self) -> str | None:
+        """The app the bot token belongs to (`bots.info`), None when it cannot be told."""
+        bot_id = (self.auth or {}).get("bot_id")
+        if self.client is None or not bot_id:
+            return None
+        try:
+            info = self.client.bots_info(bot=str(bot_id))
+        except (SlackClientError, OSError):
+            return None
+        app = (info.get("bot") or {}).get("app_id")
+        return str(app) if app else None
 
-def check_database(settings: Settings) -> Iterator[Check]:
-    try:
-        store = open_store(settings.db_path, create=False)
-    except StoreError as exc:
-        yield Check(name="database", status="fail", detail=str(exc))
-        return
-    try:
-        health = store.health()
-        stats = store.stats()
-        last_digest = store.last_digest_sent_at()
-    finally:
-        store.close()
-    yield Check(
-        name="database",
-        status="ok" if health.quick_check == "ok" else "fail",
-        detail=f"{settings.db_path}: {stats.candidates} candidates, integrity {health.quick_check}",
-    )
-    yield Check(
-        name="database writable",
-        status="ok" if health.writable else "fail",
-        detail="" if health.writable else f"cannot write to {settings.db_path}",
-    )
-    yield Check(
-        name="schema",
-        status="ok" if health.schema_current else "fail",
-        detail=health.schema_version
-        if health.schema_current
-        else f"{len(health.pending_migrations)} steps behind: run any debrief command to upgrade",
-    )
-    yield from check_digest(settings, last_digest)
-
-
-def check_transcripts(settings: Settings) -> Iterator[Check]:
-    if not settings.transcripts:
-        yield Check(name="transcripts", status="skip", detail="DEBRIEF_TRANSCRIPTS is not set")
-        return
-    folder = Path(settings.transcripts).expanduser()
-    if not folder.is_dir() or not os.access(folder, os.R_OK | os.X_OK):
-        yield Check(name="transcripts", status="fail", detail=f"{folder} is not a readable folder")
-        return
-    counts = {"transcripts": 0, "skipped": 0, "failing": 0}
-    first_failure = ""
-    # the same walk and the same reading as an index run: .debriefignore honoured,
-    # FIFOs and devices skipped from stat, nothing written
-    found, _roots, missing = collect([folder])
-    for failure in missing:
-        counts["failing"] += 1
-        first_failure = first_failure or f"{failure.path}: {failure.error}"
-    for f in found:
-        prepared = prepare(f.path)
-        if prepared.skipped is not None:
-            counts["skipped"] += 1
-        elif prepared.failure is not None:
-            counts["failing"] += 1
-            where = prepared.failure.path + (
-                f":{prepared.failure.line}" if prepared.failure.line else ""
-            )
-            first_failure = first_failure or f"{where}: {prepared.failure.error}"
+    def signing_secret(self) -> Iterator[Check]:
+        secret, name = self.settings.signing_secret, "signing secret"
+        if not secret:
+            yield self.check(name, "skip", "doctor_secret_unset")
+        elif secret.startswith(("xox", "xapp-")):
+            yield self.check(name, "fail", "doctor_secret_is_token")
+        elif not SIGNING_SECRET_RE.fullmatch(secret):
+            yield self.check(name, "fail", "doctor_secret_shape", length=len(secret))
         else:
-            counts["transcripts"] += 1
-    detail = (
-        f"{folder}: {counts['transcripts']} transcripts, {counts['skipped']} skipped,"
-        f" {counts['failing']} failing"
-    )
-    if first_failure:
-        detail += f" (first: {first_failure})"
-    yield Check(name="transcripts", status="warn" if counts["failing"] else "ok", detail=detail)
+            yield self.check(name, "ok", "doctor_secret_ok")
+
+    def mode(self) -> Check:
+        """Which mode `serve` would run in; both or neither set, it refuses to start."""
+        app, secret = bool(self.settings.app_token), bool(self.settings.signing_secret)
+        if app and secret:
+            return self.check("mode", "fail", "doctor_mode_both")
+        if not app and not secret:
+            return self.check("mode", "fail", "doctor_mode_neither")
+        return self.check("mode", "ok", "doctor_mode_socket" if app else "doctor_mode_http")
+
+    # -- the database ------------------------------------------------------------------
+
+    def database(self) -> Iterator[Check]:
+        settings = self.settings
+        try:
+            store = open_store(settings.db_path, create=False)
+        except StoreError as exc:
+            yield Check(name="database", status="fail", detail=store_error(exc, self.locale))
+            return
+        try:
+            health = store.health()
+            stats = store.stats()
+            last_digest = store.last_digest_sent_at()
+            served = store.workspace()
+            retention = self.retention(store)
+        finally:
+            store.close()
+        integrity: Status = "ok" if health.quick_check == "ok" else "fail"
+        yield self.check(
+            "database",
+            integrity,
+            "doctor_database",
+            path=settings.db_path,
+            n=stats.candidates,
+            check=health.quick_check,
+        )
+        if health.writable:
+            yield self.check("database writable", "ok")
+        else:
+            yield self.check(
+                "database writable", "fail", "doctor_not_writable", path=settings.db_path
+            )
+        if health.schema_current:
+            yield Check(name="schema", status="ok", detail=health.schema_version)
+        else:
+            yield self.check(
+                "schema", "fail", "doctor_schema_behind", n=len(health.pending_migrations)
+            )
+        yield self.workspace(served)
+        yield retention
+        yield self.digest(last_digest)
+
+    def workspace(self, served: tuple[str, str] | None) -> Check:
+        """The bot token's workspace against the one this database has served: one
+        installation serves one workspace."""
+        if served is None:
+            return self.check("workspace", "skip", "doctor_workspace_new")
+        served_id, served_name = served
+        if self.auth is None:
+            return self.check(
+                "workspace", "skip", "doctor_workspace_unknown", team=served_name, team_id=served_id
+            )
+        team_id, team = str(self.auth.get("team_id") or ""), str(self.auth.get("team") or "")
+        if team_id != served_id:
+            return self.check(
+                "workspace",
+                "fail",
+                "doctor_workspace_other",
+                team=team,
+                team_id=team_id,
+                served=served_name,
+                served_id=served_id,
+            )
+        return self.check("workspace", "ok", "doctor_workspace_ok", team=team, team_id=team_id)
+
+    def retention(self, store: Backend) -> Check:
+        from .erasure import due
+
+        days = self.settings.retention_days
+        if days is None:
+            return self.check("retention", "warn", "doctor_retention_off")
+        return self.check(
+            "retention",
+            "ok",
+            "doctor_retention_on",
+            days=days,
+            due=len(due(store, self.settings, days)),
+        )
+
+    def permissions(self) -> Iterator[Check]:
+        """Files of personal data that other users of this machine can read."""
+        exposed: list[str] = []
+        db = self.settings.db_path
+        if not is_pg_url(db):
+            exposed += [p for p in (db, db + "-wal", db + "-shm") if _readable_by_others(p)]
+        uploads = str(self.settings.uploads_dir)
+        if _readable_by_others(uploads):
+            exposed.append(uploads)
+        if exposed:
+            fixes = "; ".join(f"chmod {'700' if os.path.isdir(p) else '600'} {p}" for p in exposed)
+            yield self.check("permissions", "warn", "doctor_permissions_open", fixes=fixes)
+        else:
+            yield self.check("permissions", "ok", "doctor_permissions_ok")
+
+    # -- the transcripts and the digest ------------------------------------------------
+
+    def transcripts(self) -> Iterator[Check]:
+        settings = self.settings
+        if not settings.transcripts:
+            yield self.check("transcripts", "skip", "doctor_transcripts_unset")
+            return
+        folder = Path(settings.transcripts).expanduser()
+        if not folder.is_dir() or not os.access(folder, os.R_OK | os.X_OK):
+            yield self.check("transcripts", "fail", "doctor_transcripts_unreadable", path=folder)
+            return
+        counts = {"transcripts": 0, "skipped": 0, "failing": 0}
+        first_failure = ""
+        # the same walk and the same reading as an index run: .debriefignore honoured,
+        # FIFOs and devices skipped from stat, nothing written
+        found, _roots, missing = collect([folder])
+        for failure in missing:
+            counts["failing"] += 1
+            why = reason_text(self.locale, failure.error, failure.code, failure.params)
+            first_failure = first_failure or self.say("labelled", label=failure.path, text=why)
+        for f in found:
+            prepared = prepare(f.path)
+            if prepared.skipped is not None:
+                counts["skipped"] += 1
+            elif prepared.failure is not None:
+                counts["failing"] += 1
+                where = prepared.failure.path + (
+                    f":{prepared.failure.line}" if prepared.failure.line else ""
+                )
+                failed = prepared.failure
+                why = reason_text(self.locale, failed.error, failed.code, failed.params)
+                first_failure = first_failure or self.say("labelled", label=where, text=why)
+            else:
+                counts["transcripts"] += 1
+        detail = self.say("doctor_transcripts", path=folder, **counts)
+        if first_failure:
+            detail += self.say("doctor_transcripts_first", failure=first_failure)
+        status: Status = "warn" if counts["failing"] else "ok"
+        yield Check(name="transcripts", status=status, detail=detail)
+
+    def digest(self, last_sent: str | None) -> Check:
+        settings = self.settings
+        if not settings.digest_channel:
+            return self.check("digest", "skip", "doctor_digest_unset")
+        return self.check(
+            "digest",
+            "ok",
+            "doctor_digest",
+            when=next_digest(settings).strftime("%Y-%m-%d %H:%M %Z"),
+            zone=settings.timezone,
+            channel=settings.digest_channel,
+            last=last_sent or self.say("never"),
+        )
+
+
+def _readable_by_others(path: str) -> bool:
+    try:
+        return others_can_read(path)
+    except OSError:
+        return False  # not there (yet): nothing to read
 
 
 def next_digest(settings: Settings, now: datetime | None = None) -> datetime:
@@ -191,22 +394,5 @@ def next_digest(settings: Settings, now: datetime | None = None) -> datetime:
     return due if due > now else due + timedelta(days=1)
 
 
-def check_digest(settings: Settings, last_sent: str | None) -> Iterator[Check]:
-    if not settings.digest_channel:
-        yield Check(name="digest", status="skip", detail="DEBRIEF_DIGEST_CHANNEL is not set")
-        return
-    when = next_digest(settings).strftime("%Y-%m-%d %H:%M %Z")
-    last = last_sent or "never"
-    yield Check(
-        name="digest",
-        status="ok",
-        detail=f"next at {when} ({settings.timezone}) in {settings.digest_channel}; last sent {last}",
-    )
-
-
-def run_checks(settings: Settings, client: WebClient | None) -> list[Check]:
-    return [
-        *check_slack(settings, client),
-        *check_database(settings),
-        *check_transcripts(settings),
-    ]
+def run_checks(settings: Settings, client: WebClient | None, locale: Locale = "en") -> list[Check]:
+    return Doctor(settings, client, locale).checks()

@@ -1,4 +1,4 @@
-"""The operator's commands: `doctor`, `backup`, `stats`, `audit` and `forget`.
+"""The operator's commands: `doctor`, `backup`, `stats`, `audit`, `forget` and `retention`.
 
 bot/cli.py attaches them to the `debrief` group.
 """
@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from datetime import UTC, date, datetime, time, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
 
+from store.errors import BackupTargetError
 from store.indexer import index_paths
 
 from . import cli_text as text
-from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, open_store
+from .cli_common import BadUsage, db_option, echo_json, json_option, open_store
 from .doctor import Check, run_checks
 from .settings import load_settings
 
@@ -90,39 +92,50 @@ def _size(n: int) -> str:
 @db_option
 @json_option
 def doctor(db_path: str | None, as_json: bool) -> None:
-    """Check a deployment: Slack token and scopes, channels, database, transcripts, digest.
+    """Check a deployment: Slack tokens, scopes and mode, channels, database, files'
+    permissions, retention, transcripts, digest.
 
     Exit 1 when any check fails."""
     from .app import web_client
 
     settings = load_settings(db_path=db_path)
     client = web_client(settings) if settings.bot_token else None
-    checks: list[Check] = run_checks(settings, client)
+    loc = "en" if as_json else settings.locale  # --json is the same in every locale
+    checks: list[Check] = run_checks(settings, client, loc)
     failed = [c for c in checks if c.status == "fail"]
     if as_json:
         echo_json({"ok": not failed, "checks": [c.model_dump() for c in checks]})
     else:
         for c in checks:
-            line = f"{_MARKS[c.status]} {c.name}" + (f": {c.detail}" if c.detail else "")
-            click.secho(line, fg=_COLORS[c.status])
-        click.echo(f"{len(failed)} failed" if failed else "all checks passed")
+            said = text.t(loc, "labelled", label=c.name, text=c.detail) if c.detail else c.name
+            click.secho(f"{_MARKS[c.status]} {said}", fg=_COLORS[c.status])
+        click.echo(
+            text.t(loc, "doctor_failed", n=len(failed)) if failed else text.t(loc, "doctor_passed")
+        )
     if failed:
         raise SystemExit(1)
 
 
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @db_option
-def backup(file: str, db_path: str | None) -> None:
-    """Copy the database to FILE while the bot keeps running (a consistent snapshot).
+def backup(file: str, force: bool, db_path: str | None) -> None:
+    """Copy the database to FILE while the bot keeps running (a consistent snapshot),
+    readable by you alone. FILE's folder must exist; an existing FILE is kept unless
+    --force.
 
     To restore: stop the bot, replace the database file with the backup (and delete
     any `-wal`/`-shm` files beside it), start the bot."""
-    if Path(file).exists():
-        raise BadUsage(f"{file} already exists: choose a new file for the backup")
-    store = open_store(db_path)
-    size = store.backup(file)
     loc = load_settings(db_path=db_path).locale
+    store = open_store(db_path)
+    try:
+        size = store.backup(file, overwrite=force)
+    except BackupTargetError as exc:
+        if exc.reason == "exists":
+            raise BadUsage("backup_exists", path=file) from exc
+        folder = str(Path(file).expanduser().resolve().parent)
+        raise BadUsage("backup_no_folder", folder=folder) from exc
     click.echo(text.t(loc, "backed_up", src=store.path, dest=file, size=_size(size)))
 
 
@@ -161,36 +174,91 @@ def stats(db_path: str | None, as_json: bool) -> None:
 @click.command()
 @click.argument("candidate")
 @click.option("--restore", is_flag=True, help="Lift an earlier forget and index the file again.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @db_option
 @json_option
-def forget(candidate: str, restore: bool, db_path: str | None, as_json: bool) -> None:
-    """Erase a candidate and everything recorded about them (an exact id)."""
+def forget(candidate: str, restore: bool, yes: bool, db_path: str | None, as_json: bool) -> None:
+    """Erase a candidate and everything recorded about them (an exact id).
+
+    Asks first on a terminal (--yes does not); an unknown or already forgotten id is an
+    error (exit 2)."""
     from handlers.audit import AuditEvent, record
 
+    from .erasure import erase
+
+    loc = load_settings(db_path=db_path).locale
     store = open_store(db_path)
     if restore:
         source = store.restore(candidate)
         if source is None:
-            raise Failure("cli_not_forgotten", id=candidate)
+            raise BadUsage("cli_not_forgotten", id=candidate)
         result = index_paths(store, [source]) if source and os.path.exists(source) else None
         record(store, [AuditEvent("cli", "restore", candidate)])
         if as_json:
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})
         else:
-            loc = load_settings(db_path=db_path).locale
             key = "restored_indexed" if result and result.indexed else "restored_later"
             click.echo(text.t(loc, key, id=candidate))
         return
-    counts = store.forget(candidate)
-    if counts is None:
-        raise Failure("cli_forget_unknown", id=candidate)
-        return
-    from handlers.uploads import erase_files
-
-    erase_files(store.forget_uploads(candidate))  # a transcript shared in Slack: its saved file
-    record(store, [AuditEvent("cli", "forget", candidate)])
+    state = store.erasure_state(candidate)
+    if state is None:
+        raise BadUsage("cli_forget_unknown", id=candidate)
+    if state == "forgotten":
+        raise BadUsage("forget_already", id=candidate)
+    asking = not yes and sys.stdin.isatty()  # no terminal (cron, a pipe): nobody to ask
+    if asking and not click.confirm(text.t(loc, "forget_confirm", id=candidate), err=True):
+        click.echo(text.t(loc, "forget_kept", id=candidate), err=True)
+        raise SystemExit(1)
+    counts = erase(store, candidate, "cli", "forget")
+    if counts is None:  # forgotten by someone else meanwhile
+        raise BadUsage("forget_already", id=candidate)
     if as_json:
         echo_json({"forgotten": candidate, "removed": counts})
         return
-    loc = load_settings(db_path=db_path).locale
     click.echo(text.t(loc, "forgot", id=candidate, parts=text.removed_parts(counts, loc)))
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="List who would be forgotten; change nothing.")
+@click.option("--apply", "do_apply", is_flag=True, help="Forget them now.")
+@click.option(
+    "--days",
+    type=click.IntRange(1, 36500),
+    default=None,
+    help="Days to keep candidates (default: $DEBRIEF_RETENTION_DAYS).",
+)
+@db_option
+@json_option
+def retention(
+    dry_run: bool, do_apply: bool, days: int | None, db_path: str | None, as_json: bool
+) -> None:
+    """Forget candidates kept longer than DEBRIEF_RETENTION_DAYS (counted from their
+    interview, or without its date from their indexing): `--dry-run` lists them,
+    `--apply` forgets them as `debrief forget` does. `serve` does it once a day."""
+    from .erasure import apply, cutoff, due
+
+    settings = load_settings(db_path=db_path)
+    loc = settings.locale
+    if dry_run == do_apply:
+        raise BadUsage("retention_mode")
+    days = days or settings.retention_days
+    if days is None:
+        raise BadUsage("retention_unset")
+    store = open_store(db_path)
+    day = cutoff(settings, days)[0]
+    found = due(store, settings, days) if dry_run else apply(store, settings, days, "cli")
+    if as_json:
+        key = "would_forget" if dry_run else "forgotten"
+        echo_json({"days": days, "before": day, key: [e.model_dump() for e in found]})
+        return
+    for e in found:
+        basis = text.t(loc, f"retention_basis_{e.basis}")
+        when = e.when  # an interview's date as the transcript gave it; else a UTC time:
+        if e.basis != "interview":  # said in DEBRIEF_TIMEZONE
+            when = datetime.fromisoformat(e.when).astimezone(settings.tz).strftime("%Y-%m-%d %H:%M")
+        click.echo(text.t(loc, "retention_line", id=e.id, basis=basis, when=when))
+    if not found:
+        click.echo(text.t(loc, "retention_none", days=days, day=day))
+    else:
+        key = "retention_would" if dry_run else "retention_done"
+        click.echo(text.t(loc, key, n=len(found), days=days, day=day))

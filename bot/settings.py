@@ -105,6 +105,9 @@ class Settings(BaseSettings):
     # How serve sees new transcripts: file-system events (falling back to polling when
     # they cannot be set up), or `poll` for network file systems that send no events.
     watch: Literal["auto", "poll"] = Field("auto", validation_alias="DEBRIEF_WATCH")
+    # Candidates are forgotten this many days after their interview (or, without its
+    # date, after their file was first indexed). Unset: kept until `debrief forget`.
+    retention_days: int | None = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
 
     @field_validator("allowed_users_raw")
     @classmethod
@@ -128,6 +131,20 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("retention_days", mode="before")
+    @classmethod
+    def _retention_days(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.isascii() or not value.isdigit():
+                raise Problem("setting_not_days")
+            value = int(value)
+        if isinstance(value, int) and not 1 <= value <= 36500:
+            raise Problem("setting_days_range")
+        return value
 
     @field_validator("api_url")
     @classmethod

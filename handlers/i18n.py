@@ -345,9 +345,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "backed up {src} to {dest} ({size})",
     },
     "forgot": {
-        "zh": "已忘记 {id}：删除了记录，以及 {parts}。\n它的文件会一直被忽略，直到文件改变或执行 `debrief forget --restore`。",
+        "zh": "已忘记 {id}：删除了记录，以及 {parts}。\n它的文件会一直被忽略，直到文件改变或执行"
+        " `debrief forget --restore {id}`。",
         "en": "forgot {id}: removed the transcript, {parts}.\n"
-        "Its file stays forgotten until it changes or `debrief forget --restore` is given.",
+        "Its file stays forgotten until it changes or `debrief forget --restore {id}` is given.",
     },
     "removed_part": {"zh": "{what} {n} 条", "en": "{n} {what}"},
     "restored_indexed": {"zh": "{id} 已恢复：已重新索引", "en": "{id} restored: indexed again"},
@@ -749,6 +750,235 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     },
     "why_other": {"zh": "无法读取。系统报告：{detail}", "en": "{detail}"},
     # `debrief backup`, `forget`, `retention` (bot/ops.py, bot/erasure.py)
+    "backup_exists": {
+        "zh": "{path} 已存在：换一个新文件名，或加上 --force 覆盖它",
+        "en": "{path} already exists: choose a new file, or add --force to replace it",
+    },
+    "backup_no_folder": {
+        "zh": "文件夹 {folder} 不存在：先创建它（mkdir -p {folder}），或换一个路径",
+        "en": "the folder {folder} does not exist: create it first (mkdir -p {folder}) or choose another path",
+    },
+    "forget_confirm": {
+        "zh": "忘记 {id}：删除这份面试记录，以及关于这位候选人的所有评审结论、讨论和帖子记录。无法撤销。继续吗？",
+        "en": "Forget {id}: erase the transcript and every decision, reply and post recorded about them. This cannot be undone. Go on?",
+    },
+    "forget_kept": {"zh": "什么也没有删除：{id} 保持不变", "en": "nothing erased: {id} is kept"},
+    "forget_already": {
+        "zh": "{id} 已经被忘记了，没有要删除的。要恢复它的面试记录：debrief forget --restore {id}",
+        "en": "{id} is already forgotten: nothing left to erase. To bring its transcript back: debrief forget --restore {id}",
+    },
+    "retention_unset": {
+        "zh": "没有设置 DEBRIEF_RETENTION_DAYS：候选人会一直保留。可以用 --days N 预览一个保留期限",
+        "en": "DEBRIEF_RETENTION_DAYS is not set: candidates are kept until forgotten. Preview a policy with --days N",
+    },
+    "retention_mode": {
+        "zh": "请加上 --dry-run（只列出）或 --apply（忘记他们）",
+        "en": "say --dry-run (list them) or --apply (forget them)",
+    },
+    "retention_line": {"zh": "{id}  {basis} {when}", "en": "{id}  {basis} {when}"},
+    "retention_basis_interview": {"zh": "面试于", "en": "interviewed"},
+    "retention_basis_indexed": {"zh": "收录于", "en": "indexed"},
+    "retention_basis_removed": {"zh": "文件移除于", "en": "file removed"},
+    "retention_none": {
+        "zh": "没有超过 {days} 天（{day} 之前）的候选人：没有要忘记的",
+        "en": "no candidate is older than {days} days (before {day}): nothing to forget",
+    },
+    "retention_would": {
+        "zh": "以上 {n} 位候选人超过 {days} 天（{day} 之前），会被忘记：加上 --apply 执行",
+        "en": "{n} candidates older than {days} days (before {day}) would be forgotten: --apply forgets them",
+    },
+    "retention_done": {
+        "zh": "已忘记 {n} 位超过 {days} 天（{day} 之前）的候选人，审计里记为 forget:retention",
+        "en": "forgot {n} candidates older than {days} days (before {day}); the audit says forget:retention",
+    },
+    "doctor_failed": {"zh": "{n} 项未通过", "en": "{n} failed"},
+    "doctor_passed": {"zh": "全部通过", "en": "all checks passed"},
+    "doctor_bot_unset": {
+        "zh": "没有设置 SLACK_BOT_TOKEN：在应用的 OAuth & Permissions 页复制 Bot User OAuth Token（xoxb-…）",
+        "en": "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token (xoxb-…) from the app's OAuth & Permissions page",
+    },
+    "doctor_bot_is_app_token": {
+        "zh": "SLACK_BOT_TOKEN 里是应用级令牌（xapp-…）：它应放在 SLACK_APP_TOKEN；SLACK_BOT_TOKEN 应是 OAuth & Permissions 页的 Bot User OAuth Token（xoxb-…）",
+        "en": "SLACK_BOT_TOKEN holds an app-level token (xapp-…): that one goes in SLACK_APP_TOKEN; SLACK_BOT_TOKEN takes the Bot User OAuth Token (xoxb-…) from OAuth & Permissions",
+    },
+    "doctor_bot_not_bot": {
+        "zh": "SLACK_BOT_TOKEN 不是机器人令牌（xoxb-…）：在 OAuth & Permissions 页复制 Bot User OAuth Token",
+        "en": "SLACK_BOT_TOKEN is not a bot token (xoxb-…): copy the Bot User OAuth Token from OAuth & Permissions",
+    },
+    "doctor_bot_revoked": {
+        "zh": "Slack 拒绝了 SLACK_BOT_TOKEN（{error}）：重新安装应用，或重新复制 Bot User OAuth Token",
+        "en": "Slack refused SLACK_BOT_TOKEN ({error}): reinstall the app or copy the Bot User OAuth Token again",
+    },
+    "doctor_bot_refused": {
+        "zh": "Slack 拒绝了 SLACK_BOT_TOKEN（{error}）",
+        "en": "Slack refused SLACK_BOT_TOKEN ({error})",
+    },
+    "doctor_unreachable": {
+        "zh": "连不上 {url} 的 Slack：{exc}",
+        "en": "cannot reach Slack at {url}: {exc}",
+    },
+    "doctor_bot_ok": {
+        "zh": "机器人 {user}，工作区 {team}（{team_id}）",
+        "en": "bot {user} in workspace {team} ({team_id})",
+    },
+    "doctor_scopes_unknown": {
+        "zh": "Slack 没有告知令牌的权限范围",
+        "en": "Slack did not report the token's scopes",
+    },
+    "doctor_scopes_missing": {
+        "zh": "缺少 {missing}：在应用的 OAuth & Permissions 页添加（或用 manifest.yml 重建），然后重新安装应用",
+        "en": "missing {missing}: add them in the app's OAuth & Permissions (or reinstall from manifest.yml), then reinstall the app",
+    },
+    "doctor_scopes_ok": {
+        "zh": "manifest 要求的 {n} 项权限都已授予",
+        "en": "{n} scopes the manifest asks for are granted",
+    },
+    "doctor_channel_not_found": {
+        "zh": "{error}（私有频道：请先邀请机器人）",
+        "en": "{error} (private channel: invite the bot first)",
+    },
+    "doctor_channel_error": {"zh": "{error}", "en": "{error}"},
+    "doctor_channel_unreachable": {"zh": "无法询问 Slack：{exc}", "en": "cannot ask Slack: {exc}"},
+    "doctor_channel_ok": {"zh": "机器人在 {channel} 里", "en": "the bot is in {channel}"},
+    "doctor_channel_not_member": {
+        "zh": "机器人不在 {channel} 里：/invite @Debrief",
+        "en": "the bot is not in {channel}: /invite @Debrief",
+    },
+    "doctor_app_unset": {
+        "zh": "没有设置 SLACK_APP_TOKEN（HTTP 模式不需要）",
+        "en": "SLACK_APP_TOKEN is not set (HTTP mode needs none)",
+    },
+    "doctor_app_is_bot_token": {
+        "zh": "SLACK_APP_TOKEN 里是机器人令牌（xoxb-…）：在 Basic Information → App-Level Tokens 生成带 connections:write 的应用级令牌（xapp-…）",
+        "en": "SLACK_APP_TOKEN holds a bot token (xoxb-…): generate an app-level token (xapp-…) with connections:write under Basic Information → App-Level Tokens",
+    },
+    "doctor_app_not_app": {
+        "zh": "SLACK_APP_TOKEN 不是应用级令牌（xapp-…）：在 Basic Information → App-Level Tokens 生成一个",
+        "en": "SLACK_APP_TOKEN is not an app-level token (xapp-…): generate one under Basic Information → App-Level Tokens",
+    },
+    "doctor_app_revoked": {
+        "zh": "Slack 拒绝了 SLACK_APP_TOKEN（{error}）：在 Basic Information → App-Level Tokens 生成一个带 connections:write 的新令牌",
+        "en": "Slack refused SLACK_APP_TOKEN ({error}): generate a new one with connections:write under Basic Information → App-Level Tokens",
+    },
+    "doctor_app_scope": {
+        "zh": "SLACK_APP_TOKEN 缺少 connections:write 权限（{error}）：生成一个带这项权限的新令牌",
+        "en": "SLACK_APP_TOKEN lacks the connections:write scope ({error}): generate a new one with it",
+    },
+    "doctor_app_refused": {
+        "zh": "Slack 拒绝了 SLACK_APP_TOKEN（{error}）",
+        "en": "Slack refused SLACK_APP_TOKEN ({error})",
+    },
+    "doctor_app_other_app": {
+        "zh": "SLACK_APP_TOKEN 属于应用 {app}，SLACK_BOT_TOKEN 属于应用 {bot_app}：两个令牌必须来自同一个应用（同一个工作区）",
+        "en": "SLACK_APP_TOKEN belongs to app {app} and SLACK_BOT_TOKEN to app {bot_app}: both must come from the same app (and workspace)",
+    },
+    "doctor_app_ok": {
+        "zh": "Socket Mode 连接可以建立（apps.connections.open）",
+        "en": "Socket Mode connections open (apps.connections.open)",
+    },
+    "doctor_secret_unset": {
+        "zh": "没有设置 SLACK_SIGNING_SECRET（Socket Mode 不需要）",
+        "en": "SLACK_SIGNING_SECRET is not set (Socket Mode needs none)",
+    },
+    "doctor_secret_is_token": {
+        "zh": "SLACK_SIGNING_SECRET 里是一个令牌：签名密钥在 Basic Information → App Credentials → Signing Secret",
+        "en": "SLACK_SIGNING_SECRET holds a token: the signing secret is under Basic Information → App Credentials → Signing Secret",
+    },
+    "doctor_secret_shape": {
+        "zh": "SLACK_SIGNING_SECRET 不像 Slack 的签名密钥（应为 32 个十六进制字符，这里有 {length} 个字符）：从 Basic Information → App Credentials → Signing Secret 重新复制",
+        "en": "SLACK_SIGNING_SECRET does not look like Slack's (32 hex characters; this has {length} characters): copy it again from Basic Information → App Credentials → Signing Secret",
+    },
+    "doctor_secret_ok": {"zh": "已设置（32 个十六进制字符）", "en": "set (32 hex characters)"},
+    "doctor_mode_both": {
+        "zh": "SLACK_APP_TOKEN 和 SLACK_SIGNING_SECRET 都设置了：serve 会拒绝启动。Socket Mode 只留 SLACK_APP_TOKEN，HTTP 模式只留 SLACK_SIGNING_SECRET",
+        "en": "both SLACK_APP_TOKEN and SLACK_SIGNING_SECRET are set: serve refuses to start. Keep SLACK_APP_TOKEN for Socket Mode or SLACK_SIGNING_SECRET for HTTP mode",
+    },
+    "doctor_mode_neither": {
+        "zh": "SLACK_APP_TOKEN（Socket Mode）和 SLACK_SIGNING_SECRET（HTTP 模式）都没有设置：serve 需要其中一个",
+        "en": "neither SLACK_APP_TOKEN (Socket Mode) nor SLACK_SIGNING_SECRET (HTTP mode) is set: serve needs one",
+    },
+    "doctor_mode_socket": {
+        "zh": "Socket Mode（SLACK_APP_TOKEN）",
+        "en": "Socket Mode (SLACK_APP_TOKEN)",
+    },
+    "doctor_mode_http": {
+        "zh": "HTTP 模式（SLACK_SIGNING_SECRET）",
+        "en": "HTTP mode (SLACK_SIGNING_SECRET)",
+    },
+    "doctor_database": {
+        "zh": "{path}：{n} 位候选人，完整性 {check}",
+        "en": "{path}: {n} candidates, integrity {check}",
+    },
+    "doctor_not_writable": {"zh": "无法写入 {path}", "en": "cannot write to {path}"},
+    "doctor_schema_behind": {
+        "zh": "落后 {n} 步：运行任意 debrief 命令即可升级",
+        "en": "{n} steps behind: run any debrief command to upgrade",
+    },
+    "doctor_workspace_new": {
+        "zh": "这个数据库还没有被 serve 用过",
+        "en": "this database has not been served yet",
+    },
+    "doctor_workspace_unknown": {
+        "zh": "这个数据库服务于 {team}（{team_id}）；没能确认令牌属于哪个工作区",
+        "en": "this database serves {team} ({team_id}); the token's workspace is unknown",
+    },
+    "doctor_workspace_other": {
+        "zh": "SLACK_BOT_TOKEN 属于工作区 {team}（{team_id}），但这个数据库服务的是 {served}（{served_id}）：是另一个工作区的令牌吗？一套安装只服务一个工作区：换回那个工作区的令牌，或为新工作区用一个新数据库",
+        "en": "SLACK_BOT_TOKEN belongs to workspace {team} ({team_id}), but this database serves {served} ({served_id}): a token of another workspace? One installation serves one workspace: use that workspace's token, or a new database for the new one",
+    },
+    "doctor_workspace_ok": {
+        "zh": "这个数据库服务于 {team}（{team_id}），令牌也属于它",
+        "en": "this database serves {team} ({team_id}), as the token does",
+    },
+    "doctor_retention_off": {
+        "zh": "没有设置 DEBRIEF_RETENTION_DAYS：候选人会一直保留。PIPL 和 GDPR 都要求个人信息保存不超过必要的期限：设置保留的天数",
+        "en": "DEBRIEF_RETENTION_DAYS is not set: candidates are kept until forgotten. PIPL and the GDPR ask that personal data be kept no longer than needed: set how many days to keep them",
+    },
+    "doctor_retention_on": {
+        "zh": "候选人在面试（没有日期则收录）{days} 天后被忘记；现在到期的：{due} 位",
+        "en": "candidates are forgotten {days} days after their interview (or, without a date, their indexing); due now: {due}",
+    },
+    "doctor_permissions_open": {
+        "zh": "这台机器上的其他用户可以读取候选人数据：{fixes}",
+        "en": "other users of this machine can read candidate data: {fixes}",
+    },
+    "doctor_permissions_ok": {
+        "zh": "数据库和上传的文件只有所有者能读",
+        "en": "the database and uploaded files are readable by their owner alone",
+    },
+    "doctor_transcripts_unset": {
+        "zh": "没有设置 DEBRIEF_TRANSCRIPTS",
+        "en": "DEBRIEF_TRANSCRIPTS is not set",
+    },
+    "doctor_transcripts_unreadable": {
+        "zh": "{path} 不是可读的文件夹",
+        "en": "{path} is not a readable folder",
+    },
+    "doctor_transcripts": {
+        "zh": "{path}：面试记录 {transcripts} 份，跳过 {skipped} 份，失败 {failing} 份",
+        "en": "{path}: {transcripts} transcripts, {skipped} skipped, {failing} failing",
+    },
+    "doctor_transcripts_first": {"zh": "（第一个：{failure}）", "en": " (first: {failure})"},
+    "doctor_digest_unset": {
+        "zh": "没有设置 DEBRIEF_DIGEST_CHANNEL",
+        "en": "DEBRIEF_DIGEST_CHANNEL is not set",
+    },
+    "doctor_digest": {
+        "zh": "下一次在 {when}（{zone}）发到 {channel}；上一次：{last}",
+        "en": "next at {when} ({zone}) in {channel}; last sent {last}",
+    },
+    "serve_bot_refused": {
+        "zh": "无法启动：{url} 的 Slack 拒绝了 SLACK_BOT_TOKEN（{error}）：重新安装应用，或重新复制 Bot User OAuth Token",
+        "en": "cannot start: Slack at {url} refused SLACK_BOT_TOKEN ({error}): reinstall the app or copy the Bot User OAuth Token again",
+    },
+    "serve_other_workspace": {
+        "zh": "无法启动：SLACK_BOT_TOKEN 属于工作区 {team}（{team_id}），但这个数据库服务的是 {served}（{served_id}）。一套安装只服务一个工作区：用那个工作区的令牌，或为新工作区另设一个数据库（DEBRIEF_DB）",
+        "en": "cannot start: SLACK_BOT_TOKEN belongs to workspace {team} ({team_id}), but this database serves {served} ({served_id}). One installation serves one workspace: use that workspace's token, or another database (DEBRIEF_DB) for the new one",
+    },
+    "serve_app_refused": {
+        "zh": "无法启动：{url} 的 Slack 拒绝了 SLACK_APP_TOKEN（{error}）：在 Basic Information → App-Level Tokens 生成一个带 connections:write 的新令牌",
+        "en": "cannot start: Slack at {url} refused SLACK_APP_TOKEN ({error}): generate a new app-level token with connections:write under Basic Information → App-Level Tokens",
+    },
 }
 
 

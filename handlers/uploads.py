@@ -42,6 +42,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
+from store.private import private_dir
 from store.transcripts.errors import ZIP
 from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import (
@@ -208,7 +209,7 @@ def _save(folder: Path, name: str, file_id: str, data: bytes) -> Path:
     temporary file of this upload's own (never shared with another upload), which is
     then linked under the first free name (a link never replaces a file, so two uploads
     of the same name at the same moment get two names) and removed."""
-    folder.mkdir(parents=True, mode=0o700, exist_ok=True)
+    private_dir(folder)  # new folders 0700, whatever the umask (mkstemp's file is 0600)
     fd, part_name = tempfile.mkstemp(dir=folder, prefix=".upload-", suffix=".part")
     part = Path(part_name)
     try:

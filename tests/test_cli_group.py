@@ -75,6 +75,7 @@ def test_every_command_is_attached() -> None:
         "index",
         "list",
         "migrate-db",
+        "retention",
         "search",
         "serve",
         "show",

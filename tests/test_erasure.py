@@ -176,4 +176,4 @@ def test_the_bytes_are_gone(served: Bot) -> None:
 
 def test_forget_unknown_is_still_an_error(served: Bot) -> None:
     done = debrief("forget", "nobody_at_all", "--db", served.store.path)
-    assert done.returncode == 1 and "nobody_at_all" in done.stderr  # in DEBRIEF_LOCALE
+    assert done.returncode == 2 and "nobody_at_all" in done.stderr

@@ -116,7 +116,9 @@ def test_backup_is_a_consistent_copy_taken_while_writing(
     (questions,) = copy.execute("SELECT count(DISTINCT candidate_rid) FROM questions").fetchone()
     copy.close()
     assert 4 <= count <= 204 and questions == count  # whole candidates only
-    again = debrief("backup", str(tmp_path / "b.db"), "--db", str(indexed), cwd=tmp_path)
+    again = debrief(
+        "backup", str(tmp_path / "b.db"), "--db", str(indexed), cwd=tmp_path, DEBRIEF_LOCALE="en"
+    )
     assert again.returncode == 2 and "already exists" in again.stderr
 
 
@@ -140,6 +142,7 @@ def test_required_scopes_match_the_manifest() -> None:
 def doctor_env(fake: FakeSlack, db: Path, **extra: str) -> dict[str, str]:
     return {
         "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_SIGNING_SECRET": "0123456789abcdef0123456789abcdef",
         "SLACK_API_URL": fake.base_url,
         "DEBRIEF_DB": str(db),
     } | extra
@@ -201,6 +204,7 @@ def test_doctor_fails_without_a_database_or_slack(tmp_path: Path) -> None:
         cwd=tmp_path,
         SLACK_BOT_TOKEN="xoxb-test",
         SLACK_API_URL="http://127.0.0.1:9/api/",
+        DEBRIEF_LOCALE="en",
     )
     assert done.returncode == 1
     assert "✗ slack token: cannot reach Slack" in done.stdout

@@ -104,6 +104,21 @@ def _auth_test(fake: FakeSlack, call: Call) -> Result:
     }
 
 
+def _bots_info(fake: FakeSlack, call: Call) -> Result:
+    if call.params.get("bot") != BOT_ID:
+        return {"error": "bot_not_found"}
+    return {
+        "bot": {
+            "id": BOT_ID,
+            "deleted": False,
+            "name": "debrief",
+            "updated": 1_700_000_000,
+            "app_id": APP_ID,
+            "user_id": BOT_USER_ID,
+        }
+    }
+
+
 def _apps_connections_open(fake: FakeSlack, call: Call) -> Result:
     if fake.socket_mode is None:
         return {"error": "fake_socket_mode_server_not_attached"}
@@ -327,6 +342,7 @@ Method = Callable[["FakeSlack", Call], Result]
 METHODS: dict[str, Method] = {
     "apps.connections.open": _apps_connections_open,
     "auth.test": _auth_test,
+    "bots.info": _bots_info,
     "chat.postEphemeral": _chat_post_ephemeral,
     "conversations.history": _conversations_history,
     "conversations.info": _conversations_info,

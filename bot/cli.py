@@ -81,14 +81,15 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
             TimeRemainingColumn,
         )
 
+        loc = settings_for(db_path).locale
         columns = (
-            TextColumn("indexing"),
+            TextColumn(text.t(loc, "progress_indexing")),
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
             TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn("ETA"),
+            TextColumn(text.t(loc, "progress_left")),
             TimeRemainingColumn(),
         )
         with Progress(*columns, transient=True) as bar:
@@ -96,7 +97,7 @@ def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
 
             def progress(done: int, total: int) -> None:
                 speed = bar.tasks[0].speed
-                rate = f"{speed:,.0f} files/s" if speed else ""
+                rate = text.t(loc, "progress_rate", n=f"{speed:,.0f}") if speed else ""
                 bar.update(task, completed=done, total=total, rate=rate)
 
             result = index_paths(store, paths, progress=progress, **bulk)

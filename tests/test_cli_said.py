@@ -165,3 +165,21 @@ def test_index_lines_say_why_and_what_to_do_in_the_locale(tmp_path: Path) -> Non
     as_json = debrief("index", str(folder), "--json", DEBRIEF_DB=db)
     assert '"error": "binary file, not text (NUL byte)"' in as_json.stdout
     assert '"reason": "an old Word file (.doc): save it as .docx"' in as_json.stdout
+
+
+def test_doctor_says_the_database_and_the_first_failing_file_in_the_locale(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "bin.txt").write_bytes("岗位：后端\n问题1：x\n\x00回答".encode())
+    missing = tmp_path / "none.db"
+    env = {"DEBRIEF_DB": str(missing), "DEBRIEF_TRANSCRIPTS": str(folder)}
+    zh = debrief("doctor", **env)
+    assert zh.returncode == 1 and "Traceback" not in zh.stderr
+    assert f"{missing} 没有数据库" in zh.stdout
+    assert "二进制文件，不是文本（含 NUL 字节）" in zh.stdout
+    assert "no database" not in zh.stdout and "binary file" not in zh.stdout
+    en = debrief("doctor", DEBRIEF_LOCALE="en", **env)
+    assert f"no database at {missing}" in en.stdout
+    assert "binary file, not text (a NUL byte)" in en.stdout

@@ -5,26 +5,15 @@ bot/cli.py attaches them to the `debrief` group.
 
 from __future__ import annotations
 
-import logging
-import threading
 import unicodedata
-from http.client import HTTPException
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
-from slack_sdk.errors import SlackApiError, SlackClientError
 
 from store.factory import open_store as open_backend
 
 from . import cli_text
 from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
-
-if TYPE_CHECKING:
-    from slack_sdk import WebClient
-
-    from store.factory import Backend
-
-    from .settings import Settings
 
 
 @click.command()
@@ -40,104 +29,20 @@ if TYPE_CHECKING:
     help="Overrides DEBRIEF_LOG_LEVEL (default info).",
 )
 def serve(port: int, host: str, db_path: str | None, log_level: str | None) -> None:
-    """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET."""
+    """Run the bot: Socket Mode with SLACK_APP_TOKEN, HTTP mode with SLACK_SIGNING_SECRET.
+
+    GET /healthz answers `ok` once Slack has taken the token (503 `starting: …` until
+    then); in Socket Mode only when --port is given."""
+    from click.core import ParameterSource
+
     from . import logs
-    from .app import create_app
-    from .digest import Digester
-    from .leader import watch_as_leader
-    from .server import serve_http, serve_socket_mode
-    from .watcher import FolderWatcher
+    from .serving import serve as run
 
     settings = settings_for(db_path)
-    mode = settings.require_slack()
+    settings.require_slack()
     logs.configure(log_level or settings.log_level, settings.log_format)
-    log = logging.getLogger("debrief")
-    store = open_backend(settings.db_path)
-    try:
-        app = create_app(settings, store)
-    except Exception as exc:  # Bolt checks the token with auth.test here
-        raise start_failure(exc, settings.api_url, log) from exc
-    # the Chinese word splitter loads its dictionary now, not on the first user's search
-    from store.fulltext import warm
-
-    warm()
-    resumer = threading.Thread(
-        target=_resume_uploads,
-        args=(settings, store, app.client),
-        name="debrief-resume",
-        daemon=True,
-    )
-    resumer.start()
-    digester = watcher = None
-    if settings.digest_channel:
-        digester = Digester(settings, store, app.client)
-        digester.start()
-        log.info(
-            "daily digest at %s %s in %s",
-            settings.digest_time,
-            settings.timezone,
-            settings.digest_channel,
-        )
-    else:
-        log.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
-    if settings.transcripts:
-        folder = settings.transcripts
-        watcher = watch_as_leader(  # one replica watches when the database is shared
-            store, lambda: FolderWatcher(store, folder, mode=settings.watch).start()
-        )
-        log.info("keeping %s indexed", settings.transcripts)
-    else:
-        log.info("DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path)
-
-    def on_stop() -> None:
-        """After the last request: the watcher and the digest stop, the audit is flushed."""
-        if watcher is not None:
-            watcher.stop(timeout=5)
-        if digester is not None:
-            digester.stop()
-        resumer.join(timeout=5)  # an upload being answered is finished, not cut off
-        store.close()  # writes the queued audit lines
-        log.info("stopped")
-
-    if mode == "socket":
-        assert settings.app_token is not None
-        log.info("Socket Mode")
-        try:
-            serve_socket_mode(app, settings.app_token, on_stop)
-        except Exception as exc:  # apps.connections.open, then the WebSocket
-            raise start_failure(exc, settings.api_url, log) from exc
-    else:
-        log.info("HTTP mode on %s:%d/slack/events", host, port)
-        assert settings.signing_secret is not None
-        try:
-            serve_http(app, settings.signing_secret, host, port, on_stop)
-        except OSError as exc:  # the port is taken, or the address is not ours
-            refused = exc
-            raise Failure(
-                lambda loc: cli_text.t(
-                    loc,
-                    "cli_cannot_listen",
-                    host=host,
-                    port=port,
-                    reason=cli_text.os_reason(refused, loc),
-                )
-            ) from exc
-
-
-def _resume_uploads(settings: Settings, store: Backend, client: WebClient) -> None:
-    """Answer the files shared in Slack that a process which died had claimed."""
-    from handlers.deps import Deps
-    from handlers.uploads import resume_uploads
-
-    log = logging.getLogger("debrief")
-    try:
-        if not store.stale_uploads():
-            return
-        own_team = str(client.auth_test().get("team_id") or "") or None
-        deps = Deps(store=store, locale=settings.locale, uploads=str(settings.uploads_dir))
-        resume_uploads(deps, client, own_team)
-    except Exception:
-        log.exception("could not finish the shared files left unanswered")
+    given = click.get_current_context().get_parameter_source("port") != ParameterSource.DEFAULT
+    run(settings, host, port, health_port=given)
 
 
 def render_text(payload: dict[str, Any]) -> str:
@@ -354,33 +259,3 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         echo_json({"outcome": outcome})
     else:
         click.echo(words.get(outcome, outcome))
-
-
-def slack_failure(exc: BaseException) -> tuple[str, object] | None:
-    """How talking to Slack failed, as a catalogue key and what says more (the token
-    refused: Slack's error code; Slack not reached: the error), following the
-    exception's causes; None when it is not about Slack."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, SlackApiError):
-            error = seen.response.get("error") if seen.response is not None else None
-            return "cli_start_refused", error or seen
-        if isinstance(seen, SlackClientError | OSError | HTTPException):
-            return "cli_start_unreachable", seen
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def start_failure(exc: Exception, api_url: str, log: logging.Logger) -> click.ClickException:
-    """Slack refusing the token or not answering is the user's to fix (exit 2, one line);
-    anything else is a bug in this code: its traceback goes to the log (exit 1)."""
-    problem = slack_failure(exc)
-    if problem is None:
-        log.error("cannot start: a bug, not Slack", exc_info=exc)
-        return Failure("cli_start_bug", detail=repr(exc))
-    key, cause = problem
-    return BadUsage(
-        lambda loc: cli_text.t(
-            loc, key, url=api_url, error=cause, detail=cli_text.failure_reason(cause, loc)
-        )
-    )

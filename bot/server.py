@@ -17,6 +17,7 @@ from slack_bolt import App
 from slack_bolt.adapter.socket_mode import SocketModeHandler
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_bolt.request.internals import parse_body
+from slack_sdk import WebClient
 from slack_sdk.signature import SignatureVerifier
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
@@ -88,18 +89,59 @@ def _readable(text: str, content_type: str | None) -> bool:
     return isinstance(parsed, dict) and not _nested_deeper_than(MAX_NESTING, parsed)
 
 
-def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
+class Health:
+    """What `GET /healthz` answers: `503 starting` (and why, such as "starting: Slack
+    unreachable") until the bot is ready, then `200 ok`. A process that answers is
+    alive; systemd and Docker see a live service that is not ready yet."""
+
+    def __init__(self, ready: bool = False) -> None:
+        self._ready = threading.Event()
+        self._why = "starting"
+        if ready:
+            self._ready.set()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set()
+
+    def waiting(self, why: str) -> None:
+        self._why = f"starting: {why}"
+
+    def set_ready(self) -> None:
+        self._ready.set()
+
+    def answer(self, start_response: StartResponse) -> list[bytes]:
+        if self.ready:
+            return _plain(start_response, "200 OK", "ok")
+        return _plain(start_response, "503 Service Unavailable", self._why)
+
+
+def health_app(health: Health) -> WsgiApp:
+    """Only `GET /healthz`: what Socket Mode serves, where Slack's events come over the
+    WebSocket."""
+
+    def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == "/healthz" and environ.get("REQUEST_METHOD") == "GET":
+            return health.answer(start_response)
+        return _plain(start_response, "404 Not Found", "not found")
+
+    return application
+
+
+def wsgi_app(app: App, signing_secret: str, health: Health | None = None) -> WsgiApp:
     """POST /slack/events, checked before anything reads it: a request that is not
     signed by Slack within the last 5 minutes (no or a non-numeric timestamp, a body
     that is not UTF-8 included) gets 401 and does no work; a signed one whose body is
-    not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes."""
+    not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes.
+    Until `health` says the bot is ready, Slack's requests get 503 (Slack retries)."""
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
     verifier = SignatureVerifier(signing_secret)
+    health = health or Health(ready=True)
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == "/healthz" and method == "GET":
-            return _plain(start_response, "200 OK", "ok")
+            return health.answer(start_response)
         if path != EVENTS_PATH:
             return _plain(start_response, "404 Not Found", "not found")
         if method != "POST":
@@ -115,6 +157,8 @@ def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
         signature = str(environ.get("HTTP_X_SLACK_SIGNATURE") or "")
         if not _signed(verifier, body, timestamp, signature):
             return _plain(start_response, "401 Unauthorized", "invalid request")
+        if not health.ready:
+            return _plain(start_response, "503 Service Unavailable", "starting")
         if not _readable(body.decode("utf-8"), environ.get("CONTENT_TYPE")):
             logger.warning("signed request with an unreadable body (%d bytes)", len(body))
             return _plain(start_response, "400 Bad Request", "unreadable request body")
@@ -124,7 +168,7 @@ def wsgi_app(app: App, signing_secret: str) -> WsgiApp:
     return application
 
 
-def _finish_listeners(app: App, deadline: float) -> None:
+def finish_listeners(app: App, deadline: float) -> None:
     """Let Bolt's listener threads finish what they started (lazy listeners, reactions)."""
     runner = getattr(app, "_listener_runner", None)
     executor = getattr(runner, "listener_executor", None)
@@ -181,13 +225,14 @@ class _DeadlineChannel(HTTPChannel):  # type: ignore[misc]
         return bool(super().readable())
 
 
-def http_server(app: App, signing_secret: str, host: str, port: int) -> Any:
-    """`wsgi_app` under waitress, with limits for an endpoint open to the internet (see
-    above): a body over MAX_BODY is refused from its Content-Length before it is read, a
-    chunked one as soon as it passes it; many slow clients cannot take every connection."""
+def http_server(app: App | WsgiApp, signing_secret: str, host: str, port: int) -> Any:
+    """`wsgi_app` (or another WSGI app) under waitress, with limits for an endpoint open
+    to the internet (see above): a body over MAX_BODY is refused from its Content-Length
+    before it is read, a chunked one as soon as it passes it; many slow clients cannot
+    take every connection."""
     sockets: dict[int, Any] = {}
     server: Any = waitress.create_server(
-        wsgi_app(app, signing_secret),
+        wsgi_app(app, signing_secret) if isinstance(app, App) else app,
         map=sockets,
         host=host,
         port=port,
@@ -206,23 +251,24 @@ def http_server(app: App, signing_secret: str, host: str, port: int) -> Any:
     return server
 
 
-def serve_http(
-    app: App,
-    signing_secret: str,
+def serve_wsgi(
+    wsgi: WsgiApp,
     host: str,
     port: int,
     on_stop: Callable[[], None] = lambda: None,
+    on_listening: Callable[[Callable[[], None]], None] = lambda stop: None,
 ) -> None:
-    """Serve until SIGTERM (or SIGINT): then take no new requests, let those under way and
-    the listeners they started finish, call `on_stop`, and return, within STOP_SECONDS."""
-    server = http_server(app, signing_secret, host, port)
+    """Serve `wsgi` until SIGTERM (or SIGINT), or until the `stop` that `on_listening` is
+    given (once the port is bound) is called: then take no new requests, let those under
+    way finish, call `on_stop`, and return, within STOP_SECONDS."""
+    server = http_server(wsgi, "", host, port)
+    stopping = threading.Lock()
 
     def finish() -> None:
         deadline = time.monotonic() + STOP_SECONDS - 1
         tasks = server.task_dispatcher
         while (tasks.active_count or tasks.queue) and time.monotonic() < deadline:
             time.sleep(0.02)
-        _finish_listeners(app, deadline)
         try:
             on_stop()
         finally:
@@ -230,10 +276,13 @@ def serve_http(
             _thread.interrupt_main()  # ends waitress's loop, which stops its threads
 
     def stop() -> None:
+        if not stopping.acquire(blocking=False):
+            return  # already stopping
         server.accepting = False  # the listening socket is no longer read: no new requests
         threading.Thread(target=finish, name="debrief-stop", daemon=True).start()
 
     finished = on_stop_signals(stop)
+    on_listening(stop)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -242,30 +291,55 @@ def serve_http(
         server.close()
 
 
-def serve_socket_mode(app: App, app_token: str, on_stop: Callable[[], None] = lambda: None) -> None:
-    """Socket Mode until SIGTERM (or SIGINT): then close the connection (no new events),
-    let the listeners finish, call `on_stop`."""
-    handler = socket_mode_handler(app, app_token)
-    handler.connect()  # type: ignore[no-untyped-call]
+def serve_http(
+    app: App,
+    signing_secret: str,
+    host: str,
+    port: int,
+    on_stop: Callable[[], None] = lambda: None,
+    health: Health | None = None,
+    on_listening: Callable[[Callable[[], None]], None] = lambda stop: None,
+) -> None:
+    """HTTP mode until SIGTERM (or SIGINT): then take no new requests, let those under
+    way and the listeners they started finish, call `on_stop`, and return, within
+    STOP_SECONDS."""
+
+    def stopped() -> None:
+        finish_listeners(app, time.monotonic() + STOP_SECONDS - 1)
+        on_stop()
+
+    serve_wsgi(wsgi_app(app, signing_secret, health), host, port, stopped, on_listening)
+
+
+def wait_for_stop(
+    on_stop: Callable[[], None],
+    on_listening: Callable[[Callable[[], None]], None] = lambda stop: None,
+) -> None:
+    """Socket Mode without a port: wait for SIGTERM (or SIGINT), or the `stop` given to
+    `on_listening`; then call `on_stop`."""
     stopped = threading.Event()
     on_stop_signals(stopped.set)
+    on_listening(stopped.set)
     stopped.wait()
-    handler.close()  # type: ignore[no-untyped-call]
-    _finish_listeners(app, time.monotonic() + STOP_SECONDS - 1)
     on_stop()
 
 
 RECONNECT_WAIT_S = 5.0  # how long a dropped connection may take to be noticed as closed
 
 
-def socket_mode_handler(app: App, app_token: str) -> SocketModeHandler:
+def socket_mode_handler(
+    app: App, app_token: str, web_client: WebClient | None = None
+) -> SocketModeHandler:
     """Socket Mode, reconnecting at once when Slack drops the WebSocket.
 
     slack_sdk's client tries to reconnect when the server closes the connection, but
     at that moment the session still counts as connected, so it skips it, and the
     next health check (every `ping_interval`) reconnects: events sent meanwhile are
-    late. Here a closed connection is replaced as soon as it is really closed."""
-    handler = SocketModeHandler(app, app_token, ping_interval=5)
+    late. Here a closed connection is replaced as soon as it is really closed.
+
+    `web_client` asks Slack for the connections' URLs (apps.connections.open); by
+    default the app's own."""
+    handler = SocketModeHandler(app, app_token, web_client=web_client, ping_interval=5)
     client = handler.client
 
     def reconnect() -> None:

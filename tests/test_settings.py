@@ -76,14 +76,20 @@ def test_transcripts_that_is_a_file_stops_serve(tmp_path: Path) -> None:
 
 
 def test_good_ids_pass_the_settings_check(tmp_path: Path) -> None:
-    # Valid settings get past validation and fail only at reaching Slack.
-    done = serve(
-        tmp_path,
-        DEBRIEF_ALLOWED_USERS="U0123ABC, W0456DEF, S0789GHI",
-        DEBRIEF_ALLOWED_CHANNELS="C0HIRE,G0PRIVATE",
-        DEBRIEF_DIGEST_CHANNEL="C0HIRE",
-        DEBRIEF_TRANSCRIPTS=str(tmp_path),
-    )
-    assert done.returncode != 0
+    # Valid settings get past validation and stop only at Slack, which refuses the token
+    # (serve waits for a Slack it cannot reach: one that answers is needed here).
+    from support.fake_slack import FakeSlack
+
+    with FakeSlack() as fake:
+        fake.set_result("auth.test", {"ok": False, "error": "invalid_auth"})
+        done = serve(
+            tmp_path,
+            SLACK_API_URL=fake.base_url,
+            DEBRIEF_ALLOWED_USERS="U0123ABC, W0456DEF, S0789GHI",
+            DEBRIEF_ALLOWED_CHANNELS="C0HIRE,G0PRIVATE",
+            DEBRIEF_DIGEST_CHANNEL="C0HIRE",
+            DEBRIEF_TRANSCRIPTS=str(tmp_path),
+        )
+    assert done.returncode == 2
     assert "DEBRIEF_" not in done.stderr.splitlines()[-1]
-    assert "Slack" in done.stderr
+    assert "SLACK_BOT_TOKEN" in done.stderr.splitlines()[-1]

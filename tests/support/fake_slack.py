@@ -85,7 +85,8 @@ class FakeSlack(HttpServer):
             [call] = fake.wait_for("chat.postMessage")
 
     ``clock`` (seconds, monotonic) decides when a response_url expires; ``member_channels``
-    are the channels the bot was invited to; ``scopes`` go out in ``x-oauth-scopes``.
+    are the channels the bot was invited to; ``scopes`` go out in ``x-oauth-scopes``;
+    ``port``: a port chosen beforehand, for a Slack that comes up late (0: any free one).
     """
 
     def __init__(
@@ -94,8 +95,9 @@ class FakeSlack(HttpServer):
         clock: Callable[[], float] = time.monotonic,
         member_channels: Iterable[str] = MEMBER_CHANNELS,
         scopes: Iterable[str] | None = None,
+        port: int = 0,
     ) -> None:
-        super().__init__(_make_handler(self), name="fake-slack-http")
+        super().__init__(_make_handler(self), name="fake-slack-http", port=port)
         self.spec = web_api_spec()
         self.clock = clock
         self.member_channels = set(member_channels)

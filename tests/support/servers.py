@@ -99,16 +99,21 @@ class LoopbackServer:
 
 
 class HttpServer(LoopbackServer):
-    """``ThreadingHTTPServer`` with ``handler``: one thread per request, none left behind."""
+    """``ThreadingHTTPServer`` with ``handler``: one thread per request, none left behind.
+    ``port``: a port chosen beforehand (``free_port()``), for a server that comes up only
+    after its clients were told where it would be; 0 (the default): any free one."""
 
-    def __init__(self, handler: type[BaseHTTPRequestHandler], *, name: str = "http-server") -> None:
+    def __init__(
+        self, handler: type[BaseHTTPRequestHandler], *, name: str = "http-server", port: int = 0
+    ) -> None:
         super().__init__()
         self.thread_name = name
         self._handler = handler
+        self._fixed_port = port
         self._httpd: ThreadingHTTPServer | None = None
 
     def _bind(self) -> Callable[[], None]:
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler)
+        httpd = ThreadingHTTPServer(("127.0.0.1", self._fixed_port), self._handler)
         httpd.daemon_threads = True
         self._httpd = httpd
         return lambda: httpd.serve_forever(poll_interval=0.05)

@@ -28,7 +28,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from handlers.i18n import Locale, reason_text, t
-from store.errors import StoreError
+from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend, is_pg_url, open_store
 from store.private import others_can_read
 from store.transcripts.files import collect, prepare
@@ -236,6 +236,17 @@ class Doctor:
         settings = self.settings
         try:
             store = open_store(settings.db_path, create=False)
+        except NoDatabaseError as exc:
+            said = store_error(exc, self.locale)
+            if not _creatable(settings.db_path):
+                yield Check(name="database", status="fail", detail=said)
+                return
+            # before the first start: what the rest would say of an empty database
+            detail = said + self.say("doctor_database_new")
+            yield Check(name="database", status="warn", detail=detail)
+            yield self.retention(None)
+            yield self.digest(None)
+            return
         except StoreError as exc:
             yield Check(name="database", status="fail", detail=store_error(exc, self.locale))
             return
@@ -295,19 +306,14 @@ class Doctor:
             )
         return self.check("workspace", "ok", "doctor_workspace_ok", team=team, team_id=team_id)
 
-    def retention(self, store: Backend) -> Check:
+    def retention(self, store: Backend | None) -> Check:
         from .erasure import due
 
         days = self.settings.retention_days
         if days is None:
             return self.check("retention", "warn", "doctor_retention_off")
-        return self.check(
-            "retention",
-            "ok",
-            "doctor_retention_on",
-            days=days,
-            due=len(due(store, self.settings, days)),
-        )
+        count = len(due(store, self.settings, days)) if store is not None else 0
+        return self.check("retention", "ok", "doctor_retention_on", days=days, due=count)
 
     def permissions(self) -> Iterator[Check]:
         """Files of personal data that other users of this machine can read."""
@@ -377,6 +383,17 @@ class Doctor:
             channel=settings.digest_channel,
             last=last_sent or self.say("never"),
         )
+
+
+def _creatable(db: str) -> bool:
+    """Whether `serve` could create this SQLite database: its nearest existing folder is
+    one this user may write in."""
+    if is_pg_url(db):
+        return False
+    folder = Path(db).expanduser().resolve().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
 def _readable_by_others(path: str) -> bool:

@@ -913,6 +913,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "{path}: {n} candidates, integrity {check}",
     },
     "doctor_not_writable": {"zh": "无法写入 {path}", "en": "cannot write to {path}"},
+    "doctor_database_new": {
+        "zh": "；debrief serve 第一次启动时也会创建它",
+        "en": "; debrief serve creates it on its first start too",
+    },
     "doctor_schema_behind": {
         "zh": "落后 {n} 步：运行任意 debrief 命令即可升级",
         "en": "{n} steps behind: run any debrief command to upgrade",

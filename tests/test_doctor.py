@@ -251,3 +251,25 @@ def test_retention_is_reported_and_its_absence_warned(fake_slack: FakeSlack, db:
     assert checks["retention"]["detail"].endswith("due now: 1")
     en = doctor_text(fake_slack, db, "en", DEBRIEF_RETENTION_DAYS="30")
     assert "✓ retention: candidates are forgotten 30 days after their interview" in en
+
+
+# -- before the first start -----------------------------------------------------------------
+
+
+def test_a_database_not_created_yet_is_a_warning_before_the_first_start(
+    fake_slack: FakeSlack, tmp_path: Path
+) -> None:
+    missing = tmp_path / "data" / "d.db"
+    code, checks = doctor(fake_slack, missing, DEBRIEF_RETENTION_DAYS="365")
+    assert code == 0, checks  # the setup steps end with doctor, before serve ever ran
+    assert checks["database"]["status"] == "warn"
+    assert checks["database"]["detail"].endswith("debrief serve creates it on its first start too")
+    assert checks["retention"]["status"] == "ok"
+    zh = doctor_text(fake_slack, missing, "zh")
+    assert f"! database：{missing} 没有数据库" in zh and "第一次启动时也会创建它" in zh
+    assert not missing.parent.exists()  # doctor changes nothing
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder", "utf-8")
+    code, checks = doctor(fake_slack, blocked / "d.db")
+    assert code == 1 and checks["database"]["status"] == "fail"

@@ -21,11 +21,32 @@ def manifest() -> dict[str, Any]:
     return data
 
 
-def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
+def schema_errors(manifest: dict[str, Any]) -> list[str]:
     schema = json.loads(MANIFEST_SCHEMA.read_text("utf-8"))
     jsonschema.Draft7Validator.check_schema(schema)
     errors = sorted(jsonschema.Draft7Validator(schema).iter_errors(manifest), key=str)
-    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors)
+    return [f"{list(e.path)}: {e.message}" for e in errors]
+
+
+def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
+    errors = schema_errors(manifest)
+    assert not errors, "\n".join(errors)
+
+
+def test_the_http_mode_manifest_is_the_same_app_with_request_urls(
+    manifest: dict[str, Any],
+) -> None:
+    http = yaml.safe_load((ROOT / "manifest.http.yml").read_text("utf-8"))
+    errors = schema_errors(http)
+    assert not errors, "\n".join(errors)
+    url = "https://debrief.example.com/slack/events"
+    [command] = http["features"]["slash_commands"]
+    assert command.pop("url") == url
+    assert http["settings"]["event_subscriptions"].pop("request_url") == url
+    assert http["settings"]["interactivity"].pop("request_url") == url
+    assert http["settings"]["socket_mode_enabled"] is False
+    http["settings"]["socket_mode_enabled"] = True
+    assert http == manifest  # apart from those: the same scopes, events, command, texts
 
 
 def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:

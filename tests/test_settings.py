@@ -1,7 +1,7 @@
 """Settings an operator gets wrong stop `debrief serve` with one line naming the variable.
 
 Each case runs the real `debrief serve` process: it must exit 2 before it reaches Slack
-(no fake Web API is running, so a process that went on would fail differently).
+(no fake Web API is running, so a process that went on would wait for one, and time out).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 BASE_ENV = {
     "SLACK_BOT_TOKEN": "xoxb-test",
     "SLACK_SIGNING_SECRET": "secret",
-    # nothing listens here: a serve that got past its settings would say "cannot start"
+    # nothing listens here: a serve that got past its settings would wait for Slack
     "SLACK_API_URL": "http://127.0.0.1:9/api/",
 }
 

@@ -89,7 +89,7 @@ def test_index_on_a_full_disk_says_so_and_the_next_run_finishes(
     done = debrief("index", str(big_folder), "--db", str(db))
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "disk full" in lines[0], done.stderr
+    assert len(lines) == 1 and "磁盘已满" in lines[0], done.stderr  # in DEBRIEF_LOCALE (zh)
     assert "rollback" not in done.stderr and "Traceback" not in done.stderr
     kept = whole(db)
     assert kept < 300  # it did run out of space
@@ -125,7 +125,7 @@ def test_serve_on_a_full_disk_says_so_in_one_line(tiny_disk: Path, big_folder: P
     )
     lines = done.stderr.strip().splitlines()
     assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
-    assert any("disk full" in line for line in lines) and len(lines) <= 2, done.stderr
+    assert any("磁盘已满" in line for line in lines) and len(lines) <= 2, done.stderr
 
 
 HOLD_LOCK = """

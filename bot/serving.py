@@ -63,6 +63,14 @@ class _QuietWssUrl(logging.Filter):
         return not record.getMessage().startswith("Failed to retrieve WSS URL")
 
 
+class _TracesOnly(logging.Filter):
+    """What slack_sdk logs of an attempt: its debug traces (at DEBRIEF_LOG_LEVEL=debug),
+    not its warnings and errors, which the starter says in its one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno < logging.WARNING
+
+
 def _transient(exc: SlackApiError) -> bool:
     """Slack answered, but not about the token: busy or failing (429, 5xx)."""
     status = getattr(exc.response, "status_code", 200)
@@ -72,10 +80,9 @@ def _transient(exc: SlackApiError) -> bool:
 def attempt_client(settings: Settings) -> WebClient:
     """A client that tries once and lets the starter say what failed: no retries of its
     own (each would log a line), a short timeout."""
-    quiet = logging.getLogger("debrief.attempts")  # slack_sdk's own error lines: not again
-    quiet.propagate = False
-    if not quiet.handlers:
-        quiet.addHandler(logging.NullHandler())
+    quiet = logging.getLogger("debrief.slack-attempts")
+    if not any(isinstance(f, _TracesOnly) for f in quiet.filters):
+        quiet.addFilter(_TracesOnly())
     return WebClient(
         token=settings.bot_token,
         base_url=settings.api_url,

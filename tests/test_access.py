@@ -209,8 +209,10 @@ def forget_flow(bot: Bot, folder: Path) -> None:
 
 
 def test_forget_unknown(bot: Bot) -> None:
-    result = CliRunner().invoke(cli, ["forget", "nobody", "--db", bot.store.path])
-    assert result.exit_code == 1 and "no candidate" in result.output
+    result = CliRunner().invoke(
+        cli, ["forget", "nobody", "--db", bot.store.path], env={"DEBRIEF_LOCALE": "en"}
+    )
+    assert result.exit_code == 2 and "no candidate" in result.output
 
 
 def open_home(bot: Bot, user: str, **extra: str) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from .cli_common import (
     settings_for,
 )
 from .cli_slack import ask, digest, serve
+from .export import export
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, retention, stats
 
@@ -145,6 +146,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         "decisions": [d.model_dump() for d in c.decisions],
         "followups": [f.model_dump() for f in c.followups],
         "indexed_at": c.indexed_at,
+        "outcome": c.outcome.model_dump() if c.outcome else None,
     }
 
 
@@ -284,6 +286,7 @@ cli.add_command(audit)
 cli.add_command(forget)
 cli.add_command(retention)
 cli.add_command(migrate_db)
+cli.add_command(export)
 
 
 def main() -> None:

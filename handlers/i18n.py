@@ -347,6 +347,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "已把 {src} 备份到 {dest}（{size}）",
         "en": "backed up {src} to {dest} ({size})",
     },
+    "exported": {
+        "zh": "已把 {n} 位候选人导出到 {path}",
+        "en": "exported {n} candidate(s) to {path}",
+    },
     "forgot": {
         "zh": "已忘记 {id}：删除了记录，以及 {parts}。\n它的文件会一直被忽略，直到文件改变或执行"
         " `debrief forget --restore {id}`。",

@@ -20,6 +20,9 @@ from .models import (
     DigestCategory,
     DigestData,
     DigestLine,
+    ExportRow,
+    Hiring,
+    Outcome,
     PendingUpload,
     SearchHit,
     Transcript,
@@ -72,6 +75,13 @@ class StoreAPI(Protocol):
     ) -> bool: ...
     def settle_decision(self, channel: str, provisional_ts: str, ts: str) -> bool: ...
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None: ...
+
+    # hiring decisions and the export
+    def record_outcome(
+        self, candidate_id: str, decision: Hiring, note: str, by: str
+    ) -> tuple[bool, Outcome | None]: ...
+    def outcome(self, candidate_id: str) -> Outcome | None: ...
+    def export_rows(self, since: str | None = None) -> list[ExportRow]: ...
 
     # transcripts shared in Slack
     def claim_upload(self, key: str, file_id: str, channel: str, ts: str, user: str) -> bool: ...

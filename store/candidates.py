@@ -15,6 +15,7 @@ from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
+from .outcomes import read_outcome
 from .resolve import Resolution, list_clause, position_has, resolve
 from .threads import OPEN_COUNT_SQL, read_reviews
 
@@ -22,6 +23,7 @@ RETIRE_SQL = (
     "INSERT INTO retired (id, hash, source, at) SELECT ?, ?, ?, ?"
     " WHERE EXISTS (SELECT 1 FROM posts WHERE candidate_id = ?)"
     " OR EXISTS (SELECT 1 FROM replies WHERE candidate_id = ?)"
+    " OR EXISTS (SELECT 1 FROM outcomes WHERE candidate_id = ?)"
     " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
     " at = excluded.at"
 )
@@ -155,7 +157,7 @@ class CandidateStore(HitSearch, Base):
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
             tx.execute(
                 RETIRE_SQL,
-                [candidate_id, content_hash, source, utcnow(), candidate_id, candidate_id],
+                [candidate_id, content_hash, source, utcnow(), *[candidate_id] * 3],
             )
             return True
 
@@ -174,7 +176,8 @@ class CandidateStore(HitSearch, Base):
         if not found:
             return None
         r = found[0]
-        return rows.candidate(r, questions(self, r["rid"]), read_reviews(self, r["id"]))
+        c = rows.candidate(r, questions(self, r["rid"]), read_reviews(self, r["id"]))
+        return c.model_copy(update={"outcome": read_outcome(self, r["id"])})
 
     def count(self, position: str | None = None) -> int:
         if position:

@@ -111,6 +111,41 @@ class Note(BaseModel):
     ts: str
 
 
+Hiring = Literal["hire", "reject", "hold"]
+HIRINGS: tuple[Hiring, ...] = get_args(Hiring)
+
+
+class Outcome(BaseModel):
+    """The hiring decision about a candidate: what, why, who recorded it and when (UTC)."""
+
+    decision: Hiring
+    note: str
+    by: str
+    at: str
+
+
+class ExportReview(BaseModel):
+    """One reviewer's current decision about a candidate and what their reply said."""
+
+    reviewer: str
+    decision: Decision
+    note: str
+
+
+class ExportRow(BaseModel):
+    """One candidate as `debrief export` hands it to an ATS."""
+
+    id: str
+    name: str | None
+    position: str
+    round: str | None
+    interviewed_at: str | None
+    outcome: Hiring | None
+    outcome_by: str | None
+    outcome_at: str | None
+    reviews: list[ExportReview] = Field(default_factory=list)
+
+
 class Candidate(Transcript):
     """A transcript as the store knows it: with what reviewers said in Slack."""
 
@@ -118,6 +153,7 @@ class Candidate(Transcript):
     decisions: list[DecisionRecord] = Field(default_factory=list)
     followups: list[Followup] = Field(default_factory=list)
     notes: list[Note] = Field(default_factory=list)
+    outcome: Outcome | None = None
 
     def followup_for(self, number: int) -> Followup | None:
         found = [f for f in self.followups if f.number == number]

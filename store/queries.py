@@ -10,6 +10,7 @@ from .decisions import DecisionStore
 from .digest import DigestStore
 from .home import HomeStore
 from .maintenance import MaintenanceStore
+from .outcomes import OutcomeStore
 from .threads import ThreadStore
 from .uploads import UploadStore
 
@@ -18,6 +19,7 @@ class Queries(
     CandidateStore,
     ThreadStore,
     DecisionStore,
+    OutcomeStore,
     HomeStore,
     UploadStore,
     DigestStore,

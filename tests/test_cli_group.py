@@ -71,6 +71,7 @@ def test_every_command_is_attached() -> None:
         "backup",
         "digest",
         "doctor",
+        "export",
         "forget",
         "index",
         "list",

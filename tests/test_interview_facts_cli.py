@@ -197,6 +197,7 @@ def test_show_json_keeps_its_keys_and_gains_exactly_five(indexed: str) -> None:
         "decisions",
         "followups",
         "indexed_at",
+        "outcome",  # the hiring decision, null before one is recorded
         *FACTS,
     }
     listed = as_json(indexed, "list")

@@ -39,6 +39,7 @@ TABLES = (
     "submissions",
     "uploads",
     "retired",
+    "outcomes",
 )
 """In an order that satisfies the foreign keys (questions after candidates)."""
 

@@ -375,3 +375,12 @@ def pg012_interview_facts(conn: Conn) -> None:
         "CREATE INDEX candidates_newest ON candidates ((coalesce(interviewed_at, first_indexed_at)))"
     )
     conn.execute("UPDATE candidates SET mtime_ns = %s", [REPARSE_MTIME])
+
+
+@migration
+def pg013_outcomes(conn: Conn) -> None:
+    """SQLite's m015: the hiring decision about a candidate, one row each."""
+    conn.execute(
+        "CREATE TABLE outcomes (candidate_id TEXT PRIMARY KEY, decision TEXT NOT NULL,"
+        " note TEXT NOT NULL DEFAULT '', decided_by TEXT NOT NULL, decided_at TEXT NOT NULL)"
+    )

@@ -355,3 +355,14 @@ def m014_interview_facts(db: sqlite_utils.Database) -> None:
         " ON candidates ((coalesce(interviewed_at, first_indexed_at)))"
     )
     db.execute("UPDATE candidates SET mtime_ns = ?", [REPARSE_MTIME])
+
+
+@migration
+def m015_outcomes(db: sqlite_utils.Database) -> None:
+    """The hiring decision about a candidate (hire, reject, hold): one row each, a later
+    decision replaces the earlier one (the audit keeps every one)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS outcomes (candidate_id TEXT PRIMARY KEY,"
+        " decision TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', decided_by TEXT NOT NULL,"
+        " decided_at TEXT NOT NULL)"
+    )

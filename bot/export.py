@@ -1,0 +1,129 @@
+"""`debrief export`: every candidate with the hiring decision and each reviewer's current
+decision, for an applicant tracking system (ATS).
+
+CSV (the default) is UTF-8 with a byte order mark, so that Excel opens Chinese as
+Chinese; one column pair per reviewer. JSON is a list of objects, the reviews a list.
+To a file (created readable by you alone; an existing one is kept unless --force, as
+`backup` does) or to stdout.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from store.models import ExportRow
+
+from . import cli_text as text
+from .cli_common import BadUsage, db_option, open_store
+from .ops import parse_since
+from .settings import load_settings
+
+COLUMNS = (
+    "id",
+    "name",
+    "position",
+    "round",
+    "interviewed_at",
+    "outcome",
+    "outcome_by",
+    "outcome_at",
+)
+"""The columns every row has, in this order; the reviewers' follow in CSV."""
+
+BOM = "\ufeff"
+
+
+def as_json(found: list[ExportRow]) -> str:
+    return json.dumps(
+        [
+            {key: getattr(r, key) for key in COLUMNS}
+            | {"reviews": [v.model_dump() for v in r.reviews]}
+            for r in found
+        ],
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+def as_csv(found: list[ExportRow]) -> str:
+    """One row per candidate; for each reviewer (in order of their id) two columns,
+    `<reviewer> decision` and `<reviewer> note`, empty where they did not decide."""
+    reviewers = sorted({v.reviewer for r in found for v in r.reviews})
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        [*COLUMNS, *(f"{who} {part}" for who in reviewers for part in ("decision", "note"))]
+    )
+    for r in found:
+        by_reviewer = {v.reviewer: v for v in r.reviews}
+        row: list[Any] = [getattr(r, key) or "" for key in COLUMNS]
+        for who in reviewers:
+            said = by_reviewer.get(who)
+            row += [said.decision, said.note] if said else ["", ""]
+        writer.writerow(row)
+    return BOM + out.getvalue()
+
+
+def _write(path: str, content: str, force: bool) -> None:
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+    try:
+        fd = os.open(path, flags, stat.S_IRUSR | stat.S_IWUSR)
+    except FileExistsError:
+        raise BadUsage("backup_exists", path=path) from None
+    except (FileNotFoundError, NotADirectoryError):
+        folder = str(Path(path).expanduser().resolve().parent)
+        raise BadUsage("backup_no_folder", folder=folder) from None
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        os.fchmod(f.fileno(), stat.S_IRUSR | stat.S_IWUSR)  # replaced or not, for you alone
+        f.write(content)
+
+
+@click.command()
+@click.option(
+    "--since",
+    metavar="WHEN",
+    help=(
+        "Only candidates interviewed since then (or, without an interview date, indexed"
+        " since then): 30d, 24h; today, yesterday; or a date (YYYY-MM-DD)."
+    ),
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "json"]),
+    default="csv",
+    show_default=True,
+    help="CSV (UTF-8 with a BOM, for Excel) or JSON.",
+)
+@click.option(
+    "--output",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write to FILE (readable by you alone) instead of stdout.",
+)
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@db_option
+def export(
+    since: str | None, fmt: str, output: str | None, force: bool, db_path: str | None
+) -> None:
+    """Every candidate with the hiring decision (outcome, by whom, when) and each
+    reviewer's current decision and note, for an applicant tracking system."""
+    settings = load_settings(db_path=db_path)
+    start = parse_since(since, settings.tz) if since else None
+    found = open_store(db_path).export_rows(start)
+    content = as_csv(found) if fmt == "csv" else as_json(found) + "\n"
+    if output:
+        _write(output, content, force)
+        click.echo(text.t(settings.locale, "exported", n=len(found), path=output), err=True)
+    else:
+        sys.stdout.buffer.write(content.encode("utf-8"))
+        sys.stdout.buffer.flush()

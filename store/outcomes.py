@@ -1,0 +1,113 @@
+"""The hiring decision about a candidate (hire, reject, hold), and the export for an ATS.
+
+One row per candidate in `outcomes`: a later decision replaces the earlier one (the
+audit keeps each, as `outcome:<decision>`). `forget` erases it with the rest.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from . import rows
+from .base import Base
+from .clock import utcnow
+from .models import HIRINGS, ExportReview, ExportRow, Hiring, Outcome
+
+
+def _hiring(value: object) -> Hiring:
+    found = next((h for h in HIRINGS if h == value), None)
+    if found is None:
+        raise ValueError(f"not a hiring decision: {value!r}")
+    return found
+
+
+def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
+    r = store._one(
+        "SELECT decision, note, decided_by, decided_at FROM outcomes WHERE candidate_id = ?",
+        [candidate_id],
+    )
+    if r is None:
+        return None
+    return Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
+
+
+class OutcomeStore(Base):
+    """Record, read and export hiring decisions."""
+
+    def record_outcome(
+        self, candidate_id: str, decision: Hiring, note: str, by: str
+    ) -> tuple[bool, Outcome | None]:
+        """Record `by`'s hiring decision about the candidate, replacing any earlier one.
+
+        Returns (recorded, the decision it replaced): (False, None), and nothing
+        recorded, when the candidate is not indexed."""
+        with self.tx() as tx:
+            if not tx.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
+                return False, None
+            r = tx.execute(
+                "SELECT decision, note, decided_by, decided_at FROM outcomes"
+                " WHERE candidate_id = ?" + self.engine.lock_rows,
+                [candidate_id],
+            ).fetchone()
+            before = (
+                None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
+            )
+            tx.execute(
+                "INSERT INTO outcomes (candidate_id, decision, note, decided_by, decided_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (candidate_id) DO UPDATE SET"
+                " decision = excluded.decision, note = excluded.note,"
+                " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
+                [candidate_id, decision, note, by, utcnow()],
+            )
+        return True, before
+
+    def outcome(self, candidate_id: str) -> Outcome | None:
+        """The candidate's current hiring decision, None before one is recorded."""
+        return read_outcome(self, candidate_id)
+
+    def export_rows(self, since: str | None = None) -> list[ExportRow]:
+        """Every indexed candidate (newest interview first) with their hiring decision and
+        each reviewer's current decision. `since` (a UTC ISO time) keeps those interviewed
+        on or after its day, or, without an interview date, first indexed since then."""
+        bytewise = self.engine.bytewise
+        where, params = "", []
+        if since:
+            where = (
+                f" WHERE (c.interviewed_at IS NOT NULL AND c.interviewed_at {bytewise} >= ?)"
+                f" OR (c.interviewed_at IS NULL AND c.first_indexed_at {bytewise} >= ?)"
+            )
+            params = [since[:10], since]
+        found = self._rows(
+            "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, o.decision,"
+            " o.decided_by, o.decided_at FROM candidates c"
+            " LEFT JOIN outcomes o ON o.candidate_id = c.id"
+            + where
+            + " ORDER BY "
+            + rows.NEWEST_FIRST.format(p="c.")
+            + ", c.id",
+            params,
+        )
+        reviews: dict[str, list[ExportReview]] = defaultdict(list)
+        for cid, reviewer, decision, text in self._all(
+            "SELECT candidate_id, reviewer, decision, text FROM replies r"
+            " WHERE decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
+            " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+            " AND r2.decision IS NOT NULL) ORDER BY candidate_id, reviewer"
+        ):
+            said = rows.decision(decision)
+            if said is not None:
+                reviews[cid].append(ExportReview(reviewer=reviewer, decision=said, note=text))
+        return [
+            ExportRow(
+                id=r["id"],
+                name=r["name"],
+                position=r["position"],
+                round=r["round"],
+                interviewed_at=r["interviewed_at"],
+                outcome=None if r["decision"] is None else _hiring(r["decision"]),
+                outcome_by=r["decided_by"],
+                outcome_at=r["decided_at"],
+                reviews=reviews.get(r["id"], []),
+            )
+            for r in found
+        ]

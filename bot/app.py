@@ -78,9 +78,11 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
         raise_error_for_unhandled_request=True,
     )
     policy = Policy(settings.allowed_users, settings.allowed_channels)
-    deps = Deps(store, settings.locale, str(settings.uploads_dir), policy)
+    deciders = Policy(settings.deciders, [])
+    deps = Deps(store, settings.locale, str(settings.uploads_dir), policy, deciders=deciders)
     listeners.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
+    deciders.start(app.client)
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:

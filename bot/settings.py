@@ -97,6 +97,9 @@ class Settings(BaseSettings):
     # kept as strings so pydantic-settings does not try to parse them as JSON
     allowed_users_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
     allowed_channels_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_CHANNELS")
+    # Who may record a hiring decision (`/candidate 结论`): user ids and user groups (`S…`).
+    # Empty: nobody may, and the refusal names this setting.
+    deciders_raw: str = Field("", validation_alias="DEBRIEF_DECIDERS")
 
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         "info", validation_alias="DEBRIEF_LOG_LEVEL"
@@ -109,7 +112,7 @@ class Settings(BaseSettings):
     # date, after their file was first indexed). Unset: kept until `debrief forget`.
     retention_days: int | None = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
 
-    @field_validator("allowed_users_raw")
+    @field_validator("allowed_users_raw", "deciders_raw")
     @classmethod
     def _allowed_users(cls, value: str) -> str:
         return _check_ids(value, _USER_ID_RE, "setting_not_user_id")
@@ -179,6 +182,10 @@ class Settings(BaseSettings):
     @property
     def allowed_users(self) -> list[str]:
         return _ids(self.allowed_users_raw)
+
+    @property
+    def deciders(self) -> list[str]:
+        return _ids(self.deciders_raw)
 
     @property
     def allowed_channels(self) -> list[str]:

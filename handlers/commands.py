@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from store.models import DIGEST_CATEGORIES, Candidate
+from store.models import DIGEST_CATEGORIES, HIRINGS, Candidate, Hiring
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
 from . import views
@@ -46,6 +46,7 @@ class Kind(StrEnum):
     SEARCH = "search"
     LIST = "list"
     DIGEST = "digest"  # "and N more" under a digest section
+    DECIDE = "decide"  # the hiring decision (`结论 X 录用 [note]`), for DEBRIEF_DECIDERS
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Route:
     lead: str | None = None
     since: str = ""
     part: int = 0  # a reply in several messages goes on from this one (a "continue" button)
+    note: str = ""  # what a hiring decision says beside the decision
 
 
 @dataclass
@@ -70,6 +72,8 @@ class Outgoing:
     kind: str = ""
     # the asker must say something else: no such candidate, several match, a number missing
     unresolved: bool = False
+    thread_ts: str | None = None  # posted in this thread (a verdict's) rather than the channel
+    audit: str | None = None  # what the audit says about it, when not a lookup
 
 
 # user ids -> display names, for what is posted in a channel (None: ids as plain text)
@@ -118,6 +122,25 @@ def question_number(token: str) -> int | None:
     return value if value is not None and value > 0 else None
 
 
+# what a hiring decision is typed as, in both languages
+HIRING_WORDS: dict[str, Hiring] = {
+    "录用": "hire",
+    "不录用": "reject",
+    "待定": "hold",
+    **{h: h for h in HIRINGS},
+}
+
+
+def _read_decide(kind: Kind, rest: list[str]) -> Route:
+    """`结论 000 录用 很稳` or `decide 王 磊 hire`: the candidate before the first word that
+    is a decision, the note after it. Without one (or without a candidate): the usage."""
+    for i, word in enumerate(rest):
+        decision = HIRING_WORDS.get(word.lower())
+        if decision is not None and i > 0:
+            return Route(kind, who=" ".join(rest[:i]), words=decision, note=" ".join(rest[i + 1 :]))
+    return Route(kind)
+
+
 def _read_question(kind: Kind, rest: list[str]) -> Route:
     """`问题 000 3` or `问题 3 000`."""
     n = question_number(rest[-1]) if rest else None
@@ -139,6 +162,7 @@ class Asked:
     user: str
     posting: bool
     names: Names | None = None
+    channel: str | None = None
 
     @property
     def locale(self) -> Locale:
@@ -269,6 +293,53 @@ def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="question") for m in msgs]
 
 
+def _decide_usage(route: Route, asked: Asked) -> list[Outgoing]:
+    return [Outgoing(views.notice(t(asked.locale, "outcome_need")), unresolved=True)]
+
+
+def _may_decide(asked: Asked) -> str | None:
+    """Why the asker may not record a hiring decision (a catalogue key), or None."""
+    deciders = asked.deps.deciders
+    if deciders.open_to_all:  # DEBRIEF_DECIDERS is empty: nobody may
+        return "outcome_no_deciders"
+    verdict = deciders.decide(asked.user)
+    if verdict == "pending":  # its user groups not read yet
+        return "outcome_pending"
+    return None if verdict == "yes" else "outcome_not_decider"
+
+
+def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """Record the hiring decision, then post it in the verdict's thread in this channel.
+    Refused (nothing recorded) for anyone not in DEBRIEF_DECIDERS, and where no verdict
+    about the candidate was posted in this channel."""
+    loc, store = asked.locale, asked.deps.store
+    decision = HIRING_WORDS.get(route.words)
+    if decision is None:
+        return _decide_usage(route, asked)
+    refused = _may_decide(asked)
+    if refused is not None:
+        return [Outgoing(views.notice(t(loc, refused)))]
+    thread = store.verdict_post(c.id, asked.channel) if asked.channel else None
+    if thread is None:
+        return [Outgoing(views.notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
+    recorded, before = store.record_outcome(c.id, decision, route.note, asked.user)
+    outcome = store.outcome(c.id) if recorded else None
+    if outcome is None:  # forgotten or removed just now
+        return [Outgoing(views.not_found_view(loc, route.who), unresolved=True)]
+    before_by = asked.name_of(before.by) if before is not None else ""
+    text = views.outcome_post_text(asked.name_of(asked.user), outcome, before, before_by, loc)
+    return [
+        Outgoing(
+            views.notice(text),
+            post=True,
+            candidate_id=c.id,
+            kind="outcome",
+            thread_ts=thread,
+            audit=f"outcome:{decision}",
+        )
+    ]
+
+
 # -- the table ------------------------------------------------------------------------------
 
 Reader = Callable[[Kind, list[str]], Route]
@@ -302,6 +373,9 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
     Kind.SEARCH: Subcommand(("search", "搜索"), _read_words, general=_search),
     Kind.LIST: Subcommand(("list", "列表"), _read_words, general=_list),
     Kind.DIGEST: Subcommand(general=_digest),
+    Kind.DECIDE: Subcommand(
+        ("decide", "结论"), _read_decide, button=False, general=_decide_usage, about=_decide
+    ),
 }
 
 KIND_VALUES = frozenset(k.value for k in Kind)
@@ -391,12 +465,14 @@ def answer(
     """Answer a route; its events say who looked at which candidate from where (one per
     candidate shown, or one without a candidate). `posting`: render for everyone in the
     channel (a button asked for it), naming people with `names` instead of mentions."""
-    out = _answer(route, Asked(deps, user, posting, names))
+    out = _answer(route, Asked(deps, user, posting, names, channel))
     events: list[AuditEvent] = []
     if route.kind != Kind.HELP:
-        shown = sorted({o.candidate_id for o in out if o.candidate_id})
-        targets: list[str | None] = [*shown] or [None]
+        done = {o.candidate_id: o.audit for o in out if o.candidate_id and o.audit}
+        shown = sorted({o.candidate_id for o in out if o.candidate_id} - set(done))
+        targets: list[str | None] = [*shown] or ([] if done else [None])
         events = [AuditEvent(user, f"lookup:{route.kind}", c, channel) for c in targets]
+        events += [AuditEvent(user, action, c, channel) for c, action in sorted(done.items())]
     return Answer(out, events)
 
 

@@ -27,8 +27,8 @@ def _open_to_all() -> Policy:
 
 @dataclass
 class Deps:
-    """The store and the language to answer in; who may see what; the pace of posts per
-    channel, users' display names and channels' members, kept for the life of the app."""
+    """The store and the language to answer in; who may see what, and who may record a
+    hiring decision; the pace of posts per channel, users' display names and channels' members, kept for the life of the app."""
 
     store: Backend
     locale: Locale = "zh"
@@ -37,6 +37,8 @@ class Deps:
     pacer: Pacer = field(default_factory=Pacer)
     names: UserNames = field(default_factory=UserNames)
     members: ChannelMembers = field(default_factory=ChannelMembers)
+    # who may record a hiring decision (DEBRIEF_DECIDERS): nobody while it is empty
+    deciders: Policy = field(default_factory=_open_to_all)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds

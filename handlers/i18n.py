@@ -21,9 +21,11 @@ _STRINGS: dict[str, dict[Locale, str]] = {
             "*/candidate 问题 &lt;候选人&gt; &lt;n&gt;* 第 n 题的完整问题、考察目标和回答\n"
             "*/candidate 搜索 &lt;关键词&gt;* 全文搜索，最相关的在前\n"
             "*/candidate 列表 [岗位]* 候选人列表，最新的在前\n"
+            "*/candidate 结论 &lt;候选人&gt; 录用|不录用|待定 [备注]* 记录录用结论（仅限"
+            " DEBRIEF_DECIDERS 中的人），发在本频道该候选人点评的讨论串里\n"
             "*/candidate 帮助* 显示本说明\n"
             "&lt;候选人&gt; 可以是编号、编号前缀（如 `000` ）或能唯一匹配的词（如岗位名）。"
-            "英文子命令同样可用：summary、unanswered、verdict、question、search、list、help。"
+            "英文子命令同样可用：summary、unanswered、verdict、question、search、list、decide、help。"
         ),
         "en": (
             "*/candidate &lt;who&gt;* a candidate's summary (a pick list when several match)\n"
@@ -36,9 +38,11 @@ _STRINGS: dict[str, dict[Locale, str]] = {
             "*/candidate question &lt;who&gt; &lt;n&gt;* question n in full: question, goal and answer\n"
             "*/candidate search &lt;words&gt;* full-text search, best first\n"
             "*/candidate list [position]* candidates, newest first\n"
+            "*/candidate decide &lt;who&gt; hire|reject|hold [note]* records the hiring decision"
+            " (DEBRIEF_DECIDERS only) in the thread of the candidate's verdict in this channel\n"
             "*/candidate help* this help\n"
             "&lt;who&gt; is an id, an id prefix (such as `000`) or words that match one candidate."
-            " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、帮助."
+            " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、结论、帮助."
         ),
     },
     "empty_command": {
@@ -206,6 +210,45 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "decision_hold": {"zh": "待定", "en": "hold"},
     "decision_no_hire": {"zh": "不通过", "en": "no hire"},
     "decision_strong_no_hire": {"zh": "强烈不推荐", "en": "strong no hire"},
+    # the hiring decision (`/candidate 结论`, handlers/commands.py)
+    "outcome_hire": {"zh": "录用", "en": "hire"},
+    "outcome_reject": {"zh": "不录用", "en": "reject"},
+    "outcome_hold": {"zh": "待定", "en": "hold"},
+    "outcome_card": {"zh": "*录用结论*：{decision}", "en": "*Hiring decision:* {decision}"},
+    "outcome_by": {"zh": "{who} 记录于 {at}", "en": "recorded by {who} on {at}"},
+    "outcome_posted": {
+        "zh": "{who} 记录了录用结论：*{decision}*",
+        "en": "{who} recorded the hiring decision: *{decision}*",
+    },
+    "outcome_replaces": {
+        "zh": "（取代之前的结论：{decision}，{who} 记录于 {at}）",
+        "en": "(replaces the earlier decision: {decision}, recorded by {who} on {at})",
+    },
+    "outcome_need": {
+        "zh": "请这样写：`/candidate 结论 &lt;候选人&gt; 录用|不录用|待定 [备注]`",
+        "en": "Say: `/candidate decide &lt;candidate&gt; hire|reject|hold [note]`",
+    },
+    "outcome_no_deciders": {
+        "zh": "还没有人可以记录录用结论：请管理员设置 DEBRIEF_DECIDERS。未记录任何内容。",
+        "en": "Nobody may record hiring decisions yet: ask an admin to set DEBRIEF_DECIDERS."
+        " Nothing was recorded.",
+    },
+    "outcome_not_decider": {
+        "zh": "只有 DEBRIEF_DECIDERS 中的人可以记录录用结论。未记录任何内容。",
+        "en": "Only the people in DEBRIEF_DECIDERS may record a hiring decision."
+        " Nothing was recorded.",
+    },
+    "outcome_pending": {
+        "zh": "还在读取可以记录结论的用户组，请稍后再试。未记录任何内容。",
+        "en": "Still reading who may decide (user groups): try again in a moment."
+        " Nothing was recorded.",
+    },
+    "outcome_no_thread": {
+        "zh": "这个频道里还没有 {who} 的点评：先用 `/candidate 点评 {who}` 发出点评，"
+        "结论会记在它的讨论串里。未记录任何内容。",
+        "en": "No verdict for {who} was posted in this channel: post it first with"
+        " `/candidate verdict {who}`; the decision goes in its thread. Nothing was recorded.",
+    },
     # decide with a button (handlers/listeners/decide.py)
     "decide_more": {"zh": "更多结论", "en": "More"},
     "decide_title": {"zh": "记录结论", "en": "Record a decision"},

@@ -168,6 +168,7 @@ class SlackOutbox:
                 unfurl_links=False,
                 unfurl_media=False,
                 metadata=metadata(POST_EVENT, marker),
+                thread_ts=outgoing.thread_ts,  # None: in the channel
             )
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None

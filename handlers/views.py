@@ -22,7 +22,7 @@ from typing import Any
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Candidate, CandidateSummary, Question
+from store.models import Candidate, CandidateSummary, Outcome, Question
 
 from .blocks import (
     Message,
@@ -241,6 +241,8 @@ def summary_view(
     else:
         blocks.append(context(t(locale, "no_verdict")))
     blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
+    if c.outcome is not None:
+        blocks.append(_outcome_block(c.outcome, locale, None if not posted_by else (people or {})))
     if posted_by:
         blocks += _posted_by(locale, posted_by)
     else:
@@ -289,10 +291,46 @@ def _reviewer_blocks(c: Candidate, locale: Locale, people: People | None) -> lis
     return blocks
 
 
+def _outcome_block(outcome: Outcome, locale: Locale, people: People | None) -> Block:
+    """The hiring decision on the card: what, the note, who recorded it and when."""
+    lines = [t(locale, "outcome_card", decision=outcome_label(locale, outcome.decision))]
+    if outcome.note:
+        lines.append(fit(outcome.note, 300)[0])
+    by = t(locale, "outcome_by", who=person(outcome.by, people), at=escape(outcome.at[:10]))
+    return section("\n".join([*lines, by]))
+
+
+def outcome_label(locale: Locale, decision: str) -> str:
+    """录用 / 不录用 / 待定 (hire / reject / hold)."""
+    return t(locale, f"outcome_{decision}")
+
+
+def outcome_post_text(
+    who: str, outcome: Outcome, before: Outcome | None, before_by: str, locale: Locale
+) -> str:
+    """What is posted in the verdict's thread: who (a display name, never a mention)
+    recorded which decision, the note, and the decision it replaces, if any."""
+    name, _ = fit(who, 100)
+    text = t(locale, "outcome_posted", who=name, decision=outcome_label(locale, outcome.decision))
+    if outcome.note:
+        text += " — " + fit(outcome.note, 2000)[0]
+    if before is not None:
+        text += "\n" + t(
+            locale,
+            "outcome_replaces",
+            decision=outcome_label(locale, before.decision),
+            who=fit(before_by, 100)[0],
+            at=escape(before.at[:10]),
+        )
+    return text
+
+
 def people_in(c: Candidate) -> list[str]:
-    """The Slack users a summary of `c` names: reviewers, note and follow-up authors."""
+    """The Slack users a summary of `c` names: reviewers, note and follow-up authors, who
+    recorded the hiring decision."""
     ids = [d.reviewer for d in c.decisions] + [n.reviewer for n in c.notes]
     ids += [f.reviewer for f in c.followups]
+    ids += [c.outcome.by] if c.outcome is not None else []
     return sorted(set(ids))
 
 

@@ -34,6 +34,7 @@ def digest_query(engine: Engine, category: str, since: str) -> tuple[str, list[s
         where = base.format(count="0") + (
             "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
             " AND r.decision IS NOT NULL)"
+            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.candidate_id = c.id)"
         )
         return where, [], oldest
     if category == "unanswered":

@@ -23,7 +23,8 @@ class HomeStore(Base):
     def waiting_for(
         self, channels: list[str], reviewer: str, limit: int, offset: int = 0
     ) -> tuple[list[DigestLine], int]:
-        """Candidates with a verdict posted in `channels` and no decision by `reviewer`."""
+        """Candidates with a verdict posted in `channels`, no decision by `reviewer` and no
+        hiring decision yet."""
         if not channels:
             return [], 0
         in_channels, params = self.engine.in_list("p.channel", channels)
@@ -32,6 +33,7 @@ class HomeStore(Base):
             f" WHERE p.kind = 'verdict' AND {in_channels}"
             " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
             " AND r.reviewer = ? AND r.decision IS NOT NULL)"
+            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.candidate_id = c.id)"
         )
         params.append(reviewer)
         total = self._scalar(f"SELECT count(DISTINCT c.id) {where}", params)

@@ -61,6 +61,15 @@ class OutcomeStore(Base):
             )
         return True, before
 
+    def verdict_post(self, candidate_id: str, channel: str) -> str | None:
+        """The ts of the candidate's latest verdict post in `channel`: the thread a hiring
+        decision is posted in. None when no verdict was posted there."""
+        found = self._scalar(
+            "SELECT max(ts) FROM posts WHERE candidate_id = ? AND channel = ? AND kind = 'verdict'",
+            [candidate_id, channel],
+        )
+        return None if found is None else str(found)
+
     def outcome(self, candidate_id: str) -> Outcome | None:
         """The candidate's current hiring decision, None before one is recorded."""
         return read_outcome(self, candidate_id)

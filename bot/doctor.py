@@ -89,6 +89,7 @@ class Doctor:
     def checks(self) -> list[Check]:
         return [
             *self.bot_token(),
+            self.deciders(),
             *self.app_token(),
             *self.signing_secret(),
             self.mode(),
@@ -135,6 +136,27 @@ class Doctor:
         ]
         for channel in channels:
             yield self.membership(channel, channel == self.settings.digest_channel)
+
+    def deciders(self) -> Check:
+        """Who may record a hiring decision: unset is a warning (nobody may); each user
+        group must be readable (`usergroups:read`, a group of this workspace)."""
+        name, ids = "deciders", self.settings.deciders
+        if not ids:
+            return self.check(name, "warn", "doctor_deciders_unset")
+        groups = [g for g in ids if g.startswith("S")]
+        if groups and self.client is not None and self.auth is not None:
+            for group in groups:
+                try:
+                    self.client.usergroups_users_list(usergroup=group)
+                except SlackApiError as exc:
+                    return self.check(
+                        name, "fail", "doctor_deciders_group", group=group, error=_api_error(exc)
+                    )
+                except (SlackClientError, OSError) as exc:
+                    return self.check(name, "warn", "doctor_channel_unreachable", exc=exc)
+        return self.check(
+            name, "ok", "doctor_deciders_ok", users=len(ids) - len(groups), groups=len(groups)
+        )
 
     def scopes(self, headers: dict[str, Any]) -> Check:
         header = next((v for k, v in headers.items() if k.lower() == "x-oauth-scopes"), None)

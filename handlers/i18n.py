@@ -890,6 +890,21 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "doctor_channel_error": {"zh": "{error}", "en": "{error}"},
     "doctor_channel_unreachable": {"zh": "无法询问 Slack：{exc}", "en": "cannot ask Slack: {exc}"},
     "doctor_channel_ok": {"zh": "机器人在 {channel} 里", "en": "the bot is in {channel}"},
+    "doctor_deciders_unset": {
+        "zh": "DEBRIEF_DECIDERS 未设置：没有人可以用 /candidate 结论 记录录用结论",
+        "en": "DEBRIEF_DECIDERS is not set: nobody may record a hiring decision"
+        " (/candidate decide)",
+    },
+    "doctor_deciders_group": {
+        "zh": "DEBRIEF_DECIDERS 里的用户组 {group} 读不到（{error}）：检查组 ID，"
+        "以及应用是否有 usergroups:read 权限（manifest.yml）",
+        "en": "the user group {group} in DEBRIEF_DECIDERS cannot be read ({error}): check the"
+        " group id, and that the app has the usergroups:read scope (manifest.yml)",
+    },
+    "doctor_deciders_ok": {
+        "zh": "可以记录录用结论的：{users} 位用户、{groups} 个用户组",
+        "en": "who may record a hiring decision: {users} user(s), {groups} user group(s)",
+    },
     "doctor_channel_not_member": {
         "zh": "机器人不在 {channel} 里：/invite @Debrief",
         "en": "the bot is not in {channel}: /invite @Debrief",

@@ -187,7 +187,7 @@ def _rich(element: object) -> str:
 def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
     from handlers.audit import record
-    from handlers.commands import answer, parse_command
+    from handlers.commands import Kind, answer, parse_command
     from handlers.deps import Deps
     from handlers.outbox import RecordingOutbox, deliver
 
@@ -199,10 +199,13 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         name, text = words[0], words[1] if len(words) > 1 else ""
         if name != "/candidate":
             raise Failure("cli_unknown_command", name=name)
+    route = parse_command(text)
+    if route.kind == Kind.DECIDE:  # it would be recorded, yet posted in no thread
+        raise Failure("ask_no_decide")
     store = open_backend(settings.db_path, create=False)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
-    result = answer(parse_command(text), deps, user=user, channel=channel)
+    result = answer(route, deps, user=user, channel=channel)
     record(store, result.events)
     deliver(result.outgoing, outbox)
     if as_json:

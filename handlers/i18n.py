@@ -243,6 +243,11 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "Still reading who may decide (user groups): try again in a moment."
         " Nothing was recorded.",
     },
+    "ask_no_decide": {
+        "zh": "debrief ask 不记录录用结论：请在 Slack 里点评的频道用 /candidate 结论",
+        "en": "debrief ask does not record hiring decisions: type /candidate decide in Slack,"
+        " in the verdict's channel",
+    },
     "outcome_no_thread": {
         "zh": "这个频道里还没有 {who} 的点评：先用 `/candidate 点评 {who}` 发出点评，"
         "结论会记在它的讨论串里。未记录任何内容。",

@@ -227,3 +227,12 @@ def test_migrate_db_copies_outcomes(
     assert json.loads(ok(url, "export", "--format", "json")) == json.loads(
         ok(indexed, "export", "--format", "json")
     )
+
+
+def test_ask_records_no_hiring_decision(indexed: str) -> None:
+    """`debrief ask` would post in no thread: it refuses, and nothing is recorded."""
+    for words in ("/candidate 结论 c_new 录用", "/candidate decide c_new hire"):
+        done = debrief(indexed, "ask", words, "--user", "ULEAD")
+        assert done.returncode == 1 and b"Traceback" not in done.stderr
+        assert b"does not record hiring decisions" in done.stderr
+    assert json.loads(ok(indexed, "show", "c_new", "--json"))["outcome"] is None

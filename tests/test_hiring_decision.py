@@ -15,6 +15,7 @@ import pytest
 from support.fake_slack import FakeSlack
 from support.slackbot import Bot, all_text, start_bot
 from support.waiting import wait_until
+from test_home import lines, open_home, section_of
 
 from store.indexer import index_paths
 
@@ -210,3 +211,18 @@ def test_without_a_decision_word_it_says_how(deciding: Bot, locale: str) -> None
     assert "<候选人>" not in said and "<candidate>" not in said  # Slack would read a link
     assert bot.store.outcome(CID) is None and len(posts(bot)) == before
     assert json.dumps(said)  # a reply, not a failure
+
+
+def test_the_home_queue_leaves_out_a_decided_candidate(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    fake_slack.channel_members[CHANNEL] = ["ULEAD", "U777"]
+    bot = started(fake_slack, db_target, tmp_path, deciders_raw="ULEAD")
+    try:
+        post_verdict(bot, WORDS["zh"])
+        assert lines(section_of(open_home(bot), "等你给结论")) == [CID]
+        decide(bot, "结论 000 不录用", "d", "ULEAD")
+        wait_until("recorded", lambda: bot.store.outcome(CID))
+        assert lines(section_of(open_home(bot), "等你给结论")) == []
+    finally:
+        bot.server.stop()

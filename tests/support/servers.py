@@ -174,5 +174,7 @@ class WsgiServer(WaitressServer):
 
     def __init__(self, app: WSGIApplication, *, threads: int = 4) -> None:
         super().__init__(
-            lambda: waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+            lambda: waitress.create_server(
+                app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True
+            )
         )

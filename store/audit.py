@@ -58,7 +58,7 @@ class _AuditWriter:
 
     def __init__(self, store: AuditStore) -> None:
         self.store = store
-        self.queue: queue.Queue[_Line] = queue.Queue()
+        self.queue: queue.Queue[_Line | None] = queue.Queue()  # None: stop
         self.thread = threading.Thread(target=self._run, name="debrief-audit", daemon=True)
         self.thread.start()
         atexit.register(self.flush, 10)
@@ -71,15 +71,29 @@ class _AuditWriter:
         with done:
             return done.wait_for(lambda: self.queue.unfinished_tasks == 0, timeout)
 
+    def stop(self, timeout: float = 10) -> None:
+        """Write what is queued, then end the thread (the store is being closed)."""
+        atexit.unregister(self.flush)
+        self.queue.put(None)
+        self.thread.join(timeout)
+
     def _run(self) -> None:
-        while True:
-            lines = [self.queue.get()]
-            while len(lines) < 500:
+        stopping = False
+        while not stopping:
+            lines: list[_Line] = []
+            item = self.queue.get()
+            while item is not None:
+                lines.append(item)
+                if len(lines) >= 500:
+                    break
                 try:
-                    lines.append(self.queue.get_nowait())
+                    item = self.queue.get_nowait()
                 except queue.Empty:
                     break
-            while True:
+            if item is None:
+                stopping = True
+                self.queue.task_done()
+            while lines:
                 try:
                     self.store._write_audit(lines)
                     break
@@ -115,7 +129,7 @@ class AuditStore(Base):
                 writer = getattr(self, "_audit_thread", None)
                 if writer is None:
                     writer = _AuditWriter(self)
-                    self._audit_thread = writer
+                    self._audit_thread: _AuditWriter | None = writer
         return writer
 
     def flush_audit(self, timeout: float = 10) -> bool:
@@ -124,7 +138,11 @@ class AuditStore(Base):
         return writer.flush(timeout) if writer is not None else True
 
     def close(self) -> None:
-        self.flush_audit()
+        with _WRITERS_LOCK:
+            writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
+            self._audit_thread = None
+        if writer is not None:
+            writer.stop()
         super().close()
 
     def _write_audit(self, lines: list[_Line]) -> None:

@@ -104,6 +104,9 @@ class Connection(Base):
         is NoDatabaseError and nothing is created: reading never makes a database."""
         self.path = str(path)
         self._local = threading.local()
+        self._all_conns: list[sqlite3.Connection] = []  # every thread's, for close()
+        self._all_lock = threading.Lock()
+        self._closes = 0  # how many times close() ran: older thread connections are closed
         if "://" in self.path:  # never a SQLite file named after a server's URL
             raise StoreError(
                 f"{self.path.split('://')[0]}:// is not a SQLite file: open it with"
@@ -126,6 +129,8 @@ class Connection(Base):
     def db(self) -> sqlite_utils.Database:
         """This thread's connection, as sqlite_utils has it (SQLite's own code, tests)."""
         db: sqlite_utils.Database | None = getattr(self._local, "db", None)
+        if db is not None and getattr(self._local, "closes", 0) != self._closes:
+            db = None  # closed by close(): this thread opens a new one
         if db is None:
             if self.path != ":memory:":  # new: readable by the owner alone (-wal, -shm too)
                 private_dir(Path(self.path).parent)
@@ -145,13 +150,19 @@ class Connection(Base):
             conn.execute("PRAGMA foreign_keys = ON")
             db = sqlite_utils.Database(conn)
             self._local.db = db
+            self._local.closes = self._closes
+            with self._all_lock:
+                self._all_conns.append(conn)
         return db
 
     def _disconnect(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.conn.close()
-            self._local.db = None
+        """Close every thread's connection (a store is shared between threads)."""
+        with self._all_lock:
+            conns, self._all_conns = self._all_conns, []
+            self._closes += 1
+        for conn in conns:
+            conn.close()
+        self._local.db = None
 
     def _connection(self) -> sqlite3.Connection:
         return self.db.conn

@@ -181,14 +181,11 @@ def test_hostile_folder_is_indexed_around_bad_files(tmp_path: Path) -> None:
     )
     assert baseline[0] == 0, baseline[2]
 
-    started = time.monotonic()
     code, out, err, peak_kb = run_measured(
         ["index", str(folder), "--db", str(tmp_path / "x.db"), "--json"], tmp_path / "o", 30
     )
-    took = time.monotonic() - started
     assert "Traceback" not in out + err, err
     assert code == 1, (out, err)
-    assert took < 10, took
     # The 50 MB file is refused from its size: the run never holds it in memory.
     assert peak_kb - baseline[3] < 20 * 1024, (peak_kb, baseline[3])
 
@@ -435,8 +432,8 @@ TEN_KB = ("奇怪的输入" * 683)[:3413]  # 10 KB of UTF-8
     ],
 )
 def test_odd_slash_commands_get_a_kind_reply(bot: Bot, text: str, hint: str) -> None:
-    status, took = bot.command(text)
-    assert status == 200 and took < 3
+    status, _took = bot.command(text)
+    assert status == 200
     [reply] = bot.replies(timeout=15)
     body = all_text(reply)
     assert reply["response_type"] == "ephemeral"

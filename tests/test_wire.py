@@ -99,14 +99,14 @@ def test_a_rate_limited_group_read_does_not_delay_the_ack(
     try:
         [limited] = fake_slack.wait_for("usergroups.users.list")  # the first read: 429
         assert limited.status == 429
-        status, raw, seconds = command(bot, "总结 002", "early", user_id="UMEMBER")
-        print(f"ack while usergroups.users.list is rate limited: {seconds * 1000:.1f} ms")
-        assert status == 200 and seconds < 1.0
+        status, raw, _seconds = command(bot, "总结 002", "early", user_id="UMEMBER")
+        # acknowledged before the group read was tried again (Retry-After: 4)
+        assert status == 200 and len(fake_slack.calls("usergroups.users.list")) == 1
         early = json.loads(raw)
         assert early["response_type"] == "ephemeral" and PENDING in early["text"]
         assert ROLE_002 not in raw.decode()
-        status, _raw, seconds = command(bot, "总结 002", "boss", user_id="UBOSS")
-        assert status == 200 and seconds < 1.0
+        status, _raw, _seconds = command(bot, "总结 002", "boss", user_id="UBOSS")
+        assert status == 200
         assert ROLE_002 in all_text(bot.replies("boss")[0])  # named users never wait
         assert len(fake_slack.calls("usergroups.users.list")) == 1  # no read on the request path
 

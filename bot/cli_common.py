@@ -52,12 +52,14 @@ def _show(message: str, file: IO[Any] | None) -> None:
         click.echo(line, file=file)
 
 
-class Failure(click.ClickException):
-    """Exit 1: something went wrong that the user can act on, said in DEBRIEF_LOCALE."""
+class _Said:
+    """A click error said in DEBRIEF_LOCALE, as one line (English in its args)."""
 
-    def __init__(self, words: Words, **values: object) -> None:
+    said: Callable[[Locale], str]
+
+    def _say(self, words: Words, values: dict[str, object]) -> str:
         self.said = _render(words, values)
-        super().__init__(self.said("en"))
+        return self.said("en")
 
     def format_message(self) -> str:
         return self.said(error_locale())
@@ -66,19 +68,19 @@ class Failure(click.ClickException):
         _show(self.format_message(), file)
 
 
-class BadUsage(click.UsageError):
+class Failure(_Said, click.ClickException):
+    """Exit 1: something went wrong that the user can act on, said in DEBRIEF_LOCALE."""
+
+    def __init__(self, words: Words, **values: object) -> None:
+        super().__init__(self._say(words, values))
+
+
+class BadUsage(_Said, click.UsageError):
     """Exit 2: something to say or configure differently, said in DEBRIEF_LOCALE as one
     line, without click's usage text above it."""
 
     def __init__(self, words: Words, **values: object) -> None:
-        self.said = _render(words, values)
-        super().__init__(self.said("en"))
-
-    def format_message(self) -> str:
-        return self.said(error_locale())
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        _show(self.format_message(), file)
+        super().__init__(self._say(words, values))
 
 
 class Debrief(click.Group):

@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -175,12 +175,6 @@ def closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
-def answer_took(what: Callable[[], int]) -> float:
-    started = time.monotonic()
-    assert what() == 200
-    return time.monotonic() - started
-
-
 def test_slow_clients_do_not_take_the_bot_offline(
     fake_slack: FakeSlack, served: tuple[str, Path]
 ) -> None:
@@ -201,10 +195,12 @@ def test_slow_clients_do_not_take_the_bot_offline(
             body = command_body("帮助", response_url=fake_slack.response_url("held"))
             return post_signed(url, body, SECRET, timeout=30)[0]
 
-        assert answer_took(healthz) < 3
-        assert answer_took(command) < 3
+        # Answered while the slow clients are still held: had they starved the server,
+        # these would have waited for the server's request deadline to close them.
+        assert healthz() == 200
+        assert command() == 200
+        assert sum(not closed_by_server(s) for s in slow) >= 100
         fake_slack.wait_for("response/held", timeout=15)
-        assert sum(not closed_by_server(s) for s in slow) >= 100  # all that while held
 
         # A client still sending its headers, a line every second, is cut off all the same.
         trickler = connect(url)

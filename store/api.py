@@ -8,8 +8,9 @@ these speak SQL, and they raise only the store's errors (store/errors.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from .models import (
@@ -24,8 +25,10 @@ from .models import (
     Hiring,
     Outcome,
     PendingUpload,
+    Request,
     SearchHit,
     Transcript,
+    WebhookEvent,
 )
 
 if TYPE_CHECKING:
@@ -78,11 +81,48 @@ class StoreAPI(Protocol):
 
     # hiring decisions and the export
     def record_outcome(
-        self, candidate_id: str, decision: Hiring, note: str, by: str
+        self, candidate_id: str, decision: Hiring, note: str, by: str, webhook: bool = False
     ) -> tuple[bool, Outcome | None]: ...
     def outcome(self, candidate_id: str) -> Outcome | None: ...
     def verdict_post(self, candidate_id: str, channel: str) -> str | None: ...
     def export_rows(self, since: str | None = None) -> list[ExportRow]: ...
+
+    # reviewers asked for their decision, and reminded
+    def record_requests(
+        self,
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        due_at: str,
+        channel: str,
+        thread_ts: str,
+    ) -> bool: ...
+    def requests_for(self, candidate_id: str) -> list[Request]: ...
+    def asked_of(
+        self, reviewer: str, limit: int, offset: int = 0
+    ) -> tuple[list[tuple[DigestLine, Request]], int]: ...
+    def overdue_requests(self, now: str, reviewer: str | None = None) -> list[Request]: ...
+    def overdue_lines(
+        self, now: str, limit: int, offset: int = 0
+    ) -> tuple[list[tuple[DigestLine, list[Request]]], int]: ...
+    def status_post(self, candidate_id: str, channel: str) -> str | None: ...
+    def claim_reminder(
+        self, reviewer: str, day: str, claimer: str, stale_after_s: float
+    ) -> bool: ...
+    def finish_reminder(self, reviewer: str, day: str, claimer: str, ts: str | None) -> None: ...
+    def release_reminder(self, reviewer: str, day: str, claimer: str) -> None: ...
+    def reminder_status(self, reviewer: str, day: str) -> str | None: ...
+
+    # hiring decisions handed to the ATS
+    def claim_webhook_events(
+        self, claimer: str, lease_s: float, limit: int = 10, now: datetime | None = None
+    ) -> list[WebhookEvent]: ...
+    def webhook_delivered(self, event_id: str, claimer: str) -> bool: ...
+    def webhook_failed(
+        self, event_id: str, claimer: str, error: str, retry_at: datetime
+    ) -> None: ...
+    def undelivered_webhooks(self) -> tuple[int, str | None]: ...
+    def webhook_event(self, event_id: str) -> WebhookEvent | None: ...
 
     # transcripts shared in Slack
     def claim_upload(self, key: str, file_id: str, channel: str, ts: str, user: str) -> bool: ...

@@ -202,6 +202,8 @@ class AuditStore(Base):
         audited = count("SELECT count(*) FROM audit WHERE candidate_id = ?")
         already = tx.execute("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
         decided = count("SELECT count(*) FROM outcomes WHERE candidate_id = ?")
+        decided += count("SELECT count(*) FROM requests WHERE candidate_id = ?")
+        decided += count("SELECT count(*) FROM webhook_events WHERE candidate_id = ?")
         if row is None and not any(counts.values()) and not (audited or decided or already):
             return None
         if row is not None:
@@ -226,6 +228,8 @@ class AuditStore(Base):
         tx.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
         tx.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
         tx.execute("DELETE FROM outcomes WHERE candidate_id = ?", [candidate_id])
+        tx.execute("DELETE FROM requests WHERE candidate_id = ?", [candidate_id])
+        tx.execute("DELETE FROM webhook_events WHERE candidate_id = ?", [candidate_id])
         if row is not None or not already:
             tx.execute(
                 "INSERT INTO forgotten (id, hash, source, forgotten_at) VALUES (?, ?, ?, ?)"
@@ -246,7 +250,15 @@ class AuditStore(Base):
         forgotten with nothing left to erase (`forgotten`), or nothing at all (None)."""
         if self._one("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]) is not None:
             return "indexed"
-        for table in ("retired", "replies", "posts", "outcomes", "audit"):
+        for table in (
+            "retired",
+            "replies",
+            "posts",
+            "outcomes",
+            "requests",
+            "webhook_events",
+            "audit",
+        ):
             column = "id" if table == "retired" else "candidate_id"
             if self._one(f"SELECT 1 FROM {table} WHERE {column} = ?", [candidate_id]):
                 return "reviews"

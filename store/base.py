@@ -46,6 +46,12 @@ class Tx:
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         self.conn.executemany(self.engine.convert(sql), rows)
 
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Every row of a `?` query, as dicts, inside this transaction."""
+        cursor = self.conn.execute(self.engine.convert(sql), params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
 
 class Base(ABC):
     """The primitives a backend's connection gives every query module."""

@@ -18,6 +18,7 @@ from . import rows
 from .base import Base
 from .clock import utcnow
 from .models import Decision
+from .requests import close_requests
 
 
 class DecisionStore(Base):
@@ -67,6 +68,7 @@ class DecisionStore(Base):
                 " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)" + again,
                 [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
             )
+            close_requests(tx, candidate_id, reviewer, "decision")
         return True
 
     def settle_decision(self, channel: str, provisional_ts: str, ts: str) -> bool:

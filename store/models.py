@@ -146,6 +146,43 @@ class ExportRow(BaseModel):
     reviews: list[ExportReview] = Field(default_factory=list)
 
 
+class Request(BaseModel):
+    """One reviewer asked for their decision about a candidate: by whom, when, due when
+    (UTC ISO times), and from which verdict thread. Open until the reviewer records a
+    decision on that candidate by any path, or a hiring decision closes it."""
+
+    candidate_id: str
+    reviewer: str
+    asked_by: str
+    asked_at: str
+    due_at: str
+    channel: str
+    thread_ts: str
+    closed_at: str | None = None
+    closed_by: Literal["decision", "outcome"] | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.closed_at is None
+
+    def overdue(self, now: str) -> bool:
+        """Still open past its deadline (`now`: a UTC ISO time, as the store keeps them)."""
+        return self.open and self.due_at < now
+
+
+class WebhookEvent(BaseModel):
+    """A hiring decision waiting to be handed to the ATS: the body as it will be POSTed
+    (the export's row and its `event_id`), how often it was tried, when to try next."""
+
+    event_id: str
+    candidate_id: str
+    body: str
+    created_at: str
+    attempts: int = 0
+    next_at: str
+    last_error: str | None = None
+
+
 class Candidate(Transcript):
     """A transcript as the store knows it: with what reviewers said in Slack."""
 

@@ -1,17 +1,29 @@
 """The hiring decision about a candidate (hire, reject, hold), and the export for an ATS.
 
 One row per candidate in `outcomes`: a later decision replaces the earlier one (the
-audit keeps each, as `outcome:<decision>`). `forget` erases it with the rest.
+audit keeps each, as `outcome:<decision>`). `forget` erases it with the rest. Recording
+one closes the open requests on the candidate and, when the team hands decisions to an
+ATS, writes the webhook event (the candidate's export row as it stands, and an
+`event_id`) in the same transaction: a decision is never recorded without its event,
+nor an event without its decision (store/webhooks.py delivers them).
 """
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import rows
 from .base import Base
 from .clock import utcnow
+from .engine import Engine
 from .models import HIRINGS, ExportReview, ExportRow, Hiring, Outcome
+from .requests import close_requests
+
+Fetch = Callable[[str, Sequence[Any]], list[dict[str, Any]]]
 
 
 def _hiring(value: object) -> Hiring:
@@ -31,13 +43,78 @@ def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
     return Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
 
 
+def export_rows(
+    fetch: Fetch, engine: Engine, since: str | None = None, candidate_id: str | None = None
+) -> list[ExportRow]:
+    """The export's rows, read with `fetch` (the store's reads, or a transaction's):
+    every candidate, those since `since`, or the one `candidate_id`."""
+    bytewise = engine.bytewise
+    where, params = "", []
+    if candidate_id is not None:
+        where, params = " WHERE c.id = ?", [candidate_id]
+    elif since:
+        where = (
+            f" WHERE (c.interviewed_at IS NOT NULL AND c.interviewed_at {bytewise} >= ?)"
+            f" OR (c.interviewed_at IS NULL AND c.first_indexed_at {bytewise} >= ?)"
+        )
+        params = [since[:10], since]
+    found = fetch(
+        "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, o.decision,"
+        " o.decided_by, o.decided_at FROM candidates c"
+        " LEFT JOIN outcomes o ON o.candidate_id = c.id"
+        + where
+        + " ORDER BY "
+        + rows.NEWEST_FIRST.format(p="c.")
+        + ", c.id",
+        params,
+    )
+    one = "" if candidate_id is None else " AND r.candidate_id = ?"
+    reviews: dict[str, list[ExportReview]] = defaultdict(list)
+    for r in fetch(
+        "SELECT candidate_id, reviewer, decision, text FROM replies r"
+        " WHERE decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
+        " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+        " AND r2.decision IS NOT NULL)" + one + " ORDER BY candidate_id, reviewer",
+        [] if candidate_id is None else [candidate_id],
+    ):
+        said = rows.decision(r["decision"])
+        if said is not None:
+            reviews[r["candidate_id"]].append(
+                ExportReview(reviewer=r["reviewer"], decision=said, note=r["text"])
+            )
+    return [
+        ExportRow(
+            id=r["id"],
+            name=r["name"],
+            position=r["position"],
+            round=r["round"],
+            interviewed_at=r["interviewed_at"],
+            outcome=None if r["decision"] is None else _hiring(r["decision"]),
+            outcome_by=r["decided_by"],
+            outcome_at=r["decided_at"],
+            reviews=reviews.get(r["id"], []),
+        )
+        for r in found
+    ]
+
+
+def webhook_body(row: ExportRow, event_id: str) -> str:
+    """What the ATS receives: the export's row (as `debrief export --format json` writes
+    it) and the event's id, as compact UTF-8 JSON."""
+    return json.dumps(
+        {**row.model_dump(), "event_id": event_id}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
 class OutcomeStore(Base):
     """Record, read and export hiring decisions."""
 
     def record_outcome(
-        self, candidate_id: str, decision: Hiring, note: str, by: str
+        self, candidate_id: str, decision: Hiring, note: str, by: str, webhook: bool = False
     ) -> tuple[bool, Outcome | None]:
-        """Record `by`'s hiring decision about the candidate, replacing any earlier one.
+        """Record `by`'s hiring decision about the candidate, replacing any earlier one,
+        and close the candidate's open requests; with `webhook`, write the event the ATS
+        is sent in the same transaction.
 
         Returns (recorded, the decision it replaced): (False, None), and nothing
         recorded, when the candidate is not indexed."""
@@ -52,13 +129,23 @@ class OutcomeStore(Base):
             before = (
                 None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
             )
+            now = utcnow()
             tx.execute(
                 "INSERT INTO outcomes (candidate_id, decision, note, decided_by, decided_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (candidate_id) DO UPDATE SET"
                 " decision = excluded.decision, note = excluded.note,"
                 " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
-                [candidate_id, decision, note, by, utcnow()],
+                [candidate_id, decision, note, by, now],
             )
+            close_requests(tx, candidate_id, None, "outcome")
+            if webhook:
+                (row,) = export_rows(tx.rows, self.engine, candidate_id=candidate_id)
+                event_id = uuid.uuid4().hex
+                tx.execute(
+                    "INSERT INTO webhook_events (event_id, candidate_id, body, created_at,"
+                    " next_at) VALUES (?, ?, ?, ?, ?)",
+                    [event_id, candidate_id, webhook_body(row, event_id), now, now],
+                )
         return True, before
 
     def verdict_post(self, candidate_id: str, channel: str) -> str | None:
@@ -78,45 +165,4 @@ class OutcomeStore(Base):
         """Every indexed candidate (newest interview first) with their hiring decision and
         each reviewer's current decision. `since` (a UTC ISO time) keeps those interviewed
         on or after its day, or, without an interview date, first indexed since then."""
-        bytewise = self.engine.bytewise
-        where, params = "", []
-        if since:
-            where = (
-                f" WHERE (c.interviewed_at IS NOT NULL AND c.interviewed_at {bytewise} >= ?)"
-                f" OR (c.interviewed_at IS NULL AND c.first_indexed_at {bytewise} >= ?)"
-            )
-            params = [since[:10], since]
-        found = self._rows(
-            "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, o.decision,"
-            " o.decided_by, o.decided_at FROM candidates c"
-            " LEFT JOIN outcomes o ON o.candidate_id = c.id"
-            + where
-            + " ORDER BY "
-            + rows.NEWEST_FIRST.format(p="c.")
-            + ", c.id",
-            params,
-        )
-        reviews: dict[str, list[ExportReview]] = defaultdict(list)
-        for cid, reviewer, decision, text in self._all(
-            "SELECT candidate_id, reviewer, decision, text FROM replies r"
-            " WHERE decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
-            " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
-            " AND r2.decision IS NOT NULL) ORDER BY candidate_id, reviewer"
-        ):
-            said = rows.decision(decision)
-            if said is not None:
-                reviews[cid].append(ExportReview(reviewer=reviewer, decision=said, note=text))
-        return [
-            ExportRow(
-                id=r["id"],
-                name=r["name"],
-                position=r["position"],
-                round=r["round"],
-                interviewed_at=r["interviewed_at"],
-                outcome=None if r["decision"] is None else _hiring(r["decision"]),
-                outcome_by=r["decided_by"],
-                outcome_at=r["decided_at"],
-                reviews=reviews.get(r["id"], []),
-            )
-            for r in found
-        ]
+        return export_rows(self._rows, self.engine, since)

@@ -11,8 +11,10 @@ from .digest import DigestStore
 from .home import HomeStore
 from .maintenance import MaintenanceStore
 from .outcomes import OutcomeStore
+from .requests import RequestStore
 from .threads import ThreadStore
 from .uploads import UploadStore
+from .webhooks import WebhookStore
 
 
 class Queries(
@@ -20,11 +22,14 @@ class Queries(
     ThreadStore,
     DecisionStore,
     OutcomeStore,
+    RequestStore,
+    WebhookStore,
     HomeStore,
     UploadStore,
     DigestStore,
     AuditStore,
     MaintenanceStore,
 ):
-    """Candidates, threads, decisions, uploads, the Home tab, the digest, the audit and
+    """Candidates, threads, decisions, hiring decisions, requests and reminders, the
+    ATS's webhook events, uploads, the Home tab, the digest, the audit and
     erasure, counts: each query written once, for both backends."""

@@ -13,6 +13,7 @@ from . import rows
 from .base import Base
 from .clock import utcnow
 from .models import tally_decisions
+from .requests import close_requests
 from .transcripts.reviews import parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
@@ -140,6 +141,8 @@ class ThreadStore(Base):
             ).fetchone()
             if inserted:
                 tx.execute(OPEN_COUNT_SQL, [candidate_id])
+                if decided:
+                    close_requests(tx, candidate_id, reviewer, "decision")
                 return ReplyOutcome(True, meaning.decision, followup, decided)
             old = tx.execute(
                 "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?"
@@ -170,6 +173,8 @@ class ThreadStore(Base):
                 ],
             )
             tx.execute(OPEN_COUNT_SQL, [candidate_id])
+            if decided:
+                close_requests(tx, candidate_id, reviewer, "decision")
         return ReplyOutcome(True, meaning.decision, followup, react)
 
     def delete_reply(self, channel: str, ts: str) -> bool:

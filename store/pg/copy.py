@@ -40,6 +40,9 @@ TABLES = (
     "uploads",
     "retired",
     "outcomes",
+    "requests",
+    "reminders",
+    "webhook_events",
 )
 """In an order that satisfies the foreign keys (questions after candidates)."""
 

@@ -384,3 +384,31 @@ def pg013_outcomes(conn: Conn) -> None:
         "CREATE TABLE outcomes (candidate_id TEXT PRIMARY KEY, decision TEXT NOT NULL,"
         " note TEXT NOT NULL DEFAULT '', decided_by TEXT NOT NULL, decided_at TEXT NOT NULL)"
     )
+
+
+@migration
+def pg014_requests_reminders_webhooks(conn: Conn) -> None:
+    """SQLite's m016: reviewers asked, reminders sent, hiring decisions for the ATS."""
+    conn.execute(
+        'CREATE TABLE requests (candidate_id TEXT COLLATE "C" NOT NULL,'
+        ' reviewer TEXT COLLATE "C" NOT NULL, asked_by TEXT NOT NULL,'
+        ' asked_at TEXT COLLATE "C" NOT NULL, due_at TEXT COLLATE "C" NOT NULL,'
+        ' channel TEXT NOT NULL, thread_ts TEXT NOT NULL, closed_at TEXT COLLATE "C",'
+        " closed_by TEXT, PRIMARY KEY (candidate_id, reviewer))"
+    )
+    conn.execute("CREATE INDEX requests_reviewer ON requests (reviewer, due_at)")
+    conn.execute("CREATE INDEX requests_due ON requests (closed_at, due_at)")
+    conn.execute(
+        'CREATE TABLE reminders (reviewer TEXT COLLATE "C" NOT NULL,'
+        ' day TEXT COLLATE "C" NOT NULL, status TEXT NOT NULL, claimer TEXT NOT NULL,'
+        " claimed_at TEXT NOT NULL, sent_at TEXT, ts TEXT, PRIMARY KEY (reviewer, day))"
+    )
+    conn.execute(
+        'CREATE TABLE webhook_events (event_id TEXT PRIMARY KEY, candidate_id TEXT COLLATE "C"'
+        ' NOT NULL, body TEXT NOT NULL, created_at TEXT COLLATE "C" NOT NULL,'
+        ' attempts INTEGER NOT NULL DEFAULT 0, next_at TEXT COLLATE "C" NOT NULL,'
+        ' claimed_by TEXT, claimed_until TEXT COLLATE "C", delivered_at TEXT COLLATE "C",'
+        " last_error TEXT)"
+    )
+    conn.execute("CREATE INDEX webhook_events_due ON webhook_events (delivered_at, next_at)")
+    conn.execute("CREATE INDEX webhook_events_candidate ON webhook_events (candidate_id)")

@@ -366,3 +366,36 @@ def m015_outcomes(db: sqlite_utils.Database) -> None:
         " decision TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', decided_by TEXT NOT NULL,"
         " decided_at TEXT NOT NULL)"
     )
+
+
+@migration
+def m016_requests_reminders_webhooks(db: sqlite_utils.Database) -> None:
+    """Reviewers asked for their decision (one row per candidate and reviewer: asking
+    again reopens it with the new deadline), the reminder each reviewer got on a day
+    (claimed once, like the digest), and the hiring decisions waiting to be POSTed to
+    the ATS (written in the decision's transaction, kept until delivered)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS requests (candidate_id TEXT NOT NULL,"
+        " reviewer TEXT NOT NULL, asked_by TEXT NOT NULL, asked_at TEXT NOT NULL,"
+        " due_at TEXT NOT NULL, channel TEXT NOT NULL, thread_ts TEXT NOT NULL,"
+        " closed_at TEXT, closed_by TEXT, PRIMARY KEY (candidate_id, reviewer))"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS requests_reviewer ON requests (reviewer, due_at)")
+    db.execute("CREATE INDEX IF NOT EXISTS requests_due ON requests (closed_at, due_at)")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS reminders (reviewer TEXT NOT NULL, day TEXT NOT NULL,"
+        " status TEXT NOT NULL, claimer TEXT NOT NULL, claimed_at TEXT NOT NULL,"
+        " sent_at TEXT, ts TEXT, PRIMARY KEY (reviewer, day))"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS webhook_events (event_id TEXT PRIMARY KEY,"
+        " candidate_id TEXT NOT NULL, body TEXT NOT NULL, created_at TEXT NOT NULL,"
+        " attempts INTEGER NOT NULL DEFAULT 0, next_at TEXT NOT NULL,"
+        " claimed_by TEXT, claimed_until TEXT, delivered_at TEXT, last_error TEXT)"
+    )
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS webhook_events_due ON webhook_events (delivered_at, next_at)"
+    )
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS webhook_events_candidate ON webhook_events (candidate_id)"
+    )

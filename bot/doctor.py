@@ -48,6 +48,7 @@ REQUIRED_SCOPES = (
     "channels:read",
     "groups:read",
     "users:read",
+    "im:write",
 )
 """The bot scopes manifest.yml asks for (a test keeps the two in step)."""
 

@@ -344,3 +344,36 @@ def test_sign_matches_slacks_documented_example() -> None:
     assert signed["X-Slack-Signature"] == (
         "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503"
     )
+
+
+def test_dms_are_opened_and_messages_edited_as_slack_does(
+    fake: FakeSlack, client: WebClient
+) -> None:
+    opened = client.conversations_open(users="UREVIEW1")
+    dm = opened["channel"]["id"]
+    assert dm.startswith("D") and client.conversations_open(users="UREVIEW1")["channel"]["id"] == dm
+    posted = client.chat_postMessage(channel=dm, text="请给出结论")
+    client.chat_update(channel=dm, ts=posted["ts"], text="已有结论")
+    assert [m["text"] for m in fake.messages(dm)] == ["已有结论"]
+    for kwargs, error in [
+        ({"channel": dm, "ts": "1.000001", "text": "x"}, "message_not_found"),
+        ({"channel": dm, "ts": posted["ts"]}, "no_text"),
+        (
+            {"channel": dm, "ts": posted["ts"], "blocks": [{"type": "section"}] * 51},
+            "invalid_blocks",
+        ),
+    ]:
+        with pytest.raises(SlackApiError) as refused:
+            client.chat_update(**kwargs)
+        assert refused.value.response["error"] == error
+    with pytest.raises(SlackApiError) as refused:
+        client.conversations_open(users="UA1,UB2")
+    assert refused.value.response["error"] == "not_enough_users"
+
+
+def test_a_method_without_its_scope_is_refused() -> None:
+    with FakeSlack(scopes=["commands", "chat:write"]) as fake:
+        client = WebClient(token="xoxb-test", base_url=fake.base_url)
+        with pytest.raises(SlackApiError) as refused:
+            client.conversations_open(users="UREVIEW1")
+        assert refused.value.response["error"] == "missing_scope"

@@ -65,8 +65,11 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
             "im:history",
             "channels:read",
             "groups:read",
+            "im:write",  # DMs to reviewers asked for their decision, and reminders
         ]
     )
+    # a typed `@name` reaches the bot as `<@U…|name>`: how 邀请 knows whom it asks
+    assert command["should_escape"] is True
     settings = manifest["settings"]
     assert settings["event_subscriptions"]["bot_events"] == [
         "message.channels",

@@ -12,6 +12,7 @@ it answers are ``support.web_api.METHODS``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import threading
@@ -25,7 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .limits import RESPONSE_URL_LIFETIME, RESPONSE_URL_POSTS, RULE_ERRORS, block_problem
 from .servers import CONTENT_TYPE_JSON, DEFAULT_TIMEOUT, HttpServer
-from .spec import APP_TOKEN_METHODS, manifest_scopes, web_api_spec
+from .spec import APP_TOKEN_METHODS, METHOD_SCOPES, manifest_scopes, web_api_spec
 from .web_api import METHODS, Call, FakeFile, Result, ResultFactory
 from .workspace import MEMBER_CHANNELS, TEAM_ID
 
@@ -121,6 +122,7 @@ class FakeSlack(HttpServer):
         self.views: dict[str, dict[str, Any]] = {}  # every modal and Home tab, by view id
         self.homes: dict[str, dict[str, Any]] = {}  # the Home tab published for each user
         self.home_ids: dict[str, str] = {}
+        self.dms: dict[str, str] = {}  # the bot's DM channel (D…) with a user -> that user
         self._triggers: dict[str, float] = {}
         self._view_counter = itertools.count(1)
         self._ts_counter = itertools.count(1)
@@ -193,7 +195,19 @@ class FakeSlack(HttpServer):
 
     def is_member(self, channel: str) -> bool:
         """Whether the bot may post in ``channel``: invited there, or its own DM with a user."""
-        return channel in self.member_channels or channel.startswith("U")
+        return channel in self.member_channels or channel.startswith("U") or channel in self.dms
+
+    def dm_channel(self, user: str) -> str:
+        """The bot's DM channel with ``user`` (``conversations.open`` gives the same one)."""
+        channel = "D" + hashlib.sha1(user.encode()).hexdigest()[:10].upper()
+        with self._lock:
+            self.dms[channel] = user
+        return channel
+
+    def messages(self, channel: str) -> list[dict[str, Any]]:
+        """The messages this fake holds in ``channel`` (as edited since), oldest first."""
+        with self._lock:
+            return [dict(m) for _, m in self._messages.get(channel, [])]
 
     # -- scripting ---------------------------------------------------------
 
@@ -349,6 +363,8 @@ class FakeSlack(HttpServer):
             return "not_allowed_token_type"
         if any(call.params.get(name) in (None, "") for name in required):
             return "invalid_arguments"
+        if not METHOD_SCOPES.get(call.method, frozenset()) <= set(self.scopes):
+            return "missing_scope"
         return None
 
     def _url_problem(self, key: str) -> str | None:

@@ -18,6 +18,20 @@ MANIFEST_SCHEMA = SPEC_DIR / "manifest.schema.1.0.0.json"
 NEWER_THAN_SPEC: dict[str, frozenset[str]] = {"apps.connections.open": frozenset()}
 APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
 
+# The bot scope each method needs beyond what every token has, as Slack documents them
+# today (the 2020 spec names the old scopes): a call without it is `missing_scope`.
+METHOD_SCOPES: dict[str, frozenset[str]] = {
+    "chat.postMessage": frozenset({"chat:write"}),
+    "chat.postEphemeral": frozenset({"chat:write"}),
+    "chat.update": frozenset({"chat:write"}),
+    "conversations.open": frozenset({"im:write"}),
+    "reactions.add": frozenset({"reactions:write"}),
+    "users.info": frozenset({"users:read"}),
+    "usergroups.users.list": frozenset({"usergroups:read"}),
+    "files.info": frozenset({"files:read"}),
+    "conversations.history": frozenset(),  # channels:history or groups:history or im:history
+}
+
 
 @functools.cache
 def web_api_spec() -> dict[str, frozenset[str]]:

@@ -337,6 +337,42 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     return {"user": {"id": user, "team_id": team, "name": name.lower(), "profile": profile}}
 
 
+def _conversations_open(fake: FakeSlack, call: Call) -> Result:
+    """The bot's DM with one user (``users``); a group DM (several) is not what Debrief
+    opens, and is refused here so that a call that would open one is noticed."""
+    users = [u for u in str(call.params.get("users") or "").split(",") if u]
+    if not users:
+        return {"error": "users_list_not_supplied"}
+    if len(users) > 1:
+        return {"error": "not_enough_users"}
+    user = users[0]
+    if user in fake.unknown_users or not re.fullmatch(r"[UW][A-Z0-9]{2,}", user):
+        return {"error": "user_not_found"}
+    channel = fake.dm_channel(user)
+    return {"channel": {"id": channel}, "already_open": False, "no_op": False}
+
+
+def _chat_update(fake: FakeSlack, call: Call) -> Result:
+    """Edit one of the bot's own messages in place (blocks checked as a post's are)."""
+    channel, ts = str(call.params["channel"]), str(call.params["ts"])
+    if not any(call.params.get(key) for key in ("text", "blocks", "attachments")):
+        return {"error": "no_text"}
+    if error := block_problem(call.params.get("blocks")):
+        return {"error": error}
+    with fake._lock:
+        for _, message in fake._messages.get(channel, []):
+            if message.get("ts") == ts:
+                if message.get("user") != BOT_USER_ID:
+                    return {"error": "cant_update_message"}
+                message["text"] = call.params.get("text", "")
+                for key in ("blocks", "attachments", "metadata"):
+                    if key in call.params:
+                        message[key] = call.json_param(key)
+                message["edited"] = {"user": BOT_USER_ID, "ts": fake.next_ts()}
+                return {"channel": channel, "ts": ts, "text": message["text"]}
+    return {"error": "message_not_found"}
+
+
 Method = Callable[["FakeSlack", Call], Result]
 
 METHODS: dict[str, Method] = {
@@ -347,6 +383,8 @@ METHODS: dict[str, Method] = {
     "conversations.history": _conversations_history,
     "conversations.info": _conversations_info,
     "chat.postMessage": _chat_post_message,
+    "chat.update": _chat_update,
+    "conversations.open": _conversations_open,
     "conversations.members": _conversations_members,
     "files.info": _files_info,
     "reactions.add": _reactions_add,

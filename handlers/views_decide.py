@@ -42,8 +42,23 @@ def label(locale: Locale, decision: str) -> str:
     return t(locale, f"decision_{decision}")
 
 
-def decide_actions(locale: Locale) -> ActionsBlock:
-    """通过 / 待定 / 不通过, and the strong forms in an overflow menu."""
+TARGETED = f"{DECIDE}@"  # a block_id that names its verdict thread: `decide@<metadata>`
+MAX_BLOCK_ID = 255
+
+
+def targets(target: Target) -> bool:
+    """Whether buttons away from the verdict post (a DM) can name this target: its
+    metadata must fit in a block_id."""
+    return len(TARGETED + target.metadata()) <= MAX_BLOCK_ID
+
+
+def decide_actions(locale: Locale, target: Target | None = None) -> ActionsBlock:
+    """通过 / 待定 / 不通过, and the strong forms in an overflow menu.
+
+    Under a verdict post the buttons need say nothing more: the post they sit under is
+    the candidate and the thread. Anywhere else (a DM asking a reviewer, a reminder)
+    they name the verdict thread in their block_id (`target`), so a message may hold
+    buttons for several candidates; check `targets(target)` first."""
     elements: list[ButtonElement | OverflowMenuElement] = [
         ButtonElement(
             text=plain(label(locale, d)),
@@ -59,7 +74,11 @@ def decide_actions(locale: Locale) -> ActionsBlock:
             options=[Option(value=d, text=plain(label(locale, d))) for d in STRONG],
         )
     )
-    return ActionsBlock(block_id=DECIDE, elements=elements)
+    if target is None:
+        return ActionsBlock(block_id=DECIDE, elements=elements)
+    if not targets(target):
+        raise ValueError(f"a decision target too long for a block_id: {target}")
+    return ActionsBlock(block_id=TARGETED + target.metadata(), elements=elements)
 
 
 @dataclass(frozen=True)
@@ -76,6 +95,13 @@ class Target:
             ensure_ascii=False,
             separators=(",", ":"),
         )
+
+    @classmethod
+    def from_block_id(cls, block_id: object) -> Target | None:
+        """The target a button's block_id names (`decide@<metadata>`); None otherwise."""
+        if not isinstance(block_id, str) or not block_id.startswith(TARGETED):
+            return None
+        return cls.from_metadata(block_id.removeprefix(TARGETED))
 
     @classmethod
     def from_metadata(cls, text: object) -> Target | None:

@@ -19,6 +19,7 @@ from support.waiting import wait_until
 from support.web_api import METHODS, Call
 
 from handlers.views import verdict_view
+from handlers.views_decide import Target, decide_actions, targets
 from store.indexer import index_paths
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -50,10 +51,11 @@ def click_decision(
     value: str,
     user: str = "U777",
     channel: str = "C123",
+    block_id: str = "decide",
 ) -> int:
     action: dict[str, Any] = {
         "action_id": action_id,
-        "block_id": "decide",
+        "block_id": block_id,
         "action_ts": str(time.time()),
     }
     if action_id == "decide:more":
@@ -323,3 +325,36 @@ def test_a_modal_is_judged_by_its_user_not_a_channel(restricted_bot: Bot) -> Non
     assert len(refused) == 2
     assert len(bot.fake.calls("views.open")) == 1
     assert decisions(bot, cid) == [("U777", "hire", "通过")]
+
+
+def test_buttons_in_a_dm_decide_in_the_verdict_thread_they_name(bot: Bot) -> None:
+    """A DM asking a reviewer (or reminding them) carries the same buttons; they name the
+    verdict thread in their block_id, and the decision is posted there, not in the DM."""
+    _message, ts = post_verdict(bot)
+    cid = candidate_id(bot)
+    target = Target(cid, "C123", ts)
+    block = decide_actions("zh", target).to_dict()
+    dm = bot.fake.dm_channel("U777")
+    dm_ts = bot.fake.next_ts()
+    assert click_decision(bot, dm_ts, "decide:hold", "hold", channel=dm, block_id=block["block_id"])
+    view = opened_modal(bot)
+    assert Target.from_metadata(view["private_metadata"]) == target
+    status, _ = submit(bot, view, "hold", "再聊一轮")
+    assert status == 200
+    [posted] = wait_until("thread_posts(bot, ts)", lambda: thread_posts(bot, ts))
+    assert posted == "alice: 待定 — 再聊一轮"
+    assert decisions(bot, cid) == [("U777", "hold", "待定 — 再聊一轮")]
+    # a block_id naming a thread that is not that candidate's verdict opens nothing to decide
+    forged = decide_actions("zh", Target("002_72ee0a76eea41e0e", "C123", ts)).to_dict()
+    assert click_decision(
+        bot, dm_ts, "decide:hire", "hire", channel=dm, block_id=forged["block_id"]
+    )
+    second = opened_modal(bot, count=2)
+    assert second.get("callback_id") != "decide" and not second.get("private_metadata")
+
+
+def test_a_target_too_long_for_a_block_id_is_refused_before_it_is_sent() -> None:
+    long_target = Target("x" * 300, "C123", "1700000000.000100")
+    assert not targets(long_target)
+    with pytest.raises(ValueError):
+        decide_actions("zh", long_target)

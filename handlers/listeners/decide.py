@@ -66,7 +66,14 @@ def open_decision(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     thread_ts = str(container.get("message_ts") or "")
     user = str((body.get("user") or {}).get("id") or "")
     store, locale = deps.store, deps.locale
-    candidate_id = store.post_candidate(channel, thread_ts) if channel and thread_ts else None
+    named = Target.from_block_id(action.get("block_id"))
+    if named is not None:  # buttons in a DM: they name the verdict thread they decide in
+        channel, thread_ts = named.channel, named.thread_ts
+        candidate_id = store.post_candidate(channel, thread_ts)
+        if candidate_id != named.candidate_id:
+            candidate_id = None  # not a verdict post of that candidate (forged, or forgotten)
+    else:
+        candidate_id = store.post_candidate(channel, thread_ts) if channel and thread_ts else None
     candidate = store.get_candidate(candidate_id) if candidate_id else None
     if candidate is None:
         view = notice_modal(t(locale, "decide_gone"), locale)

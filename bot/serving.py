@@ -166,7 +166,8 @@ class Serving:
         from .watcher import FolderWatcher
 
         settings, store = self.settings, self.store
-        warm()  # loaded now, not on the first user's search
+        warm()  # the word splitter loaded before /healthz says ready: no request waits for it
+        logger.info("the word splitter's dictionary is loaded")
         if settings.transcripts:
             folder = settings.transcripts
             self.watcher = watch_as_leader(  # one replica watches when the database is shared

@@ -27,13 +27,12 @@ parentheses and quotes are just text.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .models import Question, Transcript
 
@@ -115,30 +114,33 @@ def _term(text: str) -> Term | None:
     return None  # punctuation: nothing to search for
 
 
-# -- the segmenter: jieba, loaded once, off the request path when warm() ran ----------------
+# -- the segmenter: jieba's dictionary, loaded once, before the first request ------------
+# rjieba (jieba-rs) cuts with jieba's own dictionary and gives the same words without
+# HMM, but loads in a tenth of the time and cuts far faster; `serve` loads it before it
+# says it is ready (`warm`), so no request waits for it.
 
 _segmenter_lock = threading.Lock()
-_segmenter_ready = False
+_segmenter: Any = None
+
+
+def _cutter() -> Any:
+    global _segmenter
+    if _segmenter is None:
+        with _segmenter_lock:
+            if _segmenter is None:
+                import rjieba
+
+                _segmenter = rjieba.Jieba()
+    return _segmenter
 
 
 def _segment(run: str) -> list[str]:
-    global _segmenter_ready
-    import jieba  # type: ignore[import-untyped]
-
-    with _segmenter_lock:
-        if not _segmenter_ready:
-            jieba.setLogLevel(logging.WARNING)
-            jieba.initialize()
-            _segmenter_ready = True
-    return [w for w in jieba.lcut(run, HMM=False) if w.strip()]
+    return [w for w in _cutter().cut(run, False) if w.strip()]
 
 
-def warm() -> threading.Thread:
-    """Load the segmenter's dictionary (it takes a while) in a background thread; call at
-    startup."""
-    thread = threading.Thread(target=_segment, args=("分词",), name="jieba-warm", daemon=True)
-    thread.start()
-    return thread
+def warm() -> None:
+    """Load the segmenter's dictionary now (call at startup, before serving requests)."""
+    _segment("分词")
 
 
 def parse(query: str, segment: bool = True) -> Query:

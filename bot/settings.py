@@ -6,9 +6,10 @@ import os
 import re
 from pathlib import Path
 from typing import Literal, get_args
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from handlers.i18n import Locale, has, t
@@ -111,6 +112,12 @@ class Settings(BaseSettings):
     # Candidates are forgotten this many days after their interview (or, without its
     # date, after their file was first indexed). Unset: kept until `debrief forget`.
     retention_days: int | None = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
+    # Each hiring decision is POSTed here for the ATS, signed with the secret (required
+    # with the URL: the receiver checks it). Unset: decisions are not handed over.
+    webhook_url: str | None = Field(None, validation_alias="DEBRIEF_WEBHOOK_URL")
+    webhook_secret: str | None = Field(
+        None, validation_alias="DEBRIEF_WEBHOOK_SECRET", validate_default=True
+    )
 
     @field_validator("allowed_users_raw", "deciders_raw")
     @classmethod
@@ -173,6 +180,24 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError):
             raise Problem("setting_not_timezone") from None
         return value.strip()
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise Problem("setting_not_webhook_url")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: str | None, info: ValidationInfo) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is None and info.data.get("webhook_url"):
+            raise Problem("setting_webhook_no_secret")
+        return value
 
     @field_validator("bot_token", "app_token", "signing_secret", "transcripts")
     @classmethod
@@ -252,6 +277,7 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as exc:
         first = exc.errors()[0]
         var = str(first["loc"][0]) if first["loc"] else "settings"
+        var = str(_ALIASES.get(var) or var)  # a default checked is named by its field
         found = (first.get("ctx") or {}).get("error")
         if isinstance(found, Problem):
             problem = found

@@ -591,6 +591,15 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "DEBRIEF_DIGEST_CHANNEL {channel} is not in DEBRIEF_ALLOWED_CHANNELS:"
         " add it there, or pick an allowed channel for the digest",
     },
+    "setting_not_webhook_url": {
+        "zh": "应为 http:// 或 https:// 地址，例如 https://ats.example.com/debrief",
+        "en": "must be an http:// or https:// URL such as https://ats.example.com/debrief",
+    },
+    "setting_webhook_no_secret": {
+        "zh": "设置了 DEBRIEF_WEBHOOK_URL 时必须设置：每个请求都用它签名，接收方用它验证",
+        "en": "required when DEBRIEF_WEBHOOK_URL is set: each request is signed with it,"
+        " and the receiver checks the signature with it",
+    },
     # the database, as the command line reports it (what a driver says is quoted as said)
     "store_no_database": {
         "zh": "{path} 没有数据库：先运行 debrief index，或设置 DEBRIEF_DB",

@@ -79,7 +79,14 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
     )
     policy = Policy(settings.allowed_users, settings.allowed_channels)
     deciders = Policy(settings.deciders, [])
-    deps = Deps(store, settings.locale, str(settings.uploads_dir), policy, deciders=deciders)
+    deps = Deps(
+        store,
+        settings.locale,
+        str(settings.uploads_dir),
+        policy,
+        deciders=deciders,
+        webhook=settings.webhook_url is not None,
+    )
     listeners.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
     deciders.start(app.client)

@@ -322,7 +322,9 @@ def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     thread = store.verdict_post(c.id, asked.channel) if asked.channel else None
     if thread is None:
         return [Outgoing(views.notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
-    recorded, before = store.record_outcome(c.id, decision, route.note, asked.user)
+    recorded, before = store.record_outcome(
+        c.id, decision, route.note, asked.user, webhook=asked.deps.webhook
+    )
     outcome = store.outcome(c.id) if recorded else None
     if outcome is None:  # forgotten or removed just now
         return [Outgoing(views.not_found_view(loc, route.who), unresolved=True)]

@@ -39,6 +39,8 @@ class Deps:
     members: ChannelMembers = field(default_factory=ChannelMembers)
     # who may record a hiring decision (DEBRIEF_DECIDERS): nobody while it is empty
     deciders: Policy = field(default_factory=_open_to_all)
+    # hiring decisions are handed to the ATS (DEBRIEF_WEBHOOK_URL): each writes its event
+    webhook: bool = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds

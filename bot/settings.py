@@ -94,6 +94,9 @@ class Settings(BaseSettings):
     digest_time: str = Field("09:30", validation_alias="DEBRIEF_DIGEST_TIME")
     timezone: str = Field("Asia/Shanghai", validation_alias="DEBRIEF_TIMEZONE")
     digest_channel: str | None = Field(None, validation_alias="DEBRIEF_DIGEST_CHANNEL")
+    # Reviewers with overdue requests get one DM a working day at this time (HH:MM in
+    # DEBRIEF_TIMEZONE); `off`: serve sends none (`debrief remind --post` still can).
+    remind_time: str = Field("10:00", validation_alias="DEBRIEF_REMIND_TIME")
 
     # kept as strings so pydantic-settings does not try to parse them as JSON
     allowed_users_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
@@ -170,6 +173,16 @@ class Settings(BaseSettings):
         m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
         if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
             raise Problem("setting_not_time")
+        return f"{int(m.group(1)):02d}:{m.group(2)}"
+
+    @field_validator("remind_time")
+    @classmethod
+    def _remind_time(cls, value: str) -> str:
+        if value.strip().lower() == "off":
+            return "off"
+        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
+        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+            raise Problem("setting_not_time_or_off")
         return f"{int(m.group(1)):02d}:{m.group(2)}"
 
     @field_validator("timezone")

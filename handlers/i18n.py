@@ -540,6 +540,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "must be an http(s) URL such as https://slack.com/api/",
     },
     "setting_not_time": {"zh": "应为 HH:MM，例如 09:30", "en": "must be HH:MM, for example 09:30"},
+    "setting_not_time_or_off": {
+        "zh": "应为 HH:MM（例如 10:00），或 off（不提醒）",
+        "en": "must be HH:MM (for example 10:00), or off (no reminders)",
+    },
     "setting_not_days": {
         "zh": "应为整数天数，例如 365（不设置：不限）",
         "en": "must be a whole number of days, such as 365 (unset: no limit)",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from slack_bolt import App, BoltResponse
@@ -62,7 +64,14 @@ def _ack_unhandled(unhandled: BoltUnhandledRequestError) -> BoltResponse:
     return BoltResponse(status=200, body="")
 
 
-def create_app(settings: Settings, store: Backend, *, verify_token: bool = True) -> App:
+def create_app(
+    settings: Settings,
+    store: Backend,
+    *,
+    verify_token: bool = True,
+    clock: Callable[[], datetime] | None = None,
+) -> App:
+    """`clock`: what time it is (aware), for deadlines; the system's unless a test says."""
     socket_mode = bool(settings.app_token)
     bolt_logger = logging.getLogger("debrief.bolt")
     if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):
@@ -86,7 +95,10 @@ def create_app(settings: Settings, store: Backend, *, verify_token: bool = True)
         policy,
         deciders=deciders,
         webhook=settings.webhook_url is not None,
+        tz=settings.tz,
     )
+    if clock is not None:
+        deps.clock = clock
     listeners.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
     deciders.start(app.client)

@@ -7,9 +7,11 @@ and the tests build `Deps` themselves and hand them to `answer`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from store.factory import Backend
 
@@ -23,6 +25,14 @@ DEPS_KEY = "deps"
 
 def _open_to_all() -> Policy:
     return Policy([], [])
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _team_zone() -> ZoneInfo:
+    return ZoneInfo("Asia/Shanghai")  # DEBRIEF_TIMEZONE's default
 
 
 @dataclass
@@ -41,6 +51,10 @@ class Deps:
     deciders: Policy = field(default_factory=_open_to_all)
     # hiring decisions are handed to the ATS (DEBRIEF_WEBHOOK_URL): each writes its event
     webhook: bool = False
+    # the team's time zone (DEBRIEF_TIMEZONE): what "today" and a deadline's day are
+    tz: ZoneInfo = field(default_factory=_team_zone)
+    # what time it is (aware): deadlines and what is overdue; tests hand in their own
+    clock: Callable[[], datetime] = _utc_now
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds

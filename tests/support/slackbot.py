@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from bot.app import create_app
@@ -156,7 +157,14 @@ def all_text(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False)
 
 
-def start_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
+def start_bot(
+    fake: FakeSlack,
+    db_path: str,
+    clock: Callable[[], datetime] | None = None,
+    **settings: Any,
+) -> Bot:
+    """The app over HTTP on loopback; `clock` (aware datetimes) stands for the time of
+    day deadlines are read at."""
     values: dict[str, Any] = {
         "bot_token": "xoxb-test",
         "signing_secret": SECRET,
@@ -165,7 +173,7 @@ def start_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
     } | settings
     s = load_settings(**values)
     store = open_store(s.db_path)
-    app = create_app(s, store)
+    app = create_app(s, store, clock=clock)
     runner = app.listener_runner
     work = TrackedExecutor(runner.listener_executor)
     runner.listener_executor = work

@@ -168,6 +168,12 @@ class Serving:
         settings, store = self.settings, self.store
         warm()  # the word splitter loaded before /healthz says ready: no request waits for it
         logger.info("the word splitter's dictionary is loaded")
+        if settings.search_workers:  # ranking off the interpreter that acknowledges Slack
+            from store.pool import SearchPool
+
+            pool = SearchPool(settings.db_path, settings.search_workers).start()
+            store.use_search_pool(pool)
+            self.jobs.append(pool)
         if settings.transcripts:
             folder = settings.transcripts
             self.watcher = watch_as_leader(  # one replica watches when the database is shared

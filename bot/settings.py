@@ -115,6 +115,9 @@ class Settings(BaseSettings):
     # Candidates are forgotten this many days after their interview (or, without its
     # date, after their file was first indexed). Unset: kept until `debrief forget`.
     retention_days: int | None = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
+    # Searches are ranked in this many worker processes, so that ranking never holds the
+    # interpreter that acknowledges Slack; 0 ranks in the serving process itself.
+    search_workers: int = Field(2, validation_alias="DEBRIEF_SEARCH_WORKERS")
     # Each hiring decision is POSTed here for the ATS, signed with the secret (required
     # with the URL: the receiver checks it). Unset: decisions are not handed over.
     webhook_url: str | None = Field(None, validation_alias="DEBRIEF_WEBHOOK_URL")
@@ -144,6 +147,18 @@ class Settings(BaseSettings):
     @classmethod
     def _lower(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("search_workers", mode="before")
+    @classmethod
+    def _search_workers(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip() or "2"
+            if not value.isascii() or not value.isdigit():
+                raise Problem("setting_workers_range")
+            value = int(value)
+        if isinstance(value, int) and not 0 <= value <= 32:
+            raise Problem("setting_workers_range")
+        return value
 
     @field_validator("retention_days", mode="before")
     @classmethod

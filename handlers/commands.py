@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from store.models import DIGEST_CATEGORIES, HIRINGS, Candidate, Hiring
+from store.pool import SearchBusyError
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
 from . import views
@@ -210,7 +211,10 @@ def _search(route: Route, asked: Asked) -> list[Outgoing]:
     query = " ".join(words[:-1]) if newest else route.words
     if not query.strip():
         return [Outgoing(views.notice(t(loc, "need_words")))]
-    hits = store.search(query, limit=views.PAGE_SIZE, sort="newest" if newest else "relevance")
+    try:
+        hits = store.search(query, limit=views.PAGE_SIZE, sort="newest" if newest else "relevance")
+    except SearchBusyError:  # a burst beyond what the workers can rank in good time
+        return [Outgoing(views.notice(t(loc, "search_busy")))]
     msg = views.search_view(query, hits, loc, asked.posted_by, newest=newest)
     return [Outgoing(msg, post=asked.posting, kind="search")]
 
@@ -489,7 +493,10 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
     if not route.who.strip():
         need_who = views.notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc)
         return [Outgoing(need_who, unresolved=True)]
-    found = store.resolve(route.who)
+    try:
+        found = store.resolve(route.who)
+    except SearchBusyError:  # its full-text part waits for a search worker, as searches do
+        return [Outgoing(views.notice(t(loc, "search_busy")))]
     if not found.matches:
         suggestion = None
         if route.kind == Kind.WHO:  # `总接 王磊`: a subcommand mistyped, not a candidate

@@ -552,6 +552,14 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "应为 1 到 36500 之间的整数天数（不设置：不限）",
         "en": "must be a whole number of days from 1 to 36500 (unset: no limit)",
     },
+    "setting_workers_range": {
+        "zh": "应为 0 到 32 之间的整数（0：在服务进程内排序）",
+        "en": "must be a whole number from 0 to 32 (0: rank in the serving process)",
+    },
+    "search_busy": {
+        "zh": "现在搜索的人太多，请稍后再试。",
+        "en": "Too many searches at once right now: please try again in a moment.",
+    },
     "setting_not_timezone": {
         "zh": "应为 IANA 时区，例如 Asia/Shanghai",
         "en": "must be an IANA time zone such as Asia/Shanghai",

@@ -118,8 +118,11 @@ def home_view(sections: Sequence[HomeSection], locale: Locale) -> dict[str, Any]
     return View(type="home", blocks=blocks).to_dict()
 
 
-def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -> dict[str, Any]:
-    """The search modal: the input (Enter searches), and the results under it."""
+def search_modal(
+    query: str, hits: Sequence[SearchHit] | None, locale: Locale, busy: bool = False
+) -> dict[str, Any]:
+    """The search modal: the input (Enter searches), and the results under it (or, when
+    every search worker was busy, a word saying to try again)."""
     blocks: list[Any] = [
         InputBlock(
             block_id=SEARCH_BLOCK,
@@ -130,6 +133,8 @@ def search_modal(query: str, hits: Sequence[SearchHit] | None, locale: Locale) -
             ),
         )
     ]
+    if busy:
+        blocks.append(section(t(locale, "search_busy")))
     if hits is not None:
         q, _ = fit(query, 100)
         if not hits:

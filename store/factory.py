@@ -15,6 +15,7 @@ from typing import Protocol
 from .api import IndexTarget, StoreAPI
 from .audit import ErasureState, Expired
 from .models import HealthCheck, IndexResult, IndexRun, Stats
+from .pool import SearchPool
 
 
 class Backend(StoreAPI, IndexTarget, Protocol):
@@ -37,6 +38,7 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     def expired(self, before_day: str, before: str) -> list[Expired]: ...
     def claim_retention(self, day: str) -> bool: ...
     def release_retention(self, day: str) -> None: ...
+    def use_search_pool(self, pool: SearchPool | None) -> None: ...
 
 
 def is_pg_url(text: str) -> bool:

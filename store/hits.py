@@ -16,6 +16,7 @@ from . import rows
 from .base import Base
 from .fulltext import Sort, Term
 from .models import SearchHit
+from .pool import SearchPool
 
 Ranking = Callable[[list[Term], int], rows.Ranked]
 _CACHE_ENTRIES = 256
@@ -58,6 +59,11 @@ class RankCache:
 
 class HitSearch(Base):
     _rank_cache: RankCache | None = None
+    _search_pool: SearchPool | None = None
+
+    def use_search_pool(self, pool: SearchPool | None) -> None:
+        """Rank this store's searches in `pool`'s worker processes (None: here again)."""
+        self._search_pool = pool
 
     def clear_search_cache(self) -> None:
         """Forget cached rankings (the benchmark times cold queries with it)."""
@@ -100,7 +106,10 @@ class HitSearch(Base):
     ) -> list[SearchHit]:
         """Candidates containing every term of `query`, best first (or newest first).
         Matches of a Chinese phrase as typed come before matches of its words.
-        Never raises on input."""
+        Never raises on input; SearchBusyError when a pool ranks searches and is full."""
+        pool = self._search_pool
+        if pool is not None:
+            return pool.search(query, limit, snippets, sort)
         with self._said(), self._ranking(sort) as ranked:
             found = rows.ranked_rows(query, limit, sort, ranked)
         if not found:

@@ -44,6 +44,8 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         ({"DEBRIEF_DIGEST_CHANNEL": "#hiring"}, ["DEBRIEF_DIGEST_CHANNEL", "'#hiring'"]),
         ({"DEBRIEF_TIMEZONE": "Mars/Olympus"}, ["DEBRIEF_TIMEZONE", "IANA"]),
         ({"DEBRIEF_DIGEST_TIME": "25:00"}, ["DEBRIEF_DIGEST_TIME", "HH:MM"]),
+        ({"DEBRIEF_SEARCH_WORKERS": "many"}, ["DEBRIEF_SEARCH_WORKERS", "0 到 32"]),
+        ({"DEBRIEF_SEARCH_WORKERS": "99"}, ["DEBRIEF_SEARCH_WORKERS", "0 到 32"]),
         ({"DEBRIEF_LOCALE": "fr"}, ["DEBRIEF_LOCALE"]),
         ({"DEBRIEF_LOG_LEVEL": "loud"}, ["DEBRIEF_LOG_LEVEL"]),
         ({"DEBRIEF_LOG_FORMAT": "xml"}, ["DEBRIEF_LOG_FORMAT"]),

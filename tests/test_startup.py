@@ -125,8 +125,9 @@ def test_http_mode_waits_for_slack_then_serves(tmp_path: Path, api_port: int) ->
     assert "Traceback" not in serve.log and "stopped" in serve.log
     # nothing a request needs is loaded after it says ready: the first search waits for nothing
     loaded = next(i for i, line in enumerate(serve.lines) if "dictionary is loaded" in line)
+    workers = next(i for i, line in enumerate(serve.lines) if "search workers ready" in line)
     ready = next(i for i, line in enumerate(serve.lines) if "ready:" in line)
-    assert loaded < ready
+    assert loaded < ready and workers < ready  # ranking happens off the serving interpreter
 
 
 def test_sigterm_while_waiting_for_slack_stops_cleanly(tmp_path: Path, api_port: int) -> None:

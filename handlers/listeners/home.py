@@ -18,6 +18,8 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
+from store.pool import SearchBusyError
+
 from ..audit import AuditEvent, record
 from ..blocks import read_value
 from ..deps import Deps, deps_of
@@ -110,7 +112,10 @@ def open_summary(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
 
 
 def search_results(query: str, user: str, deps: Deps) -> dict[str, Any]:
-    hits = deps.store.search(query, limit=SEARCH_RESULTS) if query.strip() else None
+    try:
+        hits = deps.store.search(query, limit=SEARCH_RESULTS) if query.strip() else None
+    except SearchBusyError:
+        return search_modal(query, None, deps.locale, busy=True)
     if hits is not None:
         record(deps.store, [AuditEvent(user, "lookup:search")])
     return search_modal(query, hits, deps.locale)

@@ -36,7 +36,9 @@ def pool(seeded_store: Backend, db_target: str) -> Iterator[SearchPool]:
         started.stop()
 
 
-def test_workers_answer_as_the_serving_process_does(seeded_store: Backend, pool: SearchPool) -> None:
+def test_workers_answer_as_the_serving_process_does(
+    seeded_store: Backend, pool: SearchPool
+) -> None:
     assert len(set(pool.pids)) == 2  # both workers started before start() returned
     for query in QUERIES:
         for sort in ("relevance", "newest"):

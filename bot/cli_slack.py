@@ -6,7 +6,7 @@ bot/cli.py attaches them to the `debrief` group.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +14,9 @@ from store.factory import open_store as open_backend
 
 from . import cli_text
 from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
+
+if TYPE_CHECKING:
+    from store.models import DigestData
 
 
 @click.command()
@@ -236,13 +239,13 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     settings = settings_for(db_path)
     store = open_backend(settings.db_path, create=False)
     if dry_run:
-        message, day = Digester(settings, store, None).compose()
+        digester = Digester(settings, store, None)
+        now = digester.now()
+        data = digester.data(now)
+        message, day = digester.render(data, now), digester.day(now)
         if as_json:
-            echo_json(
-                {"text": message.text, "blocks": message.blocks}
-                if message
-                else {"text": "", "blocks": []}
-            )
+            shown = {"text": message.text, "blocks": message.blocks} if message else {}
+            echo_json({"text": "", "blocks": []} | shown | {"overdue": _overdue_json(data)})
         elif message is None:
             click.echo(cli_text.t(settings.locale, "digest_nothing", day=day))
         else:
@@ -262,3 +265,22 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
         echo_json({"outcome": outcome})
     else:
         click.echo(words.get(outcome, outcome))
+
+
+def _overdue_json(data: DigestData) -> dict[str, Any]:
+    """The digest's overdue feedback for `--json`: how many candidates, and those listed."""
+    return {
+        "total": data.overdue_total,
+        "candidates": [
+            {
+                "candidate_id": line.id,
+                "name": line.name,
+                "position": line.position,
+                "reviewers": [
+                    {"reviewer": r.reviewer, "asked_by": r.asked_by, "due_at": r.due_at}
+                    for r in late
+                ],
+            }
+            for line, late in data.overdue
+        ],
+    }

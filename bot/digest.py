@@ -24,9 +24,11 @@ from slack_sdk import WebClient
 
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
+from handlers.people import UserNames
 from handlers.posting import find_posted, metadata, outcome_unknown
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
 from store.factory import Backend
+from store.models import DigestData
 
 from .settings import Settings
 
@@ -45,6 +47,7 @@ class Digester:
         self.claimer = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._lock = threading.Lock()
         self._scheduler: Any = None
+        self.names = UserNames()  # who is overdue, by display name
 
     def now(self) -> datetime:
         return datetime.now(self.settings.tz)
@@ -56,17 +59,37 @@ class Digester:
         hour, minute = (int(x) for x in self.settings.digest_time.split(":"))
         return (now.hour, now.minute) >= (hour, minute)
 
-    def compose(self, now: datetime | None = None) -> tuple[Message | None, str]:
-        """The digest as it would be posted now (None when there is nothing to say)."""
+    def data(self, now: datetime | None = None) -> DigestData:
+        """What the digest says now: each category since the last digest, and the
+        requests past their deadline at `now` (overdue feedback)."""
         now = now or self.now()
         since = self.store.last_digest_sent_at() or _utc_iso(now - timedelta(days=1))
         data = self.store.digest_data(since, DIGEST_PER_CATEGORY)
-        if data.empty:
-            return None, self.day(now)
-        label = (
-            datetime.fromisoformat(since).astimezone(self.settings.tz).strftime("%Y-%m-%d %H:%M")
+        data.overdue, data.overdue_total = self.store.overdue_lines(
+            _utc_iso(now), DIGEST_PER_CATEGORY
         )
-        return digest_view(data, self.day(now), self.settings.locale, label), self.day(now)
+        return data
+
+    def compose(self, now: datetime | None = None) -> tuple[Message | None, str]:
+        """The digest as it would be posted now (None when there is nothing to say)."""
+        now = now or self.now()
+        return self.render(self.data(now), now), self.day(now)
+
+    def render(self, data: DigestData, now: datetime) -> Message | None:
+        """`data` as one message (None when there is nothing to say). Reviewers overdue
+        are named by their display names: the digest is a channel post, it pings no one."""
+        if data.empty:
+            return None
+        label = (
+            datetime.fromisoformat(data.since)
+            .astimezone(self.settings.tz)
+            .strftime("%Y-%m-%d %H:%M")
+        )
+        reviewers = [r.reviewer for _line, late in data.overdue for r in late]
+        people = self.names.lookup(self.client, reviewers) if self.client and reviewers else {}
+        return digest_view(
+            data, self.day(now), self.settings.locale, label, people=people, tz=self.settings.tz
+        )
 
     def run(self, now: datetime | None = None, force: bool = False) -> Outcome:
         """Post today's digest if it is due and nobody has; say what happened."""

@@ -534,6 +534,41 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "digest_more": {"zh": "还有 {count} 位", "en": "and {count} more"},
     "digest_show_all": {"zh": "全部列出", "en": "List them"},
     "digest_since": {"zh": "自 {since} 以来", "en": "since {since}"},
+    "digest_overdue": {
+        "zh": "逾期未给结论（{count}），逾期最久的在前",
+        "en": "Overdue feedback ({count}), overdue longest first",
+    },
+    "digest_overdue_who": {"zh": "{who}（{due} 截止）", "en": "{who} (due {due})"},
+    "digest_overdue_others": {"zh": "等另外 {count} 人", "en": "and {count} others"},
+    "digest_overdue_line": {"zh": "逾期：{who}", "en": "Overdue: {who}"},
+    # a reviewer's reminder of overdue requests (a DM, bot/remind.py)
+    "remind_title": {"zh": "你的结论已逾期", "en": "Your feedback is overdue"},
+    "remind_intro": {
+        "zh": "有 {count} 位候选人在等你的结论，已过截止时间：",
+        "en": "{count} candidate(s) are waiting for your decision past the deadline:",
+    },
+    "remind_line": {
+        "zh": "{asker} 请你给结论 · {due} 截止 · {overdue}",
+        "en": "{asker} asked for your decision · due {due} · {overdue}",
+    },
+    "remind_overdue_one": {"zh": "已逾期 1 天", "en": "1 day overdue"},
+    "remind_overdue_days": {"zh": "已逾期 {days} 天", "en": "{days} days overdue"},
+    "remind_in_thread": {
+        "zh": "请在 {channel} 里这位候选人点评的讨论串中给结论。",
+        "en": "Decide in the thread of this candidate's verdict in {channel}.",
+    },
+    "remind_more": {
+        "zh": "还有 {count} 位没有列出：在 Debrief 的主页（Home）可以看到全部。",
+        "en": "{count} more not listed here: Debrief's Home tab shows them all.",
+    },
+    "remind_footer": {
+        "zh": "每个工作日最多提醒一次；给出结论后就不再提醒。",
+        "en": "At most one reminder a working day; once you decide, no more reminders.",
+    },
+    "remind_text": {
+        "zh": "你有 {count} 位候选人的结论已逾期",
+        "en": "Your decision on {count} candidate(s) is overdue",
+    },
     "refused": {
         "zh": "抱歉，你没有查看候选人信息的权限。如有需要，请联系招聘负责人。",
         "en": "Sorry, you are not allowed to see candidate information. Ask your recruiting lead.",
@@ -606,6 +641,41 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "digest_already": {
         "zh": "今天的摘要已经发过（或正在发）",
         "en": "today's digest was already posted (or is being posted)",
+    },
+    # `debrief remind`: one line a reviewer, then one a candidate
+    "remind_none": {
+        "zh": "{day}：没有逾期的请求，不会提醒任何人",
+        "en": "{day}: no overdue requests; nobody would be reminded",
+    },
+    "remind_not_due": {
+        "zh": "{day}：还没到提醒时间（{time}）",
+        "en": "{day}: not yet time for reminders ({time})",
+    },
+    "remind_status_sent": {"zh": "{reviewer}：已提醒", "en": "{reviewer}: reminded"},
+    "remind_status_already_sent": {
+        "zh": "{reviewer}：今天已经提醒过（或正在提醒）",
+        "en": "{reviewer}: already reminded today (or being reminded)",
+    },
+    "remind_status_would_send": {
+        "zh": "{reviewer}：会被提醒",
+        "en": "{reviewer}: would be reminded",
+    },
+    "remind_status_refused": {
+        "zh": "{reviewer}：不提醒：此人不能查看候选人信息（DEBRIEF_ALLOWED_USERS，或不属于本工作区）",
+        "en": "{reviewer}: not reminded: may not see candidates (DEBRIEF_ALLOWED_USERS,"
+        " or not of this workspace)",
+    },
+    "remind_status_failed": {
+        "zh": "{reviewer}：提醒失败（见日志），稍后会再试",
+        "en": "{reviewer}: the reminder failed (see the log); a later run tries again",
+    },
+    "remind_item": {
+        "zh": "  {who} · {asker} 请求 · {due} 截止 · {overdue}",
+        "en": "  {who} · asked by {asker} · due {due} · {overdue}",
+    },
+    "cli_remind_no_token": {
+        "zh": "没有设置 SLACK_BOT_TOKEN：发提醒需要机器人令牌（xoxb-…）",
+        "en": "SLACK_BOT_TOKEN is not set: the bot token (xoxb-…) is required to send reminders",
     },
     "never": {"zh": "从未", "en": "never"},
     # what `stats` counts and `forget` removes

@@ -5,31 +5,56 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from store.models import DIGEST_CATEGORIES, CandidateSummary, DigestData, DigestLine, SearchHit
+from store.models import (
+    DIGEST_CATEGORIES,
+    CandidateSummary,
+    DigestData,
+    DigestLine,
+    Request,
+    SearchHit,
+)
 
-from .blocks import Message, actions, button, context, escape, fit, header, message, section
+from .blocks import (
+    MAX_BLOCKS,
+    MESSAGE_BUDGET,
+    Message,
+    actions,
+    button,
+    context,
+    escape,
+    fit,
+    header,
+    json_size,
+    message,
+    section,
+)
 from .i18n import Locale, t
 from .views_common import (
     OPEN,
     PAGE,
     POST,
+    People,
     _dated,
     _posted_by,
     _tally_text,
     _who,
     _years,
     notice,
+    person,
     spaced,
 )
+from .views_remind import deadline_text
 
 SNIPPET_LIMIT = 400
 NEWEST_WORD = "newest"  # what the post button adds to the words to keep the order
 PAGE_SIZE = 10
 OVERVIEW_LIMIT = 20
 DIGEST_PER_CATEGORY = 10
+DIGEST_OVERDUE_NAMED = 5  # reviewers named on one overdue line; the others are counted
 
 
 def overview_view(
@@ -180,41 +205,107 @@ def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
     return text
 
 
+def _overdue_line(
+    line: DigestLine, late: Sequence[Request], locale: Locale, people: People, tz: ZoneInfo
+) -> str:
+    """`name · position · date`, then who is overdue and since which deadline: by display
+    name (the digest is posted in a channel: never a mention)."""
+    named = [
+        t(
+            locale,
+            "digest_overdue_who",
+            who=person(r.reviewer, people),
+            due=deadline_text(r.due_at, tz),
+        )
+        for r in late[:DIGEST_OVERDUE_NAMED]
+    ]
+    who = t(locale, "name_separator").join(named)
+    if len(late) > DIGEST_OVERDUE_NAMED:
+        who += " " + t(locale, "digest_overdue_others", count=len(late) - DIGEST_OVERDUE_NAMED)
+    return f"*{escape(_dated(line, locale))}*\n" + t(locale, "digest_overdue_line", who=who)
+
+
+def _digest_sections(data: DigestData) -> list[tuple[str, int, list[Any]]]:
+    """(category, total, its lines) in the order the digest shows them: overdue feedback
+    right after the candidates waiting for a decision."""
+    found: list[tuple[str, int, list[Any]]] = []
+    for category in DIGEST_CATEGORIES:
+        found.append((category, getattr(data, f"{category}_total"), getattr(data, category)))
+        if category == "waiting":
+            found.append(("overdue", data.overdue_total, list(data.overdue)))
+    return [(c, total, lines[:DIGEST_PER_CATEGORY]) for c, total, lines in found if total]
+
+
 def digest_view(
-    data: DigestData, day: str, locale: Locale, since_label: str | None = None
+    data: DigestData,
+    day: str,
+    locale: Locale,
+    since_label: str | None = None,
+    people: People | None = None,
+    tz: ZoneInfo | None = None,
 ) -> Message:
     """One message: what needs attention today. Every line opens the candidate's summary
-    for whoever clicks; past the lines shown, an "and N more" button lists the rest."""
-    blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
+    for whoever clicks; past the lines shown, an "and N more" button lists the rest
+    (overdue feedback says how many more). People are named by display name (`people`),
+    never mentioned. When every section's lines would not fit in Slack's limits (50
+    blocks, the message's size), the longest sections show fewer and count the rest."""
     since = since_label or data.since[:16].replace("T", " ")
+    sections = _digest_sections(data)
+    shown = {category: len(lines) for category, _total, lines in sections}
+    names: People = people or {}
+    zone = tz or ZoneInfo("UTC")
+    while True:
+        blocks = _digest_blocks(data.since, sections, shown, day, since, locale, names, zone)
+        rendered = [b.to_dict() for b in blocks]
+        fits = len(rendered) <= MAX_BLOCKS and json_size(rendered) <= MESSAGE_BUDGET
+        if fits or not any(shown.values()):
+            break
+        longest = max(shown, key=lambda category: shown[category])
+        shown[longest] -= 1
+    titles = [t(locale, f"digest_{category}", count=total) for category, total, _ in sections]
+    fallback = t(locale, "digest_title", day=day) + ": " + "; ".join(titles)
+    return message(fallback, blocks, "in_channel")
+
+
+def _digest_blocks(
+    since_iso: str,
+    sections: list[tuple[str, int, list[Any]]],
+    shown: dict[str, int],
+    day: str,
+    since: str,
+    locale: Locale,
+    people: People,
+    tz: ZoneInfo,
+) -> list[Block]:
+    blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
     blocks.append(context(t(locale, "digest_since", since=escape(since))))
     counter = 0
-    summary_lines: list[str] = []
-    for category in DIGEST_CATEGORIES:
-        lines: list[DigestLine] = getattr(data, category)
-        total: int = getattr(data, f"{category}_total")
-        if not total:
-            continue
-        title = t(locale, f"digest_{category}", count=total)
-        summary_lines.append(title)
-        blocks.append(section(f"*{title}*"))
-        for line in lines[:DIGEST_PER_CATEGORY]:
+    for category, total, lines in sections:
+        blocks.append(section(f"*{t(locale, f'digest_{category}', count=total)}*"))
+        for item in lines[: shown[category]]:
+            if category == "overdue":
+                line, late = item
+                text = _overdue_line(line, late, locale, people, tz)
+            else:
+                line, text = item, _digest_line(item, category, locale)
             opener = button(t(locale, "open"), f"{OPEN}:{counter}", {"v": "summary", "id": line.id})
-            blocks.append(section(_digest_line(line, category, locale), accessory=opener))
+            blocks.append(section(text, accessory=opener))
             counter += 1
-        if total > len(lines[:DIGEST_PER_CATEGORY]):
-            more = total - len(lines[:DIGEST_PER_CATEGORY])
-            ref: dict[str, Any] = {"v": "digest", "c": category, "s": data.since, "o": 0}
-            blocks.append(
-                section(
-                    t(locale, "digest_more", count=more),
-                    accessory=button(t(locale, "digest_show_all"), f"{OPEN}:{counter}", ref),
-                )
+        more = total - shown[category]
+        if more <= 0:
+            continue
+        if category == "overdue":  # no list of them to open: counted
+            blocks.append(context(t(locale, "digest_more", count=more)))
+            continue
+        ref: dict[str, Any] = {"v": "digest", "c": category, "s": since_iso, "o": 0}
+        blocks.append(
+            section(
+                t(locale, "digest_more", count=more),
+                accessory=button(t(locale, "digest_show_all"), f"{OPEN}:{counter}", ref),
             )
-            counter += 1
-    return message(
-        t(locale, "digest_title", day=day) + ": " + "; ".join(summary_lines), blocks, "in_channel"
-    )
+        )
+        counter += 1
+    return blocks
 
 
 def digest_list_view(

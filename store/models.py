@@ -307,11 +307,19 @@ class DigestData(BaseModel):
     unanswered_total: int = 0
     decided: list[DigestLine] = Field(default_factory=list)
     decided_total: int = 0
+    # candidates with requests past their deadline, each with those requests (the store's
+    # `overdue_lines`): filled in by who composes the digest, who knows the time
+    overdue: list[tuple[DigestLine, list[Request]]] = Field(default_factory=list)
+    overdue_total: int = 0
 
     @property
     def empty(self) -> bool:
         return not (
-            self.new_total or self.waiting_total or self.unanswered_total or self.decided_total
+            self.new_total
+            or self.waiting_total
+            or self.unanswered_total
+            or self.decided_total
+            or self.overdue_total
         )
 
 

@@ -84,6 +84,16 @@ class WebhookStore(Base):
             return 0, None
         return int(row[0] or 0), None if row[1] is None else str(row[1])
 
+    def oldest_undelivered_webhook(self) -> WebhookEvent | None:
+        """The undelivered event written first (how often it was tried, what went wrong
+        last), None when every event was delivered."""
+        found = self._rows(
+            f"SELECT {_COLUMNS} FROM webhook_events WHERE delivered_at IS NULL"
+            f" ORDER BY created_at {self.engine.bytewise}, event_id LIMIT 1",
+            [],
+        )
+        return WebhookEvent(**found[0]) if found else None
+
     def webhook_event(self, event_id: str) -> WebhookEvent | None:
         found = self._rows(f"SELECT {_COLUMNS} FROM webhook_events WHERE event_id = ?", [event_id])
         return WebhookEvent(**found[0]) if found else None

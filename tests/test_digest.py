@@ -273,7 +273,8 @@ def test_dry_run_json(tmp_path: Path, db_target: str, seeds_dir: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"text", "blocks"}
+    assert set(payload) == {"text", "blocks", "overdue"}
+    assert payload["overdue"] == {"total": 0, "candidates": []}
     assert "000_9e6b3ecb0732fcf3" in json.dumps(payload)
     posted = CliRunner().invoke(
         cli, ["digest", "--post", "--db", db], env={"DEBRIEF_DIGEST_CHANNEL": ""}
@@ -313,3 +314,179 @@ def test_digest_buttons_and_limits(bot: Bot, tmp_path: Path) -> None:
     [summary] = bot.replies("open")
     assert summary["response_type"] == "ephemeral" and summary["blocks"][0]["type"] == "header"
     assert summary.get("replace_original") is False  # the digest itself stays for everyone
+
+
+# -- overdue feedback: who was asked and has not answered past the deadline ------------------
+
+OVERDUE_A, OVERDUE_B = "000_9e6b3ecb0732fcf3", "002_72ee0a76eea41e0e"
+
+
+def ask_overdue(store: Store) -> None:
+    """UREV1 and UREV2 overdue on 000 (due 1 December), UREV1 on 002 (due 28 November),
+    UREV3 asked about 002 but not yet due."""
+    store.record_requests(
+        OVERDUE_A, ["UREV1", "UREV2"], "UASKER", "2026-12-01T15:59:59.999999+00:00", "C1", "1.1"
+    )
+    store.record_requests(
+        OVERDUE_B, ["UREV1"], "UASKER", "2026-11-28T15:59:59.999999+00:00", "C1", "1.2"
+    )
+    store.record_requests(
+        OVERDUE_B, ["UREV3"], "UASKER", "2099-01-01T15:59:59.999999+00:00", "C1", "1.2"
+    )
+
+
+def test_overdue_feedback_names_people_by_name_never_by_mention(
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str, seeds_dir: Path
+) -> None:
+    fake_slack.users["UREV1"] = "Alice <Li>"
+    _s, store, digester = make(fake_slack, db_target)
+    index_paths(store, [seeds_dir])
+    ask_overdue(store)
+    with time_machine.travel(at(9, 35), tick=False):
+        assert digester.run() == "sent"
+    [call] = fake_slack.calls("chat.postMessage")
+    blocks = call.json_param("blocks")
+    text = json.dumps(blocks, ensure_ascii=False)
+    title = "逾期未给结论（2），逾期最久的在前"
+    assert title in text and title in call.params["text"]
+    lines = [b["text"]["text"] for b in blocks if b.get("type") == "section"]
+    overdue = [line for line in lines if "逾期：" in line]
+    # the one overdue longest first; each reviewer by display name (escaped), else the id
+    assert overdue == [
+        "*002_72ee0a76eea41e0e · 神经网络模型设计师*\n逾期：Alice &lt;Li&gt;（2026-11-28 截止）",
+        "*000_9e6b3ecb0732fcf3 · 视频开发工程师*\n"
+        "逾期：Alice &lt;Li&gt;（2026-12-01 截止）、UREV2（2026-12-01 截止）",
+    ]
+    assert "<@" not in text and "<@" not in call.params["text"]  # nobody is pinged
+    assert "UREV3" not in text  # asked, not overdue
+    # the section sits after the candidates waiting for a decision
+    assert lines.index(f"*{title}*") > next(i for i, s in enumerate(lines) if "等待结论" in s)
+    # a decision closes the request: the next digest no longer lists it
+    store.record_post("C1", "1.2", OVERDUE_B, "verdict")
+    store.record_reply("C1", "9.1", "1.2", OVERDUE_B, "UREV1", "通过")
+    with time_machine.travel(at(9, 35, day=3), tick=False):
+        assert digester.run() == "sent"
+    second = json.dumps(
+        fake_slack.calls("chat.postMessage")[1].json_param("blocks"), ensure_ascii=False
+    )
+    assert "逾期未给结论（1）" in second and "神经网络模型设计师*\\n逾期" not in second
+
+
+def test_overdue_alone_is_worth_a_digest(
+    fake_slack: FakeSlack, tmp_path: Path, db_target: str
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "solo.txt").write_text("岗位：测试工程师\n问题1：q\n回答：a\n", "utf-8")
+    _s, store, digester = make(fake_slack, db_target)
+    index_paths(store, [folder])
+    with time_machine.travel(at(9, 35), tick=False):
+        assert digester.run() == "sent"
+    store.record_outcome("solo", "hold", "", "UBOSS")  # nobody waits, nothing is new
+    with time_machine.travel(at(9, 35, day=3), tick=False):
+        assert digester.compose()[0] is None
+    store.record_requests(
+        "solo", ["UREV1"], "UASKER", "2026-12-02T15:59:59.999999+00:00", "C1", "1.1"
+    )
+    with time_machine.travel(at(9, 35, day=3), tick=False):
+        message, _day = digester.compose()
+    assert message is not None and "逾期未给结论（1）" in message.text
+
+
+def test_dry_run_json_shows_overdue_feedback(
+    tmp_path: Path, db_target: str, seeds_dir: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from bot.cli import cli
+
+    store = open_store(db_target)
+    index_paths(store, [seeds_dir])
+    ask_overdue(store)
+    result = CliRunner().invoke(cli, ["digest", "--dry-run", "--json", "--db", db_target])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"text", "blocks", "overdue"}
+    assert payload["overdue"] == {
+        "total": 2,
+        "candidates": [
+            {
+                "candidate_id": OVERDUE_B,
+                "name": None,
+                "position": "神经网络模型设计师",
+                "reviewers": [
+                    {
+                        "reviewer": "UREV1",
+                        "asked_by": "UASKER",
+                        "due_at": "2026-11-28T15:59:59.999999+00:00",
+                    }
+                ],
+            },
+            {
+                "candidate_id": OVERDUE_A,
+                "name": None,
+                "position": "视频开发工程师",
+                "reviewers": [
+                    {
+                        "reviewer": "UREV1",
+                        "asked_by": "UASKER",
+                        "due_at": "2026-12-01T15:59:59.999999+00:00",
+                    },
+                    {
+                        "reviewer": "UREV2",
+                        "asked_by": "UASKER",
+                        "due_at": "2026-12-01T15:59:59.999999+00:00",
+                    },
+                ],
+            },
+        ],
+    }
+    assert "逾期未给结论（2）" in payload["text"]
+
+
+def test_every_section_full_still_fits_slacks_limits(bot: Bot, tmp_path: Path) -> None:
+    folder = tmp_path / "many"
+    folder.mkdir()
+    long = "分布式存储与计算平台高级开发工程师" * 3
+    for i in range(40):
+        (folder / f"m{i:02d}.txt").write_text(
+            f"岗位：{long}{i} 从业年限：{i % 9}年\n问题1：q\n考察目标：g\n回答：\n", "utf-8"
+        )
+    index_paths(bot.store, [folder])
+    reviewers = [f"UREV{i}" for i in range(8)]
+    for i, c in enumerate(bot.store.list_candidates()):
+        if c.id.startswith("m"):
+            bot.store.record_requests(
+                c.id, reviewers, "UASKER", "2026-11-28T15:59:59.999999+00:00", "C1", f"1.{i}"
+            )
+    for i in range(5):  # decisions recorded since the last digest
+        cid = f"m{i:02d}"
+        bot.store.record_post("C1", f"1.{cid}", cid, "verdict")
+        bot.store.record_reply("C1", f"2.{cid}", f"1.{cid}", cid, "UREV9", "通过")
+    digester = Digester(
+        bot.settings.model_copy(update={"digest_channel": "CHIRE"}),
+        bot.store,
+        web_client(bot.settings),
+    )
+    with time_machine.travel(at(9, 35), tick=True):
+        assert digester.run(force=True) == "sent"
+    [call] = bot.fake.wait_for("chat.postMessage")
+    assert call.ok, call.error
+    blocks = call.json_param("blocks")
+    assert len(blocks) <= 50
+    assert len(json.dumps(blocks, ensure_ascii=False, separators=(",", ":"))) <= 12_000
+    text = json.dumps(blocks, ensure_ascii=False)
+    for title in ("新面试记录", "等待结论", "有未回答的问题", "新记录的结论", "逾期未给结论（40）"):
+        assert title in text
+    lines = [b["text"]["text"] for b in blocks if b.get("type") == "section"]
+    overdue = [line for line in lines if "逾期：" in line]
+    assert overdue and all("等另外 3 人" in line for line in overdue)  # 5 named of 8
+    more = [
+        e["text"]
+        for b in blocks
+        if b.get("type") == "context"
+        for e in b["elements"]
+        if e["text"].startswith("还有")
+    ]
+    assert more == [f"还有 {40 - len(overdue)} 位"]
+    assert not any(b["text"]["text"].endswith("…") for b in blocks if b.get("type") == "section")

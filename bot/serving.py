@@ -9,8 +9,8 @@ Slack starts (the digest, answering files left unanswered) and `/healthz` says `
 A token Slack refuses is the operator's to fix: `serve` stops with one line naming it
 (exit 2). SIGTERM while it waits stops it as cleanly as at any other time.
 
-What needs no Slack starts at once: keeping the transcripts folder indexed and the
-retention policy's daily run.
+What needs no Slack starts at once: keeping the transcripts folder indexed, the
+retention policy's daily run, and handing hiring decisions to the ATS (bot/webhook.py).
 """
 
 from __future__ import annotations
@@ -192,6 +192,12 @@ class Serving:
             )
         else:
             logger.info("DEBRIEF_RETENTION_DAYS is not set: candidates are kept until forgotten")
+        if settings.webhook_url:  # every replica: each event is claimed by one
+            from .webhook import Deliverer
+
+            self.jobs.append(Deliverer.from_settings(settings, store).start())
+        else:
+            logger.info("DEBRIEF_WEBHOOK_URL is not set: hiring decisions are not sent to an ATS")
 
     def begin(self, stop: Callable[[], None]) -> None:
         """Called once the process listens: the starter thread, which calls `stop` when

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
@@ -269,6 +269,7 @@ class Doctor:
             yield Check(name="database", status="warn", detail=detail)
             yield self.retention(None)
             yield self.digest(None)
+            yield self.webhook(None)
             return
         except StoreError as exc:
             yield Check(name="database", status="fail", detail=store_error(exc, self.locale))
@@ -279,6 +280,7 @@ class Doctor:
             last_digest = store.last_digest_sent_at()
             served = store.workspace()
             retention = self.retention(store)
+            webhook = self.webhook(store)
         finally:
             store.close()
         integrity: Status = "ok" if health.quick_check == "ok" else "fail"
@@ -305,6 +307,7 @@ class Doctor:
         yield self.workspace(served)
         yield retention
         yield self.digest(last_digest)
+        yield webhook
 
     def workspace(self, served: tuple[str, str] | None) -> Check:
         """The bot token's workspace against the one this database has served: one
@@ -406,6 +409,43 @@ class Doctor:
             channel=settings.digest_channel,
             last=last_sent or self.say("never"),
         )
+
+    def webhook(self, store: Backend | None) -> Check:
+        """Hiring decisions handed to the ATS: how many wait for delivery, for how long,
+        and what went wrong with the oldest (a warning while any waits)."""
+        from .webhook import where
+
+        url = self.settings.webhook_url
+        if not url:
+            return self.check("webhook", "skip", "doctor_webhook_unset")
+        receiver = where(url)
+        count, _oldest = store.undelivered_webhooks() if store is not None else (0, None)
+        oldest = store.oldest_undelivered_webhook() if store is not None and count else None
+        if oldest is None:
+            return self.check("webhook", "ok", "doctor_webhook_ok", receiver=receiver)
+        return self.check(
+            "webhook",
+            "warn",
+            "doctor_webhook_waiting",
+            n=count,
+            receiver=receiver,
+            age=self.age(oldest.created_at),
+            attempts=oldest.attempts,
+            error=oldest.last_error or self.say("doctor_webhook_not_tried"),
+        )
+
+    def age(self, since: str) -> str:
+        """How long ago `since` (a UTC ISO time) was, in its largest whole unit."""
+        try:
+            seconds = (datetime.now(UTC) - datetime.fromisoformat(since)).total_seconds()
+        except ValueError:
+            return since
+        minutes = max(0, int(seconds // 60))
+        if minutes < 60:
+            return self.say("doctor_age_minutes", n=minutes)
+        if minutes < 48 * 60:
+            return self.say("doctor_age_hours", n=minutes // 60)
+        return self.say("doctor_age_days", n=minutes // (24 * 60))
 
 
 def _creatable(db: str) -> bool:

@@ -1307,6 +1307,25 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "{path}: {transcripts} transcripts, {skipped} skipped, {failing} failing",
     },
     "doctor_transcripts_first": {"zh": "（第一个：{failure}）", "en": " (first: {failure})"},
+    "doctor_webhook_unset": {
+        "zh": "没有设置 DEBRIEF_WEBHOOK_URL：录用结论不会发送给 ATS（可用 debrief export 导出）",
+        "en": "DEBRIEF_WEBHOOK_URL is not set: hiring decisions are not sent to an ATS"
+        " (debrief export writes them)",
+    },
+    "doctor_webhook_ok": {
+        "zh": "录用结论发送到 {receiver}：都已送达",
+        "en": "hiring decisions go to {receiver}: all delivered",
+    },
+    "doctor_webhook_waiting": {
+        "zh": "{n} 个录用结论还没有送到 {receiver}：最早的一个已等了 {age}，"
+        "尝试 {attempts} 次，最近一次：{error}",
+        "en": "{n} hiring decision(s) not delivered to {receiver} yet: the oldest has waited"
+        " {age}, {attempts} attempt(s), the last: {error}",
+    },
+    "doctor_webhook_not_tried": {"zh": "还没有尝试", "en": "not tried yet"},
+    "doctor_age_minutes": {"zh": "{n} 分钟", "en": "{n} min"},
+    "doctor_age_hours": {"zh": "{n} 小时", "en": "{n} h"},
+    "doctor_age_days": {"zh": "{n} 天", "en": "{n} days"},
     "doctor_digest_unset": {
         "zh": "没有设置 DEBRIEF_DIGEST_CHANNEL",
         "en": "DEBRIEF_DIGEST_CHANNEL is not set",

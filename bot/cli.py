@@ -26,7 +26,7 @@ from .cli_common import (
     open_store,
     settings_for,
 )
-from .cli_slack import ask, digest, serve
+from .cli_slack import ask, digest, remind, serve
 from .export import export
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, retention, stats
@@ -278,6 +278,7 @@ cli.add_command(list_)
 cli.add_command(serve)
 cli.add_command(ask)
 cli.add_command(digest)
+cli.add_command(remind)
 # the operator's (bot/ops.py, bot/migrate_db.py)
 cli.add_command(doctor)
 cli.add_command(backup)

@@ -1,4 +1,4 @@
-"""The commands that talk to Slack or speak as the bot: `serve`, `ask`, `digest`.
+"""The commands that talk to Slack or speak as the bot: `serve`, `ask`, `digest`, `remind`.
 
 bot/cli.py attaches them to the `debrief` group.
 """
@@ -16,7 +16,12 @@ from . import cli_text
 from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
 
 if TYPE_CHECKING:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
     from store.models import DigestData
+
+    from .remind import RemindRun
 
 
 @click.command()
@@ -284,3 +289,72 @@ def _overdue_json(data: DigestData) -> dict[str, Any]:
             for line, late in data.overdue
         ],
     }
+
+
+@click.command()
+@click.option(
+    "--post",
+    "do_post",
+    is_flag=True,
+    help=(
+        "Remind now each reviewer with overdue requests, once a day (cron: this runs"
+        " whatever the time, DEBRIEF_REMIND_TIME and the day of the week; schedule it on"
+        " working days)."
+    ),
+)
+@click.option("--dry-run", is_flag=True, help="Say who would be reminded of what; send nothing.")
+@db_option
+@json_option
+def remind(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
+    """Remind reviewers of overdue requests: one DM each, at most once a day.
+
+    `--post` sends today's reminders now, at most one a reviewer a day whoever sent
+    them (serve's schedule, another replica, an earlier run); it does not wait for
+    DEBRIEF_REMIND_TIME, nor skip weekends, and runs with DEBRIEF_REMIND_TIME=off too: cron
+    chooses when. `--dry-run` sends and records nothing (with SLACK_BOT_TOKEN it reads
+    from Slack who belongs to the workspace). Exit 1 when a reminder failed."""
+    from .app import web_client
+    from .remind import Reminder
+
+    if do_post == dry_run:
+        raise BadUsage("cli_digest_mode")
+    settings = settings_for(db_path)
+    if do_post and not settings.bot_token:
+        raise BadUsage("cli_remind_no_token")
+    store = open_backend(settings.db_path, create=False)
+    client = web_client(settings) if settings.bot_token else None
+    reminder = Reminder(settings, store, client)
+    now = reminder.now()
+    done = reminder.run(now, force=True, dry_run=dry_run)
+    if as_json:
+        echo_json(done.as_json())
+    else:
+        click.echo(_remind_text(done, settings.locale, now, settings.tz))
+    if done.failed:
+        raise SystemExit(1)
+
+
+def _remind_text(done: RemindRun, locale: cli_text.Locale, now: datetime, tz: ZoneInfo) -> str:
+    """One line a reviewer (what became of their reminder), then one a candidate."""
+    from handlers.views_common import _who
+    from handlers.views_remind import days_overdue, deadline_text, overdue_text
+
+    if not done.reminders:
+        return cli_text.t(locale, "remind_none", day=done.day)
+    lines: list[str] = []
+    for reminded in done.reminders:
+        key = f"remind_status_{reminded.status}"
+        lines.append(cli_text.t(locale, key, reviewer=reminded.reviewer))
+        for item in reminded.items:
+            r = item.request
+            lines.append(
+                cli_text.t(
+                    locale,
+                    "remind_item",
+                    who=_who(item.candidate, locale),
+                    asker=r.asked_by,
+                    due=deadline_text(r.due_at, tz),
+                    overdue=overdue_text(locale, days_overdue(r.due_at, now, tz)),
+                )
+            )
+    return "\n".join(lines)

@@ -141,7 +141,7 @@ class Serving:
         self.stopping = threading.Event()
         self.failure: click.ClickException | None = None
         self.watcher: Any = None  # keeps the transcripts folder indexed
-        self.jobs: list[Any] = []  # the daily ones: retention, the digest
+        self.jobs: list[Any] = []  # the daily ones: retention, the digest, the reminders
         self.socket: SocketModeHandler | None = None
         self.resumer: threading.Thread | None = None
         self.starter: threading.Thread | None = None
@@ -263,7 +263,8 @@ class Serving:
         return True
 
     def _start_slack_parts(self, own_team: str | None) -> None:
-        """What needs Slack: the files a process which died left unanswered, the digest."""
+        """What needs Slack: the files a process which died left unanswered, the digest,
+        the reminders."""
         from .digest import Digester
 
         settings = self.settings
@@ -283,6 +284,17 @@ class Serving:
             )
         else:
             logger.info("DEBRIEF_DIGEST_CHANNEL is not set: no daily digest")
+        if settings.remind_time != "off":
+            from .remind import Reminder
+
+            self.jobs.append(Reminder(settings, self.store, self.app.client).start())
+            logger.info(
+                "reminders of overdue requests at %s %s, Monday to Friday",
+                settings.remind_time,
+                settings.timezone,
+            )
+        else:
+            logger.info("DEBRIEF_REMIND_TIME is off: no reminders of overdue requests")
 
     def _check_workspace(self, team_id: str, team: str) -> None:
         """One installation serves one workspace: the database remembers the first one

@@ -123,7 +123,8 @@ class Reminder:
         self._lock = threading.Lock()
         self._scheduler: Any = None
         self._team: str | None = None
-        self._refused: set[tuple[str, str]] = set()  # (day, reviewer) already logged
+        self._refused: set[tuple[str, str]] = set()  # (day, reviewer) refused that day
+        self._groups_read = False  # in this run
 
     # -- when ----------------------------------------------------------------------------
 
@@ -176,11 +177,8 @@ class Reminder:
         result = RemindRun(day, "ran")
         with self._lock:
             self._refused = {seen for seen in self._refused if seen[0] == day}
-            groups_read = False
+            self._groups_read = False
             for reviewer, items in self.overdue(now).items():
-                if self.policy.groups and not groups_read and self.client is not None:
-                    self.policy.refresh(self.client)  # who is in the allowed groups now
-                    groups_read = True
                 result.reminders.append(self._one(reviewer, items, day, now, dry_run))
         return result
 
@@ -190,7 +188,8 @@ class Reminder:
         earlier = self.store.reminder_status(reviewer, day)
         if earlier in {"sent", "empty"}:
             return Reminded(reviewer, "already_sent", items)
-        access = self._access(reviewer)
+        # refused once today: not asked again (Slack is not read every run for them)
+        access = "no" if (day, reviewer) in self._refused else self._access(reviewer)
         if access == "no":
             if (day, reviewer) not in self._refused:
                 self._refused.add((day, reviewer))
@@ -228,6 +227,9 @@ class Reminder:
     def _access(self, reviewer: str) -> Access:
         """May `reviewer` see candidates: the allowed users and groups, then Slack: one of
         this workspace, not deactivated (without a client: the ids alone)."""
+        if self.policy.groups and not self._groups_read and self.client is not None:
+            self.policy.refresh(self.client)  # who is in the allowed groups now
+            self._groups_read = True
         verdict = self.policy.decide(reviewer)
         if verdict == "no":
             return "no"

@@ -328,10 +328,17 @@ def test_reviewers_who_may_not_see_candidates_are_not_reminded(
     fake_slack.user_teams["UREV2"] = "TOTHERORG"  # Slack Connect: another organisation
     store = open_store(asked)
     ask(store, A, ["UREV4"], DUE_DEC_1, THREAD_A)
-    run = reminder(fake_slack, asked, allowed_users_raw="UREV1,UREV2").run(at(2, 10))
+    fake_slack.fail_next("users.info", status=200, error="internal_error")  # UREV1: unknown
+    r = reminder(fake_slack, asked, allowed_users_raw="UREV1,UREV2")
+    run = r.run(at(2, 10))
+    assert statuses(run) == {"UREV1": "failed", "UREV2": "refused", "UREV4": "refused"}
+    assert fake_slack.calls("conversations.open") == []
+    run = r.run(at(2, 10, 5))  # the next run: UREV1 is known now; the refused stay refused
     assert statuses(run) == {"UREV1": "sent", "UREV2": "refused", "UREV4": "refused"}
     assert sent(fake_slack) == ["UREV1"]
     assert store.reminder_status("UREV2", "2026-12-02") is None
+    asked_about = [c.params["user"] for c in fake_slack.calls("users.info")]
+    assert asked_about.count("UREV2") == 1  # refused today: Slack is not asked every run
     # allowed through a user group, read from Slack when the reminders run
     fake_slack.usergroups["SREVIEWERS"] = ["UREV4"]
     again = reminder(fake_slack, asked, allowed_users_raw="UREV1,SREVIEWERS").run(at(2, 10, 5))

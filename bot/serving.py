@@ -5,7 +5,7 @@ The process is up at once: in HTTP mode it answers `GET /healthz` from the first
 `--port` is given. Meanwhile a starter thread asks Slack whether the bot token works
 (`auth.test`) and, in Socket Mode, opens the WebSocket (`apps.connections.open`), again
 and again with a growing pause, one log line an attempt, until it can: then what needs
-Slack starts (the digest, answering files left unanswered) and `/healthz` says `ok`.
+Slack starts (the digest, the reminders, answering files left unanswered) and `/healthz` says `ok`.
 A token Slack refuses is the operator's to fix: `serve` stops with one line naming it
 (exit 2). SIGTERM while it waits stops it as cleanly as at any other time.
 

@@ -13,6 +13,7 @@ UPDATE ... WHERE`): one sender, one replica, once, whatever restarts in between.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
@@ -27,6 +28,7 @@ _COLUMNS = (
     " q.closed_at, q.closed_by"
 )
 _LINE = "c.id, c.position, c.years, c.name, c.interviewed_at"
+MENTIONS = "mentions"  # the `meta` key: how the last `/candidate 邀请` with mentions had them
 
 
 def _request(r: dict[str, Any]) -> Request:
@@ -168,6 +170,27 @@ class RequestStore(Base):
             [candidate_id, channel],
         )
         return None if found is None else str(found)
+
+    # -- how mentions arrive (the manifest's should_escape) ------------------------------
+
+    def note_mentions(self, escaped: bool) -> None:
+        """How the mentions of the latest `/candidate 邀请` that had any arrived: as user
+        ids (`escaped`: should_escape is on) or as plain `@name` text; for `doctor`."""
+        value = json.dumps({"escaped": escaped, "at": utcnow()})
+        with self.tx() as tx:
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [MENTIONS, value],
+            )
+
+    def mentions_seen(self) -> tuple[bool, str] | None:
+        """(escaped, when) of the latest `note_mentions`; None before any."""
+        found = self._scalar("SELECT value FROM meta WHERE key = ?", [MENTIONS])
+        if found is None:
+            return None
+        value = json.loads(str(found))
+        return bool(value["escaped"]), str(value["at"])
 
     # -- reminders ---------------------------------------------------------------------
 

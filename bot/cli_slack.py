@@ -210,6 +210,8 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
     route = parse_command(text)
     if route.kind == Kind.DECIDE:  # it would be recorded, yet posted in no thread
         raise Failure("ask_no_decide")
+    if route.kind == Kind.REQUEST:  # nobody can be DMed, and no thread would say so
+        raise Failure("ask_no_request")
     store = open_backend(settings.db_path, create=False)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)

@@ -12,6 +12,7 @@ one module: one subcommand can be followed from what is typed to what is shown.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
@@ -23,11 +24,12 @@ from store.models import DIGEST_CATEGORIES, HIRINGS, Candidate, Hiring
 from store.pool import SearchBusyError
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
-from . import views
+from . import deadlines, views
 from .audit import AuditEvent
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import Locale, t
+from .views_requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
 
 FULL_WORDS = {"full", "all", "全文", "全部"}
 MAX_TEXT = 4000
@@ -48,6 +50,7 @@ class Kind(StrEnum):
     LIST = "list"
     DIGEST = "digest"  # "and N more" under a digest section
     DECIDE = "decide"  # the hiring decision (`结论 X 录用 [note]`), for DEBRIEF_DECIDERS
+    REQUEST = "request"  # ask reviewers for their decision (`邀请 X @a @b [截止 周五]`)
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,9 @@ class Route:
     since: str = ""
     part: int = 0  # a reply in several messages goes on from this one (a "continue" button)
     note: str = ""  # what a hiring decision says beside the decision
+    people: tuple[str, ...] = ()  # the users (U…, W…) and user groups (S…) mentioned
+    when: str | None = None  # a deadline as typed (None: none was)
+    problem: str = ""  # why the typed words cannot be read (a catalogue key; `words`: which)
 
 
 @dataclass
@@ -75,10 +81,25 @@ class Outgoing:
     unresolved: bool = False
     thread_ts: str | None = None  # posted in this thread (a verdict's) rather than the channel
     audit: str | None = None  # what the audit says about it, when not a lookup
+    # reviewers to ask (handlers/asking.py), once the posts before it are out; `message`
+    # is then what the asker is told should everything go as planned
+    ask: Ask | None = None
+    # a candidate whose request status messages are brought up to date once this is sent
+    refresh: str | None = None
 
 
 # user ids -> display names, for what is posted in a channel (None: ids as plain text)
 Names = Callable[[Iterable[str]], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """What only Slack can say, for asking reviewers (read after the acknowledgement)."""
+
+    # whether a user belongs to this workspace (not another organisation's, in Slack Connect)
+    belongs: Callable[[str], bool]
+    # a user group's members (None: it cannot be read)
+    members: Callable[[str], list[str] | None]
 
 
 # -- reading what was typed ------------------------------------------------------------------
@@ -152,6 +173,48 @@ def _read_question(kind: Kind, rest: list[str]) -> Route:
     return Route(kind, who=" ".join(who), n=n)
 
 
+# What `邀请` is followed by: users (`<@U123>`, `<@U123|name>`, `W…` on Enterprise Grid)
+# and user groups (`<!subteam^S123|@team>`), as Slack sends them with should_escape; and
+# what cannot be asked: `<!here>` and the like, a `@name` that arrived as plain text.
+_MENTION_RE = re.compile(
+    r"<@(?P<user>[UW][A-Z0-9]+)(?:\|[^>]*)?>"
+    r"|<!subteam\^(?P<group>S[A-Z0-9]+)(?:\|[^>]*)?>"
+    r"|<!(?P<special>here|channel|everyone)(?:\|[^>]*)?>"
+    r"|(?<![^\s,，、;；])(?P<plain>@[^\s,，、;；<>@]+)"
+)
+_BETWEEN_RE = re.compile(r"[\s,，、;；]*(?:(?:和|及|and|&amp;)[\s,，、;；]*)?", re.I)
+_BY_RE = re.compile(r"(?:截止|截至|by\b|due\b)\s*[:：]?\s*", re.I)
+
+
+def _read_request(kind: Kind, rest: list[str]) -> Route:
+    """`邀请 王 磊 <@U1> <@U2|li> 截止 周五`: the candidate is the words before the first
+    mention; the mentions; the deadline after them (`截止` / `by` may be left out).
+    Without a mention: the candidate alone (who was asked)."""
+    text = " ".join(rest)
+    found = list(_MENTION_RE.finditer(text))
+    if not found:
+        return Route(kind, who=text)
+    plain = [m.group("plain") for m in found if m.group("plain")]
+    if plain:  # the app without should_escape: nobody can be told apart
+        return Route(kind, problem="request_unescaped", words=" ".join(plain))
+    special = [f"@{m.group('special')}" for m in found if m.group("special")]
+    if special:
+        return Route(kind, problem="request_not_people", words=" ".join(special))
+    who = text[: found[0].start()].strip()
+    gaps = [text[a.end() : b.start()] for a, b in itertools.pairwise(found)]
+    if not who or not all(_BETWEEN_RE.fullmatch(gap) for gap in gaps):
+        return Route(kind, problem="request_usage")
+    tail = text[found[-1].end() :].strip(" ,，、;；")
+    when: str | None = None
+    if tail:
+        by = _BY_RE.match(tail)
+        when = tail[by.end() :].strip() if by else tail
+        if not when:  # `截止` and nothing after it
+            return Route(kind, problem="request_usage")
+    people = tuple(m.group("user") or m.group("group") for m in found)
+    return Route(kind, who=who, people=people, when=when)
+
+
 # -- answering ------------------------------------------------------------------------------
 
 
@@ -164,6 +227,7 @@ class Asked:
     posting: bool
     names: Names | None = None
     channel: str | None = None
+    lookups: Lookups | None = None
 
     @property
     def locale(self) -> Locale:
@@ -342,8 +406,112 @@ def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
             kind="outcome",
             thread_ts=thread,
             audit=f"outcome:{decision}",
+            refresh=c.id,  # it closed the open requests: their status message says so
         )
     ]
+
+
+def _request_general(route: Route, asked: Asked) -> list[Outgoing]:
+    """What cannot be asked: a mention that arrived as plain text, `@here`, no candidate."""
+    loc = asked.locale
+    if route.problem == "request_unescaped":
+        asked.deps.store.note_mentions(escaped=False)  # for `debrief doctor`
+        text = t(loc, "request_unescaped", mentions=escape(route.words))
+    elif route.problem == "request_not_people":
+        text = t(loc, "request_not_people", mentions=escape(route.words))
+    else:
+        text = t(loc, "request_usage")
+    return [Outgoing(views.notice(text), unresolved=True)]
+
+
+def _may_not_see(user: str, asked: Asked) -> str | None:
+    """Why `user` may not be shown candidates (a catalogue key), or None: the access rules
+    (DEBRIEF_ALLOWED_USERS and its user groups), then Slack's word that the user is of
+    this workspace (a Slack Connect user of another organisation is not)."""
+    verdict = asked.deps.policy.decide(user)
+    if verdict == "pending":
+        return "request_refused_pending"
+    if verdict == "no":
+        return "request_refused_access"
+    if asked.lookups is None or not asked.lookups.belongs(user):
+        return "request_refused_foreign"
+    return None
+
+
+def _members(people: tuple[str, ...], asked: Asked) -> tuple[list[str], str | None]:
+    """The users mentioned, each user group's members in its place, once each; or the
+    first group that cannot be read."""
+    found: list[str] = []
+    for mentioned in people:
+        if mentioned.startswith("S"):
+            members = asked.lookups.members(mentioned) if asked.lookups is not None else None
+            if members is None:
+                return [], mentioned
+            found += members
+        else:
+            found.append(mentioned)
+    return list(dict.fromkeys(found)), None
+
+
+def _request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """Ask the reviewers mentioned (`Ask`, carried out by handlers/asking.py once the
+    verdict is posted in this channel, posting it first when it is not); without a
+    mention, who was asked. Nobody is asked about a candidate with a hiring decision;
+    a reviewer who may not see candidates is refused by name, one who decided already
+    is not asked again."""
+    if not route.people:
+        requests = asked.deps.store.requests_for(c.id)
+        msg = request_list(c, requests, asked.locale, asked.deps.clock(), asked.deps.tz)
+        return [Outgoing(msg, candidate_id=c.id)]
+    loc, deps = asked.locale, asked.deps
+    deps.store.note_mentions(escaped=True)  # for `debrief doctor`
+    now = deps.clock()
+    due = deadlines.deadline(route.when, now, deps.tz)
+    if due == deadlines.PAST:
+        on = deadlines.today(now, deps.tz)
+        day = deadlines.read_day(route.when or "", on)
+        said = deadlines.day_text(day, loc, on.year) if day else escape(route.when or "")
+        return [Outgoing(views.notice(t(loc, "request_past", due=said)), unresolved=True)]
+    if not isinstance(due, deadlines.Due):
+        return [Outgoing(views.notice(t(loc, "request_usage")), unresolved=True)]
+    if c.outcome is not None:
+        decision = views.outcome_label(loc, c.outcome.decision)
+        text = t(loc, "request_has_outcome", who=escape(c.id), decision=decision)
+        return [Outgoing(views.notice(text), candidate_id=c.id)]
+    if not asked.channel:
+        return [Outgoing(views.notice(t(loc, "request_no_thread", who=escape(c.id))))]
+    people, unreadable = _members(route.people, asked)
+    if unreadable is not None:
+        text = t(loc, "request_group_unreadable", group=f"<!subteam^{unreadable}>")
+        return [Outgoing(views.notice(text))]
+    if len(people) > MAX_REVIEWERS:
+        return [Outgoing(views.notice(t(loc, "request_too_many", limit=MAX_REVIEWERS)))]
+    decided_by = {d.reviewer for d in c.decisions}
+    reviewers: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for user in people:
+        if user in decided_by:
+            continue
+        why = _may_not_see(user, asked)
+        if why is None:
+            reviewers.append(user)
+        else:
+            refused.append((user, why))
+    plan = Ask(
+        candidate_id=c.id,
+        candidate=named(c, loc),
+        asker=asked.user,
+        channel=asked.channel,
+        due=due,
+        reviewers=tuple(reviewers),
+        refused=tuple(refused),
+        decided=tuple(u for u in people if u in decided_by),
+    )
+    reply = ask_reply(plan, loc, now, deps.tz)
+    if not reviewers:  # nobody to ask: nothing is posted or recorded
+        return [Outgoing(reply, candidate_id=c.id)]
+    verdict = [] if deps.store.verdict_post(c.id, asked.channel) else _verdict(route, c, asked)
+    return [*verdict, Outgoing(reply, candidate_id=c.id, kind="request", ask=plan)]
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -381,6 +549,9 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
     Kind.DIGEST: Subcommand(general=_digest),
     Kind.DECIDE: Subcommand(
         ("decide", "结论"), _read_decide, button=False, general=_decide_usage, about=_decide
+    ),
+    Kind.REQUEST: Subcommand(
+        ("request", "邀请"), _read_request, button=False, general=_request_general, about=_request
     ),
 }
 
@@ -467,11 +638,13 @@ def answer(
     posting: bool = False,
     channel: str | None = None,
     names: Names | None = None,
+    lookups: Lookups | None = None,
 ) -> Answer:
     """Answer a route; its events say who looked at which candidate from where (one per
     candidate shown, or one without a candidate). `posting`: render for everyone in the
-    channel (a button asked for it), naming people with `names` instead of mentions."""
-    out = _answer(route, Asked(deps, user, posting, names, channel))
+    channel (a button asked for it), naming people with `names` instead of mentions;
+    `lookups`: what Slack says of the reviewers a `邀请` names."""
+    out = _answer(route, Asked(deps, user, posting, names, channel, lookups))
     events: list[AuditEvent] = []
     if route.kind != Kind.HELP:
         done = {o.candidate_id: o.audit for o in out if o.candidate_id and o.audit}

@@ -23,9 +23,12 @@ _STRINGS: dict[str, dict[Locale, str]] = {
             "*/candidate 列表 [岗位]* 候选人列表，最新的在前\n"
             "*/candidate 结论 &lt;候选人&gt; 录用|不录用|待定 [备注]* 记录录用结论（仅限"
             " DEBRIEF_DECIDERS 中的人），发在本频道该候选人点评的讨论串里\n"
+            "*/candidate 邀请 &lt;候选人&gt; @评审… [截止 &lt;时间&gt;]* 私信请评审给结论"
+            "（默认两个工作日内），点评讨论串里的状态消息随结论更新；不写评审则列出已邀请的人\n"
             "*/candidate 帮助* 显示本说明\n"
             "&lt;候选人&gt; 可以是编号、编号前缀（如 `000` ）或能唯一匹配的词（如岗位名）。"
-            "英文子命令同样可用：summary、unanswered、verdict、question、search、list、decide、help。"
+            "英文子命令同样可用：summary、unanswered、verdict、question、search、list、decide、"
+            "request、help。"
         ),
         "en": (
             "*/candidate &lt;who&gt;* a candidate's summary (a pick list when several match)\n"
@@ -40,9 +43,12 @@ _STRINGS: dict[str, dict[Locale, str]] = {
             "*/candidate list [position]* candidates, newest first\n"
             "*/candidate decide &lt;who&gt; hire|reject|hold [note]* records the hiring decision"
             " (DEBRIEF_DECIDERS only) in the thread of the candidate's verdict in this channel\n"
+            "*/candidate request &lt;who&gt; @reviewer… [by &lt;when&gt;]* asks reviewers for"
+            " their decision in a DM (due in two working days unless said); a status message in"
+            " the verdict's thread follows their decisions; without reviewers: who was asked\n"
             "*/candidate help* this help\n"
             "&lt;who&gt; is an id, an id prefix (such as `000`) or words that match one candidate."
-            " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、结论、帮助."
+            " Chinese subcommands work too: 总结、未回答、点评、问题、搜索、列表、结论、邀请、帮助."
         ),
     },
     "empty_command": {

@@ -5,6 +5,10 @@ response_url is spent or expired, chat.postMessage for posts) and remembers ever
 post about a candidate so replies in its thread can be tied to them, and in the
 audit.
 `RecordingOutbox` keeps the payloads, for `debrief ask`.
+
+An answer may end with reviewers to ask (`Outgoing.ask`: handlers/asking.py carries it
+out once the verdict before it is posted), or name a candidate whose request status
+messages are to be brought up to date once it is sent (`Outgoing.refresh`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from slack_sdk.webhook import WebhookClient
 
 from store.factory import Backend
 
+from .asking import ask_reviewers, refresh_status
 from .audit import AuditEvent, record
 from .blocks import Message, escape
 from .commands import Outgoing
@@ -73,6 +78,7 @@ def outbox_for(body: dict[str, Any], client: WebClient, deps: Deps) -> SlackOutb
     name = body.get("channel_name") or (body.get("channel") or {}).get("name")
     outbox = SlackOutbox(client, deps.store, deps.locale, channel, user, body.get("response_url"))
     outbox.pacer = deps.pacer
+    outbox.deps = deps
     outbox.direct = is_direct(channel, name)
     return outbox
 
@@ -82,16 +88,27 @@ class Outbox(Protocol):
 
     def post(self, outgoing: Outgoing) -> str | None: ...
 
+    def ask(self, outgoing: Outgoing) -> None: ...
+
+    def refresh(self, candidate_id: str) -> None: ...
+
 
 def deliver(outgoing: list[Outgoing], outbox: Outbox) -> bool:
-    """Send each in order; once a post fails (the asker was told why), the posts after it
-    are not tried. True when every post went out."""
+    """Send each in order; once a post fails (the asker was told why), what comes after
+    it is not tried (an ask after its verdict, say). True when every post went out."""
     for item in outgoing:
+        if item.ask is not None:
+            outbox.ask(item)
+            continue
+        sent = True
         if item.post:
-            if outbox.post(item) is None:
-                return False
+            sent = outbox.post(item) is not None
         else:
             outbox.reply(item.message)
+        if item.refresh is not None:  # recorded before it was sent: whether or not it went
+            outbox.refresh(item.refresh)
+        if not sent:
+            return False
     return True
 
 
@@ -107,6 +124,13 @@ class RecordingOutbox:
     def post(self, outgoing: Outgoing) -> str | None:
         self.payloads.append({**outgoing.message.payload(), "response_type": "in_channel"})
         return "recorded"
+
+    def ask(self, outgoing: Outgoing) -> None:
+        """What the asker would be told (`debrief ask` itself refuses to ask anyone)."""
+        self.payloads.append(outgoing.message.payload())
+
+    def refresh(self, candidate_id: str) -> None:
+        """Nothing in Slack to edit."""
 
 
 class SlackOutbox:
@@ -128,6 +152,19 @@ class SlackOutbox:
         self.sent_to_url = 0
         self.pacer = Pacer()  # outbox_for shares the app's: about one post a second a channel
         self.direct = False  # a DM or group DM: posting there cannot be fixed with /invite
+        self.deps: Deps | None = None  # outbox_for hands in the app's (asking needs them)
+
+    def _deps(self) -> Deps:
+        return self.deps if self.deps is not None else Deps(self.store, self.locale)
+
+    def ask(self, outgoing: Outgoing) -> None:
+        """Ask the reviewers of `outgoing.ask` (handlers/asking.py)."""
+        assert outgoing.ask is not None
+        ask_reviewers(outgoing.ask, self, self._deps())
+
+    def refresh(self, candidate_id: str) -> None:
+        """The candidate's request status messages, brought up to date (never raises)."""
+        refresh_status(candidate_id, self.client, self._deps())
 
     def reply(self, message: Message, replace_original: bool = False) -> None:
         payload: dict[str, Any] = {**message.payload(), "replace_original": replace_original}

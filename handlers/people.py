@@ -1,5 +1,6 @@
 """Who is who in Slack: display names for what the bot posts in a channel, where a
-`<@U…>` mention would ping, and who is in a channel (for the App Home tab).
+`<@U…>` mention would ping, who belongs to the workspace, who is in a channel (for the
+App Home tab) and in a user group (for asking reviewers).
 
 `users.info` (scope `users:read`) gives the name; names are kept in memory for an hour.
 A lookup that fails leaves the id, shown as plain text: never a mention. A channel's
@@ -94,6 +95,12 @@ class UserNames:
             self._cache[user] = (facts, self.clock() + ttl)
         return facts
 
+    def belongs(self, client: WebClient, user: str, team: str) -> bool:
+        """Whether `user` is a member of the workspace `team`: not a Slack Connect user of
+        another organisation, nor one Slack cannot tell us about."""
+        facts = self.facts(client, user)
+        return facts is not None and bool(team) and team in facts.teams and not facts.stranger
+
     def _ask(self, client: WebClient, user: str) -> tuple[UserFacts | None, float]:
         try:
             response = client.users_info(user=user)
@@ -108,6 +115,21 @@ class UserNames:
         if not isinstance(found, dict):
             return None, FAILED_TTL
         return user_facts(found), self.ttl
+
+
+def group_members(client: WebClient, group: str) -> list[str] | None:
+    """A user group's members (`usergroups.users.list`), read now; None when Slack will
+    not say (no such group, `usergroups:read` missing, Slack unreachable)."""
+    try:
+        response = client.usergroups_users_list(usergroup=group)
+    except SlackApiError as exc:
+        error = exc.response.get("error") if exc.response is not None else None
+        logger.warning("cannot read the members of user group %s (%s)", group, error)
+        return None
+    except Exception as exc:
+        logger.warning("cannot read the members of user group %s (%s)", group, type(exc).__name__)
+        return None
+    return [str(u) for u in response.get("users") or []]
 
 
 MEMBERS_TTL_S = 300.0

@@ -149,3 +149,38 @@ def test_every_kind_is_in_the_table_and_every_name_means_one_kind() -> None:
         assert sub.general or sub.about, kind
         for name in sub.names:
             assert parse_command(f"{name} 000").kind in {kind, Kind.FULL}, name
+
+
+R = Kind.REQUEST
+REQUESTS = [
+    # the candidate (words before the first mention), the people, the deadline after them
+    ("邀请 000 <@UANN> <@UBOB|bob> 截止 周五", Route(R, who="000", people=("UANN", "UBOB"), when="周五")),
+    ("request 000 <@UANN> by Friday", Route(R, who="000", people=("UANN",), when="Friday")),
+    ("邀请 王 磊 <@UANN|ann li>、<@W0BOB>", Route(R, who="王 磊", people=("UANN", "W0BOB"))),
+    ("邀请 000 <@UANN>, <@UBOB> and <@UCAT>", Route(R, who="000", people=("UANN", "UBOB", "UCAT"))),
+    ("邀请 000 <@UANN> 截止周五", Route(R, who="000", people=("UANN",), when="周五")),
+    ("邀请 000 <@UANN> 截止：12月4日", Route(R, who="000", people=("UANN",), when="12月4日")),
+    ("邀请 000 <@UANN> 3天", Route(R, who="000", people=("UANN",), when="3天")),
+    ("request 000 <@UANN> due 2026-12-04", Route(R, who="000", people=("UANN",), when="2026-12-04")),
+    ("邀请 000 <!subteam^S0DEV|@dev> <@UANN>", Route(R, who="000", people=("S0DEV", "UANN"))),
+    ("ｒｅｑｕｅｓｔ　000　<@UANN>", Route(R, who="000", people=("UANN",))),  # full width
+    # without a mention: who was asked
+    ("邀请 000", Route(R, who="000")),
+    ("邀请", Route(R)),
+    # what cannot be read says so
+    ("邀请 000 @ann", Route(R, problem="request_unescaped", words="@ann")),
+    ("邀请 000 ＠ann <@UBOB>", Route(R, problem="request_unescaped", words="@ann")),
+    ("邀请 000 <!here>", Route(R, problem="request_not_people", words="@here")),
+    ("邀请 000 <!channel|channel>", Route(R, problem="request_not_people", words="@channel")),
+    ("邀请 <@UANN>", Route(R, problem="request_usage")),  # nobody to ask about
+    ("邀请 000 <@UANN> 和王磊 <@UBOB>", Route(R, problem="request_usage")),
+    ("邀请 000 <@UANN> 截止", Route(R, problem="request_usage")),
+    # an address is not a mention
+    ("邀请 ann@example.com", Route(R, who="ann@example.com")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "route"), REQUESTS)
+def test_parse_request(text: str, route: Route) -> None:
+    assert parse_command(text) == route
+    assert route_from_value({"v": "request", "id": "000"}) is None  # typed only

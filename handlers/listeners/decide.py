@@ -26,6 +26,7 @@ from slack_sdk.errors import SlackApiError
 
 from store.models import DECISIONS, Decision
 
+from ..asking import refresh_status
 from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 from ..i18n import t
@@ -227,10 +228,11 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
     except SlackApiError as exc:
         # The decision is kept (under its provisional ts) when the thread cannot be written to.
         logger.warning("could not post a decision in its thread: %s", exc.response.get("error"))
-        return
-    ts = str(response.get("ts") or "")
-    if ts and not deps.store.settle_decision(target.channel, provisional, ts):
-        logger.warning("a posted decision stays under its provisional ts in %s", target.channel)
+    else:
+        ts = str(response.get("ts") or "")
+        if ts and not deps.store.settle_decision(target.channel, provisional, ts):
+            logger.warning("a posted decision stays under its provisional ts in %s", target.channel)
+    refresh_status(target.candidate_id, client, deps)  # recorded: its status message says so
 
 
 def on_click(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:

@@ -9,9 +9,10 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from ..audit import record
-from ..commands import answer, parse_command
-from ..deps import deps_of
+from ..commands import Lookups, answer, parse_command
+from ..deps import Deps, deps_of
 from ..outbox import ack_now, deliver, outbox_for
+from ..people import group_members
 from ..views import error_view
 
 logger = logging.getLogger("handlers.slash")
@@ -31,6 +32,7 @@ def on_command(body: dict[str, Any], client: WebClient, context: BoltContext) ->
             user=outbox.user or "",
             channel=outbox.channel,
             names=lambda ids: deps.names.lookup(client, ids),  # for what is posted (点评)
+            lookups=lookups(body, client, deps),  # the reviewers a 邀请 names
         )
         record(deps.store, result.events)
         deliver(result.outgoing, outbox)
@@ -40,6 +42,16 @@ def on_command(body: dict[str, Any], client: WebClient, context: BoltContext) ->
             outbox.reply(error_view(deps.locale))
         except Exception:
             logger.exception("could not tell the user about the failure")
+
+
+def lookups(body: dict[str, Any], client: WebClient, deps: Deps) -> Lookups:
+    """What Slack says of the people a command names: in this workspace (the command's
+    own, which the access guard checked is the token's), a user group's members."""
+    team = str(body.get("team_id") or "")
+    return Lookups(
+        belongs=lambda user: deps.names.belongs(client, user, team),
+        members=lambda group: group_members(client, group),
+    )
 
 
 def register(app: App) -> None:

@@ -19,6 +19,7 @@ from slack_sdk.errors import SlackApiError
 
 from store.errors import StoreError
 
+from ..asking import refresh_status
 from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 
@@ -47,6 +48,7 @@ class Handled:
 
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
+    decided: str | None = None  # the candidate a decision was recorded about (its status)
 
 
 def handle_message_event(
@@ -57,7 +59,8 @@ def handle_message_event(
 
 
 def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:
-    """After the reply is stored: its audit line, then the ✅ reaction."""
+    """After the reply is stored: its audit line, the ✅ reaction, then the request
+    status messages of a candidate just decided on."""
     record(deps.store, handled.events)
     if handled.acknowledge:
         channel, ts = handled.acknowledge
@@ -66,6 +69,8 @@ def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> Non
         except SlackApiError as exc:
             if (exc.response or {}).get("error") != "already_reacted":
                 logger.warning("could not react to a decision: %s", exc.response.get("error"))
+    if handled.decided is not None:
+        refresh_status(handled.decided, client, deps)
 
 
 def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | None) -> Handled:
@@ -108,7 +113,8 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
             else "note"
         )
         events.append(AuditEvent(user, what, candidate_id, channel))
-    return Handled(events, (channel, ts) if outcome.react else None)
+    decided = candidate_id if outcome.recorded and outcome.decision else None
+    return Handled(events, (channel, ts) if outcome.react else None, decided)
 
 
 def record_first(

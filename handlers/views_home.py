@@ -1,8 +1,8 @@
 """Pure views for the App Home tab and its modals (handlers/listeners/home.py).
 
-The Home tab holds four sections of at most `PER_SECTION` lines, each line with a
+The Home tab holds five sections of at most `PER_SECTION` lines, each line with a
 button that opens the candidate's summary in a modal, and a pager ("and N more",
-previous / next) under a section with more: at most 2 + 4 x 14 = 58 blocks, inside
+previous / next) under a section with more: at most 3 + 5 x 14 = 73 blocks, inside
 Slack's 100 for a view, however many candidates wait.
 """
 
@@ -35,7 +35,8 @@ HOME_SEARCH = "home_search"  # the search button, and the search modal's callbac
 SEARCH_BLOCK, SEARCH_ACTION = "query", "home_search_query"
 PER_SECTION = 10
 SEARCH_RESULTS = 20
-Section = Literal["waiting", "new", "unanswered", "decided"]
+# "asked": the requests for your decision (`/candidate 邀请`), the earliest deadline first
+Section = Literal["asked", "waiting", "new", "unanswered", "decided"]
 SECTIONS: tuple[Section, ...] = get_args(Section)
 
 

@@ -1,9 +1,10 @@
 """The App Home tab: each user's queue, published when they open it.
 
 On `app_home_opened` (the Home tab, not Messages) the bot publishes (`views.publish`)
-for that user: the candidates waiting for *their* decision (a verdict posted in a
-channel they are in, read with `conversations.members` and cached for a few minutes,
-that they have not decided), new transcripts since yesterday, candidates with
+for that user: the requests for their decision (`/candidate 邀请`, the earliest
+deadline first, the overdue marked), the candidates waiting for *their* decision (a
+verdict posted in a channel they are in, read with `conversations.members` and cached
+for a few minutes, that they have not decided), new transcripts since yesterday, candidates with
 unanswered questions, and their recent decisions. Each line opens the candidate's
 summary in a modal; each section pages ("and N more"); a search button opens a modal
 whose results appear in it (`views.update`). Opening the tab again refreshes it.
@@ -44,6 +45,7 @@ from ..views_home import (
     search_modal,
     summary_modal,
 )
+from ..views_requests import home_note
 from .access import home_allowed
 
 
@@ -57,7 +59,11 @@ def home_sections(
     for key in SECTIONS:
         offset = max(0, offsets.get(key, 0))
         lines: list[HomeLine]
-        if key == "waiting":
+        if key == "asked":
+            asked, total = store.asked_of(user, PER_SECTION, offset)
+            now = deps.clock()
+            lines = [HomeLine(line, home_note(r, locale, now, deps.tz)) for line, r in asked]
+        elif key == "waiting":
             found, total = store.waiting_for(channels, user, PER_SECTION, offset)
             lines = [HomeLine(line) for line in found]
         elif key == "decided":

@@ -270,6 +270,7 @@ class Doctor:
             yield self.retention(None)
             yield self.digest(None)
             yield self.webhook(None)
+            yield self.mentions(None)
             return
         except StoreError as exc:
             yield Check(name="database", status="fail", detail=store_error(exc, self.locale))
@@ -281,6 +282,7 @@ class Doctor:
             served = store.workspace()
             retention = self.retention(store)
             webhook = self.webhook(store)
+            mentions = store.mentions_seen()
         finally:
             store.close()
         integrity: Status = "ok" if health.quick_check == "ok" else "fail"
@@ -308,6 +310,7 @@ class Doctor:
         yield retention
         yield self.digest(last_digest)
         yield webhook
+        yield self.mentions(mentions)
 
     def workspace(self, served: tuple[str, str] | None) -> Check:
         """The bot token's workspace against the one this database has served: one
@@ -409,6 +412,19 @@ class Doctor:
             channel=settings.digest_channel,
             last=last_sent or self.say("never"),
         )
+
+    def mentions(self, seen: tuple[bool, str] | None) -> Check:
+        """Whether a `@name` typed in `/candidate` reaches the bot as a user id (the
+        manifest's `should_escape: true`, which `邀请` needs). A bot token cannot read the
+        manifest: this says what the latest `邀请` with mentions showed (the bot keeps
+        it), a warning when they came as plain text, nothing before one came."""
+        if seen is None:
+            return self.check("mentions", "skip", "doctor_mentions_unknown")
+        escaped, at = seen
+        when = at[:16].replace("T", " ") + " UTC"
+        if escaped:
+            return self.check("mentions", "ok", "doctor_mentions_ok", at=when)
+        return self.check("mentions", "warn", "doctor_mentions_plain", at=when)
 
     def webhook(self, store: Backend | None) -> Check:
         """Hiring decisions handed to the ATS: how many wait for delivery, for how long,

@@ -273,3 +273,28 @@ def test_a_database_not_created_yet_is_a_warning_before_the_first_start(
     blocked.write_text("not a folder", "utf-8")
     code, checks = doctor(fake_slack, blocked / "d.db")
     assert code == 1 and checks["database"]["status"] == "fail"
+
+
+def test_how_mentions_last_arrived_tells_whether_should_escape_is_on(
+    fake_slack: FakeSlack, db: Path
+) -> None:
+    """A bot token cannot read the manifest: doctor says what the latest `/candidate 邀请`
+    with mentions showed, and nothing before one came."""
+    _code, checks = doctor(fake_slack, db)
+    assert checks["mentions"]["status"] == "skip"
+    assert "cannot read the manifest" in checks["mentions"]["detail"]
+    store = Store(db)
+    store.note_mentions(escaped=False)  # `@ann` arrived as plain text
+    store.close()
+    code, checks = doctor(fake_slack, db)
+    assert code == 0 and checks["mentions"]["status"] == "warn"
+    assert "should_escape: true" in checks["mentions"]["detail"]
+    assert "should_escape" in doctor_text(fake_slack, db, "zh")
+    store = Store(db)
+    store.note_mentions(escaped=True)
+    store.close()
+    _code, checks = doctor(fake_slack, db)
+    assert (
+        checks["mentions"]["status"] == "ok"
+        and "should_escape is on" in checks["mentions"]["detail"]
+    )

@@ -62,3 +62,19 @@ def test_the_command_line_and_slack_use_the_same_words(db_target: str, tmp_path:
     english = debrief(db_target, "list", DEBRIEF_LOCALE="en").stdout
     assert "position unknown" in english and "years unknown" in english
     assert "3 yrs" in english and "1 questions, 1 unanswered" in english
+
+
+def test_every_entry_has_both_languages_with_the_same_placeholders() -> None:
+    """A word said in one language only, or a value one of them forgets to say, would be a
+    KeyError (or a missing fact) in Slack the day that language is chosen."""
+    import string
+
+    from handlers.i18n import _STRINGS
+
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    for key, words in _STRINGS.items():
+        assert set(words) == {"zh", "en"}, key
+        assert all(words[lang].strip() for lang in ("zh", "en")), key
+        assert fields(words["zh"]) == fields(words["en"]), key

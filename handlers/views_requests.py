@@ -16,14 +16,24 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
 from store.models import Candidate, Request
 
-from .blocks import Message, context, escape, fit, message, section
+from .blocks import (
+    MAX_BLOCKS,
+    MESSAGE_BUDGET,
+    Message,
+    _shrink,
+    context,
+    escape,
+    fit,
+    json_size,
+    message,
+    section,
+)
 from .deadlines import Due, day_text, due_text, local_day, today, utc_iso
 from .i18n import Locale, t
 from .views import summary_view
@@ -129,15 +139,18 @@ def ask_dm(
     candidate = escape(named(c, locale))
     card = summary_view(c, locale, asker, people)
     channel = f"<#{target.channel}>"
-    blocks: list[dict[str, Any]] = [
-        section(t(locale, "request_dm", asker=who, candidate=candidate, due=due)).to_dict(),
-        *card.blocks,
-    ]
+    head = [section(t(locale, "request_dm", asker=who, candidate=candidate, due=due)).to_dict()]
     if targets(target):
-        blocks.append(context(t(locale, "request_dm_hint", channel=channel)).to_dict())
-        blocks.append(decide_actions(locale, target).to_dict())
+        tail = [
+            context(t(locale, "request_dm_hint", channel=channel)).to_dict(),
+            decide_actions(locale, target).to_dict(),
+        ]
     else:  # a candidate id too long for a button's block_id: the thread alone
-        blocks.append(context(t(locale, "request_dm_reply", channel=channel)).to_dict())
+        tail = [context(t(locale, "request_dm_reply", channel=channel)).to_dict()]
+    # the card fits a message on its own: with the lines around it, it may have to give
+    blocks = card.blocks[: MAX_BLOCKS - len(head) - len(tail)]
+    _shrink(blocks, MESSAGE_BUDGET - json_size(head + tail))
+    blocks = [*head, *blocks, *tail]
     text = t(locale, "request_dm_text", asker=asker, candidate=named(c, locale), due=due)
     return Message(text=fit(text, 3000)[0], blocks=blocks)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,16 +20,20 @@ from zoneinfo import ZoneInfo
 import pytest
 from click.testing import CliRunner
 from support.fake_slack import FakeSlack
+from support.limits import block_problem
 from support.slackbot import Bot, all_text, start_bot
 from support.waiting import wait_until
 from test_decide import click_decision, opened_modal, submit
 from test_home import click, lines, open_home, section_of
 
 from bot.cli import cli
+from handlers.blocks import MESSAGE_BUDGET, json_size
 from handlers.deadlines import end_of_day
 from handlers.views_decide import Target
+from handlers.views_requests import ask_dm, status_message
 from store.indexer import index_paths
-from store.models import Request
+from store.models import Candidate, Request
+from store.transcripts.parser import parse_transcript
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
@@ -518,3 +522,37 @@ def test_debrief_ask_refuses_to_ask_reviewers(asking: Bot) -> None:
     assert result.exit_code != 0
     assert "debrief ask 不邀请评审" in result.output
     assert requests(asking) == {}
+
+
+def test_a_dm_and_a_status_stay_within_slack_s_limits_however_large() -> None:
+    """Pure: the DM of a candidate whose file is all excess, asked by a name with markup,
+    and the status message of 120 reviewers on as many deadlines."""
+    big = "很长的简介<b>。" * 3000
+    questions = "".join(f"问题{i}：{'问' * 500}？\n回答：\n" for i in range(1, 60))
+    text = f"姓名：{'<b>' * 200}\n岗位：{'x' * 500}\n简介：{big}\n总结：{big}\n{questions}点评：{big}\n"
+    parsed = parse_transcript(text.encode(), "huge.txt")
+    c = Candidate(**parsed.model_dump())
+    target = Target(c.id, CHANNEL, "1700000000.000100")
+    due = end_of_day(datetime(2026, 12, 4).date(), SHANGHAI)
+    dm_message = ask_dm(c, "<@U1> & Co", due, target, {}, "zh", TUESDAY, SHANGHAI)
+    assert block_problem(dm_message.blocks) is None
+    assert json_size(dm_message.blocks) <= MESSAGE_BUDGET
+    assert "<b>" not in json.dumps(dm_message.blocks, ensure_ascii=False)
+    assert "&lt;@U1&gt; &amp; Co" in json.dumps(dm_message.blocks, ensure_ascii=False)
+    assert dm_message.blocks[-1]["block_id"].startswith("decide@")
+
+    many = [
+        Request(
+            candidate_id=c.id,
+            reviewer=f"U{i:05d}",
+            asked_by="U123",
+            asked_at="2026-12-01T02:00:00.000000+00:00",
+            due_at=end_of_day(datetime(2026, 12, 2).date() + timedelta(days=i % 60), SHANGHAI),
+            channel=CHANNEL,
+            thread_ts="1700000000.000100",
+        )
+        for i in range(120)
+    ]
+    status_now = status_message(many, "en", TUESDAY, SHANGHAI)
+    assert block_problem(status_now.blocks) is None and len(status_now.text) <= 3000
+    assert status_now.text.startswith("waiting for <@U00000>")

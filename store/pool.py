@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -51,12 +52,27 @@ _worker_store: Any = None
 _worker_barrier: Barrier | None = None
 
 
+def _end_with_parent() -> None:
+    """A worker outlives no serving process, however that one ended (SIGKILL included):
+    it would hold the database and the serving process's output open."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="debrief-search-parent", daemon=True).start()
+
+
 def _init_worker(target: str, barrier: Barrier) -> None:
     """A worker's start: its own store on the same database, the word splitter loaded."""
     global _worker_store, _worker_barrier
     from .factory import open_store
     from .fulltext import warm
 
+    _end_with_parent()
     warm()
     _worker_store = open_store(target, create=False)
     _worker_barrier = barrier

@@ -5,6 +5,8 @@ kindly. (That the ack then never waits for ranking is measured by bench/, not he
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +25,8 @@ from store.pool import SearchBusyError, SearchPool
 
 pytestmark = pytest.mark.both_backends
 
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
 QUERIES = ["分布式", "模型训练", "TensorFlow", "Kafka 分区", "分布式训练调优", "没有这个词"]
 
 
@@ -144,3 +147,41 @@ def test_search_over_the_wire_is_ranked_in_a_worker_and_busy_is_said_kindly(
     finally:
         release.touch()
         thread.join(timeout=60)
+
+
+def test_workers_end_when_the_serving_process_is_killed(
+    seeded_store: Backend, db_target: str
+) -> None:
+    """SIGKILL leaves no worker behind holding the database (or the process's output)."""
+    code = (
+        "import sys\n"
+        "from store.pool import SearchPool\n"
+        "pool = SearchPool(sys.argv[1], workers=2).start()\n"
+        "print(*pool.pids, flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, db_target],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+        proc.kill()
+        proc.wait(timeout=30)
+        wait_until("the workers ended", lambda: not any(alive(p) for p in pids), timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split()[2] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False

@@ -85,10 +85,17 @@ class _Batch:
     def __init__(self) -> None:
         self.pending: list[Callable[[Tx], object]] = []
         self.started = 0.0
+        # Full-text rows of the batch's saves, by rid, written just before it commits
+        # (search.py): written between the saves, every savepoint a save opens would
+        # make FTS5 flush a segment of one transcript, and merging those costs more than
+        # the rest of the run.
+        self.fulltext: dict[int, tuple[str, str]] = {}
+        self.replaying = False  # writes redone one transaction each: nothing deferred
 
     def restart(self, db: sqlite_utils.Database) -> None:
         db.execute("BEGIN IMMEDIATE")
         self.pending = []
+        self.fulltext = {}
         self.started = time.monotonic()
 
 
@@ -206,13 +213,43 @@ class Connection(Base):
             except BaseException as exc:
                 _rollback(db)
                 if not is_disk_full(exc):
-                    for earlier in batch.pending:
-                        with self.tx() as again:
-                            earlier(again)
+                    self._replay(batch)
                     batch.restart(db)
                 raise
         batch.pending.append(fn)
         return result
+
+    def _replay(self, batch: _Batch) -> None:
+        """The batch was rolled back: redo its writes, one transaction each."""
+        batch.replaying = True
+        try:
+            for earlier in batch.pending:
+                with self.tx() as again:
+                    earlier(again)
+        finally:
+            batch.replaying = False
+
+    def _deferring(self) -> _Batch | None:
+        """The batch this thread's writes join, when its full-text rows may wait for its
+        commit (not while its writes are redone one by one)."""
+        batch: _Batch | None = getattr(self._local, "batch", None)
+        return batch if batch is not None and not batch.replaying else None
+
+    def _before_commit(self, tx: Tx, batch: _Batch) -> None:
+        """What a batch writes just before it commits (search.py: its full-text rows)."""
+
+    def _commit_batch(self, db: sqlite_utils.Database, batch: _Batch) -> None:
+        """Write what the batch deferred, then commit; should that fail, the batch is
+        rolled back and its writes redone one transaction each (as a failing write's are)."""
+        try:
+            self._before_commit(Tx(db.conn, ENGINE), batch)
+            db.execute("COMMIT")  # a deferred constraint is checked here
+        except BaseException as exc:
+            _rollback(db)
+            if not is_disk_full(exc):
+                self._replay(batch)
+            batch.pending, batch.fulltext = [], {}
+            raise
 
     @contextmanager
     def batch(self, max_seconds: float = 0.25) -> Iterator[Callable[[], None]]:
@@ -231,7 +268,7 @@ class Connection(Base):
         def tick() -> None:
             if time.monotonic() - batch.started >= max_seconds:
                 with self._said():
-                    db.execute("COMMIT")  # a deferred constraint is checked here
+                    self._commit_batch(db, batch)
                     batch.restart(db)
 
         try:
@@ -242,12 +279,8 @@ class Connection(Base):
         finally:
             self._local.batch = None
         with self._said():
-            try:
-                if db.conn.in_transaction:
-                    db.execute("COMMIT")
-            except BaseException:
-                _rollback(db)
-                raise
+            if db.conn.in_transaction:
+                self._commit_batch(db, batch)
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:

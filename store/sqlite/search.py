@@ -66,13 +66,36 @@ class FullText(HitSearch, Connection):
             self._unindex(tx, row[0])
 
     def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
-        tx.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, indexed[0]])
-        tx.execute(
-            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)", [rid, indexed[1]]
+        batch = self._deferring()
+        if batch is not None:  # an index run's batch: written, all together, at its commit
+            batch.fulltext[rid] = indexed
+            return
+        self._insert_fulltext(tx, [(rid, indexed)])
+
+    def _before_commit(self, tx: Tx, batch: Any) -> None:
+        self._insert_fulltext(tx, list(batch.fulltext.items()))
+        batch.fulltext = {}
+
+    @staticmethod
+    def _insert_fulltext(tx: Tx, found: list[tuple[int, tuple[str, str]]]) -> None:
+        """Each table's rows in one statement: FTS5 keeps them in memory until the commit
+        (no savepoint in between), and writes them as one segment."""
+        if not found:
+            return
+        tx.executemany(
+            "INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)",
+            [(rid, indexed[0]) for rid, indexed in found],
+        )
+        tx.executemany(
+            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
+            [(rid, indexed[1]) for rid, indexed in found],
         )
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
+        batch = self._deferring()
+        if batch is not None and batch.fulltext.pop(rid, None) is not None:
+            return  # saved earlier in this batch: its rows were never written
         row = tx.execute(
             "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
             " WHERE rid = ?",

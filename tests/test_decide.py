@@ -358,3 +358,29 @@ def test_a_target_too_long_for_a_block_id_is_refused_before_it_is_sent() -> None
     assert not targets(long_target)
     with pytest.raises(ValueError):
         decide_actions("zh", long_target)
+
+
+def test_dm_buttons_are_judged_by_the_verdict_thread_they_name(restricted_bot: Bot) -> None:
+    """With DEBRIEF_ALLOWED_CHANNELS set, a DM is no allowed channel, yet the decision
+    buttons a request or a reminder puts there decide in the verdict's thread: they are
+    judged by that thread's channel. Buttons naming a channel not allowed are refused."""
+    bot = restricted_bot
+    _message, ts = post_verdict(bot, "000")
+    cid = candidate_id(bot)
+    dm = bot.fake.dm_channel("U777")
+    allowed = decide_actions("zh", Target(cid, "C123", ts)).to_dict()["block_id"]
+    assert click_decision(
+        bot, bot.fake.next_ts(), "decide:hire", "hire", channel=dm, block_id=allowed
+    )
+    view = opened_modal(bot)
+    assert submit(bot, view, "hire") == (200, {})
+    assert wait_until("decisions(bot, cid)", lambda: decisions(bot, cid)) == [
+        ("U777", "hire", "通过")
+    ]
+    elsewhere = decide_actions("zh", Target(cid, "COTHER", ts)).to_dict()["block_id"]
+    click_decision(bot, bot.fake.next_ts(), "decide:hire", "hire", channel=dm, block_id=elsewhere)
+    wait_until(
+        "the refusal audited",
+        lambda: [e for e in bot.store.audit_log() if e.what == "refused:block_actions"],
+    )
+    assert len(bot.fake.calls("views.open")) == 1

@@ -34,6 +34,7 @@ from ..i18n import t
 from ..policy import Policy
 from ..views import notice
 from ..views_common import no_access_home
+from ..views_decide import Target
 
 logger = logging.getLogger("handlers.access")
 
@@ -112,6 +113,21 @@ def private_surface(body: dict[str, Any]) -> bool:
     return False
 
 
+def judged_channel(body: dict[str, Any], context: BoltContext) -> str | None:
+    """The channel a request is judged by: where it came from, except for decision
+    buttons in the bot's DM (a request, a reminder), which name the verdict thread they
+    decide in: they are judged by that thread's channel, where the decision is posted.
+    (The DM itself, which the bot sent to that reviewer alone, shows what the Home tab
+    shows them.)"""
+    if body.get("type") == "block_actions":
+        actions = body.get("actions")
+        first = actions[0] if isinstance(actions, list) and actions else None
+        target = Target.from_block_id(first.get("block_id")) if isinstance(first, dict) else None
+        if target is not None and (context.channel_id or "").startswith("D"):
+            return target.channel
+    return context.channel_id
+
+
 def _refuse_command(text: str) -> BoltResponse:
     body = json.dumps({"response_type": "ephemeral", "text": text}, ensure_ascii=False)
     return BoltResponse(status=200, body=body, headers={"content-type": "application/json"})
@@ -148,7 +164,9 @@ def check(body: dict[str, Any], context: BoltContext, policy: Policy) -> Refusal
             reason = "refused_pending"
         elif verdict == "no":
             reason = "refused"
-        elif not private_surface(body) and not policy.channel_allowed(context.channel_id):
+        elif not private_surface(body) and not policy.channel_allowed(
+            judged_channel(body, context)
+        ):
             reason = "refused_channel"
     if reason is None:
         return None

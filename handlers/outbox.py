@@ -230,7 +230,9 @@ class SlackOutbox:
         assert self.channel is not None
         logger.warning("chat.postMessage outcome unknown (%s): looking for the post", exc)
         try:
-            ts = find_posted(self.client, self.channel, POST_EVENT, marker, started)
+            ts = find_posted(
+                self.client, self.channel, POST_EVENT, marker, started, outgoing.thread_ts
+            )
         except Exception:
             logger.exception("could not look for a post whose outcome is unknown")
             ts = None

@@ -103,19 +103,32 @@ def find_posted(
     event_type: str,
     payload: dict[str, Any],
     since: float,
+    thread_ts: str | None = None,
 ) -> str | None:
-    """The ts of a message in `channel`, posted since `since` (epoch seconds), whose metadata
+    """The ts of a message in `channel` (in the thread `thread_ts`, when given: a channel's
+    history does not list replies), posted since `since` (epoch seconds), whose metadata
     is `event_type` with at least `payload`'s values; None when there is none. Raises when
     Slack cannot be asked (the outcome stays unknown)."""
     cursor: str | None = None
+    oldest = f"{max(since - CLOCK_SKEW_S, 0):.6f}"
     for _ in range(HISTORY_PAGES):
-        response = client.conversations_history(
-            channel=channel,
-            oldest=f"{max(since - CLOCK_SKEW_S, 0):.6f}",
-            include_all_metadata=True,
-            limit=200,
-            cursor=cursor,
-        )
+        if thread_ts is not None:
+            response = client.conversations_replies(
+                channel=channel,
+                ts=thread_ts,
+                oldest=oldest,
+                include_all_metadata=True,
+                limit=200,
+                cursor=cursor,
+            )
+        else:
+            response = client.conversations_history(
+                channel=channel,
+                oldest=oldest,
+                include_all_metadata=True,
+                limit=200,
+                cursor=cursor,
+            )
         for message in response.get("messages") or []:
             found = message.get("metadata") or {}
             body = found.get("event_payload") or {}

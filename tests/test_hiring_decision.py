@@ -17,6 +17,7 @@ from support.slackbot import Bot, all_text, start_bot
 from support.waiting import wait_until
 from test_home import lines, open_home, section_of
 
+from handlers.i18n import t
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
@@ -226,3 +227,22 @@ def test_the_home_queue_leaves_out_a_decided_candidate(
         assert lines(section_of(open_home(bot), "等你给结论")) == []
     finally:
         bot.server.stop()
+
+
+def test_a_decision_posted_in_the_thread_whose_answer_was_lost_is_found_there(
+    deciding: Bot, locale: str
+) -> None:
+    """Slack took the post but the connection dropped before it said so: the bot looks in
+    the verdict's thread (a channel's history does not list replies), finds it, and
+    neither posts it again nor tells the decider to go and check."""
+    bot, words = deciding, WORDS[locale]
+    thread = post_verdict(bot, words)
+    before = len(posts(bot))
+    bot.fake.drop_next("chat.postMessage")
+    decide(bot, f"{words['decide']} 000 {words['hire']}", "lost", "ULEAD")
+    in_thread = [c for c in posts(bot)[before:] if c.params.get("thread_ts") == thread]
+    assert len(in_thread) == 1  # posted once: not again
+    assert bot.fake.calls("conversations.replies")
+    said = json.dumps(bot.fake.responses("lost"), ensure_ascii=False)
+    assert t(locale, "post_unknown") not in said  # type: ignore[arg-type]
+    assert bot.store.outcome(CID) is not None

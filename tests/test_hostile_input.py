@@ -222,10 +222,10 @@ def test_a_decision_that_cannot_be_recorded_is_not_posted(bot: Bot, backend: str
     bot.idle()
     assert decisions(bot, cid) == [("U777", "hire", "通过 — 基础扎实")]
     # the decision stands under its post: deleting the post takes it back
-    history = WebClient(token="xoxb-test", base_url=bot.fake.base_url).conversations_history(
-        channel="C123"
+    thread = WebClient(token="xoxb-test", base_url=bot.fake.base_url).conversations_replies(
+        channel="C123", ts=ts
     )
-    [posted_ts] = [m["ts"] for m in history["messages"] if m.get("thread_ts") == ts]
+    [posted_ts] = [m["ts"] for m in thread["messages"] if m["ts"] != ts]
     deleted = {
         "type": "message",
         "subtype": "message_deleted",

@@ -169,11 +169,38 @@ def _conversations_history(fake: FakeSlack, call: Call) -> Result:
         posted = list(fake._messages.get(channel, []))
     messages = []
     for at, message in reversed(posted):
+        if message.get("thread_ts") not in (None, message.get("ts")):
+            continue  # a reply in a thread: Slack lists those with conversations.replies
         if at > oldest or (inclusive and at == oldest):
             shown = dict(message)
             if not with_metadata:
                 shown.pop("metadata", None)
             messages.append(shown)
+    return {"messages": messages, "has_more": False, "response_metadata": {"next_cursor": ""}}
+
+
+def _conversations_replies(fake: FakeSlack, call: Call) -> Result:
+    """A thread's parent and replies, oldest first (``oldest`` as in history, the parent
+    always first); ``metadata`` only with ``include_all_metadata``."""
+    channel, ts = str(call.params["channel"]), str(call.params["ts"])
+    if not fake.is_member(channel):
+        return {"error": "not_in_channel" if channel.startswith("C") else "channel_not_found"}
+    oldest = float(call.params.get("oldest") or 0)
+    with_metadata = str(call.params.get("include_all_metadata")).lower() in ("1", "true")
+    with fake._lock:
+        posted = list(fake._messages.get(channel, []))
+    parent = [m for _, m in posted if m.get("ts") == ts]
+    if not parent:
+        return {"error": "thread_not_found"}
+    replies = [
+        m for at, m in posted if m.get("thread_ts") == ts and m.get("ts") != ts and at > oldest
+    ]
+    messages = []
+    for message in [*parent, *replies]:
+        shown = dict(message)
+        if not with_metadata:
+            shown.pop("metadata", None)
+        messages.append(shown)
     return {"messages": messages, "has_more": False, "response_metadata": {"next_cursor": ""}}
 
 
@@ -385,6 +412,7 @@ METHODS: dict[str, Method] = {
     "chat.postMessage": _chat_post_message,
     "chat.update": _chat_update,
     "conversations.open": _conversations_open,
+    "conversations.replies": _conversations_replies,
     "conversations.members": _conversations_members,
     "files.info": _files_info,
     "reactions.add": _reactions_add,

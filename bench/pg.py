@@ -116,9 +116,20 @@ _COMMON = [
 ]
 
 
+BUSY_REPLY = "稍后再试"  # handlers/i18n.py "search_busy", in the default locale
+
+
 def replicas_under_load(
-    db: str, seconds: float, rate: float, replicas: int = 2, distinct: bool = False
+    db: str,
+    seconds: float,
+    rate: float,
+    replicas: int = 2,
+    distinct: bool = False,
+    workers: int | None = None,
 ) -> dict[str, Any]:
+    """`replicas` serve processes under `rate` commands a second; `workers`: their
+    DEBRIEF_SEARCH_WORKERS (None: the default; 0: ranking in the serving process, the
+    baseline of what the workers are for)."""
     store = open_store(db, create=False)
     ids = [s.id for s in store.list_candidates(limit=2000)]
     store.close()
@@ -128,11 +139,15 @@ def replicas_under_load(
         urls: list[str] = []
         try:
             for _ in range(replicas):
-                proc, url = start_serve(fake, db, {"DEBRIEF_LOG_LEVEL": "warning"})
+                env = {"DEBRIEF_LOG_LEVEL": "warning"}
+                if workers is not None:
+                    env["DEBRIEF_SEARCH_WORKERS"] = str(workers)
+                proc, url = start_serve(fake, db, env)
                 procs.append(proc)
                 urls.append(url)
             acks: list[float] = []
             replies: list[float] = []
+            busy: list[int] = []
             lock = threading.Lock()
 
             total = int(seconds * rate)
@@ -157,10 +172,13 @@ def replicas_under_load(
                 ack = (time.monotonic() - due) * 1000
                 fake.wait_for(f"response/{name}", timeout=30)
                 reply = (time.monotonic() - due) * 1000
+                said = json.dumps(fake.responses(name), ensure_ascii=False)
                 with lock:
                     if status == 200:
                         acks.append(ack)
                         replies.append(reply)
+                    if BUSY_REPLY in said:
+                        busy.append(n)
 
             start = time.monotonic() + 0.5
             with ThreadPoolExecutor(max_workers=32) as pool:
@@ -175,6 +193,8 @@ def replicas_under_load(
         "distinct_searches": len({t for t in texts if t.startswith("search ")}),
         "requests": total,
         "answered": len(acks),
+        "busy_replies": len(busy),
+        "search_workers": "default" if workers is None else workers,
         "rate_per_s": rate,
         "ack_p50_ms": statistics.median(acks),
         "ack_p99_ms": pct(acks, 99),
@@ -214,11 +234,15 @@ def report(r: dict[str, Any]) -> str:
         f" {in_order}/{len(shared)} queries in the same order"
     )
     names = ["sqlite_one_serve", "two_replicas"]
-    for name in [*names, *(n + "_distinct" for n in names)]:
-        x = r[name]
+    more = [n + "_distinct" for n in names] + [n + "_distinct_in_process" for n in names]
+    for name in [*names, *more]:
+        x = r.get(name)
+        if x is None:
+            continue
         lines.append(
-            f"{name} at {x['rate_per_s']}/s ({x['distinct_searches']} distinct searches):"
-            f" {x['answered']}/{x['requests']} answered;"
+            f"{name} at {x['rate_per_s']}/s ({x['distinct_searches']} distinct searches,"
+            f" search workers: {x.get('search_workers', 'default')}):"
+            f" {x['answered']}/{x['requests']} answered, {x.get('busy_replies', 0)} busy;"
             f" ack p50 {x['ack_p50_ms']:.0f} p99 {x['ack_p99_ms']:.0f} ms;"
             f" reply p50 {x['reply_p50_ms']:.0f} p99 {x['reply_p99_ms']:.0f} ms"
         )
@@ -283,6 +307,14 @@ def main(argv: list[str] | None = None) -> int:
             result["two_replicas" + tail] = replicas_under_load(
                 args.db, args.load_seconds, args.rate, 2, distinct
             )
+        # the baseline of the search workers: the same new searches ranked in the
+        # serving process (DEBRIEF_SEARCH_WORKERS=0), in the same run
+        result["sqlite_one_serve_distinct_in_process"] = replicas_under_load(
+            lite, args.load_seconds, args.rate, 1, True, workers=0
+        )
+        result["two_replicas_distinct_in_process"] = replicas_under_load(
+            args.db, args.load_seconds, args.rate, 2, True, workers=0
+        )
     result["load_end"] = loadavg()
     print(report(result))
     if args.json:

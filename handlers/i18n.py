@@ -292,7 +292,7 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     },
     "request_past": {
         "zh": "截止日期已过：{due}。请写今天或以后的日期。未记录任何内容。",
-        "en": "That deadline has passed: {due}. Give today or a later day. Nothing was recorded.",
+        "en": "Nothing was recorded: that deadline has passed ({due}). Give today or a later day.",
     },
     "request_has_outcome": {
         "zh": "{who} 已有录用结论（{decision}），不再邀请评审。未记录任何内容。",

@@ -416,7 +416,7 @@ def test_the_day_boundary_is_the_configured_zone_s(
 def test_a_past_or_unreadable_deadline_records_nothing(asking_in: Bot, locale: str) -> None:
     bot, words = asking_in, WORDS[locale]
     said = command(bot, f"{words['request']} 000 <@UANN> {words['by']} 2026-11-30", "past")
-    assert ("截止日期已过" if locale == "zh" else "That deadline has passed") in said
+    assert ("截止日期已过" if locale == "zh" else "that deadline has passed") in said
     said = command(bot, f"{words['request']} 000 <@UANN> {words['by']} 下辈子", "junk")
     assert ("/candidate 邀请" if locale == "zh" else "/candidate request") in said
     assert requests(bot) == {} and posts(bot) == []

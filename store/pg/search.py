@@ -317,7 +317,7 @@ class FullText(HitSearch, PgConnection):
         while True:
             # a page at a time, and the first bound after it (one page is nearly always
             # enough): the server keeps a top-N instead of sending every match's bound
-            page = self._all(bound_sql, [*idf_avg, *source_params, step + 1, offset])
+            page = self._hash_joined(bound_sql, [*idf_avg, *source_params, step + 1, offset])
             rows = self._all(among, [*params, [int(r[0]) for r in page[:step]]])
             found += [(int(r[0]), float(r[1])) for r in rows]
             found.sort(key=lambda f: (-f[1], -f[0]))
@@ -329,6 +329,21 @@ class FullText(HitSearch, PgConnection):
                     break  # no bound left can reach the top (ties included)
             offset += step
         return found[:limit]
+
+    def _hash_joined(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        """`sql` planned without nested loops. The planner underestimates a term's matches
+        (a LIKE over the vocabulary, the union with `long_words`: tens of rows where
+        there are tens of thousands) and joins two terms' matches with a nested loop,
+        one side re-read for every row of the other: seconds where hash joins take tens
+        of milliseconds. `SET LOCAL` holds in the search's own transaction only, and is
+        undone right after this statement."""
+        conn = self._connection()
+        with self._said():
+            conn.execute("SET LOCAL enable_nestloop = off")
+        rows = self._all(sql, params)
+        with self._said():
+            conn.execute("SET LOCAL enable_nestloop = on")
+        return rows
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:

@@ -172,31 +172,11 @@ class Digester:
 
     def start(self) -> None:
         """Schedule the digest daily, and post one now if today's was missed."""
-        from apscheduler.schedulers.background import BackgroundScheduler
-        from apscheduler.triggers.cron import CronTrigger
-        from apscheduler.triggers.interval import IntervalTrigger
+        from .schedule import daily
 
-        hour, minute = (int(x) for x in self.settings.digest_time.split(":"))
-        scheduler = BackgroundScheduler(timezone=self.settings.tz)
-        scheduler.add_job(
-            self.run_safely,
-            CronTrigger(hour=hour, minute=minute, timezone=self.settings.tz),
-            id="digest",
-            coalesce=True,
-            max_instances=1,
-            misfire_grace_time=None,
+        self._scheduler = daily(
+            self.run_safely, self.settings.tz, self.settings.digest_time, "digest"
         )
-        # Catch-up and retry: cheap when today's digest is already recorded.
-        scheduler.add_job(
-            self.run_safely,
-            IntervalTrigger(minutes=5, timezone=self.settings.tz),
-            id="digest-catch-up",
-            coalesce=True,
-            max_instances=1,
-            next_run_time=datetime.now(self.settings.tz),
-        )
-        scheduler.start()
-        self._scheduler = scheduler
 
     def stop(self) -> None:
         if self._scheduler is not None:

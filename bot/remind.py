@@ -337,31 +337,11 @@ class Reminder:
 
     def start(self) -> Reminder:
         """Schedule the reminders each working day, and send now those missed today."""
-        from apscheduler.schedulers.background import BackgroundScheduler
-        from apscheduler.triggers.cron import CronTrigger
-        from apscheduler.triggers.interval import IntervalTrigger
+        from .schedule import daily
 
-        hour, minute = (int(x) for x in self.settings.remind_time.split(":"))
-        scheduler = BackgroundScheduler(timezone=self.settings.tz)
-        scheduler.add_job(
-            self.run_safely,
-            CronTrigger(day_of_week="mon-fri", hour=hour, minute=minute, timezone=self.settings.tz),
-            id="remind",
-            coalesce=True,
-            max_instances=1,
-            misfire_grace_time=None,
+        self._scheduler = daily(
+            self.run_safely, self.settings.tz, self.settings.remind_time, "remind", "mon-fri"
         )
-        # Catch-up and retry: cheap when every reviewer's reminder is recorded for today.
-        scheduler.add_job(
-            self.run_safely,
-            IntervalTrigger(minutes=5, timezone=self.settings.tz),
-            id="remind-catch-up",
-            coalesce=True,
-            max_instances=1,
-            next_run_time=datetime.now(self.settings.tz),
-        )
-        scheduler.start()
-        self._scheduler = scheduler
         return self
 
     def stop(self) -> None:

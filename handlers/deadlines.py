@@ -22,6 +22,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from store.transcripts.values import MONTHS
+
 from .i18n import Locale, t
 
 WORKING_DAYS = 2  # the default: two working days after today
@@ -52,27 +54,7 @@ _WEEKDAYS_EN = {
     "sunday": 6,
     "sun": 6,
 }
-_MONTHS_EN = {
-    m: i
-    for i, names in enumerate(
-        (
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
-        ),
-        start=1,
-    )
-    for m in names
-}
+_MONTHS_EN = MONTHS  # the names a transcript's date may give, the same here
 _RELATIVE = {"今天": 0, "今日": 0, "today": 0, "明天": 1, "明日": 1, "tomorrow": 1, "后天": 2}
 
 _FULL_DATE = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?")

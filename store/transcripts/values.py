@@ -250,7 +250,8 @@ def is_placeholder(answer: str) -> bool:
 
 # -- when the interview was ------------------------------------------------------------------
 
-_MONTHS = {
+MONTHS = {
+    # English month names and their abbreviations -> the month's number
     m: i
     for i, names in enumerate(
         [
@@ -271,7 +272,7 @@ _MONTHS = {
     )
     for m in names
 }
-_MONTH_NAME = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_NAME = "|".join(sorted(MONTHS, key=len, reverse=True))
 # A four-digit year always: `26-11-28` or `11/28/2026` could be read more than one way.
 _DATE_RES = (
     re.compile(
@@ -375,7 +376,7 @@ def parse_interview_date(text: str) -> str | None:
             break
     else:
         return None
-    month = _MONTHS[dm["mon"]] if "mon" in dm.groupdict() and dm["mon"] else int(dm["m"])
+    month = MONTHS[dm["mon"]] if "mon" in dm.groupdict() and dm["mon"] else int(dm["m"])
     try:
         day = date(int(dm["y"]), month, int(dm["d"]))
     except ValueError:

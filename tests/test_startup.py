@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
-import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 from support.fake_slack import FakeSlack
+from support.serve import ServeProcess
 from support.servers import free_port
 from support.signed import command_body, command_payload, post_signed
 from support.slackbot import SECRET, all_text
@@ -31,43 +28,19 @@ SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 WAITING = "starting: Slack unreachable"
 
 
-class Serve:
-    """`debrief serve` running, its log read as it comes."""
+class Serve(ServeProcess):
+    """`debrief serve` running against a Slack at `api_port`, its log read as it comes."""
 
     def __init__(self, tmp_path: Path, api_port: int, *args: str, **env: str) -> None:
-        self.port = free_port()
         self.api = f"http://127.0.0.1:{api_port}/api/"
-        kept = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", "serve", "--port", str(self.port), "--host", "127.0.0.1"],
-            env=kept
-            | {
+        super().__init__(
+            {
                 "SLACK_BOT_TOKEN": "xoxb-test",
                 "SLACK_API_URL": self.api,
                 "DEBRIEF_DB": str(tmp_path / "served.db"),
             }
-            | env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+            | env
         )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def healthz(self) -> tuple[int, str] | None:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=3) as r:
-                return int(r.status), r.read().decode()
-        except urllib.error.HTTPError as exc:
-            return exc.code, exc.read().decode()
-        except OSError:
-            return None
 
     def attempts(self) -> list[str]:
         return [line for line in self.lines if "cannot be reached" in line]
@@ -79,15 +52,7 @@ class Serve:
         return code
 
     def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=30)
-        self._reader.join(timeout=10)
-        return code
-
-    @property
-    def log(self) -> str:
-        return "\n".join(self.lines)
+        return self.terminate()
 
 
 @pytest.fixture

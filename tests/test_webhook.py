@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from typing import Any
 
 import pytest
 from support.fake_slack import FakeSlack
+from support.serve import ServeProcess
 from support.servers import HttpServer, free_port
 from support.signed import command_body, post_signed
 from support.slackbot import SECRET, Bot, start_bot
@@ -391,16 +391,12 @@ def test_two_replicas_deliver_each_event_once(
         replica.close()
 
 
-class Serve:
-    """The real `debrief serve` in HTTP mode, its log read as it comes."""
+class Serve(ServeProcess):
+    """The real `debrief serve` in HTTP mode, ready once it returns."""
 
     def __init__(self, fake: FakeSlack, db: str, **env: str) -> None:
-        self.port = free_port()
-        kept = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot", "serve", "--port", str(self.port), "--host", "127.0.0.1"],
-            env=kept
-            | {
+        super().__init__(
+            {
                 "SLACK_BOT_TOKEN": "xoxb-test",
                 "SLACK_SIGNING_SECRET": SECRET,
                 "SLACK_API_URL": fake.base_url,
@@ -408,47 +404,26 @@ class Serve:
                 "DEBRIEF_DECIDERS": "ULEAD",
                 "DEBRIEF_LOG_LEVEL": "debug",
             }
-            | env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+            | env
         )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
         wait_until("/healthz says ok", self._ready, 60)
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.append(line.rstrip("\n"))
 
     def _ready(self) -> bool:
         if self.proc.poll() is not None:
             raise AssertionError(self.log)
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=3) as r:
-                return int(r.status) == 200
-        except OSError:
-            return False
+        answer = self.healthz()
+        return answer is not None and answer[0] == 200
 
     def command(self, fake: FakeSlack, text: str, name: str, user: str) -> None:
         body = command_body(
             text, response_url=fake.response_url(name), user_id=user, channel_id=CHANNEL
         )
-        status, _h, _b = post_signed(f"http://127.0.0.1:{self.port}/slack/events", body, SECRET)
+        status, _h, _b = post_signed(f"{self.url}/slack/events", body, SECRET)
         assert status == 200
 
     def stop(self) -> str:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        assert self.proc.wait(timeout=60) == 0, self.log
-        self._reader.join(timeout=10)
+        assert self.terminate() == 0, self.log
         return self.log
-
-    @property
-    def log(self) -> str:
-        return "\n".join(self.lines)
 
 
 def test_a_restart_between_the_decision_and_its_delivery_delivers_it_once(

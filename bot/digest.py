@@ -25,7 +25,7 @@ from slack_sdk import WebClient
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.people import UserNames
-from handlers.posting import find_posted, metadata, outcome_unknown
+from handlers.posting import PostUnknown, find_posted, post_once
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
 from store.factory import Backend
 from store.models import DigestData
@@ -134,28 +134,19 @@ class Digester:
         found, the day is marked unknown and the next run looks again before posting."""
         assert self.client is not None
         try:
-            response = self.client.chat_postMessage(
-                channel=channel,
+            ts = post_once(
+                self.client,
+                channel,
                 text=message.text,
                 blocks=message.blocks,
-                unfurl_links=False,
-                unfurl_media=False,
-                metadata=metadata(DIGEST_EVENT, {"day": day}),
+                event_type=DIGEST_EVENT,
+                marker={"day": day},
+                since=claimed,
             )
-        except Exception as exc:
-            if not outcome_unknown(exc):
-                raise
-            logger.warning("digest %s: Slack did not say whether it was posted; looking", day)
-            try:
-                ts = self._find(channel, day, claimed)
-            except Exception:
-                self.store.mark_digest_unknown(day, self.claimer)
-                raise
-            if ts is None:
-                self.store.mark_digest_unknown(day, self.claimer)
-                raise
-            return self._sent(day, channel, ts)
-        return self._sent(day, channel, str(response.get("ts") or "?"))
+        except PostUnknown as unknown:
+            self.store.mark_digest_unknown(day, self.claimer)
+            raise (unknown.__cause__ or unknown) from None  # what Slack (or the network) said
+        return self._sent(day, channel, ts)
 
     def _sent(self, day: str, channel: str, ts: str) -> Outcome:
         self.store.finish_digest(day, self.claimer, ts)

@@ -33,7 +33,7 @@ from handlers.audit import AuditEvent, record
 from handlers.pacing import Pacer
 from handlers.people import user_facts
 from handlers.policy import Policy
-from handlers.posting import find_posted, metadata, outcome_unknown
+from handlers.posting import PostUnknown, find_posted, post_once
 from handlers.views_remind import reminder_view
 from store.factory import Backend
 from store.models import Candidate, Request
@@ -295,25 +295,17 @@ class Reminder:
                 return self._sent(reviewer, day, channel, ts, items[:shown])
         self.pacer.wait(channel)
         try:
-            response = self.client.chat_postMessage(
-                channel=channel,
+            ts = post_once(
+                self.client,
+                channel,
                 text=message.text,
                 blocks=message.blocks,
-                unfurl_links=False,
-                unfurl_media=False,
-                metadata=metadata(REMIND_EVENT, marker),
+                event_type=REMIND_EVENT,
+                marker=marker,
+                since=claimed,
             )
-        except Exception as exc:
-            if not outcome_unknown(exc):
-                raise
-            try:
-                found = find_posted(self.client, channel, REMIND_EVENT, marker, claimed)
-            except Exception:
-                raise _Unknown() from exc
-            if found is None:
-                raise _Unknown() from exc
-            return self._sent(reviewer, day, channel, found, items[:shown])
-        ts = str(response.get("ts") or "?")
+        except PostUnknown as exc:
+            raise _Unknown() from exc
         return self._sent(reviewer, day, channel, ts, items[:shown])
 
     def _sent(self, reviewer: str, day: str, channel: str, ts: str, items: list[Overdue]) -> str:

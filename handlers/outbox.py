@@ -13,7 +13,6 @@ messages are to be brought up to date once it is sent (`Outgoing.refresh`).
 
 from __future__ import annotations
 
-import http.client
 import logging
 import time
 import uuid
@@ -36,10 +35,9 @@ from .i18n import Locale, t
 from .pacing import Pacer
 from .posting import (
     ConnectionRetryUnlessPosted,
+    PostUnknown,
     ServerErrorRetryUnlessPosted,
-    find_posted,
-    metadata,
-    outcome_unknown,
+    post_once,
 )
 from .views import notice
 
@@ -198,45 +196,23 @@ class SlackOutbox:
         marker = {"kind": outgoing.kind, "nonce": uuid.uuid4().hex}
         started = time.time()
         try:
-            response = self.client.chat_postMessage(
-                channel=self.channel,
+            ts = post_once(
+                self.client,
+                self.channel,
                 text=message.text,
                 blocks=message.blocks,
-                unfurl_links=False,
-                unfurl_media=False,
-                metadata=metadata(POST_EVENT, marker),
-                thread_ts=outgoing.thread_ts,  # None: in the channel
+                event_type=POST_EVENT,
+                marker=marker,
+                since=started,
+                thread_ts=outgoing.thread_ts,
             )
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
             if error in {"not_in_channel", "channel_not_found", "is_archived", "restricted_action"}:
                 self.reply(notice(self._cannot_post(str(error), outgoing)))
                 return None
-            if not outcome_unknown(exc):
-                raise
-            return self._posted_anyway(outgoing, marker, started, exc)
-        except (OSError, http.client.HTTPException) as exc:  # dropped, timed out
-            if not outcome_unknown(exc):
-                raise
-            return self._posted_anyway(outgoing, marker, started, exc)
-        return self._posted(outgoing, str(response.get("channel") or self.channel), response)
-
-    def _posted_anyway(
-        self, outgoing: Outgoing, marker: dict[str, str], started: float, exc: BaseException
-    ) -> str | None:
-        """Slack did not say whether the post went out: look for it rather than post it
-        twice. Found, it is recorded as posted; not found (or Slack cannot be asked), the
-        asker is told to check the channel, and nothing is posted again."""
-        assert self.channel is not None
-        logger.warning("chat.postMessage outcome unknown (%s): looking for the post", exc)
-        try:
-            ts = find_posted(
-                self.client, self.channel, POST_EVENT, marker, started, outgoing.thread_ts
-            )
-        except Exception:
-            logger.exception("could not look for a post whose outcome is unknown")
-            ts = None
-        if ts is None:
+            raise
+        except PostUnknown:  # not posted again: the asker is told to check the channel
             self.reply(notice(t(self.locale, "post_unknown")))
             return None
         return self._posted(outgoing, self.channel, {"ts": ts})

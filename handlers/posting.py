@@ -97,6 +97,52 @@ def metadata(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
     return {"event_type": event_type, "event_payload": payload}
 
 
+class PostUnknown(Exception):
+    """Slack did not say whether it took a post, and looking for it found nothing (or
+    Slack could not be asked): posting again could post it twice."""
+
+
+def post_once(
+    client: WebClient,
+    channel: str,
+    *,
+    text: str,
+    blocks: Any,
+    event_type: str,
+    marker: dict[str, Any],
+    since: float,
+    thread_ts: str | None = None,
+) -> str:
+    """chat.postMessage, never twice: the post carries `marker` in its metadata, and when
+    Slack does not say whether it took it (5xx, a dropped connection, a timeout) it is
+    looked for (`find_posted`) instead of posted again. -> its ts. PostUnknown when it
+    stays unknown (its cause: the lookup's failure, else the post's); Slack's refusals and
+    every other failure as raised."""
+    try:
+        response = client.chat_postMessage(
+            channel=channel,
+            text=text,
+            blocks=blocks,
+            unfurl_links=False,
+            unfurl_media=False,
+            metadata=metadata(event_type, marker),
+            thread_ts=thread_ts,  # None: in the channel
+        )
+    except Exception as exc:
+        if not outcome_unknown(exc):
+            raise
+        logger.warning("chat.postMessage outcome unknown (%s): looking for the post", exc)
+        try:
+            ts = find_posted(client, channel, event_type, marker, since, thread_ts)
+        except Exception as lookup:
+            logger.warning("could not look for a post whose outcome is unknown (%s)", lookup)
+            raise PostUnknown() from lookup  # why it is still unknown
+        if ts is None:
+            raise PostUnknown() from exc
+        return ts
+    return str(response.get("ts") or "?")
+
+
 def find_posted(
     client: WebClient,
     channel: str,

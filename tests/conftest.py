@@ -111,6 +111,11 @@ def clock() -> FakeClock:
 def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
     with FakeSlack(clock=clock) as fake:
         yield fake
+        # Listeners still at work (a status edit, a DM) finish while Slack is still
+        # there: after it, they would log a refused connection into a later test.
+        for started in fake.bots:
+            if started.work is not None:
+                started.work.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.fixture

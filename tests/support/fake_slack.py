@@ -123,6 +123,7 @@ class FakeSlack(HttpServer):
         self.homes: dict[str, dict[str, Any]] = {}  # the Home tab published for each user
         self.home_ids: dict[str, str] = {}
         self.dms: dict[str, str] = {}  # the bot's DM channel (D…) with a user -> that user
+        self.bots: list[Any] = []  # the test bots talking to this fake (support/slackbot.py)
         self._triggers: dict[str, float] = {}
         self._view_counter = itertools.count(1)
         self._ts_counter = itertools.count(1)

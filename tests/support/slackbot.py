@@ -179,4 +179,6 @@ def start_bot(
     runner.listener_executor = work
     runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
     server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
-    return Bot(fake=fake, server=server, store=store, settings=s, work=work)
+    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work)
+    fake.bots.append(bot)  # their listeners finish before this fake Slack goes away
+    return bot

@@ -64,19 +64,30 @@ def _ack_unhandled(unhandled: BoltUnhandledRequestError) -> BoltResponse:
     return BoltResponse(status=200, body="")
 
 
+class DebriefApp(App):
+    """Bolt's App, and what it reads in the background (user groups) until `close()`."""
+
+    deps: Deps
+
+    def close(self) -> None:
+        """Stop reading user groups: after this, the app calls Slack only for requests."""
+        self.deps.policy.stop()
+        self.deps.deciders.stop()
+
+
 def create_app(
     settings: Settings,
     store: Backend,
     *,
     verify_token: bool = True,
     clock: Callable[[], datetime] | None = None,
-) -> App:
+) -> DebriefApp:
     """`clock`: what time it is (aware), for deadlines; the system's unless a test says."""
     socket_mode = bool(settings.app_token)
     bolt_logger = logging.getLogger("debrief.bolt")
     if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):
         bolt_logger.addFilter(_ClientTokenNotice())
-    app = App(
+    app = DebriefApp(
         client=web_client(settings),
         signing_secret=settings.signing_secret or "",
         request_verification_enabled=not socket_mode,
@@ -99,6 +110,7 @@ def create_app(
     )
     if clock is not None:
         deps.clock = clock
+    app.deps = deps
     listeners.register(app, deps)
     policy.start(app.client)  # user groups are read in the background, never before an ack
     deciders.start(app.client)

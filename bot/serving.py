@@ -350,6 +350,7 @@ class Serving:
             job.stop()
         if self.resumer is not None:
             self.resumer.join(timeout=5)  # an upload being answered is finished, not cut off
+        self.app.close()
         self.store.close()  # writes the queued audit lines
         logger.info("stopped")
 

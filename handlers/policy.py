@@ -61,9 +61,12 @@ class Policy:
         )
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """The reader stops (within a read of Slack); nothing is read after this returns."""
         self._stop.set()
-        self._thread = None
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
 
     def _run(self, client: WebClient) -> None:
         while not self._stop.is_set():

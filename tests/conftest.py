@@ -114,8 +114,7 @@ def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
         # Listeners still at work (a status edit, a DM) finish while Slack is still
         # there: after it, they would log a refused connection into a later test.
         for started in fake.bots:
-            if started.work is not None:
-                started.work.shutdown(wait=True, cancel_futures=True)
+            started.close()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ SQLite and PostgreSQL, in both languages."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,20 @@ def deciding(fake_slack: FakeSlack, db_target: str, tmp_path: Path, locale: str)
         yield bot
     finally:
         bot.server.stop()
+
+
+def test_closing_the_app_stops_its_user_group_readers(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    """A closed app reads no user group again: its readers are gone, not asleep."""
+    fake_slack.usergroups.update({"S0HR": ["UHR"], "S0ALL": ["UHR"]})
+    before = set(threading.enumerate())
+    bot = started(fake_slack, db_target, tmp_path, deciders_raw="S0HR", allowed_users_raw="S0ALL")
+    readers = [t for t in set(threading.enumerate()) - before if t.name == "debrief-usergroups"]
+    assert len(readers) == 2
+    bot.server.stop()
+    bot.close()
+    assert [t for t in readers if t.is_alive()] == []
 
 
 def posts(bot: Bot) -> list[Any]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.app import create_app
+from bot.app import DebriefApp, create_app
 from bot.server import wsgi_app
 from bot.settings import Settings, load_settings
 from store.factory import open_store
@@ -61,6 +61,15 @@ class Bot:
     store: Store
     settings: Settings
     work: TrackedExecutor | None = field(default=None, repr=False)
+    app: DebriefApp | None = field(default=None, repr=False)
+
+    def close(self) -> None:
+        """Its background readers and listeners end while its fake Slack is still up:
+        after, they would log refused connections into a later test."""
+        if self.app is not None:
+            self.app.close()
+        if self.work is not None:
+            self.work.shutdown(wait=True, cancel_futures=True)
 
     def idle(self, timeout: float = 15) -> None:
         """Wait until every listener and lazy listener of the requests sent so far finished."""
@@ -179,6 +188,6 @@ def start_bot(
     runner.listener_executor = work
     runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
     server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
-    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work)
+    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app)
     fake.bots.append(bot)  # their listeners finish before this fake Slack goes away
     return bot

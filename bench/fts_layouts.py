@@ -49,12 +49,24 @@ def latin(text: str) -> str:
     return _RUN.sub(" ", text)
 
 
+def blanked(text: str) -> str:
+    """The same, every CJK character a space: the text keeps its length."""
+    return _RUN.sub(lambda m: " " * len(m.group()), text)
+
+
 def bigrams_apart(text: str) -> str:
-    """The bigram table's text in the alternative: each CJK run's bigrams, runs kept apart."""
+    """The bigram table's text in the alternative: each CJK run's bigrams; a run that
+    begins with the character the one before ended with is kept apart from it, the only
+    place where a phrase of bigrams could otherwise match across two runs."""
     folded = text.casefold()
-    runs = [r for r in _RUN.findall(folded) if len(r) >= 2]
-    cjk = f" {_SEPARATOR} ".join(" ".join(r[i : i + 2] for i in range(len(r) - 1)) for r in runs)
-    return cjk + " " + " ".join(fulltext._SHORT_RE.findall(folded))
+    out: list[str] = []
+    last = ""
+    for run in (r for r in _RUN.findall(folded) if len(r) >= 2):
+        if run[0] == last:
+            out.append(_SEPARATOR)
+        out.extend(run[i : i + 2] for i in range(len(run) - 1))
+        last = run[-1]
+    return " ".join(out) + " " + " ".join(fulltext._SHORT_RE.findall(folded))
 
 
 Layout = list[tuple[str, str, Callable[[str], str]]]
@@ -62,6 +74,7 @@ Layout = list[tuple[str, str, Callable[[str], str]]]
 LAYOUTS: dict[str, Layout] = {
     "today": [("tri", "'trigram'", lambda t: t), ("bi", _UNICODE, fulltext.bigrams)],
     "cjk-once": [("tri", "'trigram'", latin), ("bi", _UNICODE, bigrams_apart)],
+    "cjk-once-same-length": [("tri", "'trigram'", blanked), ("bi", _UNICODE, bigrams_apart)],
 }
 
 
@@ -92,7 +105,7 @@ def expressions(layout: str, query: str) -> tuple[str | None, str | None]:
     tri: list[str] = []
     bi: list[str] = []
     for term in fulltext.terms(query):
-        if term.kind == "trigram" and fulltext.is_cjk(term.text) and layout == "cjk-once":
+        if term.kind == "trigram" and fulltext.is_cjk(term.text) and layout != "today":
             pairs = [term.text[i : i + 2] for i in range(len(term.text) - 1)]
             bi.append(fulltext.quote(" ".join(pairs)))
         elif term.kind == "trigram":
@@ -137,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     raw = [p.read_text("utf-8") for p in files]
     texts = [fulltext.indexed(parse_transcript(p.read_bytes(), p.name))[0] for p in files]
     out: dict[str, Any] = {"count": len(files), "raw_mb": sum(map(len, map(str.encode, raw))) / 1e6}
-    seconds: dict[str, list[float]] = {"baseline": [], "today": [], "cjk-once": []}
+    seconds: dict[str, list[float]] = {"baseline": [], **{name: [] for name in LAYOUTS}}
     sizes: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="fts-layouts-") as tmp:
         work = Path(tmp)
@@ -187,10 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         runs = ", ".join(f"{s:.1f}" for s in seconds[k])
         ratio = "" if k == "baseline" else f"{out['ratio_to_baseline'][k]:.2f}"
         print(f"{k:10}  {median[k]:6.1f} ({runs:22})  {ratio:>8}   {sizes[k] / 1e6:8.0f} MB")
-    print("search, exact bm25 top 10, ms     today p50/p99     cjk-once p50/p99")
+    print("search, exact bm25 top 10, ms (p50 / p99): " + ", ".join(LAYOUTS))
     for mix, by in searches.items():
-        a, b = by["today"], by["cjk-once"]
-        print(f"  {mix:10} {a['p50']:12.1f} / {a['p99']:6.1f} {b['p50']:12.1f} / {b['p99']:6.1f}")
+        cells = "".join(f"{by[n]['p50']:10.1f} / {by[n]['p99']:6.1f}" for n in LAYOUTS)
+        print(f"  {mix:10}{cells}")
     unequal = {q: c for q, c in agreement.items() if len(set(c.values())) != 1}
     print(
         f"matches: equal for {len(agreement) - len(unequal)} of {len(agreement)} queries", unequal

@@ -49,7 +49,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # The characters a CJK term is made of (a regex class body); anything else is not CJK.
 CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK = CJK_RANGES
-_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+_CJK_ANY_RUN_RE = re.compile(f"[{_CJK}]+")
 _CJK_RUN_RE = re.compile(f"[{_CJK}]{{2,}}")
 # Stands between two runs of Chinese where a phrase of bigrams could otherwise match
 # across them. Three letters: never a short Latin word, never a CJK bigram.
@@ -105,8 +105,13 @@ def bigrams(text: str) -> str:
 
 def blank_cjk(text: str) -> str:
     """The `candidates_fts` row of a text: every CJK character a space (the bigram table
-    holds them), so that the text keeps its length, and with it bm25's document length."""
-    return _CJK_CHAR_RE.sub(" ", text)
+    holds them), so that the text keeps its length, and with it bm25's document length.
+    (A run at a time: about twice as fast as a character at a time.)"""
+    return _CJK_ANY_RUN_RE.sub(_spaces, text)
+
+
+def _spaces(run: re.Match[str]) -> str:
+    return " " * (run.end() - run.start())
 
 
 def indexed(t: Transcript) -> tuple[str, str]:

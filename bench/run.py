@@ -45,7 +45,6 @@ import corpus  # noqa: E402
 from support.fake_slack import FakeSlack  # noqa: E402
 from support.signed import command_body, post_signed  # noqa: E402
 
-from store import fulltext  # noqa: E402
 from store.sqlite.driver import sqlite3  # noqa: E402  (the library the store uses)
 from store.sqlite.store import Store  # noqa: E402
 
@@ -213,33 +212,22 @@ def rare_terms(seed: int) -> list[str]:
     return [m.rare_word(k) for k in (1, 3, 5, 9, 15, 2, 4)]
 
 
-def table_match(term: str) -> tuple[str, str]:
-    """The one FTS5 table a single term is searched in, and its MATCH expression (a
-    Chinese term of 3+ characters is a phrase of bigrams, store/fulltext.py)."""
-    match = fulltext.match_expressions(fulltext.terms(term))
-    assert match is not None and not (match.trigram and match.bigram), term
-    if match.trigram:
-        return "candidates_fts", match.trigram
-    assert match.bigram is not None
-    return "candidates_bigrams", match.bigram
-
-
 def exact_bm25(store: Store, term: str, k: int = 10) -> list[int]:
     """FTS5's own bm25 over every match, as a plain query on the term's table."""
-    table, expression = table_match(term)
+    table = "candidates_bigrams" if len(term) < 3 else "candidates_fts"
     sql = f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY bm25({table}) LIMIT {k}"
-    return [r[0] for r in store.db.execute(sql, [expression])]
+    return [r[0] for r in store.db.execute(sql, ['"' + term.casefold() + '"'])]
 
 
 def window_baseline(store: Store, term: str, k: int = 10, window: int = 100) -> list[int]:
     """The ranking this replaced: the newest `window` matches ranked by bm25's
     term-frequency part counted in their text (no IDF)."""
-    table, expression = table_match(term)
+    table = "candidates_bigrams" if len(term) < 3 else "candidates_fts"
     rids = [
         r[0]
         for r in store.db.execute(
             f"SELECT rowid FROM {table} WHERE {table} MATCH ? ORDER BY rowid DESC LIMIT {window}",
-            [expression],
+            ['"' + term.casefold() + '"'],
         )
     ]
     if not rids:
@@ -275,9 +263,13 @@ def bench_ranking(db: Path, seed: int, repeat: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kind, terms in (("common", COMMON_TERMS), ("rare", rare_terms(seed))):
         for term in terms:
-            table, expression = table_match(term)
             matches = store.db.execute(
-                f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", [expression]
+                "SELECT count(*) FROM "
+                + ("candidates_bigrams" if len(term) < 3 else "candidates_fts")
+                + " WHERE "
+                + ("candidates_bigrams" if len(term) < 3 else "candidates_fts")
+                + " MATCH ?",
+                ['"' + term.casefold() + '"'],
             ).fetchone()[0]
             exact = exact_bm25(store, term)
             ours = [rid_of[h.id] for h in store.search(term, snippets=False)]

@@ -1,20 +1,13 @@
 """Full-text search for Chinese: what goes into the index and how raw text becomes a query.
 
-Two contentless FTS5 tables, both fed by C code only (no Python loop per character),
-each character of the text tokenized once:
+Two contentless FTS5 tables, both fed by C code only (no Python loop per character):
 
-- `candidates_fts`, trigram tokenizer, over the text with every CJK character blanked
-  out (a space each, so the text keeps its length): a Latin term of 3+ characters
-  (TensorFlow, C++) is a phrase of trigrams, so a match is an exact, case-folded
-  substring.
+- `candidates_fts`, trigram tokenizer: any term of 3+ characters (分布式, TensorFlow,
+  C++) is a phrase of trigrams, so a match is an exact, case-folded substring.
 - `candidates_bigrams`, unicode61 (with `#` and `+` as token characters) over every CJK
   bigram occurrence of the text plus its short Latin words (`ai`, `go`, `c#`, `3`):
   a 2-character Chinese word (并行) and a 1-2 character Latin word are each one token
-  there, and a Chinese term of 3+ characters (分布式) is a phrase of its bigrams
-  (`分布 布式`). It keeps positions, so FTS5's bm25 sees each token's frequency. A phrase
-  of bigrams could only match across two runs of Chinese (`分布。布式`) where a run
-  begins with the character the one before it ended with: a separator token that no
-  query holds stands between those two runs.
+  there. It keeps positions, so FTS5's bm25 sees each token's frequency.
 
 A short Latin word matches whole words only: one not next to another Latin letter or
 digit (`AI` finds `AI` and `AI平台`, not `trAIning`; `ML` not `yaML`).
@@ -49,11 +42,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # The characters a CJK term is made of (a regex class body); anything else is not CJK.
 CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK = CJK_RANGES
-_CJK_ANY_RUN_RE = re.compile(f"[{_CJK}]+")
-_CJK_RUN_RE = re.compile(f"[{_CJK}]{{2,}}")
-# Stands between two runs of Chinese where a phrase of bigrams could otherwise match
-# across them. Three letters: never a short Latin word, never a CJK bigram.
-SEPARATOR = "zzz"
+_BIGRAM_RE = re.compile(f"(?=([{_CJK}]{{2}}))")
 _CJK_RE = re.compile(f"^[{_CJK}]+$")
 _RUNS_RE = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
 # A short Latin word: 1-2 letters or digits (plus `#`/`+`), not next to another one.
@@ -89,29 +78,10 @@ def doc_text(
 
 
 def bigrams(text: str) -> str:
-    """The `candidates_bigrams` row of a text: every CJK bigram occurrence, run by run
-    (SEPARATOR before a run that begins with the character the one before ended with),
-    then its short Latin words, space separated (repeats kept: bm25 counts them)."""
+    """The `candidates_bigrams` row of a text: every CJK bigram occurrence, then its
+    short Latin words, space separated (repeats kept: bm25 counts them)."""
     folded = text.casefold()
-    out: list[str] = []
-    last = ""
-    for run in _CJK_RUN_RE.findall(folded):
-        if run[0] == last:
-            out.append(SEPARATOR)
-        out.extend(run[i : i + 2] for i in range(len(run) - 1))
-        last = run[-1]
-    return " ".join(out) + " " + " ".join(_SHORT_RE.findall(folded))
-
-
-def blank_cjk(text: str) -> str:
-    """The `candidates_fts` row of a text: every CJK character a space (the bigram table
-    holds them), so that the text keeps its length, and with it bm25's document length.
-    (A run at a time: about twice as fast as a character at a time.)"""
-    return _CJK_ANY_RUN_RE.sub(_spaces, text)
-
-
-def _spaces(run: re.Match[str]) -> str:
-    return " " * (run.end() - run.start())
+    return " ".join(_BIGRAM_RE.findall(folded)) + " " + " ".join(_SHORT_RE.findall(folded))
 
 
 def indexed(t: Transcript) -> tuple[str, str]:
@@ -217,24 +187,13 @@ class Match:
     bigram: str | None
 
 
-def phrase(term: Term) -> str:
-    """A Chinese term of 3+ characters as the bigram table holds it: its bigrams, in order."""
-    return " ".join(term.text[i : i + 2] for i in range(len(term.text) - 1))
-
-
-def on_bigram_side(term: Term) -> bool:
-    """Whether `term` is searched in the bigram table (every CJK term and short word)."""
-    return term.kind != "trigram" or is_cjk(term.text)
-
-
 def match_expressions(query_terms: Sequence[Term]) -> Match | None:
     """None when there is nothing to search for."""
-    tri = [quote(t.text) for t in query_terms if not on_bigram_side(t)]
+    tri = [quote(t.text) for t in query_terms if t.kind == "trigram"]
     bi = [
-        quote(phrase(t) if t.kind == "trigram" else t.text)
-        + ("*" if len(t.text) == 1 and t.kind == "bigram" else "")
+        quote(t.text) + ("*" if len(t.text) == 1 and t.kind == "bigram" else "")
         for t in query_terms
-        if on_bigram_side(t)
+        if t.kind != "trigram"
     ]
     if not tri and not bi:
         return None

@@ -88,17 +88,14 @@ def _as_before_the_facts(store: Store) -> None:
                 now = fulltext.doc_text(p, i or "", s or "", questions, v, name, rows.names(who))
                 old = fulltext.doc_text(p, i or "", s or "", questions, v)
                 for table, column, text in (
-                    ("candidates_fts", "text", fulltext.blank_cjk(now)),
+                    ("candidates_fts", "text", now),
                     ("candidates_bigrams", "bigrams", fulltext.bigrams(now)),
                 ):
                     tx.execute(
                         f"INSERT INTO {table} ({table}, rowid, {column}) VALUES ('delete', ?, ?)",
                         [rid, text],
                     )
-                tx.execute(
-                    "INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)",
-                    [rid, fulltext.blank_cjk(old)],
-                )
+                tx.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, old])
                 tx.execute(
                     "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
                     [rid, fulltext.bigrams(old)],

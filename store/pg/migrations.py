@@ -412,33 +412,3 @@ def pg014_requests_reminders_webhooks(conn: Conn) -> None:
     )
     conn.execute("CREATE INDEX webhook_events_due ON webhook_events (delivered_at, next_at)")
     conn.execute("CREATE INDEX webhook_events_candidate ON webhook_events (candidate_id)")
-
-
-@migration
-def pg015_cjk_tokenized_once(conn: Conn) -> None:
-    """SQLite's m017: a CJK term of 3+ characters is a phrase of bigrams, ranked with the
-    bigram side's length (`terms_len`, beside the rid as `fts_len` is). That side now
-    counts a separator between two runs of Chinese where the second begins with the
-    character the first ended with (store/fulltext.py): the candidates whose length that
-    changes get it again, in `candidates` and in their postings. The text is read in
-    pages; only the candidates whose length differs are written."""
-    conn.execute("CREATE INDEX candidates_terms_length ON candidates (rid) INCLUDE (terms_len)")
-    after = 0
-    while True:
-        page = conn.execute(
-            "SELECT rid, fts, terms_len, terms FROM candidates WHERE rid > %s"
-            " ORDER BY rid LIMIT 500",
-            [after],
-        ).fetchall()
-        if not page:
-            break
-        after = int(page[-1][0])
-        for rid, fts, terms_len, terms in page:
-            length = len(fulltext.bigrams(fts).split())
-            if length == terms_len:
-                continue
-            conn.execute("UPDATE candidates SET terms_len = %s WHERE rid = %s", [length, rid])
-            conn.execute(
-                "UPDATE postings SET dl = %s WHERE term = ANY(%s) AND rid = %s",
-                [length, list(terms or []), rid],
-            )

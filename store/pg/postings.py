@@ -35,7 +35,7 @@ from typing import Any
 
 import psycopg
 
-from ..fulltext import CJK_RANGES, SEPARATOR
+from ..fulltext import CJK_RANGES
 
 Conn = psycopg.Connection[Any]
 Row = tuple[str, int, int, int]
@@ -53,12 +53,10 @@ MAX_KEY = 256
 
 
 def postings(rid: int, tokens: list[str]) -> Iterator[Row]:
-    """(term, rid, tf, dl) rows of one candidate's bigram-side tokens; the separator
-    between runs of Chinese counts in dl (FTS5 counts it) but is no term."""
+    """(term, rid, tf, dl) rows of one candidate's bigram-side tokens."""
     dl = len(tokens)
     for term, tf in Counter(tokens).items():
-        if term != SEPARATOR:
-            yield term, rid, tf, dl
+        yield term, rid, tf, dl
 
 
 def words(rid: int, fts: str) -> Iterator[Row]:

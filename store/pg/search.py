@@ -4,15 +4,15 @@ over them. The same terms as SQLite find the same candidates.
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
 SQL over the frequency tables (postings.py) and the `fts` column (see migrations.py):
 
-- a CJK term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5
-  matches the phrase of its bigrams), served by the pg_trgm GIN index;
+- a CJK term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5's
+  trigram tokenizer matches it), served by the pg_trgm GIN index;
 - any other term of 3+ characters: the `words` or `runs` entries containing it;
 - a 2-character CJK word or a short Latin word: the candidates `postings` lists for it;
 - one CJK character: the bigrams starting with it (FTS5's prefix query).
 
 Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), the document
 lengths as FTS5 counts them (characters for the trigram side, tokens for the bigram
-side, where every CJK term is); the two sides' scores add up, as they do on SQLite. Document count and average
+side); the two sides' scores add up, as they do on SQLite. Document count and average
 lengths are cached for a minute. Term frequencies come from an index where one holds
 them exactly (`_indexed`: `postings` for the bigram side, `words` and `runs` for other
 terms of 3+ characters); a CJK term of 3+ characters is counted in the text, and only
@@ -32,7 +32,7 @@ from psycopg import pq
 
 from .. import rows
 from ..base import Tx
-from ..fulltext import SEPARATOR, Sort, Term, is_cjk, on_bigram_side
+from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
 from .connection import PgConnection
 from .postings import LONG, WORD_RE, Rows, text_array
@@ -112,7 +112,7 @@ def _bigrams_of(term: Term) -> list[str]:
 def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
     """A subquery of (rid, tf, dl) listing the candidates holding every bigram of a CJK
     term of 3+ characters, tf being the rarest one's count: the term occurs (without
-    overlaps) no more often than that. dl is 0 (the length is the candidate's `terms_len`)."""
+    overlaps) no more often than that. dl is 0 (the text's length is `fts_len`)."""
     grams = _bigrams_of(term)
     return (
         "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(?)"
@@ -125,8 +125,7 @@ def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
     """(fts, fts_len, terms, terms_len) of a candidate's indexed text and bigram string."""
     tokens = bigrams.split()
     fts = text.casefold().replace("\x00", "")
-    terms = sorted(set(tokens) - {SEPARATOR})
-    return fts, len(fts), terms, len(tokens)  # fts_len is length(fts)
+    return fts, len(fts), sorted(set(tokens)), len(tokens)  # fts_len is length(fts)
 
 
 class FullText(HitSearch, PgConnection):
@@ -220,11 +219,11 @@ class FullText(HitSearch, PgConnection):
         first: str | None = None
         in_text = False
         for i, term in enumerate(terms):
-            avg = avg_terms if on_bigram_side(term) else avg_fts
+            avg = avg_fts if term.kind == "trigram" else avg_terms
             indexed = _indexed(term)
-            if indexed is None:  # a CJK term of 3+ characters: a phrase of bigrams on SQLite
+            if indexed is None:
                 sql, param = _frequency(term)
-                counts.append(f"{sql} AS tf{i}, terms_len AS len{i}")
+                counts.append(f"{sql} AS tf{i}, fts_len AS len{i}")
                 count_params.append(param)
                 cond, cond_param = _condition(term)
                 where.append(cond)
@@ -285,7 +284,7 @@ class FullText(HitSearch, PgConnection):
 
         A CJK term of 3+ characters occurs (without overlaps) at most as often as the
         rarest of its bigrams, so `postings` gives every candidate holding all its
-        bigrams a bm25 no lower than its real one (with its real length, `terms_len`).
+        bigrams a bm25 no lower than its real one (with its real length, `fts_len`).
         Candidates are scored exactly, by the exact query, in order of that bound, until
         the `limit`-th best exact score is above every bound left: no candidate left can
         then enter the top (ties included), so the answer is the exact query's. `among`
@@ -297,7 +296,7 @@ class FullText(HitSearch, PgConnection):
             indexed = _indexed(term)
             if indexed is None:
                 sql, sub = _all_bigrams(term)
-                length = "c.terms_len"
+                length = "c.fts_len"
             else:
                 sql, sub = indexed
                 length = f"p{i}.dl"

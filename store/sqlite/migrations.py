@@ -399,24 +399,3 @@ def m016_requests_reminders_webhooks(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE INDEX IF NOT EXISTS webhook_events_candidate ON webhook_events (candidate_id)"
     )
-
-
-@migration
-def m017_cjk_tokenized_once(db: sqlite_utils.Database) -> None:
-    """Each character is tokenized once: the trigram table no longer holds CJK text
-    (blanked out, the length kept), and a CJK term of 3+ characters is a phrase of
-    bigrams (store/fulltext.py). Both tables are rebuilt from the stored text, a few
-    hundred candidates a statement."""
-    from .. import fulltext
-    from .search import indexed_text, write_fulltext
-
-    db.execute("INSERT INTO candidates_fts (candidates_fts) VALUES ('delete-all')")
-    db.execute("INSERT INTO candidates_bigrams (candidates_bigrams) VALUES ('delete-all')")
-    rids = [r[0] for r in db.execute("SELECT rid FROM candidates ORDER BY rid").fetchall()]
-    for start in range(0, len(rids), 500):
-        found: list[tuple[int, tuple[str, str]]] = []
-        for rid in rids[start : start + 500]:
-            text = indexed_text(db.execute, rid)
-            if text is not None:
-                found.append((rid, (text, fulltext.bigrams(text))))
-        write_fulltext(db.conn.executemany, found)

@@ -54,45 +54,6 @@ def indexed_questions(execute: Callable[[str, list[Any]], Any], rid: int) -> lis
     ]
 
 
-def indexed_text(execute: Callable[[str, list[Any]], Any], rid: int) -> str | None:
-    """The text a candidate was indexed with (`fulltext.doc_text` of its stored rows),
-    None when there is no such candidate."""
-    row = execute(
-        "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
-        " WHERE rid = ?",
-        [rid],
-    ).fetchone()
-    if row is None:
-        return None
-    return fulltext.doc_text(
-        row[0],
-        row[1],
-        row[2],
-        indexed_questions(execute, rid),
-        row[3],
-        row[4],
-        rows.names(row[5]),
-    )
-
-
-def write_fulltext(
-    executemany: Callable[[str, Any], Any], found: list[tuple[int, tuple[str, str]]]
-) -> None:
-    """Each table's rows of some candidates ((rid, (doc_text, bigrams)) each), in one
-    statement per table: FTS5 keeps them in memory until the commit and writes them as
-    one segment."""
-    if not found:
-        return
-    executemany(
-        "INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)",
-        [(rid, fulltext.blank_cjk(indexed[0])) for rid, indexed in found],
-    )
-    executemany(
-        "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
-        [(rid, indexed[1]) for rid, indexed in found],
-    )
-
-
 class FullText(HitSearch, Connection):
     """The FTS5 rows of every save, and the ranking `search()` reads."""
 
@@ -117,20 +78,43 @@ class FullText(HitSearch, Connection):
 
     @staticmethod
     def _insert_fulltext(tx: Tx, found: list[tuple[int, tuple[str, str]]]) -> None:
-        """No savepoint between the statements: one segment per table."""
-        write_fulltext(tx.executemany, found)
+        """Each table's rows in one statement: FTS5 keeps them in memory until the commit
+        (no savepoint in between), and writes them as one segment."""
+        if not found:
+            return
+        tx.executemany(
+            "INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)",
+            [(rid, indexed[0]) for rid, indexed in found],
+        )
+        tx.executemany(
+            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
+            [(rid, indexed[1]) for rid, indexed in found],
+        )
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
         batch = self._deferring()
         if batch is not None and batch.fulltext.pop(rid, None) is not None:
             return  # saved earlier in this batch: its rows were never written
-        text = indexed_text(tx.execute, rid)
-        if text is None:
+        row = tx.execute(
+            "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
+            " WHERE rid = ?",
+            [rid],
+        ).fetchone()
+        if row is None:
             return
+        text = fulltext.doc_text(
+            row[0],
+            row[1],
+            row[2],
+            indexed_questions(tx.execute, rid),
+            row[3],
+            row[4],
+            rows.names(row[5]),
+        )
         tx.execute(
             "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
-            [rid, fulltext.blank_cjk(text)],
+            [rid, text],
         )
         tx.execute(
             "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"

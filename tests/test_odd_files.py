@@ -144,13 +144,13 @@ def test_odd_files_give_the_same_hits_on_both_backends(
 
 def refuse_at_commit(db: str) -> None:
     """Make the database refuse one file's data when the transaction holding it commits:
-    on PostgreSQL a `words` row (written by COPY at the batch's commit), on SQLite a
+    on PostgreSQL a `b_words` row (written at the batch's commit), on SQLite a
     deferred foreign key its candidate's row breaks."""
     open_store(db, create=True).close()  # the schema, migrated
     if db.startswith("postgresql://"):
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(
-                f"ALTER TABLE words ADD CONSTRAINT refused CHECK (word <> '{REFUSED_WORD}')"
+                f"ALTER TABLE b_words ADD CONSTRAINT refused CHECK (word <> '{REFUSED_WORD}')"
             )
         return
     conn = sqlite3.connect(db)

@@ -127,6 +127,8 @@ def test_a_save_writes_each_token_once_with_its_count_and_a_resave_or_delete_rep
 
 
 def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url: str) -> None:
+    """pg004-pg006 write a row per key and candidate for what was saved before them, and
+    pg015 turns those rows into blocks: the same frequencies, the same answers."""
     store = PgStore(pg_url)
     for t in [*_corpus(), _transcript("cpp", "熟悉 C++ 与 client/server", ["有"])]:
         store.save(t)
@@ -138,18 +140,15 @@ def test_the_migration_builds_the_postings_of_candidates_saved_before_it(pg_url:
     before_runs = store.search("c++", limit=50)
     assert before_runs
     with store.tx() as conn:  # back to the schema before pg004, candidates kept
-        conn.execute("DROP TRIGGER candidates_runs ON candidates")
-        conn.execute("DROP FUNCTION candidates_drop_runs()")
-        conn.execute("DROP TABLE runs, run_vocabulary")
-        conn.execute("DELETE FROM _migrations WHERE name = 'pg006_runs'")
-        conn.execute("DROP TRIGGER candidates_words ON candidates")
-        conn.execute("DROP FUNCTION candidates_drop_words()")
-        conn.execute("DROP TABLE words, vocabulary")
-        conn.execute("DELETE FROM _migrations WHERE name = 'pg005_words'")
-        conn.execute("DROP TRIGGER candidates_postings ON candidates")
-        conn.execute("DROP FUNCTION candidates_drop_postings()")
-        conn.execute("DROP TABLE postings")
-        conn.execute("DELETE FROM _migrations WHERE name = 'pg004_postings'")
+        conn.execute("DROP TRIGGER candidates_blocks ON candidates")
+        conn.execute("DROP FUNCTION candidates_drop_blocks()")
+        conn.execute("DROP VIEW postings, words, runs")
+        conn.execute("DROP TABLE b_postings, b_words, b_runs, block_lengths")
+        conn.execute("DROP TABLE run_vocabulary, vocabulary")
+        conn.execute(
+            "DELETE FROM _migrations WHERE name IN"
+            " ('pg004_postings', 'pg005_words', 'pg006_runs', 'pg015_blocks')"
+        )
     store.close()
 
     again = PgStore(pg_url)
@@ -264,4 +263,61 @@ def test_a_term_with_punctuation_is_scored_from_runs_exactly_as_from_the_text(
     assert all(pg_search._indexed(t) is None for t in fulltext.terms("c++ node.js"))
     for q, found in from_runs.items():
         assert [(h.id, h.score) for h in store.search(q, limit=50)] == found, q
+    store.close()
+
+
+def _block_rows(store: PgStore) -> list[tuple[str, str, list[int], list[int]]]:
+    found = []
+    for table in ("b_postings", "b_words", "b_runs"):
+        for r in store.db.execute(f"SELECT * FROM {table}"):
+            found.append((table, str(r[0]), list(r[2]), list(r[3])))
+    return found
+
+
+def test_blocks_hold_each_candidate_once_through_saves_resaves_removals_and_forgetting(
+    pg_url: str,
+) -> None:
+    """Candidates over several blocks of 128 rids, saved one by one and in batches,
+    re-saved with other text, removed and forgotten: the views list exactly what each
+    remaining candidate's text calls for, no block row is left empty or with arrays of
+    different lengths, and no word of a removed candidate stays in a vocabulary."""
+    store = PgStore(pg_url)
+    saved: dict[str, Transcript] = {}
+
+    def save(t: Transcript) -> None:
+        saved[t.id] = t
+        store.save(t)
+
+    for i in range(150):
+        save(_transcript(f"c{i:03}", f"共享 模型 uniq{i}word 分布式 c++/x{i % 3}", ["并行"]))
+    with store.batch(max_seconds=0) as tick:
+        for i in range(150, 330):
+            save(_transcript(f"c{i:03}", f"批量 模型 uniq{i}word TensorFlow {i % 7}x", ["有"]))
+            if i % 40 == 0:
+                tick()
+    for i in range(0, 330, 5):  # re-saved: other words, other counts
+        save(_transcript(f"c{i:03}", f"改过 改过 newer{i}term 模型", ["c#/y"]))
+    removed = [f"c{i:03}" for i in range(3, 330, 7)]
+    for cid in removed:
+        assert store.remove(cid)
+        del saved[cid]
+    forgotten = "c011"
+    assert store.forget(forgotten) is not None
+    del saved[forgotten]
+
+    assert _all_rows(store) == _all_expected(store, list(saved.values()))
+    blocks = _block_rows(store)
+    assert {r[0] for r in blocks} == {"b_postings", "b_words", "b_runs"}
+    assert all(offs and len(offs) == len(tfs) == len(set(offs)) for _, _, offs, tfs in blocks)
+    assert store.db.execute("SELECT count(DISTINCT block) FROM b_postings").fetchone()[0] == 3
+    vocabulary = {r[0] for r in store.db.execute("SELECT word FROM vocabulary")}
+    assert vocabulary == {w for w, _, _, _ in _words(store)}
+    assert "uniq3word" not in vocabulary and "uniq11word" not in vocabulary
+    assert "uniq5word" not in vocabulary and "newer5term" in vocabulary
+    run_vocabulary = {r[0] for r in store.db.execute("SELECT run FROM run_vocabulary")}
+    assert run_vocabulary == {r for r, _, _, _ in _runs(store)}
+    hits = store.search("uniq12word", limit=5)
+    assert [h.id for h in hits] == ["c012"]
+    assert not store.search("uniq11word", limit=5)
+    assert len(store.search("模型", limit=400)) == len(saved)
     store.close()

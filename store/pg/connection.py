@@ -133,6 +133,9 @@ class PgConnection(Base):
             # ranking a common term groups many postings: in memory, not in batches on
             # disk (PostgreSQL's default is 4 MB; a few connections per thread at most)
             conn.execute(f"SET work_mem = '{WORK_MEM}'")
+            # compiling a query costs ~100 ms and runs none of Debrief's faster: ranking
+            # over unnested blocks (pg015) without nested loops looks costly to the planner
+            conn.execute("SET jit = off")
             self._local.conn = conn
             with self._all_lock:
                 self._all_conns.append(conn)
@@ -264,7 +267,21 @@ class PgConnection(Base):
         self._one("SELECT pg_advisory_unlock(hashtext(current_schema() || ':' || ?))", [name])
 
 
-_VACUUMED = ("candidates", "questions", "replies", "posts", "audit")
+_VACUUMED = (
+    "candidates",
+    "questions",
+    "replies",
+    "posts",
+    "audit",
+    # the keys of the full text: a forgotten candidate's own words (their name, say)
+    "b_postings",
+    "b_words",
+    "b_runs",
+    "vocabulary",
+    "run_vocabulary",
+    "long_words",
+    "long_runs",
+)
 
 
 class QmarkReader:

@@ -14,7 +14,9 @@ indexed text, case-folded, under a pg_trgm GIN index (terms of 3+ characters are
 substrings: `LIKE '%term%'`), and `terms` its distinct CJK bigrams and short Latin
 words (their index went in pg007: `postings` lists them). Since pg004,
 `postings` holds each of those tokens' frequency per candidate (and the candidate's token
-count), so bm25 for them is an index scan instead of a pass over the matches' text.
+count), so bm25 for them is an index scan instead of a pass over the matches' text;
+since pg015 it is a view over compressed rows (a row per term and block of 128
+candidates), as `words` and `runs` are.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import psycopg
 
 from .. import fulltext
 from ..registry import REPARSE_MTIME, Registry
-from .postings import Row, postings, runs, words, write
+from .postings import BLOCK_BITS, Row, copy_rows, postings, runs, words
 
 Conn = psycopg.Connection[Any]
 REGISTRY: Registry[Conn] = Registry()
@@ -234,7 +236,7 @@ def _backfill(conn: Conn, table: str, rows_of: Callable[[int, str], Iterable[Row
         if not batch:
             break
         last = int(batch[-1][0])
-        write(conn, table, (row for rid, fts in batch for row in rows_of(int(rid), fts)))
+        copy_rows(conn, table, (row for rid, fts in batch for row in rows_of(int(rid), fts)))
 
 
 @migration
@@ -412,3 +414,116 @@ def pg014_requests_reminders_webhooks(conn: Conn) -> None:
     )
     conn.execute("CREATE INDEX webhook_events_due ON webhook_events (delivered_at, next_at)")
     conn.execute("CREATE INDEX webhook_events_candidate ON webhook_events (candidate_id)")
+
+
+_BLOCK_TABLES = (
+    ("postings", "term", "b_postings"),
+    ("words", "word", "b_words"),
+    ("runs", "run", "b_runs"),
+)
+_LENGTH_OF = {"postings": "terms_len", "words": "fts_len", "runs": "fts_len"}
+# A candidate's offset goes from each block row of its keys: a row holding only it is
+# deleted, any other loses the offset and its frequency. Its keys: `terms` (the bigram
+# side), the words of its text (the same regex as postings.WORD_RE), and for runs every
+# row of its block. A word or run no row holds any more leaves its vocabulary.
+_DROP_BLOCKS = """DECLARE
+    blk BIGINT := OLD.rid >> {bits};
+    o SMALLINT := (OLD.rid & {mask})::smallint;
+    gone TEXT[];
+BEGIN
+    DELETE FROM b_postings WHERE term = ANY(OLD.terms) AND block = blk AND offs = ARRAY[o];
+    UPDATE b_postings SET offs = offs[:array_position(offs, o) - 1] || offs[array_position(offs, o) + 1:],
+        tfs = tfs[:array_position(offs, o) - 1] || tfs[array_position(offs, o) + 1:]
+        WHERE term = ANY(OLD.terms) AND block = blk AND o = ANY(offs);
+
+    WITH d AS (
+        DELETE FROM b_words WHERE block = blk AND offs = ARRAY[o]
+            AND word IN (SELECT m[1] FROM regexp_matches(OLD.fts, '[0-9a-z]{3,}', 'g') AS m)
+        RETURNING word
+    ) SELECT array_agg(word) INTO gone FROM d;
+    UPDATE b_words SET offs = offs[:array_position(offs, o) - 1] || offs[array_position(offs, o) + 1:],
+        tfs = tfs[:array_position(offs, o) - 1] || tfs[array_position(offs, o) + 1:]
+        WHERE block = blk AND o = ANY(offs)
+            AND word IN (SELECT m[1] FROM regexp_matches(OLD.fts, '[0-9a-z]{3,}', 'g') AS m);
+    DELETE FROM vocabulary AS v WHERE v.word = ANY(gone)
+        AND NOT EXISTS (SELECT 1 FROM b_words AS w WHERE w.word = v.word);
+
+    WITH d AS (
+        DELETE FROM b_runs WHERE block = blk AND offs = ARRAY[o] RETURNING run
+    ) SELECT array_agg(run) INTO gone FROM d;
+    UPDATE b_runs SET offs = offs[:array_position(offs, o) - 1] || offs[array_position(offs, o) + 1:],
+        tfs = tfs[:array_position(offs, o) - 1] || tfs[array_position(offs, o) + 1:]
+        WHERE block = blk AND o = ANY(offs);
+    DELETE FROM run_vocabulary AS v WHERE v.run = ANY(gone)
+        AND NOT EXISTS (SELECT 1 FROM b_runs AS r WHERE r.run = v.run);
+
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END
+"""
+
+
+@migration
+def pg015_blocks(conn: Conn) -> None:
+    """Compressed postings: a row per key and block of 128 consecutive rids, with the
+    block's offsets and frequencies as arrays, instead of a row per key and candidate
+    (at 100,000 transcripts `postings` held 137 million rows, ~16 GB: most of the
+    database). Each candidate's lengths are kept once, per block, in `block_lengths`.
+    Views with the old tables' names and columns (key, rid, tf, dl) unnest them, so
+    search reads what it read before. One trigger removes a candidate's offsets from
+    its blocks when it is deleted or its text changes (a save writes the new ones after
+    its upsert, postings.Rows), and a word no candidate holds any more leaves the
+    vocabulary (it may be a forgotten candidate's name)."""
+    size = 1 << BLOCK_BITS
+    for _, key, block_table in _BLOCK_TABLES:
+        conn.execute(
+            f'CREATE TABLE {block_table} ({key} TEXT COLLATE "C" NOT NULL, block BIGINT NOT NULL,'
+            " offs SMALLINT[] NOT NULL, tfs INTEGER[] NOT NULL)"
+        )
+    conn.execute(
+        "CREATE TABLE block_lengths (block BIGINT PRIMARY KEY, terms_len INTEGER[] NOT NULL,"
+        " fts_len INTEGER[] NOT NULL)"
+    )
+    # what pg004-pg006 wrote, a block at a time (candidates' lengths as the rows had them)
+    for table, key, block_table in _BLOCK_TABLES:
+        conn.execute(
+            f"INSERT INTO {block_table} ({key}, block, offs, tfs)"
+            f" SELECT {key}, rid >> {BLOCK_BITS},"
+            f" array_agg((rid & {size - 1})::smallint ORDER BY rid), array_agg(tf ORDER BY rid)"
+            f" FROM {table} GROUP BY {key}, rid >> {BLOCK_BITS}"
+        )
+        conn.execute(f"ALTER TABLE {block_table} ADD PRIMARY KEY ({key}, block)")
+    conn.execute(
+        "INSERT INTO block_lengths (block, terms_len, fts_len)"
+        " SELECT b.block, array_agg(coalesce(c.terms_len, 0) ORDER BY o),"
+        " array_agg(coalesce(c.fts_len, 0) ORDER BY o)"
+        f" FROM (SELECT DISTINCT rid >> {BLOCK_BITS} AS block FROM candidates) AS b"
+        f" CROSS JOIN generate_series(0, {size - 1}) AS o"
+        f" LEFT JOIN candidates AS c ON c.rid = (b.block << {BLOCK_BITS}) + o"
+        " GROUP BY b.block"
+    )
+    # a delete finds a candidate's runs in its block: what the text calls a run is
+    # Python's regex, which a trigger cannot repeat exactly
+    conn.execute("CREATE INDEX b_runs_block ON b_runs (block)")
+    for table, _, _ in _BLOCK_TABLES:
+        conn.execute(f"DROP TRIGGER candidates_{table} ON candidates")
+        conn.execute(f"DROP FUNCTION candidates_drop_{table}()")
+        conn.execute(f"DROP TABLE {table}")
+    for table, key, block_table in _BLOCK_TABLES:
+        conn.execute(
+            f"CREATE VIEW {table} AS SELECT b.{key}, (b.block << {BLOCK_BITS}) + u.off AS rid,"
+            f" u.tf, l.{_LENGTH_OF[table]}[u.off + 1] AS dl FROM {block_table} AS b"
+            " JOIN block_lengths AS l ON l.block = b.block"
+            " CROSS JOIN LATERAL unnest(b.offs, b.tfs) AS u(off, tf)"
+        )
+    conn.execute(
+        "CREATE FUNCTION candidates_drop_blocks() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+        + _DROP_BLOCKS.replace("{bits}", str(BLOCK_BITS)).replace("{mask}", str(size - 1))
+        + "$$"
+    )
+    conn.execute(
+        "CREATE TRIGGER candidates_blocks BEFORE DELETE OR UPDATE OF fts, terms ON candidates"
+        " FOR EACH ROW EXECUTE FUNCTION candidates_drop_blocks()"
+    )

@@ -20,10 +20,16 @@ columns, found by pg_trgm (search.py reads both). Rows saved before pg010 may st
 hold such a key in `words` or `runs` (one that fitted); each key of a candidate is in
 one table or the other, never both.
 
+Since pg015 those three are views over compressed rows: a row per key and block of
+128 consecutive rids (`b_postings`, `b_words`, `b_runs`: the block's offsets and
+frequencies as two arrays) and a row per block of everyone's lengths (`block_lengths`);
+at 100,000 transcripts 137 million posting rows became under 4 million. A save appends
+to its keys' block rows; a delete or a new text takes the candidate's offset out of
+them (trigger `candidates_blocks`, migrations.py).
+
 `Rows` collects them: a save outside a batch writes its own at once; inside an index run's
-batch (`PgConnection.batch`) they are written at the batch's commit, sorted by key,
-with one COPY per table, so the primary keys' B-trees are filled in order instead of at
-a thousand random places or more per transcript.
+batch (`PgConnection.batch`) they are written at the batch's commit, one statement per
+table, in key order.
 """
 
 from __future__ import annotations
@@ -82,12 +88,28 @@ def _split(rows: Iterable[Row]) -> tuple[list[Row], list[Row]]:
     return short, long
 
 
+BLOCK_BITS = 7
+"""A block holds the rids r with the same r >> BLOCK_BITS: 128 consecutive rids."""
+_OFFSET_MASK = (1 << BLOCK_BITS) - 1
+
+BLOCKS = {
+    "postings": ("b_postings", "term"),
+    "words": ("b_words", "word"),
+    "runs": ("b_runs", "run"),
+}
+"""Each frequency table (a view since pg015) and the block table behind it, with its key."""
+_VOCABULARY = {"words": "vocabulary", "runs": "run_vocabulary"}
+LONG = {"words": "long_words", "runs": "long_runs"}
+"""Where the words and runs longer than MAX_KEY go (a row per key and candidate)."""
+
+
 class Rows:
-    """The frequency rows of some candidates (one list per table of TABLES, in its
-    order), written together."""
+    """The frequency rows of some candidates, written together (`write`)."""
 
     def __init__(self) -> None:
-        self._by_rid: dict[int, tuple[list[Row], ...]] = {}
+        # rid -> (postings, short words, short runs, long words, long runs)
+        self._by_rid: dict[int, tuple[list[Row], list[Row], list[Row], list[Row], list[Row]]] = {}
+        self._lengths: dict[int, tuple[int, int]] = {}
 
     def add(self, rid: int, tokens: list[str], fts: str) -> None:
         """A candidate's rows (a later add for the same rid replaces them)."""
@@ -100,44 +122,115 @@ class Rows:
             long_words,
             long_runs,
         )
+        self._lengths[rid] = (len(tokens), len(fts))
 
     def drop(self, rid: int) -> None:
         self._by_rid.pop(rid, None)
+        self._lengths.pop(rid, None)
 
     def clear(self) -> None:
         self._by_rid.clear()
+        self._lengths.clear()
 
     def __len__(self) -> int:
         return len(self._by_rid)
 
     def write(self, conn: Conn) -> None:
-        """COPY every row, in key order, then forget them."""
+        """Write every row, then forget them: each candidate's lengths into its block's
+        `block_lengths` row, its frequencies appended to the rows of its keys' blocks
+        (`b_postings`, `b_words`, `b_runs`, a row per key and block, in key order), keys
+        too long for a B-tree as rows of their own, new words and runs into their
+        vocabularies. The caller's transaction has written `candidates` already, so it
+        holds the `fts_version` lock every such writer takes first (pg008): two writers
+        never update the same block rows at once."""
         if not self._by_rid:
             return
-        kept = list(self._by_rid.values())
-        self._by_rid.clear()
-        for i, table in enumerate(TABLES):
-            write(conn, table, (r for rows in kept for r in rows[i]))
+        kept = sorted(self._by_rid.items())
+        lengths = self._lengths
+        self._by_rid = {}
+        self._lengths = {}
+        _write_lengths(conn, [(rid, *lengths[rid]) for rid, _ in kept])
+        for i, table in enumerate(BLOCKS):
+            _append(conn, table, (r for _, rows in kept for r in rows[i]))
+        for i, table in ((3, "long_words"), (4, "long_runs")):
+            copy_rows(conn, table, (r for _, rows in kept for r in rows[i]))
 
 
-TABLES = {
+def _write_lengths(conn: Conn, found: list[tuple[int, int, int]]) -> None:
+    """Each (rid, bigram-side token count, text length) into `block_lengths`."""
+    blocks = sorted({rid >> BLOCK_BITS for rid, _, _ in found})
+    conn.execute(
+        "INSERT INTO block_lengths (block, terms_len, fts_len)"
+        f" SELECT b, array_fill(0, ARRAY[{1 << BLOCK_BITS}]), array_fill(0, ARRAY[{1 << BLOCK_BITS}])"
+        " FROM unnest(%s::bigint[]) AS b ON CONFLICT (block) DO NOTHING",
+        [blocks],
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE block_lengths SET terms_len[%s] = %s, fts_len[%s] = %s WHERE block = %s",
+            [
+                (off, terms_len, off, fts_len, rid >> BLOCK_BITS)
+                for rid, terms_len, fts_len in found
+                for off in [(rid & _OFFSET_MASK) + 1]
+            ],
+        )
+
+
+def _append(conn: Conn, table: str, rows: Iterable[Row]) -> None:
+    """Append (key, rid, tf, _) rows to their (key, block) rows of `table`'s block table,
+    in (key, block) order, and their keys to its vocabulary where it has one. The arrays
+    go as text (array literals): much cheaper for the client than adapting lists."""
+    by_key: dict[tuple[str, int], tuple[list[str], list[str]]] = {}
+    for key, rid, tf, _dl in rows:
+        at = (key, rid >> BLOCK_BITS)
+        found = by_key.get(at)
+        if found is None:
+            by_key[at] = ([str(rid & _OFFSET_MASK)], [str(tf)])
+        else:
+            found[0].append(str(rid & _OFFSET_MASK))
+            found[1].append(str(tf))
+    if not by_key:
+        return
+    order = sorted(by_key)
+    block_table, key = BLOCKS[table]
+    conn.execute(
+        f"INSERT INTO {block_table} AS b ({key}, block, offs, tfs)"
+        " SELECT k, blk, o::smallint[], t::integer[]"
+        " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[]) AS u(k, blk, o, t)"
+        f" ON CONFLICT ({key}, block) DO UPDATE"
+        " SET offs = b.offs || excluded.offs, tfs = b.tfs || excluded.tfs",
+        [
+            text_array([k for k, _ in order]),
+            [b for _, b in order],
+            [f"{{{','.join(by_key[at][0])}}}" for at in order],
+            [f"{{{','.join(by_key[at][1])}}}" for at in order],
+        ],
+    )
+    vocabulary = _VOCABULARY.get(table)
+    if vocabulary:
+        conn.execute(
+            f"INSERT INTO {vocabulary} ({key}) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+            [text_array(sorted({k for k, _ in order}))],
+        )
+
+
+ROW_TABLES = {
     "postings": "term",
     "words": "word",
     "runs": "run",
     "long_words": "word",
     "long_runs": "run",
 }
-"""Each table and its key column, in the order `Rows` holds them."""
-_VOCABULARY = {"words": "vocabulary", "runs": "run_vocabulary"}
-LONG = {"words": "long_words", "runs": "long_runs"}
-"""Where the words and runs longer than MAX_KEY go."""
+"""Tables of a row per key and candidate, and their key column: `long_words` and
+`long_runs`, and `postings`, `words` and `runs` as pg004-pg006 built them (pg015 turned
+those into blocks)."""
 
 
-def write(conn: Conn, table: str, rows: Iterable[Row]) -> None:
-    """COPY `rows` into `table` (a key of TABLES) in key order, and their keys into its
-    vocabulary where it has one. Rows are grouped by key and formatted as COPY text here:
-    psycopg's per-row `write_row` and sorting millions of tuples cost more client time
-    than the server spends inserting them."""
+def copy_rows(conn: Conn, table: str, rows: Iterable[Row]) -> None:
+    """COPY `rows` into `table` (a key of ROW_TABLES) in key order, and their keys into
+    its vocabulary where it has one. Rows are grouped by key and formatted as COPY text
+    here: psycopg's per-row `write_row` and sorting millions of tuples cost more client
+    time than the server spends inserting them."""
     by_key: dict[str, list[str]] = {}
     for key, rid, tf, dl in rows:
         line = f"{rid}\t{tf}\t{dl}\n"
@@ -156,13 +249,13 @@ def write(conn: Conn, table: str, rows: Iterable[Row]) -> None:
     data = "".join(parts)
     with (
         conn.cursor() as cur,
-        cur.copy(f"COPY {table} ({TABLES[table]}, rid, tf, dl) FROM STDIN") as copy,
+        cur.copy(f"COPY {table} ({ROW_TABLES[table]}, rid, tf, dl) FROM STDIN") as copy,
     ):
         copy.write(data)
     vocabulary = _VOCABULARY.get(table)
     if vocabulary:
         conn.execute(
-            f"INSERT INTO {vocabulary} ({TABLES[table]}) SELECT unnest(%s::text[])"
+            f"INSERT INTO {vocabulary} ({ROW_TABLES[table]}) SELECT unnest(%s::text[])"
             " ON CONFLICT DO NOTHING",
             [keys],
         )

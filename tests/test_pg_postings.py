@@ -316,6 +316,8 @@ def test_blocks_hold_each_candidate_once_through_saves_resaves_removals_and_forg
     assert "uniq5word" not in vocabulary and "newer5term" in vocabulary
     run_vocabulary = {r[0] for r in store.db.execute("SELECT run FROM run_vocabulary")}
     assert run_vocabulary == {r for r, _, _, _ in _runs(store)}
+    indexes = {r[0] for r in store.db.execute("SELECT indexname FROM pg_indexes")}
+    assert "candidates_fts" not in indexes  # pg016: phrases are found by their bigrams
     hits = store.search("uniq12word", limit=5)
     assert [h.id for h in hits] == ["c012"]
     assert not store.search("uniq11word", limit=5)

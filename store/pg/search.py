@@ -4,8 +4,9 @@ over them. The same terms as SQLite find the same candidates.
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
 SQL over the frequency tables (postings.py) and the `fts` column (see migrations.py):
 
-- a CJK term of 3+ characters: `fts LIKE '%term%'` (a case-folded substring, as FTS5's
-  trigram tokenizer matches it), served by the pg_trgm GIN index;
+- a CJK term of 3+ characters: a case-folded substring of `fts` (as FTS5's trigram
+  tokenizer matches it), looked for only in the candidates holding all its bigrams
+  (`postings`);
 - any other term of 3+ characters: the `words` or `runs` entries containing it;
 - a 2-character CJK word or a short Latin word: the candidates `postings` lists for it;
 - one CJK character: the bigrams starting with it (FTS5's prefix query).
@@ -51,8 +52,9 @@ def _like(text: str) -> str:
 
 
 def _condition(term: Term) -> tuple[str, Any]:
-    """SQL matching a term no index lists (a CJK term of 3+ characters) in `fts`."""
-    return "fts LIKE ?", _like(term.text)
+    """SQL matching a term no index lists (a CJK term of 3+ characters) in `fts`: tried
+    only on candidates an index found (no index covers `fts` since pg016)."""
+    return "strpos(fts, ?) > 0", term.text
 
 
 def _frequency(term: Term) -> tuple[str, Any]:
@@ -221,6 +223,7 @@ class FullText(HitSearch, PgConnection):
         for i, term in enumerate(terms):
             avg = avg_fts if term.kind == "trigram" else avg_terms
             indexed = _indexed(term)
+            source = indexed
             if indexed is None:
                 sql, param = _frequency(term)
                 counts.append(f"{sql} AS tf{i}, fts_len AS len{i}")
@@ -229,8 +232,12 @@ class FullText(HitSearch, PgConnection):
                 where.append(cond)
                 where_params.append(cond_param)
                 in_text = True
-            else:
-                sql, sub_params = indexed
+                if newest:
+                    # no index lists the term (nor its text, since pg016): the text read
+                    # is that of the candidates holding all its bigrams, newest first
+                    source = _all_bigrams(term)
+            if source is not None:
+                sql, sub_params = source
                 alias = f"p{i}"
                 if first is None:
                     sources.append(f"{sql} AS {alias}")
@@ -238,7 +245,8 @@ class FullText(HitSearch, PgConnection):
                 else:
                     sources.append(f"JOIN {sql} AS {alias} ON {alias}.rid = {first}.rid")
                 source_params += sub_params
-                counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
+                if indexed is not None:
+                    counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
             parts.append(f"? * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / ?))")
             score_params += [0.0 if newest else self._idf(term, n), avg]
         if first is None:

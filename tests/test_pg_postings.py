@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from support.pg_fixtures import fresh_pg_url
@@ -16,6 +17,7 @@ from test_search import CORPUS, _transcript
 from store import fulltext
 from store.models import Transcript
 from store.pg import PgStore
+from store.sqlite.store import Store
 
 Rows = set[tuple[str, int, int, int]]
 
@@ -323,3 +325,28 @@ def test_blocks_hold_each_candidate_once_through_saves_resaves_removals_and_forg
     assert not store.search("uniq11word", limit=5)
     assert len(store.search("模型", limit=400)) == len(saved)
     store.close()
+
+
+def test_newest_first_pages_through_candidates_holding_a_phrase_s_bigrams_apart(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Newest first, a CJK phrase is looked for in the text of the candidates holding all
+    its bigrams, a page at a time: when hundreds of newer ones hold them only apart, the
+    answer is still the newest that hold the phrase, as on SQLite."""
+    lite, pg = Store(tmp_path / "s.db"), PgStore(pg_url)
+    for store in (lite, pg):
+        with store.batch():
+            for i in range(30):
+                store.save(_transcript(f"a{i:03}", f"分布式 训练 TensorFlow 第{i}个", ["有"]))
+            for i in range(520):
+                store.save(_transcript(f"d{i:03}", f"分布 与 布式 TensorFlow 第{i}个", ["有"]))
+            store.save(_transcript("z000", "最新的 分布式 没有别的", ["有"]))
+    for query in ["分布式", "分布式 tensorflow", "分布式 训练", "布式训"]:
+        for limit in (1, 10, 31, 50):
+            ours = [h.id for h in pg.search(query, limit=limit, sort="newest")]
+            theirs = [h.id for h in lite.search(query, limit=limit, sort="newest")]
+            assert ours == theirs, (query, limit)
+    assert [h.id for h in pg.search("分布式", limit=3, sort="newest")] == ["z000", "a029", "a028"]
+    assert len(pg.search("分布式", limit=50, sort="newest")) == 31
+    lite.close()
+    pg.close()

@@ -256,12 +256,13 @@ class FullText(HitSearch, PgConnection):
             if in_text:
                 table += f" JOIN candidates AS c ON c.rid = {first}.rid"
 
-        if newest:  # the same matches, latest first (an index scan backwards for one word)
+        if newest and in_text:
+            return self._newest_in_text(
+                " ".join(sources), rid, source_params, where, where_params, limit
+            )
+        if newest:  # the same matches, latest first
             rows = self._all(
-                f"SELECT {rid} FROM {table}"
-                f"{' WHERE ' + ' AND '.join(where) if where else ''}"
-                f" ORDER BY {rid} DESC LIMIT ?",
-                [*source_params, *where_params, limit],
+                f"SELECT {rid} FROM {table} ORDER BY {rid} DESC LIMIT ?", [*source_params, limit]
             )
             return [(int(r[0]), 0.0) for r in rows]
 
@@ -284,6 +285,37 @@ class FullText(HitSearch, PgConnection):
             return self._bounded(terms, limit, among, among_params, score_params)
         rows = self._all(sql + " ORDER BY score DESC, rid DESC LIMIT ?", [*params, limit])
         return [(int(r[0]), float(r[1])) for r in rows]
+
+    def _newest_in_text(
+        self,
+        sources: str,
+        rid: str,
+        source_params: list[Any],
+        where: list[str],
+        where_params: list[Any],
+        limit: int,
+    ) -> list[tuple[int, float]]:
+        """The newest `limit` candidates matching terms of which some only the text can
+        confirm (CJK terms of 3+ characters): the candidates the indexes list (holding
+        every such term's bigrams, and every other term), newest first, a page at a time,
+        and only their text read. In one query the planner may read every candidate's
+        text first (seconds at 100,000 transcripts)."""
+        page_sql = f"SELECT {rid} FROM {sources} ORDER BY {rid} DESC LIMIT ? OFFSET ?"
+        check_sql = (
+            f"SELECT rid FROM candidates WHERE rid = ANY(?) AND {' AND '.join(where)}"
+            " ORDER BY rid DESC"
+        )
+        found: list[int] = []
+        step = max(limit * 4, 200)
+        offset = 0
+        while len(found) < limit:
+            page = [int(r[0]) for r in self._all(page_sql, [*source_params, step, offset])]
+            if page:
+                found += [int(r[0]) for r in self._all(check_sql, [page, *where_params])]
+            if len(page) < step:
+                break  # no candidate left
+            offset += step
+        return [(r, 0.0) for r in found[:limit]]
 
     def _bounded(
         self, terms: list[Term], limit: int, among: str, params: list[Any], idf_avg: list[Any]

@@ -379,7 +379,8 @@ def test_overdue_alone_is_worth_a_digest(
     folder.mkdir()
     (folder / "solo.txt").write_text("岗位：测试工程师\n问题1：q\n回答：a\n", "utf-8")
     _s, store, digester = make(fake_slack, db_target)
-    index_paths(store, [folder])
+    with time_machine.travel(at(9, 0), tick=False):  # indexed before the first digest
+        index_paths(store, [folder])
     with time_machine.travel(at(9, 35), tick=False):
         assert digester.run() == "sent"
     store.record_outcome("solo", "hold", "", "UBOSS")  # nobody waits, nothing is new

@@ -20,7 +20,7 @@ from ..models import Question
 from ..sqlite.store import Store
 from .connection import Conn
 from .postings import Rows
-from .search import index_columns
+from .search import counted_text
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -124,10 +124,10 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                         rows.names(r.get("interviewers")),
                     )
                     tokens = fulltext.bigrams(text)
-                    fts, fts_len, terms, terms_len = index_columns(text, tokens)
-                    frequencies.add(int(r["rid"]), tokens.split(), fts)
-                    r = r | {"fts": fts, "fts_len": fts_len, "terms": terms}
-                    r["terms_len"] = terms_len
+                    fts, counted = counted_text(text, tokens)
+                    frequencies.add(int(r["rid"]), counted.counts, counted.tokens, fts)
+                    r = r | {"fts": fts, "fts_len": len(fts), "terms": list(counted.counts)}
+                    r["terms_len"] = counted.tokens
                 if not cols:
                     cols = [c for c in theirs if c in r]
                 batch.append([_clean(r[c]) for c in cols])

@@ -103,26 +103,47 @@ LONG = {"words": "long_words", "runs": "long_runs"}
 """Where the words and runs longer than MAX_KEY go (a row per key and candidate)."""
 
 
+Counts = dict[str, int]
+
+
+def _counts(fts: str) -> tuple[Counts, Counts]:
+    """A candidate's key -> tf of its words and its runs (as `words` and `runs` yield
+    them), counted at C speed."""
+    found = Counter(RUN_RE.findall(fts))
+    run_counts = {r: tf for r, tf in found.items() if not _ALNUM_RE.fullmatch(r)}
+    return Counter(WORD_RE.findall(fts)), run_counts
+
+
+def _long_keys(counts: Counts) -> Counts:
+    """Take the keys longer than MAX_KEY out of `counts`, and return them."""
+    if max(map(len, counts), default=0) <= MAX_KEY:
+        return {}
+    long = {k: tf for k, tf in counts.items() if len(k) > MAX_KEY}
+    for k in long:
+        del counts[k]
+    return long
+
+
 class Rows:
-    """The frequency rows of some candidates, written together (`write`)."""
+    """The frequency rows of some candidates, written together (`write`).
+
+    Kept as each candidate's counts (key -> tf), not as rows: an index run's batch
+    holds a few hundred candidates of ~1,400 keys each, and every Python object made
+    per key and candidate costs the writer time the database then waits for."""
 
     def __init__(self) -> None:
-        # rid -> (postings, short words, short runs, long words, long runs)
-        self._by_rid: dict[int, tuple[list[Row], list[Row], list[Row], list[Row], list[Row]]] = {}
+        # rid -> counts of (postings, short words, short runs, long words, long runs)
+        self._by_rid: dict[int, tuple[Counts, Counts, Counts, Counts, Counts]] = {}
         self._lengths: dict[int, tuple[int, int]] = {}
 
-    def add(self, rid: int, tokens: list[str], fts: str) -> None:
-        """A candidate's rows (a later add for the same rid replaces them)."""
-        short_words, long_words = _split(words(rid, fts))
-        short_runs, long_runs = _split(runs(rid, fts))
-        self._by_rid[rid] = (
-            list(postings(rid, tokens)),
-            short_words,
-            short_runs,
-            long_words,
-            long_runs,
-        )
-        self._lengths[rid] = (len(tokens), len(fts))
+    def add(self, rid: int, terms: Counts, terms_len: int, fts: str) -> None:
+        """A candidate's rows, from the counts of its bigram-side tokens (`terms_len` of
+        them) and its indexed text (a later add for the same rid replaces them)."""
+        word_counts, run_counts = _counts(fts)
+        long_words = _long_keys(word_counts)
+        long_runs = _long_keys(run_counts)
+        self._by_rid[rid] = (terms, word_counts, run_counts, long_words, long_runs)
+        self._lengths[rid] = (terms_len, len(fts))
 
     def drop(self, rid: int) -> None:
         self._by_rid.pop(rid, None)
@@ -151,9 +172,17 @@ class Rows:
         self._lengths = {}
         _write_lengths(conn, [(rid, *lengths[rid]) for rid, _ in kept])
         for i, table in enumerate(BLOCKS):
-            _append(conn, table, (r for _, rows in kept for r in rows[i]))
+            _append(conn, table, [(rid, counts[i]) for rid, counts in kept])
         for i, table in ((3, "long_words"), (4, "long_runs")):
-            copy_rows(conn, table, (r for _, rows in kept for r in rows[i]))
+            copy_rows(
+                conn,
+                table,
+                (
+                    (key, rid, tf, lengths[rid][1])
+                    for rid, counts in kept
+                    for key, tf in counts[i].items()
+                ),
+            )
 
 
 def _write_lengths(conn: Conn, found: list[tuple[int, int, int]]) -> None:
@@ -176,40 +205,48 @@ def _write_lengths(conn: Conn, found: list[tuple[int, int, int]]) -> None:
         )
 
 
-def _append(conn: Conn, table: str, rows: Iterable[Row]) -> None:
-    """Append (key, rid, tf, _) rows to their (key, block) rows of `table`'s block table,
-    in (key, block) order, and their keys to its vocabulary where it has one. The arrays
-    go as text (array literals): much cheaper for the client than adapting lists."""
-    by_key: dict[tuple[str, int], tuple[list[str], list[str]]] = {}
-    for key, rid, tf, _dl in rows:
-        at = (key, rid >> BLOCK_BITS)
-        found = by_key.get(at)
-        if found is None:
-            by_key[at] = ([str(rid & _OFFSET_MASK)], [str(tf)])
-        else:
-            found[0].append(str(rid & _OFFSET_MASK))
-            found[1].append(str(tf))
-    if not by_key:
+def _append(conn: Conn, table: str, docs: list[tuple[int, Counts]]) -> None:
+    """Append each candidate's (key -> tf) counts, `docs` in rid order, to their
+    (key, block) rows of `table`'s block table, in (key, block) order, and their keys to
+    its vocabulary where it has one. The arrays go as text (array literals): much
+    cheaper for the client than adapting lists."""
+    by_block: dict[int, dict[str, tuple[list[int], list[int]]]] = {}
+    for rid, counts in docs:
+        block = rid >> BLOCK_BITS
+        keys = by_block.get(block)
+        if keys is None:
+            keys = by_block[block] = {}
+        off = rid & _OFFSET_MASK
+        get = keys.get
+        for key, tf in counts.items():
+            found = get(key)
+            if found is None:
+                keys[key] = ([off], [tf])
+            else:
+                found[0].append(off)
+                found[1].append(tf)
+    order = sorted((key, block) for block, keys in by_block.items() for key in keys)
+    if not order:
         return
-    order = sorted(by_key)
-    block_table, key = BLOCKS[table]
+    offs: list[str] = []
+    tfs: list[str] = []
+    for key, block in order:
+        o, t = by_block[block][key]
+        offs.append("{" + ",".join(map(str, o)) + "}")
+        tfs.append("{" + ",".join(map(str, t)) + "}")
+    block_table, column = BLOCKS[table]
     conn.execute(
-        f"INSERT INTO {block_table} AS b ({key}, block, offs, tfs)"
+        f"INSERT INTO {block_table} AS b ({column}, block, offs, tfs)"
         " SELECT k, blk, o::smallint[], t::integer[]"
         " FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[]) AS u(k, blk, o, t)"
-        f" ON CONFLICT ({key}, block) DO UPDATE"
+        f" ON CONFLICT ({column}, block) DO UPDATE"
         " SET offs = b.offs || excluded.offs, tfs = b.tfs || excluded.tfs",
-        [
-            text_array([k for k, _ in order]),
-            [b for _, b in order],
-            [f"{{{','.join(by_key[at][0])}}}" for at in order],
-            [f"{{{','.join(by_key[at][1])}}}" for at in order],
-        ],
+        [text_array([k for k, _ in order]), [b for _, b in order], offs, tfs],
     )
     vocabulary = _VOCABULARY.get(table)
     if vocabulary:
         conn.execute(
-            f"INSERT INTO {vocabulary} ({key}) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+            f"INSERT INTO {vocabulary} ({column}) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
             [text_array(sorted({k for k, _ in order}))],
         )
 
@@ -272,5 +309,8 @@ def _copy_text(key: str) -> str:
 def text_array(items: list[str]) -> str:
     """`items` as a PostgreSQL array literal (for `%s::text[]`): much cheaper for the
     client than letting psycopg adapt a list of ~1,400 strings."""
+    joined = '","'.join(items)
+    if "\\" not in joined and joined.count('"') == 2 * len(items) - 2:
+        return '{"' + joined + '"}'  # nothing to escape: the usual case
     quoted = (i.replace("\\", "\\\\").replace('"', '\\"') for i in items)
     return "{" + ",".join(f'"{q}"' for q in quoted) + "}"

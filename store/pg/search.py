@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -123,11 +124,21 @@ def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
     )
 
 
-def index_columns(text: str, bigrams: str) -> tuple[str, int, list[str], int]:
-    """(fts, fts_len, terms, terms_len) of a candidate's indexed text and bigram string."""
-    tokens = bigrams.split()
-    fts = text.casefold().replace("\x00", "")
-    return fts, len(fts), sorted(set(tokens)), len(tokens)  # fts_len is length(fts)
+class Counted:
+    """A candidate's bigram-side tokens, split and counted once for both the candidate's
+    columns and its frequency rows."""
+
+    __slots__ = ("counts", "tokens")
+
+    def __init__(self, bigrams: str) -> None:
+        tokens = bigrams.split()
+        self.counts = Counter(tokens)
+        self.tokens = len(tokens)
+
+
+def counted_text(text: str, bigrams: str) -> tuple[str, Counted]:
+    """A candidate's `fts` (its indexed text, case-folded) and its counted tokens."""
+    return text.casefold().replace("\x00", ""), Counted(bigrams)
 
 
 class FullText(HitSearch, PgConnection):
@@ -136,8 +147,15 @@ class FullText(HitSearch, PgConnection):
     _stats: tuple[float, int, float, float] | None = None
 
     def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
-        fts, fts_len, terms, terms_len = index_columns(*indexed)
-        return {"fts": fts, "fts_len": fts_len, "terms": text_array(terms), "terms_len": terms_len}
+        fts, counted = counted_text(*indexed)
+        # `terms` in no order: the trigger only asks whether a key is among them
+        self._local.counted = (indexed, counted)
+        return {
+            "fts": fts,
+            "fts_len": len(fts),
+            "terms": text_array(list(counted.counts)),
+            "terms_len": counted.tokens,
+        }
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
         """Nothing to do: the old frequency rows go with the update (triggers, see
@@ -148,7 +166,10 @@ class FullText(HitSearch, PgConnection):
         failed before leaves none behind."""
         batch = self.batch_rows()
         pending = Rows() if batch is None else batch
-        pending.add(rid, indexed[1].split(), columns["fts"])
+        memo = getattr(self._local, "counted", None)
+        self._local.counted = None
+        counted = memo[1] if memo is not None and memo[0] is indexed else Counted(indexed[1])
+        pending.add(rid, counted.counts, counted.tokens, columns["fts"])
         if batch is None:
             pending.write(tx.conn)
 

@@ -17,7 +17,7 @@ from .hits import HitSearch
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
 from .outcomes import read_outcome
 from .resolve import Resolution, list_clause, position_has, resolve
-from .threads import OPEN_COUNT_SQL, read_reviews
+from .threads import read_reviews
 
 RETIRE_SQL = (
     "INSERT INTO retired (id, hash, source, at) SELECT ?, ?, ?, ?"
@@ -32,6 +32,11 @@ content and path it last had are kept, so that only that file, coming back, take
 id (and its history) again (store/indexer.py `_Ids.pick`)."""
 
 _KEPT_ON_UPDATE = ("id", "first_indexed_at")
+_OPEN_AFTER_REPLIES = (
+    "(SELECT count(*) FROM (VALUES {numbers}) AS n WHERE NOT EXISTS (SELECT 1 FROM replies r"
+    " WHERE r.candidate_id = ? AND r.followup_number = n.column1))"
+)
+_QUESTIONS_A_STATEMENT = 100  # 800 parameters: well within SQLite's and PostgreSQL's limits
 
 
 def questions(store: Base, rid: int) -> list[Question]:
@@ -115,31 +120,43 @@ class CandidateStore(HitSearch, Base):
         }
         self._reindexing(tx, t.id)
         changed = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in _KEPT_ON_UPDATE)
+        names = list(columns)
+        values = ["?"] * len(names)
+        params = list(columns.values())
+        open_numbers = [q.number for q in t.unanswered]
+        if open_numbers:
+            # the open questions no reply has followed up yet (as OPEN_COUNT_SQL counts
+            # them), counted in the insert: the row is written once, not updated after
+            at = names.index("unanswered_count")
+            values[at] = _OPEN_AFTER_REPLIES.format(numbers=", ".join("(?)" for _ in open_numbers))
+            params[at : at + 1] = [*open_numbers, t.id]
         rid = tx.execute(
-            f"INSERT INTO candidates ({', '.join(columns)})"
-            f" VALUES ({', '.join('?' for _ in columns)})"
+            f"INSERT INTO candidates ({', '.join(names)}) VALUES ({', '.join(values)})"
             f" ON CONFLICT (id) DO UPDATE SET {changed} RETURNING rid",
-            list(columns.values()),
+            params,
         ).fetchone()[0]
         tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
-        tx.executemany(
-            "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
-            " answered, unanswered_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    rid,
-                    seq,
-                    q.number,
-                    text(q.question),
-                    text(q.goal),
-                    text(q.answer),
-                    int(q.answered),
-                    None if q.answered else (q.unanswered_reason or "empty"),
-                )
-                for seq, q in enumerate(t.questions)
-            ],
-        )
-        tx.execute(OPEN_COUNT_SQL, [t.id])
+        question_rows = [
+            (
+                rid,
+                seq,
+                q.number,
+                text(q.question),
+                text(q.goal),
+                text(q.answer),
+                int(q.answered),
+                None if q.answered else (q.unanswered_reason or "empty"),
+            )
+            for seq, q in enumerate(t.questions)
+        ]
+        for start in range(0, len(question_rows), _QUESTIONS_A_STATEMENT):
+            part = question_rows[start : start + _QUESTIONS_A_STATEMENT]
+            tx.execute(
+                "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
+                " answered, unanswered_reason) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?)" for _ in part),
+                [v for row in part for v in row],
+            )
         self._index(tx, rid, indexed, columns)
 
     def remove(self, candidate_id: str) -> bool:

@@ -321,3 +321,44 @@ def test_one_tally_of_decisions(seeded_store: Store) -> None:
     decided, total = seeded_store.digest_lines("decided", "", 50)
     assert total == 1 and decided[0].id == cid and decided[0].tally == candidate.tally
     assert seeded_store.DIGEST_CATEGORIES == ("new", "waiting", "unanswered", "decided")
+
+
+def test_a_saved_transcript_counts_only_the_questions_no_reply_has_answered(store: Store) -> None:
+    """The open count is written with the candidate (one insert, no update after it):
+    it leaves out the questions a reviewer's reply answered, by number, also when a
+    number repeats, and on a save of the same file again. 230 questions: the questions
+    are written a few statements at a time."""
+    from store.models import Question, Transcript
+
+    def transcript(answered: set[int]) -> Transcript:
+        questions = [
+            Question(
+                number=n,
+                question=f"问题{n}",
+                goal="目标",
+                answer="答" if n in answered else "",
+                answered=n in answered,
+            )
+            for n in range(1, 230)
+        ]
+        # a second question numbered 7, unanswered too
+        questions.insert(7, Question(number=7, question="问题7b", goal="目标", answer=""))
+        return Transcript(id="many", position="后端", questions=questions, verdict="好")
+
+    def counts() -> tuple[int, list[bool]]:
+        listed = {c.id: c for c in store.list_candidates()}
+        card = store.get_candidate("many")
+        assert card is not None
+        return listed["many"].unanswered, [q.answered for q in card.questions]
+
+    store.save(transcript({1, 2, 3}))
+    assert counts()[0] == 227  # 230 questions, 3 answered
+    assert len(counts()[1]) == 230
+    store.record_reply("C1", "1.1", "1.0", "many", "UR", "问题7：后来补充：答了")
+    store.record_reply("C1", "1.2", "1.0", "many", "UR", "问题200：后来补充：也答了")
+    assert counts()[0] == 227 - 3  # both questions numbered 7, and 200
+    store.save(transcript({1, 2, 3, 4}))  # the file changed: saved again
+    assert counts()[0] == 227 - 3 - 1
+    store.save(transcript(set()))
+    assert counts()[0] == 230 - 3
+    assert counts()[1] == [False] * 230  # the file's own answers; replies are shown apart

@@ -350,3 +350,51 @@ def test_newest_first_pages_through_candidates_holding_a_phrase_s_bigrams_apart(
     assert len(pg.search("分布式", limit=50, sort="newest")) == 31
     lite.close()
     pg.close()
+
+
+def test_the_text_version_moves_once_a_transaction_and_a_rolled_back_savepoint_undoes_it(
+    pg_url: str,
+) -> None:
+    """pg017: the search cache's `fts_version` moves once per transaction that writes
+    candidates (it moved once per statement, twice a save), also when a savepoint that
+    moved it is rolled back; and new text is compressed with lz4 (or, on a server
+    without lz4, `terms` is kept uncompressed)."""
+    import psycopg
+
+    store = PgStore(pg_url)
+
+    def version() -> int:
+        return int(store.db.execute("SELECT version FROM fts_version").fetchone()[0])
+
+    start = version()
+    store.save(_transcript("v000", "模型 一", ["有"]))
+    assert version() == start + 1
+    with store.batch(max_seconds=3600):
+        for i in range(1, 30):
+            store.save(_transcript(f"v{i:03}", f"模型 {i}", ["有"]))
+    assert version() == start + 2
+    assert store.remove("v001")
+    assert version() == start + 3
+
+    with psycopg.connect(pg_url) as conn:
+        touch = "UPDATE candidates SET fts = fts || ' ' WHERE id = 'v002'"
+        with conn.transaction():
+            with conn.transaction():  # a savepoint: its move is undone with it
+                conn.execute(touch)
+                raise psycopg.Rollback()
+            conn.execute(touch)  # so this one moves it again
+            conn.execute(touch)
+        with conn.transaction(), conn.transaction():
+            conn.execute(touch)
+            raise psycopg.Rollback()
+    assert version() == start + 4
+
+    compression = dict(
+        store.db.execute(
+            "SELECT attname, attcompression::text || attstorage::text FROM pg_attribute"
+            " WHERE attrelid = 'candidates'::regclass AND attname IN ('fts', 'terms')"
+        ).fetchall()
+    )
+    assert compression in ({"fts": "lx", "terms": "lx"}, {"fts": "x", "terms": "e"})
+    assert [h.id for h in store.search("模型 7", limit=1)] == ["v007"]
+    store.close()

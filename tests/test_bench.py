@@ -115,3 +115,26 @@ def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -
         assert 0 < s["reply_p50_ms"] <= s["reply_p99_ms"], serving
     text = "\n".join(table)
     assert "PostgreSQL beside SQLite" in text and "two_replicas" in text
+
+
+def test_the_writer_bench_splits_postgresql_s_index_time(request: pytest.FixtureRequest) -> None:
+    """`bench/pg_writer.py` (issue 25, goal 5): SQLite's time as the baseline, and
+    PostgreSQL's split into the writer's CPU, its waits and the server's."""
+    from support.pg_fixtures import fresh_pg_url
+
+    url = fresh_pg_url(request)
+    done = subprocess.run(
+        [sys.executable, "bench/pg_writer.py", "--db", url, "--count", "200", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(done.stdout[done.stdout.index("\n{") :])
+    assert figures["sqlite"]["indexed"] == figures["postgresql"]["indexed"] == 200
+    pg = figures["postgresql"]
+    assert pg["failed"] == 0 and figures["sqlite"]["wall_s"] > 0
+    assert 0 < pg["db_wait_s"] < pg["wall_s"] and pg["writer_cpu_s"] > 0
+    assert "load average at start" in done.stdout and "x SQLite" in done.stdout

@@ -79,15 +79,6 @@ def runs(rid: int, fts: str) -> Iterator[Row]:
         yield run, rid, tf, len(fts)
 
 
-def _split(rows: Iterable[Row]) -> tuple[list[Row], list[Row]]:
-    """(rows whose key a B-tree can hold, rows whose key is longer than MAX_KEY)."""
-    short: list[Row] = []
-    long: list[Row] = []
-    for row in rows:
-        (long if len(row[0]) > MAX_KEY else short).append(row)
-    return short, long
-
-
 BLOCK_BITS = 7
 """A block holds the rids r with the same r >> BLOCK_BITS: 128 consecutive rids."""
 _OFFSET_MASK = (1 << BLOCK_BITS) - 1

@@ -13,10 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench(*args: str) -> tuple[list[str], str]:
-    """Run bench/run.py: (its table's lines, its last line: the JSON figures)."""
+def _run(script: str, *args: str) -> str:
+    """Run a bench script to its end; its output."""
     done = subprocess.run(
-        [sys.executable, "bench/run.py", *args],
+        [sys.executable, script, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -24,7 +24,12 @@ def _bench(*args: str) -> tuple[list[str], str]:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    *table, last = done.stdout.strip().splitlines()
+    return done.stdout
+
+
+def _bench(*args: str) -> tuple[list[str], str]:
+    """Run bench/run.py: (its table's lines, its last line: the JSON figures)."""
+    *table, last = _run("bench/run.py", *args).strip().splitlines()
     return table, last
 
 
@@ -122,19 +127,10 @@ def test_the_writer_bench_splits_postgresql_s_index_time(request: pytest.Fixture
     PostgreSQL's split into the writer's CPU, its waits and the server's."""
     from support.pg_fixtures import fresh_pg_url
 
-    url = fresh_pg_url(request)
-    done = subprocess.run(
-        [sys.executable, "bench/pg_writer.py", "--db", url, "--count", "200", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    figures = json.loads(done.stdout[done.stdout.index("\n{") :])
+    out = _run("bench/pg_writer.py", "--db", fresh_pg_url(request), "--count", "200", "--json")
+    figures = json.loads(out[out.index("\n{") :])
     assert figures["sqlite"]["indexed"] == figures["postgresql"]["indexed"] == 200
     pg = figures["postgresql"]
     assert pg["failed"] == 0 and figures["sqlite"]["wall_s"] > 0
     assert 0 < pg["db_wait_s"] < pg["wall_s"] and pg["writer_cpu_s"] > 0
-    assert "load average at start" in done.stdout and "x SQLite" in done.stdout
+    assert "load average at start" in out and "x SQLite" in out

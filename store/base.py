@@ -140,17 +140,19 @@ class Base(ABC):
     # (store/sqlite/search.py: FTS5 tables; store/pg/search.py: columns and postings)
 
     @abstractmethod
-    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
+    def _index_columns(self, indexed: tuple[str, str]) -> tuple[dict[str, Any], Any]:
         """`candidates` columns of a save beside the transcript's own, from its indexed
-        text and bigram string (`fulltext.indexed`)."""
+        text and bigram string (`fulltext.indexed`), and what `_index` then needs of that
+        text: worked out once a save, for both."""
 
     @abstractmethod
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
         """A save is about to replace this candidate's row and questions (if it has any)."""
 
     @abstractmethod
-    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
-        """A save wrote this candidate's row (`columns`) and questions: its full-text rows."""
+    def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
+        """A save wrote this candidate's row and questions: its full-text rows, from what
+        `_index_columns` prepared."""
 
     @abstractmethod
     def _unindex(self, tx: Tx, rid: int) -> None:

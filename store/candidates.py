@@ -95,6 +95,7 @@ class CandidateStore(HitSearch, Base):
         indexed: tuple[str, str],
     ) -> None:
         text = self.engine.storable
+        index_columns, prepared = self._index_columns(indexed)
         columns: dict[str, Any] = {
             "id": text(t.id),
             "position": text(t.position),
@@ -116,7 +117,7 @@ class CandidateStore(HitSearch, Base):
             "unanswered_count": len(t.unanswered),
             "first_indexed_at": now,
             "indexed_at": now,
-            **self._index_columns(indexed),
+            **index_columns,
         }
         self._reindexing(tx, t.id)
         changed = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in _KEPT_ON_UPDATE)
@@ -157,7 +158,7 @@ class CandidateStore(HitSearch, Base):
                 + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?)" for _ in part),
                 [v for row in part for v in row],
             )
-        self._index(tx, rid, indexed, columns)
+        self._index(tx, rid, prepared)
 
     def remove(self, candidate_id: str) -> bool:
         """Delete a candidate's transcript (its questions and full-text rows too). What was

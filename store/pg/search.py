@@ -146,30 +146,28 @@ class FullText(HitSearch, PgConnection):
 
     _stats: tuple[float, int, float, float] | None = None
 
-    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
+    def _index_columns(self, indexed: tuple[str, str]) -> tuple[dict[str, Any], Any]:
         fts, counted = counted_text(*indexed)
         # `terms` in no order: the trigger only asks whether a key is among them
-        self._local.counted = (indexed, counted)
-        return {
+        columns = {
             "fts": fts,
             "fts_len": len(fts),
             "terms": text_array(list(counted.counts)),
             "terms_len": counted.tokens,
         }
+        return columns, (fts, counted)
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
         """Nothing to do: the old frequency rows go with the update (triggers, see
         migrations.py)."""
 
-    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
+    def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
         """The new frequency rows are written now, or with the batch, last: a save that
         failed before leaves none behind."""
+        fts, counted = prepared
         batch = self.batch_rows()
         pending = Rows() if batch is None else batch
-        memo = getattr(self._local, "counted", None)
-        self._local.counted = None
-        counted = memo[1] if memo is not None and memo[0] is indexed else Counted(indexed[1])
-        pending.add(rid, counted.counts, counted.tokens, columns["fts"])
+        pending.add(rid, counted.counts, counted.tokens, fts)
         if batch is None:
             pending.write(tx.conn)
 

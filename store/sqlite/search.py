@@ -57,15 +57,16 @@ def indexed_questions(execute: Callable[[str, list[Any]], Any], rid: int) -> lis
 class FullText(HitSearch, Connection):
     """The FTS5 rows of every save, and the ranking `search()` reads."""
 
-    def _index_columns(self, indexed: tuple[str, str]) -> dict[str, Any]:
-        return {}  # the text lives once, in candidates and questions (contentless FTS5)
+    def _index_columns(self, indexed: tuple[str, str]) -> tuple[dict[str, Any], Any]:
+        return {}, indexed  # the text lives once, in candidates and questions (contentless FTS5)
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
         row = tx.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
         if row is not None:
             self._unindex(tx, row[0])
 
-    def _index(self, tx: Tx, rid: int, indexed: tuple[str, str], columns: dict[str, Any]) -> None:
+    def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
+        indexed: tuple[str, str] = prepared
         batch = self._deferring()
         if batch is not None:  # an index run's batch: written, all together, at its commit
             batch.fulltext[rid] = indexed

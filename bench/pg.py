@@ -166,8 +166,10 @@ def replicas_under_load(
             def one(n: int, due: float) -> None:
                 name = f"r{n}"
                 body = command_body(texts[n], response_url=fake.response_url(name))
+                # summaries and searches alternate, so pairs go round the replicas: each
+                # takes its share of both (n % replicas sent every search to the first)
                 status, _h, _b = post_signed(
-                    urls[n % len(urls)] + "/slack/events", body, SECRET, timeout=30
+                    urls[(n // 2) % len(urls)] + "/slack/events", body, SECRET, timeout=30
                 )
                 ack = (time.monotonic() - due) * 1000
                 fake.wait_for(f"response/{name}", timeout=30)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
 from slack_bolt import App, BoltResponse
 from slack_bolt.error import BoltUnhandledRequestError
+from slack_bolt.lazy_listener import ThreadLazyListenerRunner
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
@@ -64,6 +66,19 @@ def _ack_unhandled(unhandled: BoltUnhandledRequestError) -> BoltResponse:
     return BoltResponse(status=200, body="")
 
 
+# Bolt runs every ack function, and each listener that acknowledges in its own body, on
+# its listener threads; and, unless told otherwise, the lazy listeners (the answers to
+# commands and clicks: searches, summaries) on the same threads, five by default. Five
+# answers waiting for a busy database then held every thread, and the next request's
+# ack queued behind them until Bolt gave up on it after 3 s (two PostgreSQL replicas at
+# 100,000 transcripts under new searches: ack p99 over 1 s). Answers get threads of
+# their own, so that an ack never waits for one.
+LISTENER_THREADS = 16
+ANSWER_THREADS = (
+    16  # above the search pool's queue (2 workers x 4): a burst beyond it is told "busy"
+)
+
+
 class DebriefApp(App):
     """Bolt's App, and what it reads in the background (user groups) until `close()`."""
 
@@ -94,8 +109,13 @@ def create_app(
         token_verification_enabled=verify_token,
         process_before_response=False,
         logger=bolt_logger,
+        listener_executor=ThreadPoolExecutor(LISTENER_THREADS, "debrief-listener"),
         # a request no listener takes goes to `on_error` below instead of Bolt's 404
         raise_error_for_unhandled_request=True,
+    )
+    # as Bolt's own adapters (AWS Lambda, Django) put lazy listeners where they belong
+    app.listener_runner.lazy_listener_runner = ThreadLazyListenerRunner(
+        bolt_logger, ThreadPoolExecutor(ANSWER_THREADS, "debrief-answer")
     )
     policy = Policy(settings.allowed_users, settings.allowed_channels)
     deciders = Policy(settings.deciders, [])

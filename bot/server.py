@@ -9,7 +9,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 import waitress
@@ -168,11 +168,18 @@ def wsgi_app(app: App, signing_secret: str, health: Health | None = None) -> Wsg
     return application
 
 
+def listener_executors(app: App) -> list[Executor]:
+    """Where Bolt runs listeners: its listener threads (acks, and listeners that
+    acknowledge in their own body), then the lazy listeners' (answers: bot/app.py)."""
+    runner = app.listener_runner
+    first = runner.listener_executor
+    lazy = getattr(runner.lazy_listener_runner, "executor", None)
+    return [first, lazy] if isinstance(lazy, Executor) and lazy is not first else [first]
+
+
 def finish_listeners(app: App, deadline: float) -> None:
-    """Let Bolt's listener threads finish what they started (lazy listeners, reactions)."""
-    runner = getattr(app, "_listener_runner", None)
-    executor = getattr(runner, "listener_executor", None)
-    if isinstance(executor, ThreadPoolExecutor):
+    """Let Bolt's listener threads finish what they started (answers, reactions)."""
+    for executor in listener_executors(app):
         done = threading.Thread(target=executor.shutdown, kwargs={"wait": True}, daemon=True)
         done.start()
         done.join(max(0.0, deadline - time.monotonic()))

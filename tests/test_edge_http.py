@@ -24,7 +24,7 @@ from support.signed import (
     sign,
     url_verification_body,
 )
-from support.slackbot import SECRET, Bot, TrackedExecutor
+from support.slackbot import SECRET, Bot, Tracker
 from support.workspace import TEAM_ID
 
 from bot.app import create_app
@@ -43,10 +43,7 @@ def edge(fake_slack: FakeSlack, tmp_path: Path) -> Iterator[Bot]:
     )
     store = open_store(settings.db_path)
     app = create_app(settings, store)
-    runner = app.listener_runner
-    work = TrackedExecutor(runner.listener_executor)
-    runner.listener_executor = work
-    runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
+    work = Tracker(app)
     # `http_server`: the limits `debrief serve` runs with
     server = WaitressServer(lambda: http_server(app, SECRET, "127.0.0.1", 0), name="edge-server")
     server.start()

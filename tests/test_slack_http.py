@@ -289,6 +289,42 @@ def test_ack_is_fast_even_when_the_work_is_slow(bot: Bot, monkeypatch: pytest.Mo
     assert "并行" in all_text(reply)
 
 
+def test_an_ack_never_waits_behind_answers_still_being_worked_out(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bolt ran lazy listeners on the threads that run ack functions (5 of them): five
+    searches waiting for a busy database held every one, and the next command's ack
+    waited behind them (on PostgreSQL at 100,000 transcripts: acks of 1 to 2 s)."""
+    real = bot.store.search
+    release = threading.Event()
+    inside = threading.Condition()
+    waiting = 0
+
+    def slow(*args: object, **kwargs: object) -> object:
+        nonlocal waiting
+        with inside:
+            waiting += 1
+            inside.notify_all()
+        release.wait(60)  # held until every command below has been acknowledged
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.store, "search", slow)
+    held = 8  # more than Bolt's five listener threads
+    try:
+        statuses = [bot.command("search 并行", name=f"s{n}")[0] for n in range(held)]
+        with inside:  # every answer is being worked out at once, none queued behind the others
+            all_waiting = inside.wait_for(lambda: waiting == held, timeout=30)
+        statuses.append(bot.command("总结 000", name="after")[0])
+        summary = bot.replies("after", timeout=30)  # an answer that needs no search
+    finally:
+        release.set()
+    assert statuses == [200] * (held + 1) and all_waiting
+    assert "000" in all_text(summary[0])
+    for n in range(held):
+        [reply] = bot.replies(f"s{n}", timeout=30)
+        assert "并行" in all_text(reply)
+
+
 def test_an_error_in_a_listener_is_a_kind_message(
     bot: Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

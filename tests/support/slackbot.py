@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from slack_bolt import App
+
 from bot.app import DebriefApp, create_app
-from bot.server import wsgi_app
+from bot.server import listener_executors, wsgi_app
 from bot.settings import Settings, load_settings
 from store.factory import open_store
 from store.sqlite.store import Store
@@ -24,23 +26,25 @@ from .signed import action_body, block_actions_payload, command_body, event_body
 SECRET = "test-signing-secret"
 
 
-class TrackedExecutor(Executor):
-    """Bolt's listener executor, counting the work in flight: `wait_idle` is the readiness
-    condition for "the bot has finished with every request it took" (never a fixed sleep)."""
+class Tracker:
+    """Bolt's listener executors, counting the work in flight: `wait_idle` is the readiness
+    condition for "the bot has finished with every request it took" (never a fixed sleep).
+    Each executor stays itself: the acks on their threads, the answers on theirs."""
 
-    def __init__(self, inner: Executor) -> None:
-        self.inner = inner
+    def __init__(self, app: App) -> None:
         self.pending = 0
         self.done = threading.Condition()
+        runner = app.listener_runner
+        lazy: Any = runner.lazy_listener_runner
+        self.executors = listener_executors(app)
+        runner.listener_executor = TrackedExecutor(runner.listener_executor, self)
+        lazy.executor = TrackedExecutor(lazy.executor, self)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+    def started(self) -> None:
         with self.done:
             self.pending += 1
-        future = self.inner.submit(fn, *args, **kwargs)
-        future.add_done_callback(self._finished)
-        return future
 
-    def _finished(self, _future: Future[Any]) -> None:
+    def finished(self, _future: Future[Any]) -> None:
         with self.done:
             self.pending -= 1
             self.done.notify_all()
@@ -49,6 +53,24 @@ class TrackedExecutor(Executor):
         with self.done:
             if not self.done.wait_for(lambda: self.pending == 0, timeout):
                 raise AssertionError(f"the bot still had {self.pending} listener(s) running")
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        for executor in self.executors:
+            executor.shutdown(wait, cancel_futures=cancel_futures)
+
+
+class TrackedExecutor(Executor):
+    """One of Bolt's executors, reporting each task to `tracker`."""
+
+    def __init__(self, inner: Executor, tracker: Tracker) -> None:
+        self.inner = inner
+        self.tracker = tracker
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.tracker.started()
+        future = self.inner.submit(fn, *args, **kwargs)
+        future.add_done_callback(self.tracker.finished)
+        return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.inner.shutdown(wait, cancel_futures=cancel_futures)
@@ -60,7 +82,7 @@ class Bot:
     server: WaitressServer
     store: Store
     settings: Settings
-    work: TrackedExecutor | None = field(default=None, repr=False)
+    work: Tracker | None = field(default=None, repr=False)
     app: DebriefApp | None = field(default=None, repr=False)
 
     def close(self) -> None:
@@ -183,10 +205,7 @@ def start_bot(
     s = load_settings(**values)
     store = open_store(s.db_path)
     app = create_app(s, store, clock=clock)
-    runner = app.listener_runner
-    work = TrackedExecutor(runner.listener_executor)
-    runner.listener_executor = work
-    runner.lazy_listener_runner.executor = work  # type: ignore[attr-defined]
+    work = Tracker(app)
     server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
     bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app)
     fake.bots.append(bot)  # their listeners finish before this fake Slack goes away

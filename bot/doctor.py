@@ -247,6 +247,9 @@ class Doctor:
     def mode(self) -> Check:
         """Which mode `serve` would run in; both or neither set, it refuses to start."""
         app, secret = bool(self.settings.app_token), bool(self.settings.signing_secret)
+        oauth = self.settings.oauth_variables
+        if self.settings.bot_token and oauth:
+            return self.check("mode", "fail", "setting_token_and_oauth", variables=", ".join(oauth))
         if app and secret:
             return self.check("mode", "fail", "doctor_mode_both")
         if not app and not secret:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 from pathlib import Path
@@ -66,6 +67,28 @@ def _ids(value: object) -> list[str]:
     raise ValueError("expected a comma-separated list of IDs")
 
 
+def _whole_number(value: object, unset: int, low: int, high: int, key: str) -> object:
+    """A whole number from low to high (a blank variable: `unset`); Problem(key) if not."""
+    if isinstance(value, str):
+        value = value.strip()
+        if not value:
+            return unset
+        if not value.isascii() or not value.isdigit():
+            raise Problem(key)
+        value = int(value)
+    if isinstance(value, int) and not low <= value <= high:
+        raise Problem(key)
+    return value
+
+
+def _is_fernet_key(key: str) -> bool:
+    """A Fernet key: 32 bytes in URL-safe base64 (`Fernet.generate_key()`)."""
+    try:
+        return len(base64.urlsafe_b64decode(key.encode("ascii"))) == 32 and len(key) == 44
+    except (ValueError, UnicodeEncodeError):
+        return False
+
+
 _USER_ID_RE = re.compile(r"[UWS][A-Z0-9]+")
 _CHANNEL_ID_RE = re.compile(r"[CG][A-Z0-9]+")
 
@@ -124,6 +147,21 @@ class Settings(BaseSettings):
     webhook_secret: str | None = Field(
         None, validation_alias="DEBRIEF_WEBHOOK_SECRET", validate_default=True
     )
+
+    # Installing Debrief in many workspaces (Slack's OAuth flow) instead of serving one
+    # with SLACK_BOT_TOKEN: the app's credentials, the secret that signs the install's
+    # state, where Slack sends the installer back (https), and the Fernet key(s) that
+    # encrypt the stored bot tokens (comma-separated: the first encrypts, any decrypts).
+    client_id: str | None = Field(None, validation_alias="SLACK_CLIENT_ID")
+    client_secret: str | None = Field(None, validation_alias="SLACK_CLIENT_SECRET", repr=False)
+    state_secret: str | None = Field(None, validation_alias="SLACK_STATE_SECRET", repr=False)
+    redirect_uri: str | None = Field(None, validation_alias="SLACK_REDIRECT_URI")
+    token_key: str | None = Field(None, validation_alias="DEBRIEF_TOKEN_KEY", repr=False)
+    # An uninstalled workspace's data is erased this many days later (0: at the next
+    # daily run), so that a reinstall by mistake loses nothing.
+    uninstall_grace_days: int = Field(30, validation_alias="DEBRIEF_UNINSTALL_GRACE")
+    # A rotating bot token is refreshed this many minutes before it expires (12 hours).
+    token_rotation_minutes: int = Field(120, validation_alias="DEBRIEF_TOKEN_ROTATION_MINUTES")
 
     @field_validator("allowed_users_raw", "deciders_raw")
     @classmethod
@@ -227,10 +265,48 @@ class Settings(BaseSettings):
             raise Problem("setting_webhook_no_secret")
         return value
 
-    @field_validator("bot_token", "app_token", "signing_secret", "transcripts")
+    @field_validator(
+        "bot_token",
+        "app_token",
+        "signing_secret",
+        "transcripts",
+        "client_id",
+        "client_secret",
+        "state_secret",
+    )
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
+
+    @field_validator("redirect_uri")
+    @classmethod
+    def _redirect_uri(cls, value: str | None) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme != "https" or not parts.hostname:
+                raise Problem("setting_not_redirect_uri")
+        return value
+
+    @field_validator("token_key")
+    @classmethod
+    def _token_key(cls, value: str | None) -> str | None:
+        value = value.strip() or None if value is not None else None
+        if value is not None:
+            for key in (part.strip() for part in value.split(",")):
+                if not _is_fernet_key(key):
+                    raise Problem("setting_not_token_key")
+        return value
+
+    @field_validator("uninstall_grace_days", mode="before")
+    @classmethod
+    def _uninstall_grace(cls, value: object) -> object:
+        return _whole_number(value, 30, 0, 36500, "setting_grace_range")
+
+    @field_validator("token_rotation_minutes", mode="before")
+    @classmethod
+    def _rotation_minutes(cls, value: object) -> object:
+        return _whole_number(value, 120, 1, 719, "setting_rotation_range")
 
     @property
     def allowed_users(self) -> list[str]:
@@ -257,8 +333,24 @@ class Settings(BaseSettings):
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
 
+    @property
+    def oauth_variables(self) -> list[str]:
+        """The OAuth install's variables that are set (SLACK_CLIENT_ID, …)."""
+        values = {
+            "SLACK_CLIENT_ID": self.client_id,
+            "SLACK_CLIENT_SECRET": self.client_secret,
+            "SLACK_STATE_SECRET": self.state_secret,
+        }
+        return [name for name, value in values.items() if value]
+
     def require_slack(self) -> Literal["socket", "http"]:
         """Which mode `serve` runs in; SettingsError when the tokens do not add up."""
+        if self.bot_token and self.oauth_variables:
+            # one workspace's token, or the install for many, never both: Bolt itself
+            # reads SLACK_CLIENT_ID/SECRET and would keep installs in plain files
+            raise SettingsError(
+                "setting_token_and_oauth", variables=", ".join(self.oauth_variables)
+            )
         if not self.bot_token:
             raise SettingsError("setting_no_bot_token")
         if not self.bot_token.startswith("xoxb-"):

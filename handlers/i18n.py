@@ -833,6 +833,33 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "SLACK_BOT_TOKEN 应为以 xoxb- 开头的机器人令牌",
         "en": "SLACK_BOT_TOKEN must be a bot token starting with xoxb-",
     },
+    "setting_token_and_oauth": {
+        "zh": "SLACK_BOT_TOKEN 和 {variables} 都设置了：只服务一个工作区用 SLACK_BOT_TOKEN，"
+        "安装到多个工作区用 SLACK_CLIENT_ID、SLACK_CLIENT_SECRET 和 SLACK_STATE_SECRET，只能选一种",
+        "en": "both SLACK_BOT_TOKEN and {variables} are set: set SLACK_BOT_TOKEN to serve one"
+        " workspace, or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install"
+        " in many, not both",
+    },
+    "setting_not_redirect_uri": {
+        "zh": "应为 https:// 地址，并与 Slack 应用设置里的 Redirect URL 一致，"
+        "例如 https://debrief.example.com/slack/oauth_redirect",
+        "en": "must be an https:// URL, the same as a Redirect URL in the Slack app's settings,"
+        " such as https://debrief.example.com/slack/oauth_redirect",
+    },
+    "setting_not_token_key": {
+        "zh": '应为 Fernet 密钥（44 个字符，由 python -c "from cryptography.fernet import Fernet;'
+        ' print(Fernet.generate_key().decode())" 生成），多个用逗号分隔',
+        "en": 'must be a Fernet key (44 characters, made by python -c "from cryptography.fernet'
+        ' import Fernet; print(Fernet.generate_key().decode())"), several separated by commas',
+    },
+    "setting_grace_range": {
+        "zh": "应为 0 到 36500 之间的整数天数（0：在下一次每日清理时删除）",
+        "en": "must be a whole number of days from 0 to 36500 (0: erased at the next daily run)",
+    },
+    "setting_rotation_range": {
+        "zh": "应为 1 到 719 之间的整数分钟数（令牌 12 小时后过期）",
+        "en": "must be a whole number of minutes from 1 to 719 (the tokens expire after 12 hours)",
+    },
     "setting_both_modes": {
         "zh": "SLACK_APP_TOKEN 和 SLACK_SIGNING_SECRET 都设置了：Socket Mode 用 SLACK_APP_TOKEN，"
         "HTTP 模式用 SLACK_SIGNING_SECRET，只能设一个",

@@ -223,6 +223,15 @@ def test_both_modes_configured(fake_slack: FakeSlack, db: Path) -> None:
     assert "✗ mode：SLACK_APP_TOKEN 和 SLACK_SIGNING_SECRET 都设置了：serve 会拒绝启动" in zh
 
 
+def test_a_bot_token_beside_the_install_settings(fake_slack: FakeSlack, db: Path) -> None:
+    secret = "client-secret-value"
+    code, checks = doctor(fake_slack, db, SLACK_CLIENT_ID="1.2", SLACK_CLIENT_SECRET=secret)
+    assert code == 1 and checks["mode"]["status"] == "fail"
+    detail = checks["mode"]["detail"]
+    assert "SLACK_BOT_TOKEN and SLACK_CLIENT_ID, SLACK_CLIENT_SECRET are set" in detail
+    assert secret not in detail and "1.2" not in detail  # the variables' names, not values
+
+
 def test_neither_mode_configured(fake_slack: FakeSlack, db: Path) -> None:
     code, checks = doctor(fake_slack, db, SLACK_SIGNING_SECRET="")
     assert code == 1 and "serve needs one" in checks["mode"]["detail"]

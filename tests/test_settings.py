@@ -50,6 +50,23 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         ({"DEBRIEF_LOG_LEVEL": "loud"}, ["DEBRIEF_LOG_LEVEL"]),
         ({"DEBRIEF_LOG_FORMAT": "xml"}, ["DEBRIEF_LOG_FORMAT"]),
         ({"DEBRIEF_TRANSCRIPTS": "/no/such/folder"}, ["DEBRIEF_TRANSCRIPTS", "不存在"]),
+        # one workspace's token beside the install for many: Bolt would read the client
+        # id and secret itself and keep the installs in plain files
+        ({"SLACK_CLIENT_ID": "1.2"}, ["SLACK_BOT_TOKEN", "SLACK_CLIENT_ID"]),
+        (
+            {"SLACK_CLIENT_SECRET": "s", "SLACK_STATE_SECRET": "t"},
+            ["SLACK_BOT_TOKEN", "SLACK_CLIENT_SECRET, SLACK_STATE_SECRET"],
+        ),
+        ({"SLACK_REDIRECT_URI": "http://debrief.example.com/r"}, ["SLACK_REDIRECT_URI", "https"]),
+        ({"DEBRIEF_TOKEN_KEY": "not-a-key"}, ["DEBRIEF_TOKEN_KEY", "Fernet"]),
+        ({"DEBRIEF_TOKEN_KEY": f"{'A' * 43}=,short"}, ["DEBRIEF_TOKEN_KEY", "Fernet"]),
+        ({"DEBRIEF_UNINSTALL_GRACE": "-1"}, ["DEBRIEF_UNINSTALL_GRACE", "0 到 36500"]),
+        ({"DEBRIEF_UNINSTALL_GRACE": "thirty"}, ["DEBRIEF_UNINSTALL_GRACE", "0 到 36500"]),
+        ({"DEBRIEF_TOKEN_ROTATION_MINUTES": "720"}, ["DEBRIEF_TOKEN_ROTATION_MINUTES", "1 到 719"]),
+        (
+            {"SLACK_CLIENT_ID": "1.2", "DEBRIEF_LOCALE": "en"},
+            ["both SLACK_BOT_TOKEN and SLACK_CLIENT_ID are set"],
+        ),
         (
             {"DEBRIEF_DIGEST_CHANNEL": "C0DIGEST", "DEBRIEF_ALLOWED_CHANNELS": "C0HIRE"},
             ["DEBRIEF_DIGEST_CHANNEL", "DEBRIEF_ALLOWED_CHANNELS"],
@@ -95,3 +112,22 @@ def test_good_ids_pass_the_settings_check(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "DEBRIEF_" not in done.stderr.splitlines()[-1]
     assert "SLACK_BOT_TOKEN" in done.stderr.splitlines()[-1]
+
+
+def test_the_install_settings_are_read_and_blank_ones_are_unset() -> None:
+    from bot.settings import load_settings
+
+    key = "A" * 43 + "="  # 32 zero-ish bytes in URL-safe base64: a well-formed key
+    s = load_settings(
+        client_id=" 1.2 ",
+        client_secret="",
+        redirect_uri="https://debrief.example.com/slack/oauth_redirect",
+        token_key=f"{key}, {key}",
+        uninstall_grace_days="0",
+        token_rotation_minutes=" ",
+    )
+    assert s.client_id == "1.2" and s.client_secret is None and s.state_secret is None
+    assert s.oauth_variables == ["SLACK_CLIENT_ID"]
+    assert s.uninstall_grace_days == 0 and s.token_rotation_minutes == 120
+    assert key not in repr(s)  # the key that decrypts every token stays out of logs
+    assert load_settings().uninstall_grace_days == 30

@@ -183,6 +183,53 @@ class WebhookEvent(BaseModel):
     last_error: str | None = None
 
 
+class Workspace(BaseModel):
+    """One data space: the Slack workspace (`T…`) or Enterprise Grid organisation (`E…`,
+    an org-wide install) whose candidates, threads and decisions it holds. Space 0 is
+    the single-workspace mode's, with no key until an install adopts it."""
+
+    ws: int
+    slack_key: str | None
+    kind: Literal["team", "enterprise"]
+    name: str
+    created_at: str
+    uninstalled_at: str | None = None
+    erase_after: str | None = None  # when its data goes, unless installed again before
+    erased_at: str | None = None
+
+
+class Installation(BaseModel):
+    """What an install gave a data space: the bot's identity and its token, encrypted by
+    the caller (the store only keeps ciphertext), and when a rotating token expires."""
+
+    ws: int = 0  # given by the store; ignored when saving
+    enterprise_id: str | None
+    team_id: str | None
+    is_enterprise_install: bool = False
+    app_id: str | None = None
+    enterprise_name: str | None = None
+    enterprise_url: str | None = None
+    team_name: str | None = None
+    bot_id: str
+    bot_user_id: str
+    bot_scopes: str = ""  # comma-separated, as Slack gives them
+    bot_token_enc: str = Field(repr=False)
+    bot_refresh_token_enc: str | None = Field(default=None, repr=False)
+    bot_token_expires_at: int | None = None  # unix seconds; None: the token does not expire
+    installer_user_id: str | None = None
+    token_type: str | None = None
+    installed_at: str = ""
+    updated_at: str = ""
+
+    @property
+    def slack_key(self) -> str:
+        """The data space's key: the organisation for an org-wide install, else the team."""
+        key = self.enterprise_id if self.is_enterprise_install else self.team_id
+        if not key:
+            raise ValueError("an installation names its team, or its organisation")
+        return key
+
+
 class Candidate(Transcript):
     """A transcript as the store knows it: with what reviewers said in Slack."""
 

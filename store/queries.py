@@ -9,6 +9,7 @@ from .candidates import CandidateStore
 from .decisions import DecisionStore
 from .digest import DigestStore
 from .home import HomeStore
+from .installations import WorkspaceStore
 from .maintenance import MaintenanceStore
 from .outcomes import OutcomeStore
 from .requests import RequestStore
@@ -29,7 +30,9 @@ class Queries(
     DigestStore,
     AuditStore,
     MaintenanceStore,
+    WorkspaceStore,
 ):
     """Candidates, threads, decisions, hiring decisions, requests and reminders, the
     ATS's webhook events, uploads, the Home tab, the digest, the audit and
-    erasure, counts: each query written once, for both backends."""
+    erasure, counts, the workspaces installed: each query written once, for both
+    backends."""

@@ -12,6 +12,7 @@ from support.pg_fixtures import fresh_pg_url
 
 from bot.cli import cli
 from store.indexer import index_paths
+from store.models import Installation
 from store.pg import PgStore
 from store.sqlite.store import Store
 
@@ -35,6 +36,14 @@ def test_migrate_db_copies_everything_and_counts(
     assert lite.forget(second) is not None
     before = lite.get_candidate(first)
     newest = [h.id for h in lite.search("TensorFlow", sort="newest")]
+    installed = Installation(
+        enterprise_id=None,
+        team_id="T0002",
+        bot_id="B2",
+        bot_user_id="U2BOT",
+        bot_token_enc="ciphertext",
+    )
+    second_space = lite.save_installation(installed)
     lite.close()
 
     runner = CliRunner()
@@ -59,8 +68,21 @@ def test_migrate_db_copies_everything_and_counts(
     pg.save(pg.get_candidate(first).model_copy(update={"id": "new"}))  # type: ignore[union-attr]
     assert pg.search("TensorFlow", sort="newest")[0].id == "new"  # ids go on after the copy
 
+    # the installs and their spaces come along; spaces made after go on from the last
+    assert [(w.ws, w.slack_key) for w in pg.workspaces()] == [(0, None), (second_space, "T0002")]
+    assert pg.find_installation("T0002") == lite_installation(tmp_path, "T0002")
+    assert pg.save_installation(installed.model_copy(update={"team_id": "T0003"})) > second_space
+
     again = runner.invoke(cli, ["migrate-db", "--db", str(tmp_path / "old.db"), "--to", url])
     assert again.exit_code == 1 and "already holds" in again.output
+
+
+def lite_installation(tmp_path: Path, key: str) -> Installation | None:
+    lite = Store(tmp_path / "old.db")
+    try:
+        return lite.find_installation(key)
+    finally:
+        lite.close()
 
 
 def test_migrate_db_says_what_it_needs(tmp_path: Path) -> None:

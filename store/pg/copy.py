@@ -43,10 +43,13 @@ TABLES = (
     "requests",
     "reminders",
     "webhook_events",
+    "workspaces",
+    "installations",
+    "oauth_states",
 )
 """In an order that satisfies the foreign keys (questions after candidates)."""
 
-_IDENTITY = {"candidates": "rid", "audit": "seq"}
+_IDENTITY = {"candidates": "rid", "audit": "seq", "workspaces": "ws"}
 _BATCH = 2000
 
 
@@ -99,7 +102,7 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
     questions = _questions_by_rid(src) if "candidates" in present else {}
     with dst.tx() as tx:
         conn: Conn = tx.conn
-        for table in ("candidates", "replies", "audit", "posts"):
+        for table in ("candidates", "replies", "audit", "posts", "installations"):
             row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
             if row and row[0]:
                 raise StoreError(
@@ -107,6 +110,9 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                     " database only (create a new one, or drop its tables)"
                 )
         conn.execute("DELETE FROM meta")  # only the migration's own bookkeeping is there
+        if "workspaces" in present:  # space 0 as the migration made it: SQLite's instead
+            conn.execute("DELETE FROM oauth_states")
+            conn.execute("DELETE FROM workspaces")
         frequencies = Rows()  # the candidates' postings, words and runs (pg/postings.py)
         for table in tables:
             theirs = _columns(conn, table)

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
+from ..clock import utcnow
 from ..registry import REPARSE_MTIME, Registry
 
 REGISTRY: Registry[sqlite_utils.Database] = Registry()
@@ -398,4 +399,33 @@ def m016_requests_reminders_webhooks(db: sqlite_utils.Database) -> None:
     )
     db.execute(
         "CREATE INDEX IF NOT EXISTS webhook_events_candidate ON webhook_events (candidate_id)"
+    )
+
+
+@migration
+def m017_workspaces(db: sqlite_utils.Database) -> None:
+    """Installs in many workspaces: the data spaces (0, the single-workspace mode's,
+    with no Slack key until an install adopts it), each one's installation (the bot
+    token kept as the caller's ciphertext), and the OAuth states not yet used."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS workspaces (ws INTEGER PRIMARY KEY, slack_key TEXT UNIQUE,"
+        " kind TEXT NOT NULL DEFAULT 'team', name TEXT NOT NULL DEFAULT '',"
+        " created_at TEXT NOT NULL, uninstalled_at TEXT, erase_after TEXT, erased_at TEXT)"
+    )
+    db.execute(
+        "INSERT INTO workspaces (ws, created_at) VALUES (0, ?) ON CONFLICT (ws) DO NOTHING",
+        [utcnow()],
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS installations (ws INTEGER PRIMARY KEY"
+        " REFERENCES workspaces (ws), enterprise_id TEXT, team_id TEXT,"
+        " is_enterprise_install INTEGER NOT NULL DEFAULT 0, app_id TEXT, enterprise_name TEXT,"
+        " enterprise_url TEXT, team_name TEXT, bot_id TEXT NOT NULL, bot_user_id TEXT NOT NULL,"
+        " bot_scopes TEXT NOT NULL DEFAULT '', bot_token_enc TEXT NOT NULL,"
+        " bot_refresh_token_enc TEXT, bot_token_expires_at INTEGER, installer_user_id TEXT,"
+        " token_type TEXT, installed_at TEXT NOT NULL, updated_at TEXT NOT NULL,"
+        " rotating_by TEXT, rotating_until TEXT)"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS oauth_states (state TEXT PRIMARY KEY, expires_at TEXT NOT NULL)"
     )

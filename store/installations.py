@@ -1,0 +1,226 @@
+"""The workspaces Debrief is installed in: one data space each, its installation, and
+the OAuth states handed out and not yet used.
+
+A data space (`ws`) is what every candidate, thread and decision will belong to. Space 0
+is the single-workspace mode's; it has no Slack key until an install adopts it: the
+install of the very workspace a single-workspace `serve` recorded (`meta`, see
+`MaintenanceStore.remember_workspace`), so that a database made by one workspace becomes
+that workspace's space with no row rewritten. Any other install gets a new space, and
+installing again keeps the space (and clears an uninstall).
+
+Tokens arrive here encrypted: the store keeps the caller's ciphertext and never sees a
+token (bot/ holds the key). An uninstall deletes the installation at once and leaves the
+space, with the date its data is to be erased, for the retention job.
+
+An OAuth state is good once: `consume_oauth_state` deletes it in the statement that checks
+it, so two replicas given the same state cannot both accept it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .base import Base, Tx
+from .clock import utcnow
+from .maintenance import WORKSPACE
+from .models import Installation, Workspace
+
+_WORKSPACE = "ws, slack_key, kind, name, created_at, uninstalled_at, erase_after, erased_at"
+_SAVED = (
+    "enterprise_id",
+    "team_id",
+    "is_enterprise_install",
+    "app_id",
+    "enterprise_name",
+    "enterprise_url",
+    "team_name",
+    "bot_id",
+    "bot_user_id",
+    "bot_scopes",
+    "bot_token_enc",
+    "bot_refresh_token_enc",
+    "bot_token_expires_at",
+    "installer_user_id",
+    "token_type",
+    "installed_at",
+    "updated_at",
+)
+_INSTALLATION = "ws, " + ", ".join(_SAVED)
+
+
+def _installation(row: dict[str, Any]) -> Installation:
+    return Installation(**row | {"is_enterprise_install": bool(row["is_enterprise_install"])})
+
+
+class WorkspaceStore(Base):
+    def save_installation(self, installation: Installation) -> int:
+        """Keep what an install (or a token rotation Bolt saves) gave: the data space of
+        its team or organisation, made or adopted the first time; returns that space."""
+        key = installation.slack_key
+        kind = "enterprise" if installation.is_enterprise_install else "team"
+        name = (
+            installation.enterprise_name
+            if installation.is_enterprise_install
+            else installation.team_name
+        ) or ""
+        now = utcnow()
+        values = installation.model_dump(include=set(_SAVED)) | {
+            "is_enterprise_install": int(installation.is_enterprise_install),
+            "installed_at": installation.installed_at or now,
+            "updated_at": now,
+        }
+
+        def write(tx: Tx) -> int:
+            self._one_at_a_time(tx, "workspaces")  # two replicas installing one team
+            ws = self._space_of(tx, key, kind, name, now)
+            names = ", ".join(_SAVED)
+            marks = ", ".join("?" for _ in _SAVED)
+            changed = ", ".join(f"{c} = excluded.{c}" for c in _SAVED if c != "installed_at")
+            tx.execute(
+                f"INSERT INTO installations (ws, {names}) VALUES (?, {marks})"
+                f" ON CONFLICT (ws) DO UPDATE SET {changed},"
+                " rotating_by = NULL, rotating_until = NULL",
+                [ws, *(values[c] for c in _SAVED)],
+            )
+            return ws
+
+        with self.tx() as tx:
+            return write(tx)
+
+    def _space_of(self, tx: Tx, key: str, kind: str, name: str, now: str) -> int:
+        """The space of `key`: its own (installed again: no longer uninstalled), space 0
+        when the single-workspace mode served that very workspace, or a new one."""
+        found = tx.execute("SELECT ws FROM workspaces WHERE slack_key = ?", [key]).fetchone()
+        if found is not None:
+            tx.execute(
+                "UPDATE workspaces SET kind = ?, name = ?, uninstalled_at = NULL,"
+                " erase_after = NULL WHERE ws = ?",
+                [kind, name, found[0]],
+            )
+            return int(found[0])
+        served = tx.execute("SELECT value FROM meta WHERE key = ?", [WORKSPACE]).fetchone()
+        if served is not None and json.loads(served[0]).get("team_id") == key:
+            adopted = tx.execute(
+                "UPDATE workspaces SET slack_key = ?, kind = ?, name = ?"
+                " WHERE ws = 0 AND slack_key IS NULL AND erased_at IS NULL RETURNING ws",
+                [key, kind, name],
+            ).fetchone()
+            if adopted is not None:
+                return 0
+        made = tx.execute(
+            "INSERT INTO workspaces (slack_key, kind, name, created_at) VALUES (?, ?, ?, ?)"
+            " RETURNING ws",
+            [key, kind, name, now],
+        ).fetchone()
+        return int(made[0])
+
+    def find_installation(self, key: str) -> Installation | None:
+        """The installation of the workspace or organisation `key` (`T…`/`E…`), None when
+        it is not installed (never, or not any more)."""
+        rows = self._rows(
+            f"SELECT {', '.join('i.' + c for c in _INSTALLATION.split(', '))}"
+            " FROM installations i JOIN workspaces w ON w.ws = i.ws WHERE w.slack_key = ?",
+            [key],
+        )
+        return _installation(rows[0]) if rows else None
+
+    def installation_of(self, ws: int) -> Installation | None:
+        """The installation of data space `ws`, None when it has none."""
+        rows = self._rows(f"SELECT {_INSTALLATION} FROM installations WHERE ws = ?", [ws])
+        return _installation(rows[0]) if rows else None
+
+    def uninstall(self, key: str, erase_after: str) -> bool:
+        """`key` uninstalled Debrief, or revoked its token: the installation goes now, the
+        data at `erase_after` (an ISO time) unless installed again before. False when it
+        was not installed (a second delivery of the same event changes nothing)."""
+
+        def write(tx: Tx) -> bool:
+            gone = tx.execute(
+                "DELETE FROM installations WHERE ws IN"
+                " (SELECT ws FROM workspaces WHERE slack_key = ?) RETURNING ws",
+                [key],
+            ).fetchone()
+            if gone is None:
+                return False
+            tx.execute(
+                "UPDATE workspaces SET uninstalled_at = ?, erase_after = ? WHERE ws = ?",
+                [utcnow(), erase_after, gone[0]],
+            )
+            return True
+
+        with self.tx() as tx:
+            return write(tx)
+
+    def workspace_of(self, key: str) -> Workspace | None:
+        rows = self._rows(f"SELECT {_WORKSPACE} FROM workspaces WHERE slack_key = ?", [key])
+        return Workspace(**rows[0]) if rows else None
+
+    def workspaces(self) -> list[Workspace]:
+        """Every data space, space 0 first."""
+        return [
+            Workspace(**r) for r in self._rows(f"SELECT {_WORKSPACE} FROM workspaces ORDER BY ws")
+        ]
+
+    # -- rotating bot tokens ---------------------------------------------------------------
+
+    def claim_token_rotation(self, ws: int, expires_at: int, claimer: str, until: str) -> bool:
+        """Take the rotation of space `ws`'s token, as read expiring at `expires_at`, until
+        `until` (ISO): True for one claimer only, and only while nobody rotated it since
+        (a newer token has another expiry) or holds an unexpired claim."""
+        now = utcnow()
+        bytewise = self.engine.bytewise
+        with self.tx() as tx:
+            claimed = tx.execute(
+                "UPDATE installations SET rotating_by = ?, rotating_until = ?"
+                " WHERE ws = ? AND bot_token_expires_at = ?"
+                f" AND (rotating_until IS NULL OR rotating_until {bytewise} < ?)",
+                [claimer, until, ws, expires_at, now],
+            ).rowcount
+        return claimed == 1
+
+    def save_rotated_token(
+        self,
+        ws: int,
+        claimer: str,
+        token_enc: str,
+        refresh_token_enc: str | None,
+        expires_at: int,
+    ) -> bool:
+        """The new token (and refresh token) of a rotation `claimer` holds; False when the
+        claim was lost meanwhile (the workspace uninstalled, or the claim taken over)."""
+        with self.tx() as tx:
+            saved = tx.execute(
+                "UPDATE installations SET bot_token_enc = ?, bot_refresh_token_enc = ?,"
+                " bot_token_expires_at = ?, updated_at = ?, rotating_by = NULL,"
+                " rotating_until = NULL WHERE ws = ? AND rotating_by = ?",
+                [token_enc, refresh_token_enc, expires_at, utcnow(), ws, claimer],
+            ).rowcount
+        return saved == 1
+
+    # -- OAuth states ------------------------------------------------------------------------
+
+    def issue_oauth_state(self, state: str, expires_at: str) -> None:
+        """Remember a state handed to an installer's browser, good until `expires_at`;
+        the states that ran out go at the same time."""
+        now = utcnow()
+        bytewise = self.engine.bytewise
+        with self.tx() as tx:
+            tx.execute(f"DELETE FROM oauth_states WHERE expires_at {bytewise} <= ?", [now])
+            tx.execute(
+                "INSERT INTO oauth_states (state, expires_at) VALUES (?, ?)", [state, expires_at]
+            )
+
+    def consume_oauth_state(self, state: str) -> bool:
+        """True once for a state issued and not run out; False for one used before, run
+        out, or never issued."""
+        now = utcnow()
+        bytewise = self.engine.bytewise
+        with self.tx() as tx:
+            used = tx.execute(
+                "DELETE FROM oauth_states WHERE state = ?"
+                f" AND expires_at {bytewise} > ? RETURNING state",
+                [state, now],
+            ).fetchone()
+            tx.execute(f"DELETE FROM oauth_states WHERE expires_at {bytewise} <= ?", [now])
+        return used is not None

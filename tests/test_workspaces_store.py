@@ -1,0 +1,168 @@
+"""The workspaces Debrief is installed in, as the store keeps them (issue 26): data
+spaces, installations, OAuth states. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from store.models import Installation
+from store.sqlite.store import Store
+
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
+
+def iso(**delta: float) -> str:
+    return (datetime.now(UTC) + timedelta(**delta)).isoformat(timespec="microseconds")
+
+
+def installed(team: str = "T0001", **values: object) -> Installation:
+    return Installation(
+        **{
+            "enterprise_id": None,
+            "team_id": team,
+            "team_name": f"team {team}",
+            "bot_id": f"B{team}",
+            "bot_user_id": f"U{team}",
+            "bot_scopes": "commands,chat:write",
+            "bot_token_enc": f"ciphertext of {team}'s token",
+            "installer_user_id": "UADMIN",
+            "token_type": "bot",
+        }
+        | values
+    )
+
+
+def test_a_new_database_has_space_zero_with_no_key_and_nothing_installed(store: Store) -> None:
+    [zero] = store.workspaces()
+    assert (zero.ws, zero.slack_key, zero.kind, zero.uninstalled_at) == (0, None, "team", None)
+    assert store.find_installation("T0001") is None
+    assert store.installation_of(0) is None
+
+
+def test_installs_get_a_space_each_and_installing_again_keeps_it(store: Store) -> None:
+    first = store.save_installation(installed("T0001"))
+    second = store.save_installation(installed("T0002"))
+    assert first != second and 0 not in (first, second)  # space 0 was never served: kept apart
+    again = store.save_installation(
+        installed("T0001", bot_token_enc="a newer ciphertext", team_name="renamed")
+    )
+    assert again == first
+    found = store.find_installation("T0001")
+    assert found is not None and found.ws == first
+    assert found.bot_token_enc == "a newer ciphertext" and found.bot_user_id == "UT0001"
+    assert found.is_enterprise_install is False and found.bot_scopes == "commands,chat:write"
+    assert "ciphertext" not in repr(found)  # not even the ciphertext goes to a log line
+    spaces = {w.slack_key: w for w in store.workspaces()}
+    assert spaces["T0001"].name == "renamed" and spaces["T0002"].ws == second
+    assert store.installation_of(second) == store.find_installation("T0002")
+
+
+def test_an_org_wide_install_is_one_space_keyed_by_the_organisation(store: Store) -> None:
+    org = installed(
+        enterprise_id="E0001",
+        team_id=None,
+        is_enterprise_install=True,
+        enterprise_name="Acme",
+        team_name=None,
+    )
+    ws = store.save_installation(org)
+    space = store.workspace_of("E0001")
+    assert space is not None and (space.ws, space.kind, space.name) == (ws, "enterprise", "Acme")
+    found = store.find_installation("E0001")
+    assert found is not None and found.is_enterprise_install and found.team_id is None
+    # a workspace of that organisation installing on its own is a space of its own
+    inside = store.save_installation(installed("T0009", enterprise_id="E0001"))
+    assert inside != ws
+    with pytest.raises(ValueError):
+        installed(team_id=None).slack_key  # noqa: B018  (names neither: refused)
+
+
+def test_the_workspace_single_mode_served_is_adopted_as_space_zero(store: Store) -> None:
+    store.remember_workspace("T0001", "Acme")  # what `serve` with a bot token recorded
+    other = store.save_installation(installed("T0002"))
+    assert other != 0  # another workspace does not get the first one's data
+    assert store.save_installation(installed("T0001")) == 0
+    zero = store.workspace_of("T0001")
+    assert zero is not None and zero.ws == 0 and zero.name == "team T0001"
+    assert store.save_installation(installed("T0001")) == 0  # and keeps it
+
+
+def test_an_uninstall_takes_the_token_now_and_keeps_the_data_until_its_date(store: Store) -> None:
+    ws = store.save_installation(installed("T0001"))
+    erase_at = iso(days=30)
+    assert store.uninstall("T0001", erase_at) is True
+    assert store.find_installation("T0001") is None and store.installation_of(ws) is None
+    space = store.workspace_of("T0001")
+    assert space is not None and space.ws == ws
+    assert space.uninstalled_at is not None and space.erase_after == erase_at
+    assert store.uninstall("T0001", iso(days=60)) is False  # the event delivered twice
+    assert store.workspace_of("T0001").erase_after == erase_at  # type: ignore[union-attr]
+    assert store.uninstall("T0404", erase_at) is False  # never installed
+    # installed again within the grace: the same space, nothing left to erase
+    assert store.save_installation(installed("T0001")) == ws
+    space = store.workspace_of("T0001")
+    assert space is not None and space.uninstalled_at is None and space.erase_after is None
+
+
+def test_an_oauth_state_is_good_once_and_not_after_it_ran_out(store: Store) -> None:
+    store.issue_oauth_state("fresh", iso(minutes=10))
+    store.issue_oauth_state("stale", iso(seconds=-1))
+    assert store.consume_oauth_state("stale") is False
+    assert store.consume_oauth_state("never issued") is False
+    assert store.consume_oauth_state("fresh") is True
+    assert store.consume_oauth_state("fresh") is False  # replayed
+
+
+def test_two_replicas_given_one_state_accept_it_once(db_target: str) -> None:
+    from store.factory import open_store
+
+    stores = [open_store(db_target), open_store(db_target)]
+    try:
+        for n in range(20):
+            stores[0].issue_oauth_state(f"s{n}", iso(minutes=10))
+        accepted: list[bool] = []
+        start = threading.Barrier(2)
+
+        def consume(replica: int) -> None:
+            start.wait(30)
+            for n in range(20):
+                accepted.append(stores[replica].consume_oauth_state(f"s{n}"))
+
+        threads = [threading.Thread(target=consume, args=(r,)) for r in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert len(accepted) == 40 and sum(accepted) == 20
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_a_token_rotation_is_claimed_once_and_saved_only_by_its_claimer(store: Store) -> None:
+    expiry = int(datetime.now(UTC).timestamp()) + 3600
+    ws = store.save_installation(
+        installed("T0001", bot_refresh_token_enc="refresh ciphertext", bot_token_expires_at=expiry)
+    )
+    assert store.claim_token_rotation(ws, expiry, "replica-a", iso(seconds=30)) is True
+    assert store.claim_token_rotation(ws, expiry, "replica-b", iso(seconds=30)) is False
+    assert (
+        store.save_rotated_token(ws, "replica-b", "b's token", "b's refresh", expiry + 43200)
+        is False
+    )
+    assert store.save_rotated_token(ws, "replica-a", "new token", "new refresh", expiry + 43200)
+    found = store.installation_of(ws)
+    assert found is not None and found.bot_token_enc == "new token"
+    assert (found.bot_refresh_token_enc, found.bot_token_expires_at) == (
+        "new refresh",
+        expiry + 43200,
+    )
+    # the old expiry no longer matches: a replica that read the old token claims nothing
+    assert store.claim_token_rotation(ws, expiry, "replica-b", iso(seconds=30)) is False
+    # a claim whose holder died runs out, and another replica may take it
+    assert store.claim_token_rotation(ws, expiry + 43200, "replica-a", iso(seconds=-1))
+    assert store.claim_token_rotation(ws, expiry + 43200, "replica-b", iso(seconds=30))
+    assert store.save_rotated_token(ws, "replica-a", "late", None, expiry) is False

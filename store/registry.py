@@ -19,6 +19,28 @@ REPARSE_MTIME = -1
 when its content is unchanged: the parser learned facts the stored rows lack."""
 
 
+SPACE_TABLES_M018 = (
+    "candidates",
+    "posts",
+    "replies",
+    "forgotten_threads",
+    "submissions",
+    "outcomes",
+    "requests",
+    "reminders",
+    "webhook_events",
+    "uploads",
+    "digests",
+    "audit",
+    "forgotten",
+    "erased",
+    "retired",
+)
+"""The tables whose rows belong to one data space (a workspace or organisation), as
+schema steps m018 and pg019 gave each a `ws` column. (`questions` and the full-text
+tables are reached only through a candidate's rid.)"""
+
+
 class Registry(Generic[C]):
     """Migrations (functions of a connection `C`), in the order they were registered."""
 

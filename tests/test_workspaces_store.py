@@ -166,3 +166,19 @@ def test_a_token_rotation_is_claimed_once_and_saved_only_by_its_claimer(store: S
     assert store.claim_token_rotation(ws, expiry + 43200, "replica-a", iso(seconds=-1))
     assert store.claim_token_rotation(ws, expiry + 43200, "replica-b", iso(seconds=30))
     assert store.save_rotated_token(ws, "replica-a", "late", None, expiry) is False
+
+
+def test_every_row_of_data_belongs_to_space_zero_until_spaces_are_used(
+    seeded_store: Store,
+) -> None:
+    from store.registry import SPACE_TABLES_M018
+
+    seeded_store.record_post("C1", "100.1", seeded_store.ids()[0], "verdict")
+    seeded_store.audit("U1", "show", seeded_store.ids()[0], "C1")
+    seeded_store.flush_audit()
+    for table in SPACE_TABLES_M018:
+        spaces = seeded_store._all(f"SELECT DISTINCT ws FROM {table}")
+        assert spaces in ([], [(0,)]), table
+    assert seeded_store._scalar("SELECT count(*) FROM candidates WHERE ws = 0") == len(
+        seeded_store.ids()
+    )

@@ -29,7 +29,7 @@ import psycopg
 
 from .. import fulltext
 from ..clock import utcnow
-from ..registry import REPARSE_MTIME, Registry
+from ..registry import REPARSE_MTIME, SPACE_TABLES_M018, Registry
 from .postings import BLOCK_BITS, Row, copy_rows, postings, runs, words
 
 Conn = psycopg.Connection[Any]
@@ -600,3 +600,11 @@ def pg018_workspaces(conn: Conn) -> None:
         'CREATE TABLE oauth_states (state TEXT COLLATE "C" PRIMARY KEY,'
         ' expires_at TEXT COLLATE "C" NOT NULL)'
     )
+
+
+@migration
+def pg019_workspace_columns(conn: Conn) -> None:
+    """SQLite's m018: a data space on every row of data, 0 so far. Instant: PostgreSQL
+    keeps a constant default in the catalogue instead of rewriting the tables."""
+    for table in SPACE_TABLES_M018:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")

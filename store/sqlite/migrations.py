@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from ..clock import utcnow
-from ..registry import REPARSE_MTIME, Registry
+from ..registry import REPARSE_MTIME, SPACE_TABLES_M018, Registry
 
 REGISTRY: Registry[sqlite_utils.Database] = Registry()
 MIGRATIONS = REGISTRY.migrations
@@ -429,3 +429,13 @@ def m017_workspaces(db: sqlite_utils.Database) -> None:
     db.execute(
         "CREATE TABLE IF NOT EXISTS oauth_states (state TEXT PRIMARY KEY, expires_at TEXT NOT NULL)"
     )
+
+
+@migration
+def m018_workspace_columns(db: sqlite_utils.Database) -> None:
+    """Every row of data says which data space it belongs to (m017): 0, the single-
+    workspace mode's, for everything so far. Instant: SQLite adds a column with a
+    constant default without rewriting a row. The keys stay as they are for now."""
+    for table in SPACE_TABLES_M018:
+        if "ws" not in db[table].columns_dict:
+            db.execute(f"ALTER TABLE [{table}] ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")

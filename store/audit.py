@@ -123,24 +123,24 @@ class AuditStore(Base):
             self._write_audit([line])
 
     def _audit_writer(self) -> _AuditWriter:
-        writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
+        shared = self._shared
+        writer: _AuditWriter | None = shared.audit_writer
         if writer is None:
             with _WRITERS_LOCK:
-                writer = getattr(self, "_audit_thread", None)
+                writer = shared.audit_writer
                 if writer is None:
-                    writer = _AuditWriter(self)
-                    self._audit_thread: _AuditWriter | None = writer
+                    writer = shared.audit_writer = _AuditWriter(self)
         return writer
 
     def flush_audit(self, timeout: float = 10) -> bool:
         """Wait until every queued audit line is written; False on timeout."""
-        writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
+        writer: _AuditWriter | None = self._shared.audit_writer
         return writer.flush(timeout) if writer is not None else True
 
     def close(self) -> None:
         with _WRITERS_LOCK:
-            writer: _AuditWriter | None = getattr(self, "_audit_thread", None)
-            self._audit_thread = None
+            writer: _AuditWriter | None = self._shared.audit_writer
+            self._shared.audit_writer = None
         if writer is not None:
             writer.stop()
         super().close()
@@ -307,7 +307,7 @@ class AuditStore(Base):
     def pseudonym(self, candidate_id: str) -> str:
         """The keyed hash that stands for an erased candidate's id in the audit: the same
         for every event about them, meaningless without the key (kept in `meta`)."""
-        key: bytes | None = getattr(self, "_audit_key", None)
+        key: bytes | None = self._shared.audit_key
         if key is None:
             with self.tx() as tx:
                 return self._pseudonym(tx, candidate_id)
@@ -319,7 +319,7 @@ class AuditStore(Base):
         return _keyed(key, candidate_id)
 
     def _pseudonym_key(self, tx: Tx, create: bool) -> bytes | None:
-        key: bytes | None = getattr(self, "_audit_key", None)
+        key: bytes | None = self._shared.audit_key
         if key is not None:
             return key
         row = tx.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
@@ -333,7 +333,7 @@ class AuditStore(Base):
             )
             row = tx.execute("SELECT value FROM meta WHERE key = ?", [PSEUDONYM_KEY]).fetchone()
         key = bytes.fromhex(row[0])
-        self._audit_key = key
+        self._shared.audit_key = key
         return key
 
     def _audit_subject(self, tx: Tx, candidate_id: str | None) -> str | None:

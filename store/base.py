@@ -11,10 +11,12 @@ own errors (store/errors.py), never the driver's.
 
 from __future__ import annotations
 
+import copy
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
 from .engine import Engine
 from .errors import StoreError
@@ -53,6 +55,24 @@ class Tx:
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+class Shared:
+    """What a store and every workspace's view of it share, made once by the store that
+    opened the database. A view is a copy of the store: anything it set on itself would
+    be its own alone (a second audit writer, a cache nobody else reads), so state that
+    changes after opening lives here, and a view refuses attribute assignment."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()  # for making what is made on first use
+        self.rank_cache: Any = None  # hits.RankCache, made by the first search
+        self.search_pool: Any = None  # pool.SearchPool ranking the searches, if any
+        self.audit_writer: Any = None  # audit._AuditWriter (SQLite's one writer thread)
+        self.audit_key: bytes | None = None  # the pseudonym key, once read
+        self.closes = 0  # SQLite: how many times close() ran (older connections are shut)
+        self.corpus: tuple[float, int, float, float] | None = None  # PostgreSQL: bm25's figures
+        self.idf: dict[Any, tuple[float, float]] = {}  # PostgreSQL: document frequencies
+        self.slots: threading.BoundedSemaphore | None = None  # PostgreSQL: searches at once
+
+
 class Base(ABC):
     """The primitives a backend's connection gives every query module."""
 
@@ -62,6 +82,27 @@ class Base(ABC):
     the whole database's lock, not only for the rows it writes."""
 
     path: str
+    _shared: Shared
+    ws: int = 0
+    """The data space this store reads and writes (issue 26): 0, the single-workspace
+    mode's, unless this is a view from `in_workspace`."""
+    _view: bool = False
+
+    def in_workspace(self, ws: int) -> Self:
+        """This store as data space `ws` sees it: the same connections, caches, pool and
+        audit writer (one `Shared`), its rows those of `ws`. Cheap: one per request."""
+        view = copy.copy(self)
+        view.__dict__["ws"] = ws
+        view.__dict__["_view"] = True
+        return view
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_view"):
+            raise AttributeError(
+                f"a workspace's view of the store sets nothing on itself ({name}):"
+                " what changes after opening belongs in Shared"
+            )
+        super().__setattr__(name, value)
 
     @abstractmethod
     def _connection(self) -> Any:

@@ -58,21 +58,28 @@ class RankCache:
 
 
 class HitSearch(Base):
-    _rank_cache: RankCache | None = None
-    _search_pool: SearchPool | None = None
-
     def use_search_pool(self, pool: SearchPool | None) -> None:
         """Rank this store's searches in `pool`'s worker processes (None: here again)."""
-        self._search_pool = pool
+        self._shared.search_pool = pool
+
+    @property
+    def search_pool(self) -> SearchPool | None:
+        pool: SearchPool | None = self._shared.search_pool
+        return pool
 
     def clear_search_cache(self) -> None:
         """Forget cached rankings (the benchmark times cold queries with it)."""
         self._cache().clear()
 
     def _cache(self) -> RankCache:
-        cache = self._rank_cache
-        if cache is None:  # two threads may both make one: one is dropped, no harm
-            cache = self._rank_cache = RankCache()
+        shared = self._shared
+        cache: RankCache | None = shared.rank_cache
+        if cache is None:
+            with shared.lock:
+                if shared.rank_cache is None:
+                    shared.rank_cache = RankCache()
+                cache = shared.rank_cache
+        assert cache is not None
         return cache
 
     @abstractmethod
@@ -107,9 +114,9 @@ class HitSearch(Base):
         """Candidates containing every term of `query`, best first (or newest first).
         Matches of a Chinese phrase as typed come before matches of its words.
         Never raises on input; SearchBusyError when a pool ranks searches and is full."""
-        pool = self._search_pool
+        pool = self.search_pool
         if pool is not None:
-            return pool.search(query, limit, snippets, sort)
+            return pool.search(query, limit, snippets, sort, self.ws)
         with self._said(), self._ranking(sort) as ranked:
             found = rows.ranked_rows(query, limit, sort, ranked)
         if not found:

@@ -86,8 +86,8 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _search(query: str, limit: int, snippets: bool, sort: Sort) -> list[SearchHit]:
-    hits: list[SearchHit] = _worker_store.search(query, limit, snippets, sort)
+def _search(query: str, limit: int, snippets: bool, sort: Sort, ws: int) -> list[SearchHit]:
+    hits: list[SearchHit] = _worker_store.in_workspace(ws).search(query, limit, snippets, sort)
     return hits
 
 
@@ -172,8 +172,11 @@ class SearchPool:
             log.warning("a search worker stopped: starting the workers again")
             self._executor = self._spawn()
 
-    def search(self, query: str, limit: int, snippets: bool, sort: Sort) -> list[SearchHit]:
-        hits: list[SearchHit] = self.run(_search, query, limit, snippets, sort)
+    def search(
+        self, query: str, limit: int, snippets: bool, sort: Sort, ws: int = 0
+    ) -> list[SearchHit]:
+        """`search` in a worker, as data space `ws` sees it."""
+        hits: list[SearchHit] = self.run(_search, query, limit, snippets, sort, ws)
         return hits
 
     def stop(self) -> None:

@@ -133,7 +133,7 @@ def test_search_over_the_wire_is_ranked_in_a_worker_and_busy_is_said_kindly(
     pooled_bot: Bot, tmp_path: Path
 ) -> None:
     bot = pooled_bot
-    pool = bot.store._search_pool  # type: ignore[attr-defined]
+    pool = bot.store.search_pool
     assert bot.command("搜索 分布式", name="ok")[0] == 200
     [reply] = bot.replies("ok")
     assert "分布式" in all_text(reply) and "Traceback" not in all_text(reply)

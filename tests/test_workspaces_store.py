@@ -182,3 +182,24 @@ def test_every_row_of_data_belongs_to_space_zero_until_spaces_are_used(
     assert seeded_store._scalar("SELECT count(*) FROM candidates WHERE ws = 0") == len(
         seeded_store.ids()
     )
+
+
+def test_a_workspace_view_shares_the_store_and_sets_nothing_on_itself(
+    seeded_store: Store,
+) -> None:
+    root = seeded_store
+    view = root.in_workspace(7)
+    assert (view.ws, root.ws) == (7, 0) and view._shared is root._shared
+    with pytest.raises(AttributeError, match="Shared"):
+        view.anything = 1  # type: ignore[attr-defined]
+    root.anything = 1  # type: ignore[attr-defined]  # the store itself is not a view
+    # one audit writer for the store and its views: a view's line is flushed by the store
+    first = root.ids()[0]
+    view.audit("U1", "show", first, "C1")
+    assert root.flush_audit()
+    assert [(e.who, e.candidate) for e in root.audit_log()][-1] == ("U1", first)
+    # one answer cache, keyed by space: a view's search is not served another's ranking
+    root.clear_search_cache()
+    assert [h.id for h in root.search("TensorFlow")] == [h.id for h in view.search("TensorFlow")]
+    cache = root._shared.rank_cache
+    assert cache is not None and {k[0] for k in cache._entries} == {0, 7}

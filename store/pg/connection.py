@@ -28,7 +28,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
-from ..base import Base, T, Tx
+from ..base import Base, Shared, T, Tx
 from ..engine import Engine
 from ..errors import (
     BusyError,
@@ -101,6 +101,7 @@ class PgConnection(Base):
         without Debrief's tables is NoDatabaseError and nothing is created."""
         self.url = url
         self.path = display_url(url)
+        self._shared = Shared()
         self._local = threading.local()
         self._all_conns: list[Conn] = []
         self._all_lock = threading.Lock()

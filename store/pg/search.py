@@ -144,8 +144,6 @@ def counted_text(text: str, bigrams: str) -> tuple[str, Counted]:
 class FullText(HitSearch, PgConnection):
     """The full-text columns and frequency rows of every save, and bm25 over them."""
 
-    _stats: tuple[float, int, float, float] | None = None
-
     def _index_columns(self, indexed: tuple[str, str]) -> tuple[dict[str, Any], Any]:
         fts, counted = counted_text(*indexed)
         # `terms` in no order: the trigger only asks whether a key is among them
@@ -178,9 +176,18 @@ class FullText(HitSearch, PgConnection):
         if batch is not None:
             batch.drop(rid)
 
+    def _search_slots(self) -> threading.BoundedSemaphore:
+        """The searches this process ranks at once (SEARCH_SLOTS), one bound for the store
+        and its workspaces' views."""
+        shared = self._shared
+        with shared.lock:
+            if shared.slots is None:
+                shared.slots = threading.BoundedSemaphore(SEARCH_SLOTS)
+            return shared.slots
+
     def _corpus(self) -> tuple[int, float, float]:
         """(documents, average fts length, average terms length), cached a minute."""
-        cached = self._stats
+        cached = self._shared.corpus
         if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
             row = self._one(
                 "SELECT count(*), coalesce(avg(fts_len), 1), coalesce(avg(terms_len), 1)"
@@ -188,13 +195,13 @@ class FullText(HitSearch, PgConnection):
             )
             assert row is not None
             cached = (time.monotonic(), int(row[0]), float(row[1]), float(row[2]))
-            self._stats = cached
+            self._shared.corpus = cached
         return cached[1], cached[2] or 1.0, cached[3] or 1.0
 
     def _idf(self, term: Term, n: int) -> float:
         """FTS5's idf of a term; document frequencies are cached a minute, as the corpus
         figures are (counting a common term's matches costs as much as ranking them)."""
-        cache: dict[Term, tuple[float, float]] = self.__dict__.setdefault("_idf_cache", {})
+        cache: dict[Term, tuple[float, float]] = self._shared.idf
         hit = cache.get(term)
         if hit is not None and time.monotonic() - hit[0] < _STATS_TTL_S:
             return hit[1]
@@ -420,10 +427,10 @@ class FullText(HitSearch, PgConnection):
             row = self._one("SELECT version FROM fts_version")
             state = int(row[0]) if row else None
             cache = self._cache()
-            slots = self.__dict__.setdefault("_slots", threading.BoundedSemaphore(SEARCH_SLOTS))
+            slots = self._search_slots()
 
             def ranked(terms: list[Term], n: int) -> rows.Ranked:
-                key = (tuple(terms), n, sort)
+                key = (self.ws, tuple(terms), n, sort)
                 found = None if state is None else cache.get(state, key)
                 if found is None:
                     with slots:

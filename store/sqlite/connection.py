@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import sqlite_utils
 
-from ..base import Base, T, Tx
+from ..base import Base, Shared, T, Tx
 from ..engine import Engine
 from ..errors import (
     BusyError,
@@ -110,10 +110,10 @@ class Connection(Base):
         """Open (and migrate) the database at `path`. With `create=False` a missing file
         is NoDatabaseError and nothing is created: reading never makes a database."""
         self.path = str(path)
+        self._shared = Shared()
         self._local = threading.local()
         self._all_conns: list[sqlite3.Connection] = []  # every thread's, for close()
         self._all_lock = threading.Lock()
-        self._closes = 0  # how many times close() ran: older thread connections are closed
         if "://" in self.path:  # never a SQLite file named after a server's URL
             raise StoreError(
                 f"{self.path.split('://')[0]}:// is not a SQLite file: open it with"
@@ -136,7 +136,7 @@ class Connection(Base):
     def db(self) -> sqlite_utils.Database:
         """This thread's connection, as sqlite_utils has it (SQLite's own code, tests)."""
         db: sqlite_utils.Database | None = getattr(self._local, "db", None)
-        if db is not None and getattr(self._local, "closes", 0) != self._closes:
+        if db is not None and getattr(self._local, "closes", 0) != self._shared.closes:
             db = None  # closed by close(): this thread opens a new one
         if db is None:
             if self.path != ":memory:":  # new: readable by the owner alone (-wal, -shm too)
@@ -157,7 +157,7 @@ class Connection(Base):
             conn.execute("PRAGMA foreign_keys = ON")
             db = sqlite_utils.Database(conn)
             self._local.db = db
-            self._local.closes = self._closes
+            self._local.closes = self._shared.closes
             with self._all_lock:
                 self._all_conns.append(conn)
         return db
@@ -166,7 +166,7 @@ class Connection(Base):
         """Close every thread's connection (a store is shared between threads)."""
         with self._all_lock:
             conns, self._all_conns = self._all_conns, []
-            self._closes += 1
+            self._shared.closes += 1
         for conn in conns:
             conn.close()
         self._local.db = None

@@ -38,7 +38,7 @@ _STATE_SQL = (
     " UNION ALL SELECT block FROM candidates_bigrams_data WHERE id IN (1, 10)"
 )
 
-_Key = tuple[str | None, str | None, int, str]
+_Key = tuple[int, str | None, str | None, int, str]  # (ws, trigram, bigram, limit, sort)
 _Ranked = list[tuple[int, float]]
 
 
@@ -144,7 +144,7 @@ class FullText(HitSearch, Connection):
     ) -> _Ranked:
         if state is None:
             return self._ranked(match, limit, sort)
-        key: _Key = (match.trigram, match.bigram, limit, sort)
+        key: _Key = (self.ws, match.trigram, match.bigram, limit, sort)
         cache = self._cache()
         found = cache.get(state, key)
         if found is None:

@@ -24,9 +24,10 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from .fake_oauth import FakeOAuth
 from .limits import RESPONSE_URL_LIFETIME, RESPONSE_URL_POSTS, RULE_ERRORS, block_problem
 from .servers import CONTENT_TYPE_JSON, DEFAULT_TIMEOUT, HttpServer
-from .spec import APP_TOKEN_METHODS, METHOD_SCOPES, manifest_scopes, web_api_spec
+from .spec import APP_TOKEN_METHODS, CLIENT_METHODS, METHOD_SCOPES, manifest_scopes, web_api_spec
 from .web_api import METHODS, Call, FakeFile, Result, ResultFactory
 from .workspace import MEMBER_CHANNELS, TEAM_ID
 
@@ -103,6 +104,11 @@ class FakeSlack(HttpServer):
         self.clock = clock
         self.member_channels = set(member_channels)
         self.scopes = tuple(manifest_scopes() if scopes is None else scopes)
+        # installing the app (support/fake_oauth.py): the authorize page, oauth.v2.access,
+        # the tokens issued; its grants are manifest.yml's scopes, whatever `scopes` says
+        self.oauth = FakeOAuth(scopes=manifest_scopes())
+        self.admins: set[str] = set()  # users.info: workspace admins (is_admin)
+        self.owners: set[str] = set()  # users.info: workspace owners (is_owner)
         self.usergroups: dict[str, list[str]] = {}
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.unknown_users: set[str] = set()  # ids users.info does not know
@@ -357,9 +363,14 @@ class FakeSlack(HttpServer):
         required = self.spec.get(call.method)
         if required is None:
             return "unknown_method"
+        if call.method in CLIENT_METHODS:  # the app's credentials, not a token: its own checks
+            return None
         token = call.token
         if not token:
             return "not_authed"
+        dead = self.oauth.token_problem(token)
+        if dead is not None:
+            return dead
         if token.startswith("xapp-") != (call.method in APP_TOKEN_METHODS):
             return "not_allowed_token_type"
         if any(call.params.get(name) in (None, "") for name in required):
@@ -457,6 +468,10 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             kind, _, rest = path.partition("/")
             if kind == "files-pri" and rest:
                 self._send(fake._serve_file(rest, headers))
+                return
+            if path == "oauth/v2/authorize" and self.command == "GET":  # an installer's browser
+                status, extra, page = fake.oauth.authorize(url.query)
+                self._send(_Reply(status, None, {"Content-Type": "text/plain", **extra}, page))
                 return
             if kind not in ("api", "response") or not rest:
                 self._send(_Reply(404, {"ok": False, "error": "unknown_path"}))

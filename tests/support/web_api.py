@@ -93,6 +93,20 @@ class FakeFile:
 
 
 def _auth_test(fake: FakeSlack, call: Call) -> Result:
+    issued = fake.oauth.identity(call.token)
+    if issued is not None:  # a token an install got: its own workspace or organisation
+        who = issued.installer
+        team = who.team_id if not who.org_wide else None
+        return {
+            "url": f"https://{(team or who.enterprise_id or '').lower()}.slack.com/",
+            "team": who.team_name if team else who.enterprise_name,
+            "user": "debrief",
+            "team_id": team or who.enterprise_id,
+            "user_id": issued.bot_user_id,
+            "bot_id": issued.bot_id,
+            "enterprise_id": who.enterprise_id,
+            "is_enterprise_install": who.org_wide,
+        }
     return {
         "url": TEAM_URL,
         "team": TEAM_NAME,
@@ -361,7 +375,16 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     name = fake.users.get(user, "")
     profile = {"display_name": name, "real_name": name}
     team = fake.user_teams.get(user, TEAM_ID)
-    return {"user": {"id": user, "team_id": team, "name": name.lower(), "profile": profile}}
+    return {
+        "user": {
+            "id": user,
+            "team_id": team,
+            "name": name.lower(),
+            "profile": profile,
+            "is_admin": user in fake.admins or user in fake.owners,  # owners are admins too
+            "is_owner": user in fake.owners,
+        }
+    }
 
 
 def _conversations_open(fake: FakeSlack, call: Call) -> Result:
@@ -405,6 +428,7 @@ Method = Callable[["FakeSlack", Call], Result]
 METHODS: dict[str, Method] = {
     "apps.connections.open": _apps_connections_open,
     "auth.test": _auth_test,
+    "oauth.v2.access": lambda fake, call: fake.oauth.access(call),
     "bots.info": _bots_info,
     "chat.postEphemeral": _chat_post_ephemeral,
     "conversations.history": _conversations_history,

@@ -164,18 +164,18 @@ class WorkspaceStore(Base):
 
     # -- rotating bot tokens ---------------------------------------------------------------
 
-    def claim_token_rotation(self, ws: int, expires_at: int, claimer: str, until: str) -> bool:
-        """Take the rotation of space `ws`'s token, as read expiring at `expires_at`, until
-        `until` (ISO): True for one claimer only, and only while nobody rotated it since
-        (a newer token has another expiry) or holds an unexpired claim."""
+    def claim_token_rotation(self, ws: int, token_enc: str, claimer: str, until: str) -> bool:
+        """Take the rotation of space `ws`'s token, as read (its ciphertext, which no other
+        token shares: Fernet's are salted), until `until` (ISO): True for one claimer only,
+        and only while nobody renewed it since or holds an unexpired claim."""
         now = utcnow()
         bytewise = self.engine.bytewise
         with self.tx() as tx:
             claimed = tx.execute(
                 "UPDATE installations SET rotating_by = ?, rotating_until = ?"
-                " WHERE ws = ? AND bot_token_expires_at = ?"
+                " WHERE ws = ? AND bot_token_enc = ?"
                 f" AND (rotating_until IS NULL OR rotating_until {bytewise} < ?)",
-                [claimer, until, ws, expires_at, now],
+                [claimer, until, ws, token_enc, now],
             ).rowcount
         return claimed == 1
 

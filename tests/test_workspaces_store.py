@@ -147,12 +147,10 @@ def test_a_token_rotation_is_claimed_once_and_saved_only_by_its_claimer(store: S
     ws = store.save_installation(
         installed("T0001", bot_refresh_token_enc="refresh ciphertext", bot_token_expires_at=expiry)
     )
-    assert store.claim_token_rotation(ws, expiry, "replica-a", iso(seconds=30)) is True
-    assert store.claim_token_rotation(ws, expiry, "replica-b", iso(seconds=30)) is False
-    assert (
-        store.save_rotated_token(ws, "replica-b", "b's token", "b's refresh", expiry + 43200)
-        is False
-    )
+    read = "ciphertext of T0001's token"
+    assert store.claim_token_rotation(ws, read, "replica-a", iso(seconds=30)) is True
+    assert store.claim_token_rotation(ws, read, "replica-b", iso(seconds=30)) is False
+    assert not store.save_rotated_token(ws, "replica-b", "b's token", "b's refresh", expiry + 1)
     assert store.save_rotated_token(ws, "replica-a", "new token", "new refresh", expiry + 43200)
     found = store.installation_of(ws)
     assert found is not None and found.bot_token_enc == "new token"
@@ -160,11 +158,11 @@ def test_a_token_rotation_is_claimed_once_and_saved_only_by_its_claimer(store: S
         "new refresh",
         expiry + 43200,
     )
-    # the old expiry no longer matches: a replica that read the old token claims nothing
-    assert store.claim_token_rotation(ws, expiry, "replica-b", iso(seconds=30)) is False
+    # a replica that read the old token claims nothing, whatever the expiries
+    assert store.claim_token_rotation(ws, read, "replica-b", iso(seconds=30)) is False
     # a claim whose holder died runs out, and another replica may take it
-    assert store.claim_token_rotation(ws, expiry + 43200, "replica-a", iso(seconds=-1))
-    assert store.claim_token_rotation(ws, expiry + 43200, "replica-b", iso(seconds=30))
+    assert store.claim_token_rotation(ws, "new token", "replica-a", iso(seconds=-1))
+    assert store.claim_token_rotation(ws, "new token", "replica-b", iso(seconds=30))
     assert store.save_rotated_token(ws, "replica-a", "late", None, expiry) is False
 
 

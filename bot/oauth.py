@@ -1,0 +1,432 @@
+"""Installs in many workspaces: what Bolt's OAuth flow needs, on Debrief's own store.
+
+Bolt runs the install pages and the exchange with Slack (slack_bolt.oauth); this module
+gives it where installs live and how requests find their workspace's token:
+
+- `TokenCipher`: bot and refresh tokens are encrypted with DEBRIEF_TOKEN_KEY (Fernet;
+  several comma-separated keys: the first encrypts, any decrypts, so a key can be
+  replaced). The store keeps only the ciphertext; the key never reaches it.
+- `DebriefInstallationStore`: slack_sdk's InstallationStore on `store/installations.py`
+  (SQLite or PostgreSQL, in the same database as everything else, migrated with it, in
+  every backup): one installation per workspace or organisation, an uninstall that
+  takes the token at once and leaves the data until DEBRIEF_UNINSTALL_GRACE has passed.
+- `DebriefStateStore`: OAuth states signed with SLACK_STATE_SECRET and kept until used:
+  a forged state never reaches the database, and a state is good once, across replicas.
+- `WorkspaceTokens`: a workspace's bot token, rotated when it nears its expiry by one
+  replica only (a compare-and-set claim; Slack revokes a used refresh token, so two
+  rotating at once would strand the workspace).
+- `WorkspaceAuthorize`: Bolt's authorize step. It finds the installation from the
+  signed request's team (or organisation), rotates if due, and answers from what the
+  install stored: no `auth.test` per request, and a database error is an error, not
+  "not installed" (Bolt's own InstallationStoreAuthorize logs and swallows both).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import socket
+import time
+from datetime import UTC, datetime, timedelta
+from logging import Logger
+from typing import Any, Protocol
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from slack_bolt.authorization import AuthorizeResult
+from slack_bolt.authorization.authorize import Authorize
+from slack_bolt.context import BoltContext
+from slack_bolt.error import BoltError
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackTokenRotationError
+from slack_sdk.oauth.installation_store import Bot, InstallationStore
+from slack_sdk.oauth.installation_store import Installation as SlackInstallation
+from slack_sdk.oauth.state_store import OAuthStateStore
+from slack_sdk.oauth.token_rotation import TokenRotator
+
+from store.errors import StoreError
+from store.models import Installation
+
+logger = logging.getLogger("debrief.oauth")
+
+STATE_SECONDS = 600  # an install started and not finished within 10 minutes starts again
+CLAIM_SECONDS = 30  # one replica rotates a token; another may take over after this
+WORKSPACE = "workspace"  # the request context's key for its data space (`ws`)
+
+
+class Installs(Protocol):
+    """What this module asks of the store (store/installations.py)."""
+
+    def save_installation(self, installation: Installation) -> int: ...
+    def find_installation(self, key: str) -> Installation | None: ...
+    def installation_of(self, ws: int) -> Installation | None: ...
+    def uninstall(self, key: str, erase_after: str) -> bool: ...
+    def claim_token_rotation(self, ws: int, token_enc: str, claimer: str, until: str) -> bool: ...
+    def save_rotated_token(
+        self,
+        ws: int,
+        claimer: str,
+        token_enc: str,
+        refresh_token_enc: str | None,
+        expires_at: int,
+    ) -> bool: ...
+    def issue_oauth_state(self, state: str, expires_at: str) -> None: ...
+    def consume_oauth_state(self, state: str) -> bool: ...
+
+
+class TokenKeyError(Exception):
+    """A stored token DEBRIEF_TOKEN_KEY cannot decrypt: the key was changed or lost."""
+
+
+class TokenCipher:
+    """Tokens in and out of the store, encrypted with the DEBRIEF_TOKEN_KEY keys."""
+
+    def __init__(self, keys: str) -> None:
+        parts = [k.strip() for k in keys.split(",") if k.strip()]
+        if not parts:
+            raise ValueError("DEBRIEF_TOKEN_KEY holds no key")
+        self._fernet = MultiFernet([Fernet(k.encode("ascii")) for k in parts])
+
+    def encrypt(self, token: str) -> str:
+        return self._fernet.encrypt(token.encode("utf-8")).decode("ascii")
+
+    def decrypt(self, ciphertext: str) -> str:
+        try:
+            return self._fernet.decrypt(ciphertext.encode("ascii")).decode("utf-8")
+        except (InvalidToken, ValueError):
+            raise TokenKeyError(
+                "a stored Slack token cannot be decrypted with DEBRIEF_TOKEN_KEY: was the key"
+                " changed? Put the old key after the new one (comma-separated), or reinstall"
+            ) from None
+
+
+def workspace_key(
+    enterprise_id: str | None, team_id: str | None, is_enterprise_install: bool | None
+) -> str | None:
+    """The data space a request or an install belongs to: the organisation for an
+    org-wide install, else the workspace (the choice Bolt makes to find installations)."""
+    return (enterprise_id if is_enterprise_install else team_id) or None
+
+
+def _iso(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="microseconds")
+
+
+def _timestamp(iso: str) -> float:
+    return datetime.fromisoformat(iso).timestamp() if iso else time.time()
+
+
+class DebriefInstallationStore(InstallationStore):
+    """slack_sdk's InstallationStore on Debrief's store: installs encrypted at rest, one
+    per workspace or organisation; Debrief asks for no user scopes and keeps no user
+    tokens."""
+
+    def __init__(self, store: Installs, cipher: TokenCipher, grace_days: int) -> None:
+        self.store = store
+        self.cipher = cipher
+        self.grace_days = grace_days
+
+    @property
+    def logger(self) -> Logger:
+        return logger
+
+    def save(self, installation: SlackInstallation) -> None:
+        self._save(installation, installation.user_id, installation.token_type)
+
+    def save_bot(self, bot: Bot) -> None:
+        self._save(bot, None, "bot")
+
+    def _save(self, got: SlackInstallation | Bot, user: str | None, kind: str | None) -> None:
+        if not got.bot_token:
+            raise BoltError("the install gave no bot token")  # Bolt: storage_error, 500
+        refresh = got.bot_refresh_token
+        row = Installation(
+            enterprise_id=got.enterprise_id,
+            team_id=got.team_id,
+            is_enterprise_install=bool(got.is_enterprise_install),
+            app_id=got.app_id,
+            enterprise_name=got.enterprise_name,
+            enterprise_url=getattr(got, "enterprise_url", None),
+            team_name=got.team_name,
+            bot_id=got.bot_id or "",
+            bot_user_id=got.bot_user_id or "",
+            bot_scopes=",".join(got.bot_scopes or []),
+            bot_token_enc=self.cipher.encrypt(got.bot_token),
+            bot_refresh_token_enc=self.cipher.encrypt(refresh) if refresh else None,
+            bot_token_expires_at=got.bot_token_expires_at,
+            installer_user_id=user,
+            token_type=kind,
+            installed_at=_iso(float(got.installed_at)),
+        )
+        try:
+            ws = self.store.save_installation(row)
+        except (StoreError, ValueError) as exc:
+            # Bolt's redirect handler catches BoltError alone (its "storage_error" page)
+            logger.exception("could not keep the installation of %s", row.team_id)
+            raise BoltError(f"the installation could not be kept: {exc}") from exc
+        logger.info("installed in %s (data space %d)", row.slack_key, ws)
+
+    def find_bot(
+        self,
+        *,
+        enterprise_id: str | None,
+        team_id: str | None,
+        is_enterprise_install: bool | None = False,
+    ) -> Bot | None:
+        found = self._find(enterprise_id, team_id, is_enterprise_install)
+        return None if found is None else self._as_slack(found).to_bot()
+
+    def find_installation(
+        self,
+        *,
+        enterprise_id: str | None,
+        team_id: str | None,
+        user_id: str | None = None,
+        is_enterprise_install: bool | None = False,
+    ) -> SlackInstallation | None:
+        found = self._find(enterprise_id, team_id, is_enterprise_install)
+        if found is None or (user_id is not None and user_id != found.installer_user_id):
+            return None  # no user tokens are kept: another user has no installation
+        return self._as_slack(found)
+
+    def _find(
+        self, enterprise_id: str | None, team_id: str | None, org: bool | None
+    ) -> Installation | None:
+        key = workspace_key(enterprise_id, team_id, org)
+        return None if key is None else self.store.find_installation(key)
+
+    def _as_slack(self, found: Installation) -> SlackInstallation:
+        refresh = found.bot_refresh_token_enc
+        return SlackInstallation(
+            app_id=found.app_id,
+            enterprise_id=found.enterprise_id,
+            enterprise_name=found.enterprise_name,
+            enterprise_url=found.enterprise_url,
+            team_id=found.team_id,
+            team_name=found.team_name,
+            bot_token=self.cipher.decrypt(found.bot_token_enc),
+            bot_id=found.bot_id,
+            bot_user_id=found.bot_user_id,
+            bot_scopes=found.bot_scopes,
+            bot_refresh_token=self.cipher.decrypt(refresh) if refresh else None,
+            bot_token_expires_at=found.bot_token_expires_at,
+            user_id=found.installer_user_id or "",
+            is_enterprise_install=found.is_enterprise_install,
+            token_type=found.token_type,
+            installed_at=_timestamp(found.installed_at),
+        )
+
+    def delete_bot(self, *, enterprise_id: str | None, team_id: str | None, **_: Any) -> None:
+        self._uninstall(enterprise_id, team_id, _org(_))
+
+    def delete_installation(
+        self,
+        *,
+        enterprise_id: str | None,
+        team_id: str | None,
+        user_id: str | None = None,
+        **_: Any,
+    ) -> None:
+        if user_id is None:  # a user's token revoked: Debrief keeps none
+            self._uninstall(enterprise_id, team_id, _org(_))
+
+    def delete_all(self, *, enterprise_id: str | None, team_id: str | None, **_: Any) -> None:
+        self._uninstall(enterprise_id, team_id, _org(_))
+
+    def _uninstall(self, enterprise_id: str | None, team_id: str | None, org: bool) -> None:
+        key = workspace_key(enterprise_id, team_id, org) or workspace_key(
+            enterprise_id, team_id, not org
+        )
+        if key is None:
+            return
+        erase_after = datetime.now(UTC) + timedelta(days=self.grace_days)
+        if self.store.uninstall(key, erase_after.isoformat(timespec="microseconds")):
+            logger.info(
+                "%s uninstalled Debrief: its token is deleted, its data kept until %s",
+                key,
+                erase_after.date().isoformat(),
+            )
+
+
+def _org(extra: dict[str, Any]) -> bool:
+    """Whether Bolt's call named an org-wide install (the argument some calls pass)."""
+    return bool(extra.get("is_enterprise_install"))
+
+
+class DebriefStateStore(OAuthStateStore):
+    """States signed with SLACK_STATE_SECRET (a forged one is refused before the
+    database is asked) and kept until used: good once, for STATE_SECONDS."""
+
+    def __init__(self, store: Installs, secret: str, seconds: int = STATE_SECONDS) -> None:
+        self.store = store
+        self._secret = secret.encode("utf-8")
+        self.seconds = seconds
+
+    @property
+    def logger(self) -> Logger:
+        return logger
+
+    def _signature(self, nonce: str) -> str:
+        return hmac.new(self._secret, nonce.encode("ascii"), hashlib.sha256).hexdigest()
+
+    def issue(self, *args: Any, **kwargs: Any) -> str:
+        nonce = secrets.token_urlsafe(24)
+        state = f"{nonce}.{self._signature(nonce)}"
+        until = datetime.now(UTC) + timedelta(seconds=self.seconds)
+        self.store.issue_oauth_state(state, until.isoformat(timespec="microseconds"))
+        return state
+
+    def consume(self, state: str) -> bool:
+        nonce, dot, signature = state.partition(".")
+        if (
+            not dot
+            or not nonce.isascii()
+            or not hmac.compare_digest(
+                signature.encode("utf-8"), self._signature(nonce).encode("utf-8")
+            )
+        ):
+            return False
+        try:
+            return self.store.consume_oauth_state(state)
+        except StoreError:
+            logger.exception("could not check an install's state")
+            return False
+
+
+class WorkspaceTokens:
+    """A workspace's bot token, for requests (WorkspaceAuthorize) and for the jobs that
+    post on their own (digest, reminders): rotated shortly before it expires, by one
+    replica at a time."""
+
+    def __init__(
+        self,
+        store: Installs,
+        cipher: TokenCipher,
+        client_id: str,
+        client_secret: str,
+        client: WebClient,
+        minutes_before: int = 120,
+        wait_s: float = 10.0,
+    ) -> None:
+        self.store = store
+        self.cipher = cipher
+        self.rotator = TokenRotator(client_id=client_id, client_secret=client_secret, client=client)
+        self.minutes_before = minutes_before
+        self.wait_s = wait_s
+        self.claimer = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+    def bot_token(self, found: Installation) -> str | None:
+        """The token to call Slack with for this installation; None when it expired and
+        could not be renewed (the request is then refused as not installed)."""
+        expires = found.bot_token_expires_at
+        current = self.cipher.decrypt(found.bot_token_enc)
+        if expires is None or expires > time.time() + self.minutes_before * 60:
+            return current
+        until = datetime.now(UTC) + timedelta(seconds=CLAIM_SECONDS)
+        if self.store.claim_token_rotation(
+            found.ws, found.bot_token_enc, self.claimer, until.isoformat(timespec="microseconds")
+        ):
+            return self._rotate(found, current) or (current if expires > time.time() else None)
+        if expires > time.time():
+            return current  # another replica renews it; this one is still good
+        return self._renewed_by_another(found.ws, found.bot_token_enc)
+
+    def _rotate(self, found: Installation, current: str) -> str | None:
+        refresh = found.bot_refresh_token_enc
+        bot = Bot(
+            enterprise_id=found.enterprise_id,
+            team_id=found.team_id,
+            bot_token=current,
+            bot_id=found.bot_id,
+            bot_user_id=found.bot_user_id,
+            bot_scopes=found.bot_scopes,
+            bot_refresh_token=self.cipher.decrypt(refresh) if refresh else None,
+            bot_token_expires_at=found.bot_token_expires_at,
+            is_enterprise_install=found.is_enterprise_install,
+            installed_at=_timestamp(found.installed_at),
+        )
+        try:
+            renewed = self.rotator.perform_bot_token_rotation(
+                bot=bot, minutes_before_expiration=self.minutes_before
+            )
+        except SlackTokenRotationError as exc:
+            logger.error("Slack refused to renew the token of %s: %s", found.slack_key, exc)
+            return None
+        if renewed is None or not renewed.bot_token or renewed.bot_token_expires_at is None:
+            return None
+        saved = self.store.save_rotated_token(
+            found.ws,
+            self.claimer,
+            self.cipher.encrypt(renewed.bot_token),
+            self.cipher.encrypt(renewed.bot_refresh_token) if renewed.bot_refresh_token else None,
+            int(renewed.bot_token_expires_at),
+        )
+        if not saved:
+            logger.error(
+                "the renewed token of %s could not be kept (its old refresh token is spent):"
+                " if requests from it are refused, install Debrief there again",
+                found.slack_key,
+            )
+        return renewed.bot_token
+
+    def _renewed_by_another(self, ws: int, expired: str) -> str | None:
+        """An expired token (its ciphertext) another replica is renewing: wait (boundedly)
+        for its save."""
+        deadline = time.monotonic() + self.wait_s
+        while time.monotonic() < deadline:
+            found = self.store.installation_of(ws)
+            if found is None:
+                return None
+            if found.bot_token_enc != expired:
+                return self.cipher.decrypt(found.bot_token_enc)
+            time.sleep(0.2)
+        return None
+
+
+class WorkspaceAuthorize(Authorize):
+    """Bolt's authorize step for installs in many workspaces: the signed request's team
+    (or organisation) → its installation → its token, rotated if due; the request's
+    context gets the data space (`context["workspace"]`)."""
+
+    def __init__(self, store: Installs, tokens: WorkspaceTokens) -> None:
+        self.store = store
+        self.tokens = tokens
+
+    @property
+    def token_rotation_expiration_minutes(self) -> int:
+        return self.tokens.minutes_before
+
+    @token_rotation_expiration_minutes.setter
+    def token_rotation_expiration_minutes(self, minutes: int) -> None:
+        self.tokens.minutes_before = minutes  # Bolt sets it from OAuthSettings
+
+    def __call__(
+        self,
+        *,
+        context: BoltContext,
+        enterprise_id: str | None,
+        team_id: str | None,
+        user_id: str | None,
+        **_: Any,
+    ) -> AuthorizeResult | None:
+        key = workspace_key(enterprise_id, team_id, context.is_enterprise_install)
+        found = None if key is None else self.store.find_installation(key)
+        if found is None:
+            return None  # Bolt answers that the app is not installed; no listener runs
+        token = self.tokens.bot_token(found)
+        if token is None:
+            return None
+        context[WORKSPACE] = found.ws
+        return AuthorizeResult(
+            enterprise_id=found.enterprise_id,
+            team_id=found.team_id,
+            team=found.team_name,
+            url=found.enterprise_url,
+            bot_user_id=found.bot_user_id,
+            bot_id=found.bot_id,
+            bot_token=token,
+            bot_scopes=found.bot_scopes,
+            user_id=user_id,
+        )

@@ -23,6 +23,11 @@ from .errors import StoreError
 
 T = TypeVar("T")
 
+SPACE_BITS = 40
+"""Data space `ws` owns the candidate rids [ws << 40, (ws + 1) << 40): space 0 every rid a
+database had before spaces; a full-text match is kept to its space by a rid range,
+which FTS5 and the PostgreSQL blocks take at no cost (docs/plan-many-workspaces.md §3.10)."""
+
 
 class Cursor(Protocol):
     """What a statement's result gives, on either driver."""
@@ -87,6 +92,23 @@ class Base(ABC):
     """The data space this store reads and writes (issue 26): 0, the single-workspace
     mode's, unless this is a view from `in_workspace`."""
     _view: bool = False
+
+    @property
+    def space(self) -> str:
+        """`ws = <this store's space>`: the condition that keeps a query to its rows (an
+        int from the store itself, never from a request, so written into the SQL)."""
+        return f"ws = {self.ws:d}"
+
+    @property
+    def rid_range(self) -> tuple[int, int]:
+        """The lowest and highest rid of this store's data space."""
+        low = self.ws << SPACE_BITS
+        return low, low + (1 << SPACE_BITS) - 1
+
+    @abstractmethod
+    def _new_rid(self, tx: Tx) -> str | None:
+        """SQL for the rid a new candidate of this space takes, or None where the
+        table's own default is right (PostgreSQL's identity, in space 0)."""
 
     def in_workspace(self, ws: int) -> Self:
         """This store as data space `ws` sees it: the same connections, caches, pool and

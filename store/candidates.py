@@ -20,10 +20,10 @@ from .resolve import Resolution, list_clause, position_has, resolve
 from .threads import read_reviews
 
 RETIRE_SQL = (
-    "INSERT INTO retired (id, hash, source, at) SELECT ?, ?, ?, ?"
-    " WHERE EXISTS (SELECT 1 FROM posts WHERE candidate_id = ?)"
-    " OR EXISTS (SELECT 1 FROM replies WHERE candidate_id = ?)"
-    " OR EXISTS (SELECT 1 FROM outcomes WHERE candidate_id = ?)"
+    "INSERT INTO retired (ws, id, hash, source, at) SELECT ?, ?, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM posts WHERE ws = ? AND candidate_id = ?)"
+    " OR EXISTS (SELECT 1 FROM replies WHERE ws = ? AND candidate_id = ?)"
+    " OR EXISTS (SELECT 1 FROM outcomes WHERE ws = ? AND candidate_id = ?)"
     " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
     " at = excluded.at"
 )
@@ -31,10 +31,10 @@ RETIRE_SQL = (
 content and path it last had are kept, so that only that file, coming back, takes the
 id (and its history) again (store/indexer.py `_Ids.pick`)."""
 
-_KEPT_ON_UPDATE = ("id", "first_indexed_at")
+_KEPT_ON_UPDATE = ("rid", "ws", "id", "first_indexed_at")
 _OPEN_AFTER_REPLIES = (
     "(SELECT count(*) FROM (VALUES {numbers}) AS n WHERE NOT EXISTS (SELECT 1 FROM replies r"
-    " WHERE r.candidate_id = ? AND r.followup_number = n.column1))"
+    " WHERE r.ws = ? AND r.candidate_id = ? AND r.followup_number = n.column1))"
 )
 _QUESTIONS_A_STATEMENT = 100  # 800 parameters: well within SQLite's and PostgreSQL's limits
 
@@ -58,14 +58,16 @@ class CandidateStore(HitSearch, Base):
         """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
         return {
             r[1]: (r[0], r[2], r[3] or 0, r[4] or 0)
-            for r in self._all("SELECT id, source, hash, mtime_ns, size FROM candidates")
+            for r in self._all(
+                f"SELECT id, source, hash, mtime_ns, size FROM candidates WHERE {self.space}"
+            )
         }
 
     def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
         """The file was touched but its content is the same: remember the new stat."""
         self._write(
             lambda tx: tx.execute(
-                "UPDATE candidates SET mtime_ns = ?, size = ? WHERE id = ?",
+                f"UPDATE candidates SET mtime_ns = ?, size = ? WHERE {self.space} AND id = ?",
                 [mtime_ns, size, candidate_id],
             )
         )
@@ -97,6 +99,7 @@ class CandidateStore(HitSearch, Base):
         text = self.engine.storable
         index_columns, prepared = self._index_columns(indexed)
         columns: dict[str, Any] = {
+            "ws": self.ws,
             "id": text(t.id),
             "position": text(t.position),
             "years": t.years,
@@ -130,10 +133,14 @@ class CandidateStore(HitSearch, Base):
             # them), counted in the insert: the row is written once, not updated after
             at = names.index("unanswered_count")
             values[at] = _OPEN_AFTER_REPLIES.format(numbers=", ".join("(?)" for _ in open_numbers))
-            params[at : at + 1] = [*open_numbers, t.id]
+            params[at : at + 1] = [*open_numbers, self.ws, t.id]
+        rid_sql = self._new_rid(tx)
+        if rid_sql is not None:  # the next rid of this space's range (base.py SPACE_BITS)
+            names.insert(0, "rid")
+            values.insert(0, rid_sql)  # SQL alone: no parameter moves
         rid = tx.execute(
             f"INSERT INTO candidates ({', '.join(names)}) VALUES ({', '.join(values)})"
-            f" ON CONFLICT (id) DO UPDATE SET {changed} RETURNING rid",
+            f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid",
             params,
         ).fetchone()[0]
         tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
@@ -166,7 +173,8 @@ class CandidateStore(HitSearch, Base):
 
         def write(tx: Tx) -> bool:
             row = tx.execute(
-                "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
+                f"SELECT rid, hash, source FROM candidates WHERE {self.space} AND id = ?",
+                [candidate_id],
             ).fetchone()
             if row is None:
                 return False
@@ -175,7 +183,8 @@ class CandidateStore(HitSearch, Base):
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
             tx.execute(
                 RETIRE_SQL,
-                [candidate_id, content_hash, source, utcnow(), *[candidate_id] * 3],
+                [self.ws, candidate_id, content_hash, source, utcnow()]
+                + [self.ws, candidate_id] * 3,
             )
             return True
 
@@ -183,12 +192,16 @@ class CandidateStore(HitSearch, Base):
 
     def retired(self) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of removed candidates whose history remains."""
-        return {r[0]: (r[1], r[2]) for r in self._all("SELECT id, hash, source FROM retired")}
+        return {
+            r[0]: (r[1], r[2])
+            for r in self._all(f"SELECT id, hash, source FROM retired WHERE {self.space}")
+        }
 
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
             f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
-            " verdict, source, hash, first_indexed_at FROM candidates WHERE id = ?",
+            f" verdict, source, hash, first_indexed_at FROM candidates WHERE {self.space}"
+            " AND id = ?",
             [candidate_id],
         )
         if not found:
@@ -200,18 +213,27 @@ class CandidateStore(HitSearch, Base):
     def count(self, position: str | None = None) -> int:
         if position:
             found = self._scalar(
-                f"SELECT count(*) FROM candidates WHERE {position_has(self.engine)}", [position]
+                f"SELECT count(*) FROM candidates WHERE {self.space}"
+                f" AND {position_has(self.engine)}",
+                [position],
             )
         else:
-            found = self._scalar("SELECT count(*) FROM candidates")
+            found = self._scalar(f"SELECT count(*) FROM candidates WHERE {self.space}")
         return int(found or 0)
 
     def count_unanswered(self) -> int:
         """How many candidates have at least one open question."""
-        return int(self._scalar("SELECT count(*) FROM candidates WHERE unanswered_count > 0") or 0)
+        return int(
+            self._scalar(
+                f"SELECT count(*) FROM candidates WHERE {self.space} AND unanswered_count > 0"
+            )
+            or 0
+        )
 
     def ids(self) -> list[str]:
-        return [r[0] for r in self._all("SELECT id FROM candidates ORDER BY id")]
+        return [
+            r[0] for r in self._all(f"SELECT id FROM candidates WHERE {self.space} ORDER BY id")
+        ]
 
     def list_candidates(
         self,
@@ -229,7 +251,11 @@ class CandidateStore(HitSearch, Base):
         return resolve(text, limit, self.engine, self._summaries, self._plain_search)
 
     def _summaries(self, clause: str, params: list[Any]) -> list[CandidateSummary]:
-        return [rows.summary(r) for r in self._rows(rows.SUMMARY_SQL + clause, params)]
+        """The summaries `SELECT ... FROM candidates` + `clause` finds in this space."""
+        return [
+            rows.summary(r)
+            for r in self._rows(rows.summary_sql(f"candidates WHERE {self.space}") + clause, params)
+        ]
 
     def _plain_search(self, text: str, limit: int) -> list[SearchHit]:
         return self.search(text, limit=limit, snippets=False)

@@ -54,6 +54,16 @@ SUMMARY_SQL = (
 )
 """A CandidateSummary's columns; both dialects say it the same way."""
 
+
+def summary_sql(rows_of: str) -> str:
+    """SUMMARY_SQL over the candidates `rows_of` names (`candidates WHERE ws = 3`): a
+    subquery named `candidates`, so that a clause after it reads as it would on the table."""
+    return (
+        SUMMARY_SQL.removesuffix("FROM candidates")
+        + f"FROM (SELECT * FROM {rows_of}) AS candidates"
+    )
+
+
 LAST_INDEX_RUN = "last_index_run"
 """The `meta` key of the last index run's record."""
 

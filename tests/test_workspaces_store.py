@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from store.models import Installation
 from store.sqlite.store import Store
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
+SEEDS_ONE = sorted((Path(__file__).resolve().parent.parent / "seeds").glob("*.txt"))[0]
 
 
 def iso(**delta: float) -> str:
@@ -198,6 +201,42 @@ def test_a_workspace_view_shares_the_store_and_sets_nothing_on_itself(
     assert [(e.who, e.candidate) for e in root.audit_log()][-1] == ("U1", first)
     # one answer cache, keyed by space: a view's search is not served another's ranking
     root.clear_search_cache()
-    assert [h.id for h in root.search("TensorFlow")] == [h.id for h in view.search("TensorFlow")]
+    assert root.search("TensorFlow") and view.search("TensorFlow") == []  # space 7 is empty
     cache = root._shared.rank_cache
     assert cache is not None and {k[0] for k in cache._entries} == {0, 7}
+
+
+def test_a_space_sees_its_own_candidates_by_every_way_in(seeded_store: Store) -> None:
+    """Step 5 of the plan: candidates, their lookups and their full text are scoped to
+    the store's data space; space 7 holds one transcript, space 0 the seeds."""
+    from store.base import SPACE_BITS
+    from store.transcripts.parser import parse_transcript
+
+    zero, seven = seeded_store, seeded_store.in_workspace(7)
+    seeds = zero.ids()
+    mine = parse_transcript(
+        SEEDS_ONE.read_bytes(), "transcript.txt", source="/spaces/7/transcript.txt"
+    ).model_copy(update={"id": "700_only_in_seven", "name": "七号候选人"})
+    seven.save(mine)
+    assert seven.ids() == ["700_only_in_seven"] and "700_only_in_seven" not in zero.ids()
+    assert zero.ids() == seeds
+    assert (seven.count(), zero.count()) == (1, len(seeds))
+    assert seven.get_candidate(seeds[0]) is None and zero.get_candidate(mine.id) is None
+    assert seven.get_candidate(mine.id) is not None
+    assert [c.id for c in seven.list_candidates()] == [mine.id]
+    assert mine.id not in [c.id for c in zero.list_candidates()]
+    assert seven.resolve(seeds[0][:3]).matches == []  # no id prefix of another space
+    assert zero.resolve("七号候选人").matches == []  # nor a name
+    assert [m.id for m in seven.resolve("七号候选人").matches] == [mine.id]
+    word = "TensorFlow"
+    assert [h.id for h in seven.search(word)] == [mine.id]
+    assert mine.id not in [h.id for h in zero.search(word, limit=100)]
+    assert [h.id for h in seven.search(word, sort="newest")] == [mine.id]
+    for query in ("分布式训练", "模型 C++", "并行"):  # each way the backends rank
+        assert {h.id for h in seven.search(query, limit=100)} <= {mine.id}, query
+        assert mine.id not in {h.id for h in zero.search(query, limit=100)}, query
+    assert set(seven.file_state()) == {"/spaces/7/transcript.txt"}
+    rid = seven._scalar("SELECT rid FROM candidates WHERE id = ?", [mine.id])
+    assert 7 << SPACE_BITS <= rid < 8 << SPACE_BITS  # its space's range of rids
+    assert seven.remove(mine.id) and not zero.remove(mine.id)
+    assert zero.ids() == seeds

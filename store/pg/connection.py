@@ -226,6 +226,15 @@ class PgConnection(Base):
         """A transaction-level advisory lock on `key`, on every replica."""
         tx.execute("SELECT pg_advisory_xact_lock(hashtext(?))", [key])
 
+    def _new_rid(self, tx: Tx) -> str | None:
+        """Space 0 keeps the identity sequence (it never reaches 2^40); another space takes
+        the next rid of its range, one save of that space at a time on every replica."""
+        if self.ws == 0:
+            return None
+        self._one_at_a_time(tx, f"debrief:rids:{self.ws:d}")
+        low, high = self.rid_range
+        return f"(SELECT coalesce(max(rid), {low - 1:d}) + 1 FROM candidates WHERE rid BETWEEN {low:d} AND {high:d})"
+
     def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
         """PostgreSQL does not overwrite deleted bytes in place: after the write, the
         tables that held the text are vacuumed, so their space is reclaimed and reused

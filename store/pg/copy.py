@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .. import fulltext, rows
+from ..base import SPACE_BITS
 from ..errors import StoreError
 from ..models import Question
 from ..sqlite.store import Store
@@ -146,9 +147,12 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
             frequencies.write(conn)
             key = _IDENTITY.get(table)
             if key:
+                # candidates: the identity numbers space 0's rids alone; other spaces own
+                # rid ranges of their own above it (base.py SPACE_BITS)
+                below = f" WHERE {key} < {1 << SPACE_BITS:d}" if table == "candidates" else ""
                 conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'),"
-                    f" coalesce((SELECT max({key}) FROM {table}), 0) + 1, false)"
+                    f" coalesce((SELECT max({key}) FROM {table}{below}), 0) + 1, false)"
                 )
     counts: dict[str, tuple[int, int]] = {}
     for table in tables:

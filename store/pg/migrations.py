@@ -608,3 +608,9 @@ def pg019_workspace_columns(conn: Conn) -> None:
     keeps a constant default in the catalogue instead of rewriting the tables."""
     for table in SPACE_TABLES_M018:
         conn.execute(f"ALTER TABLE {table} ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
+
+
+@migration
+def pg020_candidates_in_a_space(conn: Conn) -> None:
+    """SQLite's m019: a candidate's id is unique within its data space."""
+    conn.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")

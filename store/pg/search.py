@@ -224,6 +224,13 @@ class FullText(HitSearch, PgConnection):
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
         return idf if idf > 0 else 1e-6
 
+    def _in_space(self, source: tuple[str, list[Any]]) -> tuple[str, list[Any]]:
+        """A (rid, tf, dl) subquery kept to this store's data space: its rid range
+        (base.py SPACE_BITS), so that another space's match never takes a place in the top."""
+        sql, params = source
+        low, high = self.rid_range
+        return f"(SELECT * FROM {sql} AS s WHERE s.rid BETWEEN {low:d} AND {high:d})", params
+
     def _ranked(self, terms: list[Term], limit: int, sort: Sort) -> list[tuple[int, float]]:
         """(rid, score) of the best `limit` candidates matching every term; score is
         bm25 (higher is better), 0 when sorting newest first."""
@@ -263,7 +270,7 @@ class FullText(HitSearch, PgConnection):
                     # is that of the candidates holding all its bigrams, newest first
                     source = _all_bigrams(term)
             if source is not None:
-                sql, sub_params = source
+                sql, sub_params = self._in_space(source)
                 alias = f"p{i}"
                 if first is None:
                     sources.append(f"{sql} AS {alias}")
@@ -275,8 +282,11 @@ class FullText(HitSearch, PgConnection):
                     counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
             parts.append(f"? * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / ?))")
             score_params += [0.0 if newest else self._idf(term, n), avg]
-        if first is None:
+        scope: list[str] = []  # the sources are kept to this space (`_in_space`)
+        if first is None:  # every term is read in the text: this space's candidates
             rid, table = "rid", "candidates"
+            low, high = self.rid_range
+            scope.append(f"rid BETWEEN {low:d} AND {high:d}")
         else:
             rid, table = f"{first}.rid", " ".join(sources)
             if in_text:
@@ -300,12 +310,12 @@ class FullText(HitSearch, PgConnection):
                 " OFFSET 0) AS matches"
             )
 
-        sql = query(where)
+        sql = query([*where, *scope])
         params = [*score_params, *count_params, *source_params, *where_params]
         if in_text and all(_bigrams_of(t) for t in terms if _indexed(t) is None):
             # strpos, not LIKE: the same test, but the planner fetches the few rids
             # by key instead of scanning the pg_trgm index for every match.
-            among = query([*("strpos(fts, ?) > 0" for _ in where), f"{rid} = ANY(?)"])
+            among = query([*("strpos(fts, ?) > 0" for _ in where), f"{rid} = ANY(?)", *scope])
             texts = [t.text for t in terms if _indexed(t) is None]
             among_params = [*score_params, *count_params, *source_params, *texts]
             return self._bounded(terms, limit, among, among_params, score_params)
@@ -361,10 +371,10 @@ class FullText(HitSearch, PgConnection):
         for i, term in enumerate(terms):
             indexed = _indexed(term)
             if indexed is None:
-                sql, sub = _all_bigrams(term)
+                sql, sub = self._in_space(_all_bigrams(term))
                 length = "c.fts_len"
             else:
-                sql, sub = indexed
+                sql, sub = self._in_space(indexed)
                 length = f"p{i}.dl"
             on = f" ON p{i}.rid = p0.rid" if i else ""
             sources.append(f"{'JOIN ' if i else ''}{sql} AS p{i}{on}")

@@ -298,6 +298,13 @@ class Connection(Base):
     def _one_at_a_time(self, tx: Tx, key: str) -> None:
         """Nothing to do: a write transaction already excludes every other writer."""
 
+    def _new_rid(self, tx: Tx) -> str | None:
+        """The next rid of this space's range, always: SQLite's own choice (the table's
+        highest rid + 1) would fall in the highest space's range. One writer at a time
+        (the transaction's lock), so no two saves take the same one."""
+        low, high = self.rid_range
+        return f"(SELECT coalesce(max(rid), {low - 1:d}) + 1 FROM candidates WHERE rid BETWEEN {low:d} AND {high:d})"
+
     def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
         """The deleted bytes are overwritten (secure_delete) and, when something was
         deleted, the WAL emptied: the database files no longer hold the text."""

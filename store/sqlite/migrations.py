@@ -439,3 +439,11 @@ def m018_workspace_columns(db: sqlite_utils.Database) -> None:
     for table in SPACE_TABLES_M018:
         if "ws" not in db[table].columns_dict:
             db.execute(f"ALTER TABLE [{table}] ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
+
+
+@migration
+def m019_candidates_in_a_space(db: sqlite_utils.Database) -> None:
+    """A candidate's id is unique within its data space: the key saves upsert on. The
+    global key on id alone stays until every table's rows are scoped (then it goes, and
+    the same file can be a candidate in two workspaces)."""
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS candidates_ws_id ON candidates (ws, id)")

@@ -61,7 +61,9 @@ class FullText(HitSearch, Connection):
         return {}, indexed  # the text lives once, in candidates and questions (contentless FTS5)
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
-        row = tx.execute("SELECT rid FROM candidates WHERE id = ?", [candidate_id]).fetchone()
+        row = tx.execute(
+            f"SELECT rid FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+        ).fetchone()
         if row is not None:
             self._unindex(tx, row[0])
 
@@ -156,36 +158,36 @@ class FullText(HitSearch, Connection):
         """(rowid, score) of the best `limit` candidates matching every term; score is
         -bm25 (higher is better), 0 when sorting newest first."""
         params = {"tri": match.trigram, "bi": match.bigram, "n": limit}
+        # this space's rows only: a rid range FTS5 seeks within (base.py SPACE_BITS)
+        low, high = self.rid_range
+        tri = f"candidates_fts MATCH :tri AND rowid BETWEEN {low:d} AND {high:d}"
+        bi = f"candidates_bigrams MATCH :bi AND rowid BETWEEN {low:d} AND {high:d}"
         if sort == "newest":
             if match.trigram and match.bigram:
                 sql = (
-                    "SELECT rowid, 0 FROM candidates_fts WHERE candidates_fts MATCH :tri AND +rowid IN"
-                    " (SELECT rowid FROM candidates_bigrams WHERE candidates_bigrams MATCH :bi)"
+                    f"SELECT rowid, 0 FROM candidates_fts WHERE {tri} AND +rowid IN"
+                    f" (SELECT rowid FROM candidates_bigrams WHERE {bi})"
                     " ORDER BY rowid DESC LIMIT :n"
                 )
             else:
-                table = "candidates_fts" if match.trigram else "candidates_bigrams"
-                key = "tri" if match.trigram else "bi"
-                sql = (
-                    f"SELECT rowid, 0 FROM {table} WHERE {table} MATCH :{key}"
-                    " ORDER BY rowid DESC LIMIT :n"
+                table, matched = (
+                    ("candidates_fts", tri) if match.trigram else ("candidates_bigrams", bi)
                 )
+                sql = f"SELECT rowid, 0 FROM {table} WHERE {matched} ORDER BY rowid DESC LIMIT :n"
         elif match.trigram and match.bigram:
             sql = (
                 "WITH t AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM candidates_fts"
-                " WHERE candidates_fts MATCH :tri),"
+                f" WHERE {tri}),"
                 " b AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM candidates_bigrams"
-                " WHERE candidates_bigrams MATCH :bi)"
+                f" WHERE {bi})"
                 " SELECT t.r, t.s + b.s AS score FROM t JOIN b ON b.r = t.r"
                 " ORDER BY score, t.r DESC LIMIT :n"
             )
         else:
-            table = "candidates_fts" if match.trigram else "candidates_bigrams"
-            key = "tri" if match.trigram else "bi"
-            sql = (
-                f"SELECT rowid, rank FROM {table} WHERE {table} MATCH :{key}"
-                " ORDER BY rank, rowid DESC LIMIT :n"
+            table, matched = (
+                ("candidates_fts", tri) if match.trigram else ("candidates_bigrams", bi)
             )
+            sql = f"SELECT rowid, rank FROM {table} WHERE {matched} ORDER BY rank, rowid DESC LIMIT :n"
         return [(r[0], -float(r[1])) for r in self.db.execute(sql, params)]
 
     @contextmanager

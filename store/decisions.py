@@ -41,16 +41,18 @@ class DecisionStore(Base):
         forgotten or is not indexed."""
         with self.tx() as tx:
             if tx.execute(
-                "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?",
+                f"SELECT 1 FROM forgotten_threads WHERE {self.space} AND channel = ? AND ts = ?",
                 [channel, thread_ts],
             ).fetchone():
                 return False
-            if not tx.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
+            if not tx.execute(
+                f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+            ).fetchone():
                 return False
             if claim is not None:
                 claimed = tx.execute(
-                    "INSERT INTO submissions (key, at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    [claim, utcnow()],
+                    "INSERT INTO submissions (ws, key, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                    [self.ws, claim, utcnow()],
                 )
                 if claimed.rowcount < 1:
                     return False
@@ -59,14 +61,14 @@ class DecisionStore(Base):
             again = (
                 ""
                 if claim is not None
-                else " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                else " ON CONFLICT (ws, channel, ts) DO UPDATE SET text = excluded.text,"
                 " decision = excluded.decision, reviewer = excluded.reviewer,"
                 " edited_at = excluded.recorded_at"
             )
             tx.execute(
-                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
-                " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)" + again,
-                [channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
+                "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"
+                " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)" + again,
+                [self.ws, channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
             )
             close_requests(tx, candidate_id, reviewer, "decision")
         return True
@@ -77,8 +79,8 @@ class DecisionStore(Base):
         `ts` already holds a reply."""
         with self.tx() as tx:
             moved = tx.execute(
-                "UPDATE replies SET ts = ? WHERE channel = ? AND ts = ? AND NOT EXISTS"
-                " (SELECT 1 FROM replies r WHERE r.channel = ? AND r.ts = ?)",
+                f"UPDATE replies SET ts = ? WHERE {self.space} AND channel = ? AND ts = ?"
+                " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.channel = ? AND r.ts = ?)",
                 [ts, channel, provisional_ts, channel, ts],
             )
             return bool(moved.rowcount > 0)
@@ -86,8 +88,8 @@ class DecisionStore(Base):
     def current_decision(self, candidate_id: str, reviewer: str) -> Decision | None:
         """`reviewer`'s current decision about the candidate (their latest), if any."""
         found = self._scalar(
-            "SELECT decision FROM replies WHERE candidate_id = ? AND reviewer = ?"
-            " AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
+            f"SELECT decision FROM replies WHERE {self.space} AND candidate_id = ?"
+            " AND reviewer = ? AND decision IS NOT NULL ORDER BY ts DESC LIMIT 1",
             [candidate_id, reviewer],
         )
         return None if found is None else rows.decision(found)

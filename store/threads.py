@@ -26,11 +26,13 @@ UPDATE candidates SET unanswered_count = (
     WHERE q.candidate_rid = candidates.rid AND q.answered = 0
       AND NOT EXISTS (
         SELECT 1 FROM replies r
-        WHERE r.candidate_id = candidates.id AND r.followup_number = q.number
+        WHERE r.ws = candidates.ws AND r.candidate_id = candidates.id
+          AND r.followup_number = q.number
       )
-) WHERE id = ?
+) WHERE ws = ? AND id = ?
 """
-"""A candidate's open questions: unanswered in the transcript and not answered in a thread."""
+"""A candidate's open questions: unanswered in the transcript and not answered in a thread
+(parameters: the data space, the candidate's id)."""
 
 
 class ReplyOutcome:
@@ -47,21 +49,22 @@ class ReplyOutcome:
 
 def read_reviews(store: Base, candidate_id: str) -> rows.Reviews:
     """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+    space = store.space
     return rows.reviews(
         store._all(
-            "SELECT reviewer, decision, text, ts FROM replies r WHERE candidate_id = ?"
-            " AND decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
-            " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
-            " AND r2.decision IS NOT NULL) ORDER BY ts, reviewer",
+            f"SELECT reviewer, decision, text, ts FROM replies r WHERE {space}"
+            " AND candidate_id = ? AND decision IS NOT NULL AND ts = (SELECT max(ts)"
+            " FROM replies r2 WHERE r2.ws = r.ws AND r2.candidate_id = r.candidate_id"
+            " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL) ORDER BY ts, reviewer",
             [candidate_id],
         ),
         store._all(
-            "SELECT followup_number, followup_answer, reviewer, ts FROM replies"
-            " WHERE candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
+            f"SELECT followup_number, followup_answer, reviewer, ts FROM replies WHERE {space}"
+            " AND candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
             [candidate_id],
         ),
         store._all(
-            "SELECT reviewer, text, ts FROM replies WHERE candidate_id = ?"
+            f"SELECT reviewer, text, ts FROM replies WHERE {space} AND candidate_id = ?"
             " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
             [candidate_id],
         ),
@@ -79,17 +82,18 @@ class ThreadStore(Base):
     def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None:
         with self.tx() as tx:
             tx.execute(
-                "INSERT INTO posts (channel, ts, candidate_id, kind, posted_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel, ts) DO UPDATE SET"
+                "INSERT INTO posts (ws, channel, ts, candidate_id, kind, posted_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, channel, ts) DO UPDATE SET"
                 " candidate_id = excluded.candidate_id, kind = excluded.kind,"
                 " posted_at = excluded.posted_at",
-                [channel, ts, candidate_id, kind, utcnow()],
+                [self.ws, channel, ts, candidate_id, kind, utcnow()],
             )
 
     def post_candidate(self, channel: str, ts: str) -> str | None:
         """Which candidate a bot post (a thread's parent) is about."""
         found = self._scalar(
-            "SELECT candidate_id FROM posts WHERE channel = ? AND ts = ?", [channel, ts]
+            f"SELECT candidate_id FROM posts WHERE {self.space} AND channel = ? AND ts = ?",
+            [channel, ts],
         )
         return None if found is None else str(found)
 
@@ -104,7 +108,8 @@ class ThreadStore(Base):
         meaning = parse_reply(text)
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             if tx.execute(
-                "SELECT 1 FROM forgotten_threads WHERE channel = ? AND ts = ?", [channel, thread_ts]
+                f"SELECT 1 FROM forgotten_threads WHERE {self.space} AND channel = ? AND ts = ?",
+                [channel, thread_ts],
             ).fetchone():
                 return ReplyOutcome(False, None, None, False)  # a forgotten candidate's thread
             meaning = recorded_meaning(
@@ -112,7 +117,7 @@ class ThreadStore(Base):
                 lambda n: bool(
                     tx.execute(
                         "SELECT 1 FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
-                        " WHERE c.id = ? AND q.number = ?",
+                        f" WHERE c.{self.space} AND c.id = ? AND q.number = ?",
                         [candidate_id, n],
                     ).fetchone()
                 ),
@@ -121,11 +126,12 @@ class ThreadStore(Base):
             now = utcnow()
             decided = meaning.decision is not None
             inserted = tx.execute(
-                "INSERT INTO replies (channel, ts, thread_ts, candidate_id, reviewer, text,"
+                "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"
                 " decision, followup_number, followup_answer, recorded_at, reacted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (channel, ts) DO NOTHING RETURNING 1",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (ws, channel, ts) DO NOTHING RETURNING 1",
                 [
+                    self.ws,
                     channel,
                     ts,
                     thread_ts,
@@ -140,12 +146,12 @@ class ThreadStore(Base):
                 ],
             ).fetchone()
             if inserted:
-                tx.execute(OPEN_COUNT_SQL, [candidate_id])
+                tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
                 if decided:
                     close_requests(tx, candidate_id, reviewer, "decision")
                 return ReplyOutcome(True, meaning.decision, followup, decided)
             old = tx.execute(
-                "SELECT text, reacted FROM replies WHERE channel = ? AND ts = ?"
+                f"SELECT text, reacted FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
                 + self.engine.lock_rows,
                 [channel, ts],
             ).fetchone()
@@ -153,14 +159,16 @@ class ThreadStore(Base):
             if old[0] == text:
                 if react:
                     tx.execute(
-                        "UPDATE replies SET reacted = 1 WHERE channel = ? AND ts = ?", [channel, ts]
+                        f"UPDATE replies SET reacted = 1 WHERE {self.space} AND channel = ?"
+                        " AND ts = ?",
+                        [channel, ts],
                     )
                 return ReplyOutcome(False, meaning.decision, followup, react)
             # an edit: it keeps when the reply was first recorded
             tx.execute(
                 "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
                 " followup_answer = ?, edited_at = ?, reacted = reacted | ?"
-                " WHERE channel = ? AND ts = ?",
+                f" WHERE {self.space} AND channel = ? AND ts = ?",
                 [
                     text,
                     meaning.decision,
@@ -172,7 +180,7 @@ class ThreadStore(Base):
                     ts,
                 ],
             )
-            tx.execute(OPEN_COUNT_SQL, [candidate_id])
+            tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
             if decided:
                 close_requests(tx, candidate_id, reviewer, "decision")
         return ReplyOutcome(True, meaning.decision, followup, react)
@@ -180,12 +188,13 @@ class ThreadStore(Base):
     def delete_reply(self, channel: str, ts: str) -> bool:
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             row = tx.execute(
-                "DELETE FROM replies WHERE channel = ? AND ts = ? RETURNING candidate_id",
+                f"DELETE FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
+                " RETURNING candidate_id",
                 [channel, ts],
             ).fetchone()
             if row is None:
                 return False
-            tx.execute(OPEN_COUNT_SQL, [row[0]])
+            tx.execute(OPEN_COUNT_SQL, [self.ws, row[0]])
         return True
 
     def tally(self, candidate_id: str) -> dict[str, int]:

@@ -240,3 +240,30 @@ def test_a_space_sees_its_own_candidates_by_every_way_in(seeded_store: Store) ->
     assert 7 << SPACE_BITS <= rid < 8 << SPACE_BITS  # its space's range of rids
     assert seven.remove(mine.id) and not zero.remove(mine.id)
     assert zero.ids() == seeds
+
+
+def test_threads_and_decisions_stay_in_their_space(seeded_store: Store) -> None:
+    """Step 6: posts, replies, button decisions and their submission keys."""
+    zero, seven = seeded_store, seeded_store.in_workspace(7)
+    first = zero.ids()[0]
+    seven.save(zero.get_candidate(first).model_copy(update={"id": "7_" + first}))  # type: ignore[union-attr]
+    mine = "7_" + first
+    seven.record_post("C7", "100.1", mine, "verdict")
+    assert (
+        seven.post_candidate("C7", "100.1") == mine and zero.post_candidate("C7", "100.1") is None
+    )
+    assert seven.record_reply("C7", "200.1", "100.1", mine, "U1", "通过：扎实").recorded
+    assert seven.current_decision(mine, "U1") == "hire"
+    assert zero.current_decision(mine, "U1") is None and zero.tally(mine) == {}
+    assert seven.tally(mine) == {"hire": 1}
+    card = seven.get_candidate(mine)
+    assert card is not None and [d.reviewer for d in card.decisions] == ["U1"]
+    assert not zero.delete_reply("C7", "200.1")  # another space's reply is not there
+    assert seven.record_decision("C7", "1.0", "100.1", mine, "U2", "no_hire", "x", claim="k1")
+    assert not seven.record_decision("C7", "1.1", "100.1", mine, "U2", "no_hire", "x", claim="k1")
+    assert not zero.record_decision("C7", "1.2", "100.1", mine, "U2", "no_hire", "x", claim="k2")
+    assert zero.current_decision(mine, "U2") is None
+    assert seven.settle_decision("C7", "1.0", "300.1") and not zero.settle_decision(
+        "C7", "300.1", "4"
+    )
+    assert seven.delete_reply("C7", "200.1") and seven.current_decision(mine, "U1") is None

@@ -614,3 +614,15 @@ def pg019_workspace_columns(conn: Conn) -> None:
 def pg020_candidates_in_a_space(conn: Conn) -> None:
     """SQLite's m019: a candidate's id is unique within its data space."""
     conn.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")
+
+
+@migration
+def pg021_threads_in_a_space(conn: Conn) -> None:
+    """SQLite's m020: threads and submissions keyed within their data space."""
+    for table, key in (
+        ("posts", "channel, ts"),
+        ("replies", "channel, ts"),
+        ("forgotten_threads", "channel, ts"),
+        ("submissions", "key"),
+    ):
+        conn.execute(f"CREATE UNIQUE INDEX {table}_ws_key ON {table} (ws, {key})")

@@ -447,3 +447,16 @@ def m019_candidates_in_a_space(db: sqlite_utils.Database) -> None:
     global key on id alone stays until every table's rows are scoped (then it goes, and
     the same file can be a candidate in two workspaces)."""
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS candidates_ws_id ON candidates (ws, id)")
+
+
+@migration
+def m020_threads_in_a_space(db: sqlite_utils.Database) -> None:
+    """Posts, replies, forgotten threads and claimed modal submissions are keyed within
+    their data space (the global keys go at step 9, as candidates' do)."""
+    for table, key in (
+        ("posts", "channel, ts"),
+        ("replies", "channel, ts"),
+        ("forgotten_threads", "channel, ts"),
+        ("submissions", "key"),
+    ):
+        db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_ws_key ON {table} (ws, {key})")

@@ -70,7 +70,7 @@ class DecisionStore(Base):
                 " decision, recorded_at, reacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)" + again,
                 [self.ws, channel, ts, thread_ts, candidate_id, reviewer, text, decision, utcnow()],
             )
-            close_requests(tx, candidate_id, reviewer, "decision")
+            close_requests(tx, self.ws, candidate_id, reviewer, "decision")
         return True
 
     def settle_decision(self, channel: str, provisional_ts: str, ts: str) -> bool:

@@ -35,7 +35,8 @@ def _hiring(value: object) -> Hiring:
 
 def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
     r = store._one(
-        "SELECT decision, note, decided_by, decided_at FROM outcomes WHERE candidate_id = ?",
+        "SELECT decision, note, decided_by, decided_at FROM outcomes"
+        f" WHERE {store.space} AND candidate_id = ?",
         [candidate_id],
     )
     if r is None:
@@ -44,24 +45,28 @@ def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
 
 
 def export_rows(
-    fetch: Fetch, engine: Engine, since: str | None = None, candidate_id: str | None = None
+    fetch: Fetch,
+    engine: Engine,
+    ws: int,
+    since: str | None = None,
+    candidate_id: str | None = None,
 ) -> list[ExportRow]:
-    """The export's rows, read with `fetch` (the store's reads, or a transaction's):
-    every candidate, those since `since`, or the one `candidate_id`."""
+    """The export's rows of data space `ws`, read with `fetch` (the store's reads, or a
+    transaction's): every candidate, those since `since`, or the one `candidate_id`."""
     bytewise = engine.bytewise
-    where, params = "", []
+    where, params = f" WHERE c.ws = {ws:d}", []
     if candidate_id is not None:
-        where, params = " WHERE c.id = ?", [candidate_id]
+        where, params = where + " AND c.id = ?", [candidate_id]
     elif since:
-        where = (
-            f" WHERE (c.interviewed_at IS NOT NULL AND c.interviewed_at {bytewise} >= ?)"
-            f" OR (c.interviewed_at IS NULL AND c.first_indexed_at {bytewise} >= ?)"
+        where += (
+            f" AND ((c.interviewed_at IS NOT NULL AND c.interviewed_at {bytewise} >= ?)"
+            f" OR (c.interviewed_at IS NULL AND c.first_indexed_at {bytewise} >= ?))"
         )
         params = [since[:10], since]
     found = fetch(
         "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, o.decision,"
         " o.decided_by, o.decided_at FROM candidates c"
-        " LEFT JOIN outcomes o ON o.candidate_id = c.id"
+        " LEFT JOIN outcomes o ON o.ws = c.ws AND o.candidate_id = c.id"
         + where
         + " ORDER BY "
         + rows.NEWEST_FIRST.format(p="c.")
@@ -72,9 +77,11 @@ def export_rows(
     reviews: dict[str, list[ExportReview]] = defaultdict(list)
     for r in fetch(
         "SELECT candidate_id, reviewer, decision, text FROM replies r"
-        " WHERE decision IS NOT NULL AND ts = (SELECT max(ts) FROM replies r2"
-        " WHERE r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
-        " AND r2.decision IS NOT NULL)" + one + " ORDER BY candidate_id, reviewer",
+        f" WHERE r.ws = {ws:d} AND decision IS NOT NULL AND ts = (SELECT max(ts)"
+        " FROM replies r2 WHERE r2.ws = r.ws AND r2.candidate_id = r.candidate_id"
+        " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
+        + one
+        + " ORDER BY candidate_id, reviewer",
         [] if candidate_id is None else [candidate_id],
     ):
         said = rows.decision(r["decision"])
@@ -119,11 +126,13 @@ class OutcomeStore(Base):
         Returns (recorded, the decision it replaced): (False, None), and nothing
         recorded, when the candidate is not indexed."""
         with self.tx() as tx:
-            if not tx.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
+            if not tx.execute(
+                f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+            ).fetchone():
                 return False, None
             r = tx.execute(
                 "SELECT decision, note, decided_by, decided_at FROM outcomes"
-                " WHERE candidate_id = ?" + self.engine.lock_rows,
+                f" WHERE {self.space} AND candidate_id = ?" + self.engine.lock_rows,
                 [candidate_id],
             ).fetchone()
             before = (
@@ -131,20 +140,20 @@ class OutcomeStore(Base):
             )
             now = utcnow()
             tx.execute(
-                "INSERT INTO outcomes (candidate_id, decision, note, decided_by, decided_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (candidate_id) DO UPDATE SET"
+                "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE SET"
                 " decision = excluded.decision, note = excluded.note,"
                 " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
-                [candidate_id, decision, note, by, now],
+                [self.ws, candidate_id, decision, note, by, now],
             )
-            close_requests(tx, candidate_id, None, "outcome")
+            close_requests(tx, self.ws, candidate_id, None, "outcome")
             if webhook:
-                (row,) = export_rows(tx.rows, self.engine, candidate_id=candidate_id)
+                (row,) = export_rows(tx.rows, self.engine, self.ws, candidate_id=candidate_id)
                 event_id = uuid.uuid4().hex
                 tx.execute(
-                    "INSERT INTO webhook_events (event_id, candidate_id, body, created_at,"
-                    " next_at) VALUES (?, ?, ?, ?, ?)",
-                    [event_id, candidate_id, webhook_body(row, event_id), now, now],
+                    "INSERT INTO webhook_events (ws, event_id, candidate_id, body, created_at,"
+                    " next_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [self.ws, event_id, candidate_id, webhook_body(row, event_id), now, now],
                 )
         return True, before
 
@@ -152,7 +161,8 @@ class OutcomeStore(Base):
         """The ts of the candidate's latest verdict post in `channel`: the thread a hiring
         decision is posted in. None when no verdict was posted there."""
         found = self._scalar(
-            "SELECT max(ts) FROM posts WHERE candidate_id = ? AND channel = ? AND kind = 'verdict'",
+            f"SELECT max(ts) FROM posts WHERE {self.space} AND candidate_id = ? AND channel = ?"
+            " AND kind = 'verdict'",
             [candidate_id, channel],
         )
         return None if found is None else str(found)
@@ -165,4 +175,4 @@ class OutcomeStore(Base):
         """Every indexed candidate (newest interview first) with their hiring decision and
         each reviewer's current decision. `since` (a UTC ISO time) keeps those interviewed
         on or after its day, or, without an interview date, first indexed since then."""
-        return export_rows(self._rows, self.engine, since)
+        return export_rows(self._rows, self.engine, self.ws, since)

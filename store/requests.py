@@ -46,13 +46,18 @@ def _request(r: dict[str, Any]) -> Request:
 
 
 def close_requests(
-    tx: Tx, candidate_id: str, reviewer: str | None, why: Literal["decision", "outcome"]
+    tx: Tx,
+    ws: int,
+    candidate_id: str,
+    reviewer: str | None,
+    why: Literal["decision", "outcome"],
 ) -> int:
-    """Close the open requests on a candidate: `reviewer`'s (their decision arrived) or
-    everyone's (`reviewer` None: a hiring decision). Runs in the caller's transaction, so
-    a decision and the request it answers are recorded together. -> how many it closed."""
-    sql = "UPDATE requests SET closed_at = ?, closed_by = ? WHERE candidate_id = ?"
-    params: list[Any] = [utcnow(), why, candidate_id]
+    """Close the open requests on a candidate of data space `ws`: `reviewer`'s (their
+    decision arrived) or everyone's (`reviewer` None: a hiring decision). Runs in the
+    caller's transaction, so a decision and the request it answers are recorded
+    together. -> how many it closed."""
+    sql = "UPDATE requests SET closed_at = ?, closed_by = ? WHERE ws = ? AND candidate_id = ?"
+    params: list[Any] = [utcnow(), why, ws, candidate_id]
     if reviewer is not None:
         sql += " AND reviewer = ?"
         params.append(reviewer)
@@ -75,17 +80,19 @@ class RequestStore(Base):
         deadline). False, and nothing recorded, when the candidate is not indexed."""
         now = utcnow()
         with self.tx() as tx:
-            if not tx.execute("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]).fetchone():
+            if not tx.execute(
+                f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+            ).fetchone():
                 return False
             tx.executemany(
-                "INSERT INTO requests (candidate_id, reviewer, asked_by, asked_at, due_at,"
-                " channel, thread_ts) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (candidate_id, reviewer) DO UPDATE SET"
+                "INSERT INTO requests (ws, candidate_id, reviewer, asked_by, asked_at, due_at,"
+                " channel, thread_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (ws, candidate_id, reviewer) DO UPDATE SET"
                 " asked_by = excluded.asked_by, asked_at = excluded.asked_at,"
                 " due_at = excluded.due_at, channel = excluded.channel,"
                 " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL",
                 [
-                    [candidate_id, r, asked_by, now, due_at, channel, thread_ts]
+                    [self.ws, candidate_id, r, asked_by, now, due_at, channel, thread_ts]
                     for r in dict.fromkeys(reviewers)
                 ],
             )
@@ -94,7 +101,7 @@ class RequestStore(Base):
     def requests_for(self, candidate_id: str) -> list[Request]:
         """Everyone asked about the candidate, open or closed, in the order they were asked."""
         found = self._rows(
-            f"SELECT {_COLUMNS} FROM requests q WHERE q.candidate_id = ?"
+            f"SELECT {_COLUMNS} FROM requests q WHERE q.{self.space} AND q.candidate_id = ?"
             f" ORDER BY q.asked_at, q.reviewer {self.engine.bytewise}",
             [candidate_id],
         )
@@ -105,8 +112,8 @@ class RequestStore(Base):
     ) -> tuple[list[tuple[DigestLine, Request]], int]:
         """`reviewer`'s open requests, the oldest deadline first (the App Home queue)."""
         where = (
-            "FROM requests q JOIN candidates c ON c.id = q.candidate_id"
-            " WHERE q.reviewer = ? AND q.closed_at IS NULL"
+            "FROM requests q JOIN candidates c ON c.ws = q.ws AND c.id = q.candidate_id"
+            f" WHERE q.{self.space} AND q.reviewer = ? AND q.closed_at IS NULL"
         )
         total = self._scalar(f"SELECT count(*) {where}", [reviewer])
         found = self._rows(
@@ -119,8 +126,9 @@ class RequestStore(Base):
         """Open requests whose deadline is before `now` (a UTC ISO time), by reviewer,
         oldest deadline first; only `reviewer`'s when given."""
         sql = (
-            f"SELECT {_COLUMNS} FROM requests q JOIN candidates c ON c.id = q.candidate_id"
-            f" WHERE q.closed_at IS NULL AND q.due_at {self.engine.bytewise} < ?"
+            f"SELECT {_COLUMNS} FROM requests q JOIN candidates c"
+            f" ON c.ws = q.ws AND c.id = q.candidate_id WHERE q.{self.space}"
+            f" AND q.closed_at IS NULL AND q.due_at {self.engine.bytewise} < ?"
         )
         params: list[Any] = [now]
         if reviewer is not None:
@@ -135,8 +143,9 @@ class RequestStore(Base):
         """Candidates with overdue requests (the digest's "overdue feedback"), the one
         overdue longest first, each with its overdue requests (oldest deadline first)."""
         where = (
-            "FROM requests q JOIN candidates c ON c.id = q.candidate_id"
-            f" WHERE q.closed_at IS NULL AND q.due_at {self.engine.bytewise} < ?"
+            "FROM requests q JOIN candidates c ON c.ws = q.ws AND c.id = q.candidate_id"
+            f" WHERE q.{self.space} AND q.closed_at IS NULL"
+            f" AND q.due_at {self.engine.bytewise} < ?"
         )
         total = self._scalar(f"SELECT count(DISTINCT c.id) {where}", [now])
         found = self._rows(
@@ -152,7 +161,8 @@ class RequestStore(Base):
         in_ids, params = self.engine.in_list("q.candidate_id", [line.id for line in lines])
         late: dict[str, list[Request]] = {line.id: [] for line in lines}
         for r in self._rows(
-            f"SELECT {_COLUMNS} FROM requests q WHERE {in_ids} AND q.closed_at IS NULL"
+            f"SELECT {_COLUMNS} FROM requests q WHERE q.{self.space} AND {in_ids}"
+            " AND q.closed_at IS NULL"
             f" AND q.due_at {self.engine.bytewise} < ? ORDER BY q.due_at, q.reviewer",
             [*params, now],
         ):
@@ -166,7 +176,8 @@ class RequestStore(Base):
         should there be several threads); None before one is posted. It is recorded as a
         post of kind `status` (`record_post`)."""
         found = self._scalar(
-            "SELECT max(ts) FROM posts WHERE candidate_id = ? AND channel = ? AND kind = 'status'",
+            f"SELECT max(ts) FROM posts WHERE {self.space} AND candidate_id = ? AND channel = ?"
+            " AND kind = 'status'",
             [candidate_id, channel],
         )
         return None if found is None else str(found)
@@ -201,14 +212,14 @@ class RequestStore(Base):
         stale = (now - timedelta(seconds=stale_after_s)).isoformat()
         with self.tx() as tx:
             taken = tx.execute(
-                "INSERT INTO reminders (reviewer, day, status, claimer, claimed_at)"
-                " VALUES (?, ?, 'posting', ?, ?) ON CONFLICT (reviewer, day) DO UPDATE SET"
+                "INSERT INTO reminders (ws, reviewer, day, status, claimer, claimed_at)"
+                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (ws, reviewer, day) DO UPDATE SET"
                 " status = excluded.status, claimer = excluded.claimer,"
                 " claimed_at = excluded.claimed_at, sent_at = NULL, ts = NULL"
                 " WHERE reminders.status = 'posting'"
                 f" AND reminders.claimed_at {self.engine.bytewise} < ?"
                 " RETURNING 1",
-                [reviewer, day, claimer, now.isoformat(), stale],
+                [self.ws, reviewer, day, claimer, now.isoformat(), stale],
             ).fetchone()
         return taken is not None
 
@@ -217,7 +228,7 @@ class RequestStore(Base):
         with self.tx() as tx:
             tx.execute(
                 "UPDATE reminders SET status = ?, sent_at = ?, ts = ?"
-                " WHERE reviewer = ? AND day = ? AND claimer = ?",
+                f" WHERE {self.space} AND reviewer = ? AND day = ? AND claimer = ?",
                 ["sent" if ts else "empty", utcnow(), ts, reviewer, day, claimer],
             )
 
@@ -225,13 +236,14 @@ class RequestStore(Base):
         """Sending failed: a later attempt that day may try again."""
         with self.tx() as tx:
             tx.execute(
-                "DELETE FROM reminders WHERE reviewer = ? AND day = ? AND claimer = ?"
-                " AND status = 'posting'",
+                f"DELETE FROM reminders WHERE {self.space} AND reviewer = ? AND day = ?"
+                " AND claimer = ? AND status = 'posting'",
                 [reviewer, day, claimer],
             )
 
     def reminder_status(self, reviewer: str, day: str) -> str | None:
         found = self._scalar(
-            "SELECT status FROM reminders WHERE reviewer = ? AND day = ?", [reviewer, day]
+            f"SELECT status FROM reminders WHERE {self.space} AND reviewer = ? AND day = ?",
+            [reviewer, day],
         )
         return None if found is None else str(found)

@@ -148,7 +148,7 @@ class ThreadStore(Base):
             if inserted:
                 tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
                 if decided:
-                    close_requests(tx, candidate_id, reviewer, "decision")
+                    close_requests(tx, self.ws, candidate_id, reviewer, "decision")
                 return ReplyOutcome(True, meaning.decision, followup, decided)
             old = tx.execute(
                 f"SELECT text, reacted FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
@@ -182,7 +182,7 @@ class ThreadStore(Base):
             )
             tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
             if decided:
-                close_requests(tx, candidate_id, reviewer, "decision")
+                close_requests(tx, self.ws, candidate_id, reviewer, "decision")
         return ReplyOutcome(True, meaning.decision, followup, react)
 
     def delete_reply(self, channel: str, ts: str) -> bool:

@@ -267,3 +267,41 @@ def test_threads_and_decisions_stay_in_their_space(seeded_store: Store) -> None:
         "C7", "300.1", "4"
     )
     assert seven.delete_reply("C7", "200.1") and seven.current_decision(mine, "U1") is None
+
+
+def test_hiring_decisions_requests_and_reminders_stay_in_their_space(
+    seeded_store: Store,
+) -> None:
+    """Step 7: outcomes (and the ATS's events), requests, reminders."""
+    zero, seven = seeded_store, seeded_store.in_workspace(7)
+    first = zero.ids()[0]
+    mine = "7_" + first
+    seven.save(zero.get_candidate(first).model_copy(update={"id": mine}))  # type: ignore[union-attr]
+    assert not zero.record_requests(mine, ["U1"], "UA", iso(days=-1), "C7", "100.1")
+    assert seven.record_requests(mine, ["U1", "U2"], "UA", iso(days=-1), "C7", "100.1")
+    assert [r.reviewer for r in seven.requests_for(mine)] == ["U1", "U2"]
+    assert zero.requests_for(mine) == [] and zero.overdue_requests(iso()) == []
+    assert [r.candidate_id for r in seven.overdue_requests(iso())] == [mine, mine]
+    assert zero.asked_of("U1", 10) == ([], 0) and seven.asked_of("U1", 10)[1] == 1
+    assert zero.overdue_lines(iso(), 10) == ([], 0)
+    assert [line.id for line, _r in seven.overdue_lines(iso(), 10)[0]] == [mine]
+    assert zero.record_outcome(mine, "hire", "", "UA") == (False, None)
+    assert seven.record_outcome(mine, "hire", "good", "UA", webhook=True)[0]
+    assert zero.outcome(mine) is None and seven.outcome(mine) is not None
+    assert seven.requests_for(mine)[0].closed_by == "outcome"  # closed in its own space
+    assert [r.id for r in seven.export_rows()] == [mine]
+    assert mine not in [r.id for r in zero.export_rows()]
+    [event] = seven.claim_webhook_events("me", 30)  # one deliverer for every space
+    assert event.candidate_id == mine
+    assert seven._scalar("SELECT ws FROM webhook_events") == 7
+    seven.record_post("C7", "100.1", mine, "verdict")
+    assert seven.verdict_post(mine, "C7") == "100.1" and zero.verdict_post(mine, "C7") is None
+    assert seven.claim_reminder("U1", "2026-12-02", "me", 60)
+    assert zero.reminder_status("U1", "2026-12-02") is None
+    seven.finish_reminder("U1", "2026-12-02", "me", "1.1")
+    assert seven.reminder_status("U1", "2026-12-02") == "sent"
+    # (the same reviewer and day in two spaces waits for step 9, when the global key goes)
+    assert zero.claim_reminder("U1", "2026-12-03", "me", 60)
+    assert seven.reminder_status("U1", "2026-12-03") is None
+    zero.release_reminder("U1", "2026-12-03", "me")
+    assert zero.reminder_status("U1", "2026-12-03") is None

@@ -626,3 +626,14 @@ def pg021_threads_in_a_space(conn: Conn) -> None:
         ("submissions", "key"),
     ):
         conn.execute(f"CREATE UNIQUE INDEX {table}_ws_key ON {table} (ws, {key})")
+
+
+@migration
+def pg022_decisions_in_a_space(conn: Conn) -> None:
+    """SQLite's m021: hiring decisions, requests and reminders keyed within their space."""
+    for table, key in (
+        ("outcomes", "candidate_id"),
+        ("requests", "candidate_id, reviewer"),
+        ("reminders", "reviewer, day"),
+    ):
+        conn.execute(f"CREATE UNIQUE INDEX {table}_ws_key ON {table} (ws, {key})")

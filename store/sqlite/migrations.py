@@ -460,3 +460,14 @@ def m020_threads_in_a_space(db: sqlite_utils.Database) -> None:
         ("submissions", "key"),
     ):
         db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_ws_key ON {table} (ws, {key})")
+
+
+@migration
+def m021_decisions_in_a_space(db: sqlite_utils.Database) -> None:
+    """Hiring decisions, requests and reminders keyed within their data space."""
+    for table, key in (
+        ("outcomes", "candidate_id"),
+        ("requests", "candidate_id, reviewer"),
+        ("reminders", "reviewer, day"),
+    ):
+        db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_ws_key ON {table} (ws, {key})")

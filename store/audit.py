@@ -42,12 +42,16 @@ class Expired(BaseModel):
 
 logger = logging.getLogger("debrief.audit")
 
-_Line = tuple[str, str, str, str | None, str | None]  # at, actor, action, candidate, channel
+# ws, at, actor, action, candidate, channel: a line carries its data space through the queue
+_Line = tuple[int, str, str, str, str | None, str | None]
 _WRITERS_LOCK = threading.Lock()
 
 
-def _keyed(key: bytes, candidate_id: str) -> str:
-    return "erased-" + hmac.new(key, candidate_id.encode(), hashlib.sha256).hexdigest()[:24]
+def _keyed(key: bytes, ws: int, candidate_id: str) -> str:
+    """The pseudonym of a candidate of data space `ws`: space 0's are what they always
+    were; another space's hash its number too, so that nothing links two spaces' ids."""
+    subject = candidate_id if ws == 0 else f"{ws}:{candidate_id}"
+    return "erased-" + hmac.new(key, subject.encode(), hashlib.sha256).hexdigest()[:24]
 
 
 class _AuditWriter:
@@ -116,7 +120,7 @@ class AuditStore(Base):
         queued (stamped now) and written by this store's one audit writer thread, so a
         lookup never waits for the write lock. The queue is flushed by `flush_audit()`,
         `audit_log()`, `close()` and at exit. Elsewhere it is written at once."""
-        line = (utcnow(), actor or "?", action, candidate_id, channel)
+        line = (self.ws, utcnow(), actor or "?", action, candidate_id, channel)
         if self.one_writer:
             self._audit_writer().put(line)
         else:
@@ -148,17 +152,19 @@ class AuditStore(Base):
     def _write_audit(self, lines: list[_Line]) -> None:
         with self.tx() as tx:
             tx.executemany(
-                "INSERT INTO audit (at, actor, action, candidate_id, channel) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO audit (ws, at, actor, action, candidate_id, channel)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (at, actor, action, self._audit_subject(tx, cid), channel)
-                    for at, actor, action, cid, channel in lines
+                    (ws, at, actor, action, self._audit_subject(tx, ws, cid), channel)
+                    for ws, at, actor, action, cid, channel in lines
                 ],
             )
 
     def audit_log(self, since: str | None = None) -> list[AuditEntry]:
         self.flush_audit()
         rows = self._all(
-            "SELECT at, actor, action, candidate_id, channel FROM audit WHERE at >= ? ORDER BY seq",
+            "SELECT at, actor, action, candidate_id, channel FROM audit"
+            f" WHERE {self.space} AND at >= ? ORDER BY seq",
             [since or ""],
         )
         return [
@@ -179,31 +185,35 @@ class AuditStore(Base):
         def count(sql: str) -> int:
             return int(tx.execute(sql, [candidate_id]).fetchone()[0])
 
-        self._one_at_a_time(tx, "forget:" + candidate_id)
+        space = self.space
+        self._one_at_a_time(tx, f"forget:{self.ws:d}:{candidate_id}")
         row = tx.execute(
-            "SELECT rid, hash, source FROM candidates WHERE id = ?", [candidate_id]
+            f"SELECT rid, hash, source FROM candidates WHERE {space} AND id = ?", [candidate_id]
         ).fetchone()
         counts = {
             "questions": count(
                 "SELECT count(*) FROM questions q JOIN candidates c ON c.rid = q.candidate_rid"
-                " WHERE c.id = ?"
+                f" WHERE c.{space} AND c.id = ?"
             ),
             "decisions": count(
-                "SELECT count(*) FROM replies WHERE candidate_id = ? AND decision IS NOT NULL"
+                f"SELECT count(*) FROM replies WHERE {space} AND candidate_id = ?"
+                " AND decision IS NOT NULL"
             ),
             "followups": count(
-                "SELECT count(*) FROM replies WHERE candidate_id = ?"
+                f"SELECT count(*) FROM replies WHERE {space} AND candidate_id = ?"
                 " AND followup_number IS NOT NULL"
             ),
-            "replies": count("SELECT count(*) FROM replies WHERE candidate_id = ?"),
-            "posts": count("SELECT count(*) FROM posts WHERE candidate_id = ?"),
+            "replies": count(f"SELECT count(*) FROM replies WHERE {space} AND candidate_id = ?"),
+            "posts": count(f"SELECT count(*) FROM posts WHERE {space} AND candidate_id = ?"),
             "fulltext_rows": 1 if row is not None else 0,
         }
-        audited = count("SELECT count(*) FROM audit WHERE candidate_id = ?")
-        already = tx.execute("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]).fetchone()
-        decided = count("SELECT count(*) FROM outcomes WHERE candidate_id = ?")
-        decided += count("SELECT count(*) FROM requests WHERE candidate_id = ?")
-        decided += count("SELECT count(*) FROM webhook_events WHERE candidate_id = ?")
+        audited = count(f"SELECT count(*) FROM audit WHERE {space} AND candidate_id = ?")
+        already = tx.execute(
+            f"SELECT 1 FROM forgotten WHERE {space} AND id = ?", [candidate_id]
+        ).fetchone()
+        decided = count(f"SELECT count(*) FROM outcomes WHERE {space} AND candidate_id = ?")
+        decided += count(f"SELECT count(*) FROM requests WHERE {space} AND candidate_id = ?")
+        decided += count(f"SELECT count(*) FROM webhook_events WHERE {space} AND candidate_id = ?")
         if row is None and not any(counts.values()) and not (audited or decided or already):
             return None
         if row is not None:
@@ -213,34 +223,36 @@ class AuditStore(Base):
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
         else:  # the file was removed: what it last held, if anything names it still
             gone = tx.execute(
-                "SELECT hash, source FROM retired WHERE id = ?", [candidate_id]
+                f"SELECT hash, source FROM retired WHERE {space} AND id = ?", [candidate_id]
             ).fetchone()
             content_hash, source = gone if gone is not None else ("", "")
-        tx.execute("DELETE FROM retired WHERE id = ?", [candidate_id])
+        tx.execute(f"DELETE FROM retired WHERE {space} AND id = ?", [candidate_id])
         # The threads stay forgotten: record_reply checks this in its own transaction.
         tx.execute(
-            "INSERT INTO forgotten_threads (channel, ts)"
-            " SELECT channel, ts FROM posts WHERE candidate_id = ?"
-            " UNION SELECT channel, thread_ts FROM replies WHERE candidate_id = ?"
-            " ON CONFLICT DO NOTHING",
+            f"INSERT INTO forgotten_threads (ws, channel, ts) SELECT {self.ws:d}, channel, ts"
+            f" FROM posts WHERE {space} AND candidate_id = ?"
+            f" UNION SELECT {self.ws:d}, channel, thread_ts FROM replies WHERE {space}"
+            " AND candidate_id = ? ON CONFLICT DO NOTHING",
             [candidate_id, candidate_id],
         )
-        tx.execute("DELETE FROM replies WHERE candidate_id = ?", [candidate_id])
-        tx.execute("DELETE FROM posts WHERE candidate_id = ?", [candidate_id])
-        tx.execute("DELETE FROM outcomes WHERE candidate_id = ?", [candidate_id])
-        tx.execute("DELETE FROM requests WHERE candidate_id = ?", [candidate_id])
-        tx.execute("DELETE FROM webhook_events WHERE candidate_id = ?", [candidate_id])
+        for table in ("replies", "posts", "outcomes", "requests", "webhook_events"):
+            tx.execute(f"DELETE FROM {table} WHERE {space} AND candidate_id = ?", [candidate_id])
         if row is not None or not already:
             tx.execute(
-                "INSERT INTO forgotten (id, hash, source, forgotten_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
-                " forgotten_at = excluded.forgotten_at",
-                [candidate_id, content_hash, source or "", utcnow()],
+                "INSERT INTO forgotten (ws, id, hash, source, forgotten_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " hash = excluded.hash, source = excluded.source,"
+                " forgotten_at = excluded.forgotten_at WHERE forgotten.ws = excluded.ws",
+                [self.ws, candidate_id, content_hash, source or "", utcnow()],
             )
-        pseudonym = self._pseudonym(tx, candidate_id)
-        tx.execute("INSERT INTO erased (pseudonym) VALUES (?) ON CONFLICT DO NOTHING", [pseudonym])
+        pseudonym = self._pseudonym(tx, self.ws, candidate_id)
         tx.execute(
-            "UPDATE audit SET candidate_id = ? WHERE candidate_id = ?", [pseudonym, candidate_id]
+            "INSERT INTO erased (ws, pseudonym) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [self.ws, pseudonym],
+        )
+        tx.execute(
+            f"UPDATE audit SET candidate_id = ? WHERE {space} AND candidate_id = ?",
+            [pseudonym, candidate_id],
         )
         return counts
 
@@ -248,7 +260,8 @@ class AuditStore(Base):
         """What `forget` would find: an indexed candidate (`indexed`), reviews, posts or
         audit lines left by one whose file was removed (`reviews`), a candidate already
         forgotten with nothing left to erase (`forgotten`), or nothing at all (None)."""
-        if self._one("SELECT 1 FROM candidates WHERE id = ?", [candidate_id]) is not None:
+        space = self.space
+        if self._one(f"SELECT 1 FROM candidates WHERE {space} AND id = ?", [candidate_id]):
             return "indexed"
         for table in (
             "retired",
@@ -260,9 +273,9 @@ class AuditStore(Base):
             "audit",
         ):
             column = "id" if table == "retired" else "candidate_id"
-            if self._one(f"SELECT 1 FROM {table} WHERE {column} = ?", [candidate_id]):
+            if self._one(f"SELECT 1 FROM {table} WHERE {space} AND {column} = ?", [candidate_id]):
                 return "reviews"
-        if self._one("SELECT 1 FROM forgotten WHERE id = ?", [candidate_id]) is not None:
+        if self._one(f"SELECT 1 FROM forgotten WHERE {space} AND id = ?", [candidate_id]):
             return "forgotten"
         return None
 
@@ -276,11 +289,14 @@ class AuditStore(Base):
         rows = self._all(
             "SELECT id, coalesce(interviewed_at, first_indexed_at),"
             " CASE WHEN interviewed_at IS NULL THEN 'indexed' ELSE 'interview' END"
-            " FROM candidates"
-            f" WHERE (interviewed_at IS NOT NULL AND interviewed_at {bytewise} < ?)"
-            f" OR (interviewed_at IS NULL AND first_indexed_at {bytewise} < ?)",
+            f" FROM candidates WHERE {self.space}"
+            f" AND ((interviewed_at IS NOT NULL AND interviewed_at {bytewise} < ?)"
+            f" OR (interviewed_at IS NULL AND first_indexed_at {bytewise} < ?))",
             [before_day, before],
-        ) + self._all(f"SELECT id, at, 'removed' FROM retired WHERE at {bytewise} < ?", [before])
+        ) + self._all(
+            f"SELECT id, at, 'removed' FROM retired WHERE {self.space} AND at {bytewise} < ?",
+            [before],
+        )
         found = [Expired(id=r[0], when=r[1], basis=r[2]) for r in rows]
         return sorted(found, key=lambda e: (e.when[:10], e.id))
 
@@ -310,13 +326,13 @@ class AuditStore(Base):
         key: bytes | None = self._shared.audit_key
         if key is None:
             with self.tx() as tx:
-                return self._pseudonym(tx, candidate_id)
-        return _keyed(key, candidate_id)
+                return self._pseudonym(tx, self.ws, candidate_id)
+        return _keyed(key, self.ws, candidate_id)
 
-    def _pseudonym(self, tx: Tx, candidate_id: str) -> str:
+    def _pseudonym(self, tx: Tx, ws: int, candidate_id: str) -> str:
         key = self._pseudonym_key(tx, create=True)
         assert key is not None
-        return _keyed(key, candidate_id)
+        return _keyed(key, ws, candidate_id)
 
     def _pseudonym_key(self, tx: Tx, create: bool) -> bytes | None:
         key: bytes | None = self._shared.audit_key
@@ -336,27 +352,36 @@ class AuditStore(Base):
         self._shared.audit_key = key
         return key
 
-    def _audit_subject(self, tx: Tx, candidate_id: str | None) -> str | None:
-        """The id, or its pseudonym when the candidate was ever forgotten."""
+    def _audit_subject(self, tx: Tx, ws: int, candidate_id: str | None) -> str | None:
+        """The id, or its pseudonym when the candidate (of data space `ws`) was ever
+        forgotten."""
         if not candidate_id:
             return candidate_id
         if self._pseudonym_key(tx, create=False) is None:
             return candidate_id  # nobody was ever forgotten
-        pseudonym = self._pseudonym(tx, candidate_id)
+        pseudonym = self._pseudonym(tx, ws, candidate_id)
         erased = tx.execute("SELECT 1 FROM erased WHERE pseudonym = ?", [pseudonym]).fetchone()
         return pseudonym if erased else candidate_id
 
     def forgotten(self) -> dict[str, tuple[str, str]]:
         """id -> (content hash, source) of every forgotten candidate."""
-        return {r[0]: (r[1], r[2]) for r in self._all("SELECT id, hash, source FROM forgotten")}
+        return {
+            r[0]: (r[1], r[2])
+            for r in self._all(f"SELECT id, hash, source FROM forgotten WHERE {self.space}")
+        }
 
     def restore(self, candidate_id: str) -> str | None:
         """Lift a forget; returns the file it came from (to index again), None if not forgotten."""
         with self.tx() as tx:
             row = tx.execute(
-                "DELETE FROM forgotten WHERE id = ? RETURNING source", [candidate_id]
+                f"DELETE FROM forgotten WHERE {self.space} AND id = ? RETURNING source",
+                [candidate_id],
             ).fetchone()
         return None if row is None else str(row[0])
 
     def unforget(self, candidate_id: str) -> None:
-        self._write(lambda tx: tx.execute("DELETE FROM forgotten WHERE id = ?", [candidate_id]))
+        self._write(
+            lambda tx: tx.execute(
+                f"DELETE FROM forgotten WHERE {self.space} AND id = ?", [candidate_id]
+            )
+        )

@@ -61,9 +61,9 @@ class DecisionStore(Base):
             again = (
                 ""
                 if claim is not None
-                else " ON CONFLICT (ws, channel, ts) DO UPDATE SET text = excluded.text,"
+                else " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
                 " decision = excluded.decision, reviewer = excluded.reviewer,"
-                " edited_at = excluded.recorded_at"
+                " edited_at = excluded.recorded_at WHERE replies.ws = excluded.ws"
             )
             tx.execute(
                 "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"

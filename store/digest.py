@@ -18,11 +18,12 @@ from .models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
 from .threads import decision_tally
 
 
-def digest_query(engine: Engine, category: str, since: str) -> tuple[str, list[str], str]:
-    """-> (select ... from ... where, its parameters, order by) for one digest category."""
+def digest_query(engine: Engine, ws: int, category: str, since: str) -> tuple[str, list[str], str]:
+    """-> (select ... from ... where, its parameters, order by) for one digest category
+    of data space `ws`."""
     base = (
         "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, {count} AS count"
-        " FROM candidates c WHERE "
+        f" FROM candidates c WHERE c.ws = {ws:d} AND "
     )
     # when the interview took place where the file says, else when it was first indexed
     newest = rows.NEWEST_FIRST.format(p="c.")
@@ -32,9 +33,10 @@ def digest_query(engine: Engine, category: str, since: str) -> tuple[str, list[s
         return where, [since], newest
     if category == "waiting":
         where = base.format(count="0") + (
-            "NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
+            "NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
             " AND r.decision IS NOT NULL)"
-            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.candidate_id = c.id)"
+            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = c.ws"
+            " AND o.candidate_id = c.id)"
         )
         return where, [], oldest
     if category == "unanswered":
@@ -42,7 +44,8 @@ def digest_query(engine: Engine, category: str, since: str) -> tuple[str, list[s
         return where, [], f"c.unanswered_count DESC, {oldest}"
     if category == "decided":
         recent = (
-            "(SELECT count(*) FROM replies r WHERE r.candidate_id = c.id AND r.decision IS NOT NULL"
+            "(SELECT count(*) FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
+            " AND r.decision IS NOT NULL"
             f" AND coalesce(r.edited_at, r.recorded_at) {engine.bytewise} > ?)"
         )
         return base.format(count=recent) + f"{recent} > 0", [since, since], oldest
@@ -57,7 +60,7 @@ class DigestStore(Base):
     def digest_lines(
         self, category: str, since: str, limit: int, offset: int = 0
     ) -> tuple[list[DigestLine], int]:
-        where, params, order = digest_query(self.engine, category, since)
+        where, params, order = digest_query(self.engine, self.ws, category, since)
         total = self._scalar(f"SELECT count(*) FROM ({where}) AS lines", params)
         found = self._rows(
             f"{where} ORDER BY {order}, c.rid LIMIT ? OFFSET ?", [*params, limit, offset]
@@ -72,7 +75,9 @@ class DigestStore(Base):
         return rows.digest_data(self.DIGEST_CATEGORIES, self.digest_lines, since, per_category)
 
     def last_digest_sent_at(self) -> str | None:
-        sent = self._scalar("SELECT max(sent_at) FROM digests WHERE status IN ('sent', 'empty')")
+        sent = self._scalar(
+            f"SELECT max(sent_at) FROM digests WHERE {self.space} AND status IN ('sent', 'empty')"
+        )
         return str(sent) if sent else None
 
     def claim_digest(self, day: str, channel: str, claimer: str, stale_after_s: float) -> bool:
@@ -85,16 +90,16 @@ class DigestStore(Base):
         stale = (now - timedelta(seconds=stale_after_s)).isoformat()
         with self.tx() as tx:
             taken = tx.execute(
-                "INSERT INTO digests (day, channel, status, claimed_by, claimed_at)"
-                " VALUES (?, ?, 'posting', ?, ?) ON CONFLICT (day) DO UPDATE SET"
+                "INSERT INTO digests (ws, day, channel, status, claimed_by, claimed_at)"
+                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (day) DO UPDATE SET"
                 " channel = excluded.channel, status = excluded.status,"
                 " claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at,"
                 " sent_at = NULL, ts = NULL"
-                " WHERE (digests.status = 'posting'"
+                " WHERE digests.ws = excluded.ws AND ((digests.status = 'posting'"
                 f" AND digests.claimed_at {self.engine.bytewise} < ?)"
-                " OR digests.status = 'unknown'"
+                " OR digests.status = 'unknown')"
                 " RETURNING 1",
-                [day, channel, claimer, now.isoformat(), stale],
+                [self.ws, day, channel, claimer, now.isoformat(), stale],
             ).fetchone()
         return taken is not None
 
@@ -102,7 +107,8 @@ class DigestStore(Base):
         """Slack accepted it (ts), or there was nothing to say (None)."""
         with self.tx() as tx:
             tx.execute(
-                "UPDATE digests SET status = ?, sent_at = ?, ts = ? WHERE day = ? AND claimed_by = ?",
+                "UPDATE digests SET status = ?, sent_at = ?, ts = ?"
+                f" WHERE {self.space} AND day = ? AND claimed_by = ?",
                 ["sent" if ts else "empty", utcnow(), ts, day, claimer],
             )
 
@@ -112,7 +118,7 @@ class DigestStore(Base):
         with self.tx() as tx:
             tx.execute(
                 "UPDATE digests SET status = 'unknown'"
-                " WHERE day = ? AND claimed_by = ? AND status = 'posting'",
+                f" WHERE {self.space} AND day = ? AND claimed_by = ? AND status = 'posting'",
                 [day, claimer],
             )
 
@@ -120,10 +126,11 @@ class DigestStore(Base):
         """Posting failed: let a later attempt try again."""
         with self.tx() as tx:
             tx.execute(
-                "DELETE FROM digests WHERE day = ? AND claimed_by = ? AND status = 'posting'",
+                f"DELETE FROM digests WHERE {self.space} AND day = ? AND claimed_by = ?"
+                " AND status = 'posting'",
                 [day, claimer],
             )
 
     def digest_status(self, day: str) -> str | None:
-        status = self._scalar("SELECT status FROM digests WHERE day = ?", [day])
+        status = self._scalar(f"SELECT status FROM digests WHERE {self.space} AND day = ?", [day])
         return None if status is None else str(status)

@@ -17,7 +17,9 @@ class HomeStore(Base):
         """Every channel a verdict was posted in."""
         return [
             str(r[0])
-            for r in self._all("SELECT DISTINCT channel FROM posts WHERE kind = 'verdict'")
+            for r in self._all(
+                f"SELECT DISTINCT channel FROM posts WHERE {self.space} AND kind = 'verdict'"
+            )
         ]
 
     def waiting_for(
@@ -29,11 +31,12 @@ class HomeStore(Base):
             return [], 0
         in_channels, params = self.engine.in_list("p.channel", channels)
         where = (
-            "FROM posts p JOIN candidates c ON c.id = p.candidate_id"
-            f" WHERE p.kind = 'verdict' AND {in_channels}"
-            " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.candidate_id = c.id"
+            "FROM posts p JOIN candidates c ON c.ws = p.ws AND c.id = p.candidate_id"
+            f" WHERE p.{self.space} AND p.kind = 'verdict' AND {in_channels}"
+            " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
             " AND r.reviewer = ? AND r.decision IS NOT NULL)"
-            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.candidate_id = c.id)"
+            " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = c.ws"
+            " AND o.candidate_id = c.id)"
         )
         params.append(reviewer)
         total = self._scalar(f"SELECT count(DISTINCT c.id) {where}", params)
@@ -51,10 +54,11 @@ class HomeStore(Base):
     ) -> tuple[list[tuple[DigestLine, Decision]], int]:
         """`reviewer`'s current decision on each candidate, latest first."""
         latest = (
-            "FROM replies r JOIN candidates c ON c.id = r.candidate_id"
-            " WHERE r.reviewer = ? AND r.decision IS NOT NULL AND r.ts = ("
-            "SELECT max(r2.ts) FROM replies r2 WHERE r2.candidate_id = r.candidate_id"
-            " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL)"
+            "FROM replies r JOIN candidates c ON c.ws = r.ws AND c.id = r.candidate_id"
+            f" WHERE r.{self.space} AND r.reviewer = ? AND r.decision IS NOT NULL AND r.ts = ("
+            "SELECT max(r2.ts) FROM replies r2 WHERE r2.ws = r.ws"
+            " AND r2.candidate_id = r.candidate_id AND r2.reviewer = r.reviewer"
+            " AND r2.decision IS NOT NULL)"
         )
         total = self._scalar(f"SELECT count(*) {latest}", [reviewer])
         found = self._rows(

@@ -141,9 +141,10 @@ class OutcomeStore(Base):
             now = utcnow()
             tx.execute(
                 "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE SET"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (candidate_id) DO UPDATE SET"
                 " decision = excluded.decision, note = excluded.note,"
-                " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
+                " decided_by = excluded.decided_by, decided_at = excluded.decided_at"
+                " WHERE outcomes.ws = excluded.ws",
                 [self.ws, candidate_id, decision, note, by, now],
             )
             close_requests(tx, self.ws, candidate_id, None, "outcome")

@@ -87,10 +87,11 @@ class RequestStore(Base):
             tx.executemany(
                 "INSERT INTO requests (ws, candidate_id, reviewer, asked_by, asked_at, due_at,"
                 " channel, thread_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (ws, candidate_id, reviewer) DO UPDATE SET"
+                " ON CONFLICT (candidate_id, reviewer) DO UPDATE SET"
                 " asked_by = excluded.asked_by, asked_at = excluded.asked_at,"
                 " due_at = excluded.due_at, channel = excluded.channel,"
-                " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL",
+                " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL"
+                " WHERE requests.ws = excluded.ws",
                 [
                     [self.ws, candidate_id, r, asked_by, now, due_at, channel, thread_ts]
                     for r in dict.fromkeys(reviewers)
@@ -213,10 +214,10 @@ class RequestStore(Base):
         with self.tx() as tx:
             taken = tx.execute(
                 "INSERT INTO reminders (ws, reviewer, day, status, claimer, claimed_at)"
-                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (ws, reviewer, day) DO UPDATE SET"
+                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (reviewer, day) DO UPDATE SET"
                 " status = excluded.status, claimer = excluded.claimer,"
                 " claimed_at = excluded.claimed_at, sent_at = NULL, ts = NULL"
-                " WHERE reminders.status = 'posting'"
+                " WHERE reminders.ws = excluded.ws AND reminders.status = 'posting'"
                 f" AND reminders.claimed_at {self.engine.bytewise} < ?"
                 " RETURNING 1",
                 [self.ws, reviewer, day, claimer, now.isoformat(), stale],

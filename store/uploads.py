@@ -31,11 +31,12 @@ class UploadStore(Base):
         event again while it is handled or once it was."""
         with self.tx() as tx:
             cursor = tx.execute(
-                'INSERT INTO uploads (key, file_id, channel, ts, "user", outcome, at)'
-                " VALUES (?, ?, ?, ?, ?, 'claimed', ?)"
+                'INSERT INTO uploads (ws, key, file_id, channel, ts, "user", outcome, at)'
+                " VALUES (?, ?, ?, ?, ?, ?, 'claimed', ?)"
                 " ON CONFLICT (key) DO UPDATE SET at = excluded.at"
-                " WHERE uploads.outcome = 'claimed' AND uploads.at < ?",
-                [key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
+                " WHERE uploads.ws = excluded.ws AND uploads.outcome = 'claimed'"
+                " AND uploads.at < ?",
+                [self.ws, key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
             )
             return cursor.rowcount > 0
 
@@ -45,7 +46,7 @@ class UploadStore(Base):
             PendingUpload(**r)
             for r in self._rows(
                 'SELECT key, file_id, channel, ts, "user" FROM uploads'
-                " WHERE outcome = 'claimed' AND at < ? ORDER BY at",
+                f" WHERE {self.space} AND outcome = 'claimed' AND at < ? ORDER BY at",
                 [lease_cutoff()],
             )
         ]
@@ -53,21 +54,26 @@ class UploadStore(Base):
     def release_upload(self, key: str) -> None:
         """Forget a claim whose file could not be fetched, so that sharing it again works."""
         with self.tx() as tx:
-            tx.execute("DELETE FROM uploads WHERE key = ? AND outcome = 'claimed'", [key])
+            tx.execute(
+                f"DELETE FROM uploads WHERE {self.space} AND key = ? AND outcome = 'claimed'",
+                [key],
+            )
 
     def finish_upload(
         self, key: str, outcome: str, candidate_id: str | None = None, path: str | None = None
     ) -> None:
         with self.tx() as tx:
             tx.execute(
-                "UPDATE uploads SET outcome = ?, candidate_id = ?, path = ? WHERE key = ?",
+                "UPDATE uploads SET outcome = ?, candidate_id = ?, path = ?"
+                f" WHERE {self.space} AND key = ?",
                 [outcome, candidate_id, path, key],
             )
 
     def candidate_with_hash(self, content_hash: str) -> str | None:
         """The candidate indexed from a file with this content, if any."""
         found = self._scalar(
-            "SELECT id FROM candidates WHERE hash = ? ORDER BY id LIMIT 1", [content_hash]
+            f"SELECT id FROM candidates WHERE {self.space} AND hash = ? ORDER BY id LIMIT 1",
+            [content_hash],
         )
         return None if found is None else str(found)
 
@@ -76,7 +82,8 @@ class UploadStore(Base):
         return [
             str(r[0])
             for r in self._all(
-                "SELECT DISTINCT path FROM uploads WHERE candidate_id = ? AND path IS NOT NULL",
+                f"SELECT DISTINCT path FROM uploads WHERE {self.space} AND candidate_id = ?"
+                " AND path IS NOT NULL",
                 [candidate_id],
             )
         ]
@@ -88,7 +95,7 @@ class UploadStore(Base):
         with self.tx() as tx:
             tx.execute(
                 "UPDATE uploads SET candidate_id = NULL, path = NULL, outcome = 'forgotten'"
-                " WHERE candidate_id = ?",
+                f" WHERE {self.space} AND candidate_id = ?",
                 [candidate_id],
             )
         return paths

@@ -198,7 +198,7 @@ def test_a_workspace_view_shares_the_store_and_sets_nothing_on_itself(
     first = root.ids()[0]
     view.audit("U1", "show", first, "C1")
     assert root.flush_audit()
-    assert [(e.who, e.candidate) for e in root.audit_log()][-1] == ("U1", first)
+    assert [(e.who, e.candidate) for e in view.audit_log()] == [("U1", first)]  # in space 7
     # one answer cache, keyed by space: a view's search is not served another's ranking
     root.clear_search_cache()
     assert root.search("TensorFlow") and view.search("TensorFlow") == []  # space 7 is empty
@@ -305,3 +305,51 @@ def test_hiring_decisions_requests_and_reminders_stay_in_their_space(
     assert seven.reminder_status("U1", "2026-12-03") is None
     zero.release_reminder("U1", "2026-12-03", "me")
     assert zero.reminder_status("U1", "2026-12-03") is None
+
+
+def test_uploads_home_digest_audit_and_erasure_stay_in_their_space(
+    seeded_store: Store,
+) -> None:
+    """Step 8: uploads, the Home tab's queues, the digest and its claim, the audit, and
+    forgetting a candidate (the forgotten list, the pseudonyms, retention)."""
+    zero, seven = seeded_store, seeded_store.in_workspace(7)
+    first = zero.ids()[0]
+    mine = "7_" + first
+    original = zero.get_candidate(first)
+    assert original is not None
+    seven.save(original.model_copy(update={"id": mine}))
+    # uploads
+    assert seven.claim_upload("F1:C7:1.1", "F1", "C7", "1.1", "U1")
+    seven.finish_upload("F1:C7:1.1", "indexed", mine, "/uploads/7/f1.txt")
+    assert seven.uploaded_files(mine) == ["/uploads/7/f1.txt"] and zero.uploaded_files(mine) == []
+    assert seven.candidate_with_hash(original.hash) == mine
+    assert zero.candidate_with_hash(original.hash) == first
+    # the Home tab and the digest
+    seven.record_post("C7", "100.1", mine, "verdict")
+    assert seven.verdict_channels() == ["C7"] and "C7" not in zero.verdict_channels()
+    assert [line.id for line in seven.waiting_for(["C7"], "U9", 10)[0]] == [mine]
+    assert zero.waiting_for(["C7"], "U9", 10) == ([], 0)
+    seven.record_reply("C7", "200.1", "100.1", mine, "U1", "通过")
+    assert [line.id for line, _d in seven.recent_decisions("U1", 10)[0]] == [mine]
+    assert zero.recent_decisions("U1", 10) == ([], 0)
+    new = {line.id for line in seven.digest_lines("new", "", 100)[0]}
+    assert new == {mine} and mine not in {line.id for line in zero.digest_lines("new", "", 100)[0]}
+    assert seven.claim_digest("2026-12-02", "C7", "me", 60)
+    assert zero.digest_status("2026-12-02") is None
+    seven.finish_digest("2026-12-02", "me", "9.9")
+    assert seven.last_digest_sent_at() is not None and zero.last_digest_sent_at() is None
+    # the audit, then forgetting the candidate of space 7
+    seven.audit("U1", "show", mine, "C7")
+    zero.audit("U1", "show", first, "C1")
+    assert [e.candidate for e in seven.audit_log()] == [mine]
+    assert mine not in [e.candidate for e in zero.audit_log()]
+    assert zero.forget(mine) is None and zero.erasure_state(mine) is None  # not zero's
+    assert seven.erasure_state(mine) == "indexed"
+    assert seven.forget(mine) is not None
+    assert seven.ids() == [] and mine in seven.forgotten() and mine not in zero.forgotten()
+    [line] = seven.audit_log()
+    assert line.candidate == seven.pseudonym(mine) != zero.pseudonym(mine)
+    assert zero.get_candidate(first) is not None  # space 0's twin is untouched
+    assert seven.restore(mine) == original.source and mine not in seven.forgotten()
+    assert seven.expired("9999-12-31", iso(days=1)) == []  # nothing of zero's expires here
+    assert {e.id for e in zero.expired("9999-12-31", iso(days=1))} == set(zero.ids())

@@ -608,32 +608,3 @@ def pg019_workspace_columns(conn: Conn) -> None:
     keeps a constant default in the catalogue instead of rewriting the tables."""
     for table in SPACE_TABLES_M018:
         conn.execute(f"ALTER TABLE {table} ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
-
-
-@migration
-def pg020_candidates_in_a_space(conn: Conn) -> None:
-    """SQLite's m019: a candidate's id is unique within its data space."""
-    conn.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")
-
-
-@migration
-def pg021_threads_in_a_space(conn: Conn) -> None:
-    """SQLite's m020: threads and submissions keyed within their data space."""
-    for table, key in (
-        ("posts", "channel, ts"),
-        ("replies", "channel, ts"),
-        ("forgotten_threads", "channel, ts"),
-        ("submissions", "key"),
-    ):
-        conn.execute(f"CREATE UNIQUE INDEX {table}_ws_key ON {table} (ws, {key})")
-
-
-@migration
-def pg022_decisions_in_a_space(conn: Conn) -> None:
-    """SQLite's m021: hiring decisions, requests and reminders keyed within their space."""
-    for table, key in (
-        ("outcomes", "candidate_id"),
-        ("requests", "candidate_id, reviewer"),
-        ("reminders", "reviewer, day"),
-    ):
-        conn.execute(f"CREATE UNIQUE INDEX {table}_ws_key ON {table} (ws, {key})")

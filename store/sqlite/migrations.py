@@ -439,35 +439,3 @@ def m018_workspace_columns(db: sqlite_utils.Database) -> None:
     for table in SPACE_TABLES_M018:
         if "ws" not in db[table].columns_dict:
             db.execute(f"ALTER TABLE [{table}] ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
-
-
-@migration
-def m019_candidates_in_a_space(db: sqlite_utils.Database) -> None:
-    """A candidate's id is unique within its data space: the key saves upsert on. The
-    global key on id alone stays until every table's rows are scoped (then it goes, and
-    the same file can be a candidate in two workspaces)."""
-    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS candidates_ws_id ON candidates (ws, id)")
-
-
-@migration
-def m020_threads_in_a_space(db: sqlite_utils.Database) -> None:
-    """Posts, replies, forgotten threads and claimed modal submissions are keyed within
-    their data space (the global keys go at step 9, as candidates' do)."""
-    for table, key in (
-        ("posts", "channel, ts"),
-        ("replies", "channel, ts"),
-        ("forgotten_threads", "channel, ts"),
-        ("submissions", "key"),
-    ):
-        db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_ws_key ON {table} (ws, {key})")
-
-
-@migration
-def m021_decisions_in_a_space(db: sqlite_utils.Database) -> None:
-    """Hiring decisions, requests and reminders keyed within their data space."""
-    for table, key in (
-        ("outcomes", "candidate_id"),
-        ("requests", "candidate_id, reviewer"),
-        ("reminders", "reviewer, day"),
-    ):
-        db.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_ws_key ON {table} (ws, {key})")

@@ -32,7 +32,7 @@ import socket
 import time
 from datetime import UTC, datetime, timedelta
 from logging import Logger
-from typing import Any, Protocol
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from slack_bolt.authorization import AuthorizeResult
@@ -47,6 +47,7 @@ from slack_sdk.oauth.state_store import OAuthStateStore
 from slack_sdk.oauth.token_rotation import TokenRotator
 
 from store.errors import StoreError
+from store.installations import WorkspaceStore
 from store.models import Installation
 
 logger = logging.getLogger("debrief.oauth")
@@ -54,26 +55,6 @@ logger = logging.getLogger("debrief.oauth")
 STATE_SECONDS = 600  # an install started and not finished within 10 minutes starts again
 CLAIM_SECONDS = 30  # one replica rotates a token; another may take over after this
 WORKSPACE = "workspace"  # the request context's key for its data space (`ws`)
-
-
-class Installs(Protocol):
-    """What this module asks of the store (store/installations.py)."""
-
-    def save_installation(self, installation: Installation) -> int: ...
-    def find_installation(self, key: str) -> Installation | None: ...
-    def installation_of(self, ws: int) -> Installation | None: ...
-    def uninstall(self, key: str, erase_after: str) -> bool: ...
-    def claim_token_rotation(self, ws: int, token_enc: str, claimer: str, until: str) -> bool: ...
-    def save_rotated_token(
-        self,
-        ws: int,
-        claimer: str,
-        token_enc: str,
-        refresh_token_enc: str | None,
-        expires_at: int,
-    ) -> bool: ...
-    def issue_oauth_state(self, state: str, expires_at: str) -> None: ...
-    def consume_oauth_state(self, state: str) -> bool: ...
 
 
 class TokenKeyError(Exception):
@@ -123,7 +104,7 @@ class DebriefInstallationStore(InstallationStore):
     per workspace or organisation; Debrief asks for no user scopes and keeps no user
     tokens."""
 
-    def __init__(self, store: Installs, cipher: TokenCipher, grace_days: int) -> None:
+    def __init__(self, store: WorkspaceStore, cipher: TokenCipher, grace_days: int) -> None:
         self.store = store
         self.cipher = cipher
         self.grace_days = grace_days
@@ -259,7 +240,7 @@ class DebriefStateStore(OAuthStateStore):
     """States signed with SLACK_STATE_SECRET (a forged one is refused before the
     database is asked) and kept until used: good once, for STATE_SECONDS."""
 
-    def __init__(self, store: Installs, secret: str, seconds: int = STATE_SECONDS) -> None:
+    def __init__(self, store: WorkspaceStore, secret: str, seconds: int = STATE_SECONDS) -> None:
         self.store = store
         self._secret = secret.encode("utf-8")
         self.seconds = seconds
@@ -302,7 +283,7 @@ class WorkspaceTokens:
 
     def __init__(
         self,
-        store: Installs,
+        store: WorkspaceStore,
         cipher: TokenCipher,
         client_id: str,
         client_secret: str,
@@ -390,7 +371,7 @@ class WorkspaceAuthorize(Authorize):
     (or organisation) → its installation → its token, rotated if due; the request's
     context gets the data space (`context["workspace"]`)."""
 
-    def __init__(self, store: Installs, tokens: WorkspaceTokens) -> None:
+    def __init__(self, store: WorkspaceStore, tokens: WorkspaceTokens) -> None:
         self.store = store
         self.tokens = tokens
 

@@ -240,9 +240,9 @@ class AuditStore(Base):
         if row is not None or not already:
             tx.execute(
                 "INSERT INTO forgotten (ws, id, hash, source, forgotten_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (ws, id) DO UPDATE SET"
                 " hash = excluded.hash, source = excluded.source,"
-                " forgotten_at = excluded.forgotten_at WHERE forgotten.ws = excluded.ws",
+                " forgotten_at = excluded.forgotten_at",
                 [self.ws, candidate_id, content_hash, source or "", utcnow()],
             )
         pseudonym = self._pseudonym(tx, self.ws, candidate_id)

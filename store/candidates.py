@@ -12,7 +12,7 @@ from typing import Any
 from . import fulltext, rows
 from .base import Base, Tx
 from .clock import utcnow
-from .errors import StoreError, refused_data
+from .errors import refused_data
 from .hits import HitSearch
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
 from .outcomes import read_outcome
@@ -24,8 +24,8 @@ RETIRE_SQL = (
     " WHERE EXISTS (SELECT 1 FROM posts WHERE ws = ? AND candidate_id = ?)"
     " OR EXISTS (SELECT 1 FROM replies WHERE ws = ? AND candidate_id = ?)"
     " OR EXISTS (SELECT 1 FROM outcomes WHERE ws = ? AND candidate_id = ?)"
-    " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
-    " at = excluded.at WHERE retired.ws = excluded.ws"
+    " ON CONFLICT (ws, id) DO UPDATE SET hash = excluded.hash, source = excluded.source,"
+    " at = excluded.at"
 )
 """A removed candidate's id is retired when something recorded still names it: the
 content and path it last had are kept, so that only that file, coming back, takes the
@@ -138,19 +138,11 @@ class CandidateStore(HitSearch, Base):
         if rid_sql is not None:  # the next rid of this space's range (base.py SPACE_BITS)
             names.insert(0, "rid")
             values.insert(0, rid_sql)  # SQL alone: no parameter moves
-        # The global key on id arbitrates until every key moves to (ws, ...) in one step
-        # (the plan's step 9: two unique keys on one table let two replicas saving the
-        # same file at once fail on the key that is not the arbiter, on PostgreSQL);
-        # the guard keeps another space's row of the same id as it is.
-        saved = tx.execute(
+        rid = tx.execute(
             f"INSERT INTO candidates ({', '.join(names)}) VALUES ({', '.join(values)})"
-            f" ON CONFLICT (id) DO UPDATE SET {changed} WHERE candidates.ws = excluded.ws"
-            " RETURNING rid",
+            f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid",
             params,
-        ).fetchone()
-        if saved is None:
-            raise StoreError(f"{t.id} is the id of another workspace's candidate")
-        rid = saved[0]
+        ).fetchone()[0]
         tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
         question_rows = [
             (

@@ -61,9 +61,9 @@ class DecisionStore(Base):
             again = (
                 ""
                 if claim is not None
-                else " ON CONFLICT (channel, ts) DO UPDATE SET text = excluded.text,"
+                else " ON CONFLICT (ws, channel, ts) DO UPDATE SET text = excluded.text,"
                 " decision = excluded.decision, reviewer = excluded.reviewer,"
-                " edited_at = excluded.recorded_at WHERE replies.ws = excluded.ws"
+                " edited_at = excluded.recorded_at"
             )
             tx.execute(
                 "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"
@@ -80,7 +80,8 @@ class DecisionStore(Base):
         with self.tx() as tx:
             moved = tx.execute(
                 f"UPDATE replies SET ts = ? WHERE {self.space} AND channel = ? AND ts = ?"
-                " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.channel = ? AND r.ts = ?)",
+                " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = replies.ws AND r.channel = ?"
+                " AND r.ts = ?)",
                 [ts, channel, provisional_ts, channel, ts],
             )
             return bool(moved.rowcount > 0)

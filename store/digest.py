@@ -91,13 +91,13 @@ class DigestStore(Base):
         with self.tx() as tx:
             taken = tx.execute(
                 "INSERT INTO digests (ws, day, channel, status, claimed_by, claimed_at)"
-                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (day) DO UPDATE SET"
+                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (ws, day) DO UPDATE SET"
                 " channel = excluded.channel, status = excluded.status,"
                 " claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at,"
                 " sent_at = NULL, ts = NULL"
-                " WHERE digests.ws = excluded.ws AND ((digests.status = 'posting'"
+                " WHERE (digests.status = 'posting'"
                 f" AND digests.claimed_at {self.engine.bytewise} < ?)"
-                " OR digests.status = 'unknown')"
+                " OR digests.status = 'unknown'"
                 " RETURNING 1",
                 [self.ws, day, channel, claimer, now.isoformat(), stale],
             ).fetchone()

@@ -141,10 +141,9 @@ class OutcomeStore(Base):
             now = utcnow()
             tx.execute(
                 "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (candidate_id) DO UPDATE SET"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE SET"
                 " decision = excluded.decision, note = excluded.note,"
-                " decided_by = excluded.decided_by, decided_at = excluded.decided_at"
-                " WHERE outcomes.ws = excluded.ws",
+                " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
                 [self.ws, candidate_id, decision, note, by, now],
             )
             close_requests(tx, self.ws, candidate_id, None, "outcome")

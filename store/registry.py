@@ -41,6 +41,24 @@ schema steps m018 and pg019 gave each a `ws` column. (`questions` and the full-t
 tables are reached only through a candidate's rid.)"""
 
 
+SPACE_KEYS_M019 = (
+    ("posts", "channel, ts"),
+    ("replies", "channel, ts"),
+    ("forgotten_threads", "channel, ts"),
+    ("submissions", "key"),
+    ("outcomes", "candidate_id"),
+    ("requests", "candidate_id, reviewer"),
+    ("reminders", "reviewer, day"),
+    ("uploads", "key"),
+    ("digests", "day"),
+    ("forgotten", "id"),
+    ("retired", "id"),
+)
+"""The keys schema steps m019 and pg020 moved into each data space: (ws, these). `erased`
+keeps its key (a pseudonym names its space), `audit` and `webhook_events` theirs (a
+sequence, a uuid); `candidates` is keyed on (ws, id) beside its rid."""
+
+
 class Registry(Generic[C]):
     """Migrations (functions of a connection `C`), in the order they were registered."""
 

@@ -87,11 +87,10 @@ class RequestStore(Base):
             tx.executemany(
                 "INSERT INTO requests (ws, candidate_id, reviewer, asked_by, asked_at, due_at,"
                 " channel, thread_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (candidate_id, reviewer) DO UPDATE SET"
+                " ON CONFLICT (ws, candidate_id, reviewer) DO UPDATE SET"
                 " asked_by = excluded.asked_by, asked_at = excluded.asked_at,"
                 " due_at = excluded.due_at, channel = excluded.channel,"
-                " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL"
-                " WHERE requests.ws = excluded.ws",
+                " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL",
                 [
                     [self.ws, candidate_id, r, asked_by, now, due_at, channel, thread_ts]
                     for r in dict.fromkeys(reviewers)
@@ -214,10 +213,10 @@ class RequestStore(Base):
         with self.tx() as tx:
             taken = tx.execute(
                 "INSERT INTO reminders (ws, reviewer, day, status, claimer, claimed_at)"
-                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (reviewer, day) DO UPDATE SET"
+                " VALUES (?, ?, ?, 'posting', ?, ?) ON CONFLICT (ws, reviewer, day) DO UPDATE SET"
                 " status = excluded.status, claimer = excluded.claimer,"
                 " claimed_at = excluded.claimed_at, sent_at = NULL, ts = NULL"
-                " WHERE reminders.ws = excluded.ws AND reminders.status = 'posting'"
+                " WHERE reminders.status = 'posting'"
                 f" AND reminders.claimed_at {self.engine.bytewise} < ?"
                 " RETURNING 1",
                 [self.ws, reviewer, day, claimer, now.isoformat(), stale],

@@ -83,9 +83,9 @@ class ThreadStore(Base):
         with self.tx() as tx:
             tx.execute(
                 "INSERT INTO posts (ws, channel, ts, candidate_id, kind, posted_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel, ts) DO UPDATE SET"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, channel, ts) DO UPDATE SET"
                 " candidate_id = excluded.candidate_id, kind = excluded.kind,"
-                " posted_at = excluded.posted_at WHERE posts.ws = excluded.ws",
+                " posted_at = excluded.posted_at",
                 [self.ws, channel, ts, candidate_id, kind, utcnow()],
             )
 
@@ -129,7 +129,7 @@ class ThreadStore(Base):
                 "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"
                 " decision, followup_number, followup_answer, recorded_at, reacted)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (channel, ts) DO NOTHING RETURNING 1",
+                " ON CONFLICT (ws, channel, ts) DO NOTHING RETURNING 1",
                 [
                     self.ws,
                     channel,

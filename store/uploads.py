@@ -33,9 +33,8 @@ class UploadStore(Base):
             cursor = tx.execute(
                 'INSERT INTO uploads (ws, key, file_id, channel, ts, "user", outcome, at)'
                 " VALUES (?, ?, ?, ?, ?, ?, 'claimed', ?)"
-                " ON CONFLICT (key) DO UPDATE SET at = excluded.at"
-                " WHERE uploads.ws = excluded.ws AND uploads.outcome = 'claimed'"
-                " AND uploads.at < ?",
+                " ON CONFLICT (ws, key) DO UPDATE SET at = excluded.at"
+                " WHERE uploads.outcome = 'claimed' AND uploads.at < ?",
                 [self.ws, key, file_id, channel, ts, user, utcnow(), lease_cutoff()],
             )
             return cursor.rowcount > 0

@@ -300,11 +300,11 @@ def test_hiring_decisions_requests_and_reminders_stay_in_their_space(
     assert zero.reminder_status("U1", "2026-12-02") is None
     seven.finish_reminder("U1", "2026-12-02", "me", "1.1")
     assert seven.reminder_status("U1", "2026-12-02") == "sent"
-    # (the same reviewer and day in two spaces waits for step 9, when the global key goes)
-    assert zero.claim_reminder("U1", "2026-12-03", "me", 60)
-    assert seven.reminder_status("U1", "2026-12-03") is None
-    zero.release_reminder("U1", "2026-12-03", "me")
-    assert zero.reminder_status("U1", "2026-12-03") is None
+    assert zero.claim_reminder("U1", "2026-12-02", "me", 60)  # each space's own reminder
+    assert zero.reminder_status("U1", "2026-12-02") == "posting"
+    assert seven.reminder_status("U1", "2026-12-02") == "sent"
+    zero.release_reminder("U1", "2026-12-02", "me")
+    assert zero.reminder_status("U1", "2026-12-02") is None
 
 
 def test_uploads_home_digest_audit_and_erasure_stay_in_their_space(
@@ -353,3 +353,108 @@ def test_uploads_home_digest_audit_and_erasure_stay_in_their_space(
     assert seven.restore(mine) == original.source and mine not in seven.forgotten()
     assert seven.expired("9999-12-31", iso(days=1)) == []  # nothing of zero's expires here
     assert {e.id for e in zero.expired("9999-12-31", iso(days=1))} == set(zero.ids())
+
+
+def test_the_keys_move_into_spaces_and_every_row_comes_along(
+    db_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 9 (m019 / pg020) on a database written before it (its rows written as that
+    release's SQL did): every row of every rekeyed table is there after, whole, and the
+    same keys may then exist in two spaces."""
+    from store.factory import is_pg_url, open_store
+    from store.indexer import index_paths
+
+    if is_pg_url(db_target):
+        import store.pg.migrations as steps
+    else:
+        import store.sqlite.migrations as steps  # type: ignore[no-redef]
+    step = next(fn for fn in steps.MIGRATIONS if "keys_in_a_space" in fn.__name__)
+    before = steps.MIGRATIONS[: steps.MIGRATIONS.index(step)]
+    rows = {
+        "posts (channel, ts, candidate_id, kind, posted_at)": ["C1", "100.1", "c1", "verdict", "t"],
+        "replies (channel, ts, thread_ts, candidate_id, reviewer, text, decision, recorded_at)": [
+            "C1",
+            "200.1",
+            "100.1",
+            "c1",
+            "U1",
+            "通过",
+            "hire",
+            "t",
+        ],
+        "requests (candidate_id, reviewer, asked_by, asked_at, due_at, channel, thread_ts)": [
+            "c1",
+            "U2",
+            "UA",
+            "t",
+            "t",
+            "C1",
+            "100.1",
+        ],
+        "outcomes (candidate_id, decision, note, decided_by, decided_at)": [
+            "c1",
+            "hire",
+            "",
+            "UA",
+            "t",
+        ],
+        "digests (day, channel, status, claimed_by, claimed_at)": [
+            "2026-12-02",
+            "C1",
+            "sent",
+            "me",
+            "t",
+        ],
+        "reminders (reviewer, day, status, claimer, claimed_at)": [
+            "U2",
+            "2026-12-02",
+            "sent",
+            "me",
+            "t",
+        ],
+        'uploads (key, file_id, channel, ts, "user", outcome, at)': [
+            "F1",
+            "F1",
+            "C1",
+            "1.1",
+            "U1",
+            "indexed",
+            "t",
+        ],
+        "forgotten (id, hash, source, forgotten_at)": ["c2", "h", "/x", "t"],
+        "retired (id, hash, source, at)": ["c3", "h", "/y", "t"],
+        "submissions (key, at)": ["k1", "t"],
+        "forgotten_threads (channel, ts)": ["C1", "100.9"],
+    }
+    with monkeypatch.context() as m:  # the release before step 9
+        m.setattr(steps, "MIGRATIONS", before)
+        m.setattr(steps.REGISTRY, "migrations", before)
+        old = open_store(db_target)
+        with old.tx() as tx:
+            for table, values in rows.items():
+                marks = ", ".join("?" for _ in values)
+                tx.execute(f"INSERT INTO {table} VALUES ({marks})", values)
+        written = {t.split()[0]: old._all(f"SELECT * FROM {t.split()[0]}") for t in rows}
+        old.close()
+    new = open_store(db_target)  # this release: the step runs
+    try:
+        for table, found in written.items():
+            assert sorted(new._all(f"SELECT * FROM {table}")) == sorted(found), table
+        # the same reply, digest day, reminder and candidate id in another space: their own
+        index_paths(new, [SEEDS_ONE.parent])
+        first = new.ids()[0]
+        card = new.get_candidate(first)
+        assert card is not None
+        seven = new.in_workspace(7)
+        seven.save(card.model_copy(update={"source": "/spaces/7/" + first}))
+        seven.record_post("C1", "100.1", first, "verdict")
+        assert seven.record_reply("C1", "200.1", "100.1", first, "U1", "不通过").recorded
+        assert seven.claim_digest("2026-12-02", "C1", "me", 60)
+        assert seven.claim_reminder("U2", "2026-12-02", "me", 60)
+        assert seven.current_decision(first, "U1") == "no_hire"
+        assert new.current_decision(first, "U1") is None  # space 0's c1 reply is another id
+        assert [h.id for h in seven.search("TensorFlow")] == [first]
+        assert new.get_candidate(first) == card  # space 0's candidate is untouched
+        assert seven.forget(first) is not None and new.get_candidate(first) == card
+    finally:
+        new.close()

@@ -29,7 +29,7 @@ import psycopg
 
 from .. import fulltext
 from ..clock import utcnow
-from ..registry import REPARSE_MTIME, SPACE_TABLES_M018, Registry
+from ..registry import REPARSE_MTIME, SPACE_KEYS_M019, SPACE_TABLES_M018, Registry
 from .postings import BLOCK_BITS, Row, copy_rows, postings, runs, words
 
 Conn = psycopg.Connection[Any]
@@ -608,3 +608,15 @@ def pg019_workspace_columns(conn: Conn) -> None:
     keeps a constant default in the catalogue instead of rewriting the tables."""
     for table in SPACE_TABLES_M018:
         conn.execute(f"ALTER TABLE {table} ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
+
+
+@migration
+def pg020_keys_in_a_space(conn: Conn) -> None:
+    """SQLite's m019: each table of data keyed within its data space. PostgreSQL swaps
+    the primary keys in place (each rebuilt as a new index, in this transaction)."""
+    for table, key in SPACE_KEYS_M019:
+        conn.execute(
+            f"ALTER TABLE {table} DROP CONSTRAINT {table}_pkey, ADD PRIMARY KEY (ws, {key})"
+        )
+    conn.execute("ALTER TABLE candidates DROP CONSTRAINT candidates_id_key")
+    conn.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from ..clock import utcnow
-from ..registry import REPARSE_MTIME, SPACE_TABLES_M018, Registry
+from ..registry import REPARSE_MTIME, SPACE_KEYS_M019, SPACE_TABLES_M018, Registry
 
 REGISTRY: Registry[sqlite_utils.Database] = Registry()
 MIGRATIONS = REGISTRY.migrations
@@ -439,3 +439,45 @@ def m018_workspace_columns(db: sqlite_utils.Database) -> None:
     for table in SPACE_TABLES_M018:
         if "ws" not in db[table].columns_dict:
             db.execute(f"ALTER TABLE [{table}] ADD COLUMN ws INTEGER NOT NULL DEFAULT 0")
+
+
+def _rekeyed(db: sqlite_utils.Database, table: str, key: str) -> None:
+    """`table` rebuilt with the primary key (ws, `key`), in the caller's transaction: its
+    columns (names, types, NOT NULL, defaults) and indexes as they were, every row copied.
+    SQLite cannot change a table's primary key in place. Nothing references these tables."""
+    columns = list(db.execute(f"PRAGMA table_info([{table}])"))
+    defs = []
+    for _cid, name, kind, notnull, default, _pk in columns:
+        part = f"[{name}] {kind}"
+        if notnull:
+            part += " NOT NULL"
+        if default is not None:
+            part += f" DEFAULT {default}"
+        defs.append(part)
+    names = ", ".join(f"[{c[1]}]" for c in columns)
+    indexes = [
+        r[0]
+        for r in db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ?"
+            " AND sql IS NOT NULL",
+            [table],
+        )
+    ]
+    db.execute(f"CREATE TABLE [{table}_rekeyed] ({', '.join(defs)}, PRIMARY KEY (ws, {key}))")
+    db.execute(f"INSERT INTO [{table}_rekeyed] ({names}) SELECT {names} FROM [{table}]")
+    db.execute(f"DROP TABLE [{table}]")
+    db.execute(f"ALTER TABLE [{table}_rekeyed] RENAME TO [{table}]")
+    for sql in indexes:
+        db.execute(sql)
+
+
+@migration
+def m019_keys_in_a_space(db: sqlite_utils.Database) -> None:
+    """Each table of data keyed within its data space (m018's `ws`): the same reply, post,
+    decision, claim or candidate id may exist in two workspaces. The tables are rebuilt
+    (their rows copied once); candidates swap their unique index on id for one on
+    (ws, id)."""
+    for table, key in SPACE_KEYS_M019:
+        _rekeyed(db, table, key)
+    db.execute("DROP INDEX IF EXISTS idx_candidates_id")
+    db.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")

@@ -1,4 +1,6 @@
-"""manifest.yml is a valid Slack app manifest that asks for what the bot uses, no more."""
+"""manifest.yml is a valid Slack app manifest that asks for what the bot uses, no more;
+manifest.http.yml and manifest.distributed.yml are the same app in HTTP mode and for
+installs in many workspaces."""
 
 from __future__ import annotations
 
@@ -14,11 +16,20 @@ from support.spec import MANIFEST_SCHEMA
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def manifest() -> dict[str, Any]:
-    data = yaml.safe_load((ROOT / "manifest.yml").read_text("utf-8"))
+# What only an app installed through Slack's OAuth flow subscribes to: the events that
+# take an uninstalled workspace's token out (bot/oauth.py listens for them).
+INSTALL_EVENTS = ["app_uninstalled", "tokens_revoked"]
+
+
+def load(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((ROOT / name).read_text("utf-8"))
     assert isinstance(data, dict)
     return data
+
+
+@pytest.fixture
+def manifest() -> dict[str, Any]:
+    return load("manifest.yml")
 
 
 def schema_errors(manifest: dict[str, Any]) -> list[str]:
@@ -36,7 +47,7 @@ def test_manifest_matches_slacks_schema(manifest: dict[str, Any]) -> None:
 def test_the_http_mode_manifest_is_the_same_app_with_request_urls(
     manifest: dict[str, Any],
 ) -> None:
-    http = yaml.safe_load((ROOT / "manifest.http.yml").read_text("utf-8"))
+    http = load("manifest.http.yml")
     errors = schema_errors(http)
     assert not errors, "\n".join(errors)
     url = "https://debrief.example.com/slack/events"
@@ -80,3 +91,45 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
     assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert settings["interactivity"]["is_enabled"] is True
     assert settings["socket_mode_enabled"] is True
+
+
+def test_the_distributed_manifest_is_the_http_app_installed_through_oauth() -> None:
+    """manifest.distributed.yml: manifest.http.yml's app (the same texts, command,
+    shortcuts, scopes, interactivity and events) with what installs in many workspaces
+    need, and nothing else."""
+    http = load("manifest.http.yml")
+    distributed = load("manifest.distributed.yml")
+    errors = schema_errors(distributed)
+    assert not errors, "\n".join(errors)
+
+    # Slack sends the installer back to `GET /slack/oauth_redirect`, served beside
+    # /slack/events on the same host
+    assert distributed["oauth_config"].pop("redirect_urls") == [
+        "https://debrief.example.com/slack/oauth_redirect"
+    ]
+    assert distributed["settings"]["org_deploy_enabled"] is True  # org-wide installs (E…)
+    assert distributed["settings"]["token_rotation_enabled"] is True  # no going back
+    assert distributed["settings"]["socket_mode_enabled"] is False  # request URLs
+    events = distributed["settings"]["event_subscriptions"]["bot_events"]
+    assert events == http["settings"]["event_subscriptions"]["bot_events"] + INSTALL_EVENTS
+
+    # in step: a scope, command, shortcut or event added to one is added to the other
+    assert distributed["oauth_config"]["scopes"] == http["oauth_config"]["scopes"]
+    assert distributed["features"].get("slash_commands") == http["features"].get("slash_commands")
+    assert distributed["features"].get("shortcuts") == http["features"].get("shortcuts")
+    assert distributed["settings"]["interactivity"] == http["settings"]["interactivity"]
+    del events[-len(INSTALL_EVENTS) :]
+    for setting in ("org_deploy_enabled", "token_rotation_enabled"):
+        distributed["settings"][setting] = http["settings"][setting]
+    assert distributed == http  # apart from those: the same app, word for word
+
+
+def test_only_the_distributed_app_subscribes_to_uninstalls(manifest: dict[str, Any]) -> None:
+    """A single-workspace app (manifest.yml, manifest.http.yml) has no installs to take
+    out, so it is not sent the events that would; and its SLACK_BOT_TOKEN must never
+    expire (token rotation, once on, cannot be turned off)."""
+    for single in (manifest, load("manifest.http.yml")):
+        events = single["settings"]["event_subscriptions"]["bot_events"]
+        assert not set(events) & set(INSTALL_EVENTS)
+        assert "redirect_urls" not in single["oauth_config"]
+        assert single["settings"]["token_rotation_enabled"] is False

@@ -16,25 +16,32 @@ from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
 from handlers import listeners
-from handlers.deps import Deps
+from handlers.deps import Deps, Spaces
 from handlers.i18n import t
 from handlers.outbox import retry_handlers
 from handlers.policy import Policy
 from handlers.views import error_view
 from store.factory import Backend
+from store.installations import WorkspaceStore
 
+from .oauth import Installs, installs, uninstall_listener
 from .settings import Settings
 
 logger = logging.getLogger("debrief")
 
 
-def web_client(settings: Settings) -> WebClient:
-    """The Web API client: SLACK_API_URL as its base; see `retry_handlers` for what is retried."""
+def web_client(
+    settings: Settings, token: str | None = None, team_id: str | None = None
+) -> WebClient:
+    """The Web API client: SLACK_API_URL as its base; see `retry_handlers` for what is
+    retried. Its token: SLACK_BOT_TOKEN, or `token` (a workspace's, installed in many;
+    `team_id` for an org-wide install's calls)."""
     return WebClient(
-        token=settings.bot_token,
+        token=token or settings.bot_token,
         base_url=settings.api_url,
         retry_handlers=retry_handlers(),
         timeout=15,
+        team_id=team_id,
     )
 
 
@@ -80,14 +87,33 @@ ANSWER_THREADS = (
 
 
 class DebriefApp(App):
-    """Bolt's App, and what it reads in the background (user groups) until `close()`."""
+    """Bolt's App, and what it reads in the background (user groups) until `close()`.
+    Installed in many workspaces, `installs` is how it finds each one's token and
+    `spaces` each one's Deps."""
 
     deps: Deps
+    settings: Settings
+    installs: Installs | None = None
+    spaces: Spaces | None = None
 
     def close(self) -> None:
         """Stop reading user groups: after this, the app calls Slack only for requests."""
         self.deps.policy.stop()
         self.deps.deciders.stop()
+        if self.spaces is not None:
+            self.spaces.close()
+
+    def client_of(self, ws: int) -> WebClient | None:
+        """A client with data space `ws`'s bot token (renewed if due); None when it is not
+        installed, or its token could not be renewed. Single workspace: the app's."""
+        if self.installs is None:
+            return self.client if ws == 0 else None
+        found = self.installs.store.installation_of(ws)
+        token = None if found is None else self.installs.tokens.bot_token(found)
+        if found is None or token is None:
+            return None
+        team = found.team_id if found.is_enterprise_install else None
+        return web_client(self.settings, token, team)
 
 
 def create_app(
@@ -102,17 +128,35 @@ def create_app(
     bolt_logger = logging.getLogger("debrief.bolt")
     if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):
         bolt_logger.addFilter(_ClientTokenNotice())
+    client = web_client(settings)
+    found: Installs | None = None
+    many: dict[str, Any] = {}
+    if settings.many_workspaces:
+        # the install pages, each request's workspace and its token: every argument
+        # given, so that Bolt reads nothing of the environment on its own
+        settings.require_oauth()
+        assert isinstance(store, WorkspaceStore)
+        from .doctor import REQUIRED_SCOPES
+
+        found = installs(settings, store, client, list(REQUIRED_SCOPES))
+        many = {
+            "oauth_settings": found.oauth_settings,
+            "authorize": found.authorize,
+            "user_facing_authorize_error_message": t(settings.locale, "not_installed"),
+        }
     app = DebriefApp(
-        client=web_client(settings),
+        client=client,
         signing_secret=settings.signing_secret or "",
         request_verification_enabled=not socket_mode,
-        token_verification_enabled=verify_token,
+        token_verification_enabled=verify_token and not settings.many_workspaces,
         process_before_response=False,
         logger=bolt_logger,
         listener_executor=ThreadPoolExecutor(LISTENER_THREADS, "debrief-listener"),
         # a request no listener takes goes to `on_error` below instead of Bolt's 404
         raise_error_for_unhandled_request=True,
+        **many,
     )
+    app.settings = settings
     # as Bolt's own adapters (AWS Lambda, Django) put lazy listeners where they belong
     app.listener_runner.lazy_listener_runner = ThreadLazyListenerRunner(
         bolt_logger, ThreadPoolExecutor(ANSWER_THREADS, "debrief-answer")
@@ -131,9 +175,21 @@ def create_app(
     if clock is not None:
         deps.clock = clock
     app.deps = deps
-    listeners.register(app, deps)
-    policy.start(app.client)  # user groups are read in the background, never before an ack
-    deciders.start(app.client)
+    if found is not None:
+        app.installs = found
+        app.spaces = Spaces(
+            deps,
+            settings.allowed_users,
+            settings.allowed_channels,
+            settings.deciders,
+            app.client_of,
+        )
+        # before every other middleware: an uninstall carries no user to check
+        app.middleware(uninstall_listener(found.installations))
+    listeners.register(app, deps, app.spaces)
+    if found is None:
+        policy.start(app.client)  # user groups read in the background, never before an ack
+        deciders.start(app.client)
 
     @app.error
     def on_error(error: Exception, body: dict[str, Any]) -> BoltResponse:

@@ -30,15 +30,20 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from logging import Logger
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from slack_bolt import BoltResponse
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.context import BoltContext
 from slack_bolt.error import BoltError
+from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackTokenRotationError
 from slack_sdk.oauth.installation_store import Bot, InstallationStore
@@ -50,11 +55,15 @@ from store.errors import StoreError
 from store.installations import WorkspaceStore
 from store.models import Installation
 
+if TYPE_CHECKING:
+    from .settings import Settings
+
 logger = logging.getLogger("debrief.oauth")
 
 STATE_SECONDS = 600  # an install started and not finished within 10 minutes starts again
 CLAIM_SECONDS = 30  # one replica rotates a token; another may take over after this
 WORKSPACE = "workspace"  # the request context's key for its data space (`ws`)
+WORKSPACE_KEY = "workspace_key"  # … and for its Slack id (T… or, for an org-wide install, E…)
 
 
 class TokenKeyError(Exception):
@@ -400,6 +409,7 @@ class WorkspaceAuthorize(Authorize):
         if token is None:
             return None
         context[WORKSPACE] = found.ws
+        context[WORKSPACE_KEY] = found.slack_key
         return AuthorizeResult(
             enterprise_id=found.enterprise_id,
             team_id=found.team_id,
@@ -411,3 +421,100 @@ class WorkspaceAuthorize(Authorize):
             bot_scopes=found.bot_scopes,
             user_id=user_id,
         )
+
+
+# -- the app's install side, from the settings ----------------------------------------------
+
+UNINSTALL_EVENTS = ("app_uninstalled", "tokens_revoked")
+
+
+@dataclass(frozen=True)
+class Installs:
+    """What an app installed in many workspaces is built with (bot/app.py)."""
+
+    store: WorkspaceStore
+    installations: DebriefInstallationStore
+    tokens: WorkspaceTokens
+    authorize: WorkspaceAuthorize
+    oauth_settings: OAuthSettings
+
+
+def authorization_url(api_url: str) -> str:
+    """Slack's authorize page, on the host of the Web API (SLACK_API_URL): slack.com's in
+    production, a test's fake Slack in the tests."""
+    parts = urlsplit(api_url)
+    return f"{parts.scheme}://{parts.netloc}/oauth/v2/authorize"
+
+
+def installs(
+    settings: Settings, store: WorkspaceStore, client: WebClient, scopes: list[str]
+) -> Installs:
+    """Bolt's OAuth flow on Debrief's store: every argument given, so that nothing is
+    read from the environment behind the settings' back (Bolt's defaults keep tokens in
+    plain files)."""
+    assert settings.client_id and settings.client_secret and settings.state_secret
+    assert settings.token_key
+    cipher = TokenCipher(settings.token_key)
+    installations = DebriefInstallationStore(store, cipher, settings.uninstall_grace_days)
+    tokens = WorkspaceTokens(
+        store,
+        cipher,
+        settings.client_id,
+        settings.client_secret,
+        client,
+        minutes_before=settings.token_rotation_minutes,
+    )
+    authorize = WorkspaceAuthorize(store, tokens)
+    oauth_settings = OAuthSettings(
+        client_id=settings.client_id,
+        client_secret=settings.client_secret,
+        scopes=scopes,
+        user_scopes=[],
+        redirect_uri=settings.redirect_uri,
+        install_path="/slack/install",
+        redirect_uri_path="/slack/oauth_redirect",
+        authorization_url=authorization_url(settings.api_url),
+        installation_store=installations,
+        token_rotation_expiration_minutes=settings.token_rotation_minutes,
+        state_store=DebriefStateStore(store, settings.state_secret),
+        state_expiration_seconds=STATE_SECONDS,
+        logger=logging.getLogger("debrief.bolt"),
+    )
+    return Installs(store, installations, tokens, authorize, oauth_settings)
+
+
+def _bot_token_revoked(event: dict[str, Any]) -> bool:
+    tokens = event.get("tokens")
+    return isinstance(tokens, dict) and bool(tokens.get("bot"))
+
+
+def uninstall_listener(
+    installations: DebriefInstallationStore,
+) -> Callable[[dict[str, Any], BoltContext, Callable[[], BoltResponse]], BoltResponse]:
+    """The first middleware of an app installed in many workspaces: `app_uninstalled`,
+    and `tokens_revoked` naming the bot's token, take that workspace's token out of the
+    store at once (its data waits out DEBRIEF_UNINSTALL_GRACE). These events carry no
+    user, so no access rule may stand in their way; Slack gets its 200 only once the
+    store has it (a store that fails gets 503, and Slack sends the event again). A user's
+    token revoked concerns nothing Debrief keeps. Every other request goes on."""
+
+    def on_uninstall(
+        body: dict[str, Any], context: BoltContext, next: Callable[[], BoltResponse]
+    ) -> BoltResponse:
+        event = body.get("event") if body.get("type") == "event_callback" else None
+        kind = event.get("type") if isinstance(event, dict) else None
+        if not isinstance(event, dict) or kind not in UNINSTALL_EVENTS:
+            return next()
+        if kind == "app_uninstalled" or _bot_token_revoked(event):
+            try:
+                installations.delete_all(
+                    enterprise_id=context.enterprise_id,
+                    team_id=context.team_id,
+                    is_enterprise_install=context.is_enterprise_install,
+                )
+            except StoreError:
+                logger.exception("could not take the token of an uninstalled workspace out")
+                return BoltResponse(status=503, body="")
+        return BoltResponse(status=200, body="")
+
+    return on_uninstall

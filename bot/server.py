@@ -116,13 +116,48 @@ class Health:
         return _plain(start_response, "503 Service Unavailable", self._why)
 
 
-def health_app(health: Health) -> WsgiApp:
-    """Only `GET /healthz`: what Socket Mode serves, where Slack's events come over the
-    WebSocket."""
+def install_pages(app: App) -> WsgiApp | None:
+    """Installed in many workspaces: `GET /slack/install` (the "Add to Slack" page, which
+    sets the state cookie) and `GET /slack/oauth_redirect` (where Slack sends the
+    installer back), Bolt's OAuth flow on the store. None when the app serves one
+    workspace. A browser's request carries no body: none is read. What fails is said
+    in one line to the browser (503: try again), whole in the log."""
+    flow = app.oauth_flow
+    if flow is None:
+        return None
+    slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    paths = {flow.install_path, flow.redirect_uri_path}
+
+    def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") not in paths:
+            return _plain(start_response, "404 Not Found", "not found")
+        if environ.get("REQUEST_METHOD") != "GET":
+            return _plain(start_response, "405 Method Not Allowed", "GET only")
+        environ["wsgi.input"] = io.BytesIO(b"")
+        environ["CONTENT_LENGTH"] = "0"
+        try:
+            return slack(environ, start_response)
+        except Exception:
+            logger.exception("the install page failed")
+            return _plain(
+                start_response,
+                "503 Service Unavailable",
+                "Debrief could not finish the install just now: please try again in a minute.",
+            )
+
+    return application
+
+
+def health_app(health: Health, app: App | None = None) -> WsgiApp:
+    """`GET /healthz`: what Socket Mode serves, where Slack's events come over the
+    WebSocket; and, installed in many workspaces, the install pages."""
+    pages = install_pages(app) if app is not None else None
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == "/healthz" and environ.get("REQUEST_METHOD") == "GET":
             return health.answer(start_response)
+        if pages is not None:
+            return pages(environ, start_response)
         return _plain(start_response, "404 Not Found", "not found")
 
     return application
@@ -132,17 +167,21 @@ def wsgi_app(app: App, signing_secret: str, health: Health | None = None) -> Wsg
     """POST /slack/events, checked before anything reads it: a request that is not
     signed by Slack within the last 5 minutes (no or a non-numeric timestamp, a body
     that is not UTF-8 included) gets 401 and does no work; a signed one whose body is
-    not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes.
+    not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes;
+    installed in many workspaces, GET /slack/install and /slack/oauth_redirect install.
     Until `health` says the bot is ready, Slack's requests get 503 (Slack retries)."""
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
     verifier = SignatureVerifier(signing_secret)
     health = health or Health(ready=True)
+    pages = install_pages(app)
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == "/healthz" and method == "GET":
             return health.answer(start_response)
         if path != EVENTS_PATH:
+            if pages is not None:
+                return pages(environ, start_response)
             return _plain(start_response, "404 Not Found", "not found")
         if method != "POST":
             return _plain(start_response, "405 Method Not Allowed", "POST only")

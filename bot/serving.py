@@ -215,7 +215,8 @@ class Serving:
                 self.start_local()
             if self._connect():
                 self.health.set_ready()
-                logger.info("ready: Slack took the token; /healthz says ok")
+                took = "" if self.settings.many_workspaces else " Slack took the token;"
+                logger.info("ready:%s /healthz says ok", took)
         except Refused as exc:
             url = self.settings.api_url
             self.failure = BadUsage(f"serve_{exc.key}_refused", url=url, error=exc.error)
@@ -237,10 +238,15 @@ class Serving:
         def waiting() -> None:
             self.health.waiting(UNREACHABLE)
 
-        auth = until_reached(lambda: client.auth_test().data, "bot", url, self.stopping, waiting)
-        if not isinstance(auth, dict):
-            return False
-        self._check_workspace(str(auth.get("team_id") or ""), str(auth.get("team") or ""))
+        auth: dict[str, Any] = {}  # installed in many workspaces: each install brings a token
+        if not settings.many_workspaces:
+            said = until_reached(
+                lambda: client.auth_test().data, "bot", url, self.stopping, waiting
+            )
+            if not isinstance(said, dict):
+                return False
+            auth = said
+            self._check_workspace(str(auth.get("team_id") or ""), str(auth.get("team") or ""))
         if self.mode == "socket":
             from .server import socket_mode_handler
 
@@ -268,6 +274,9 @@ class Serving:
         from .digest import Digester
 
         settings = self.settings
+        if settings.many_workspaces:
+            self._start_per_workspace()
+            return
         self.resumer = threading.Thread(
             target=self._resume_uploads, args=(own_team,), name="debrief-resume", daemon=True
         )
@@ -295,6 +304,13 @@ class Serving:
             )
         else:
             logger.info("DEBRIEF_REMIND_TIME is off: no reminders of overdue requests")
+
+    def _start_per_workspace(self) -> None:
+        """Installed in many workspaces: the jobs that post on their own."""
+        logger.info(
+            "installed in many workspaces: install pages at /slack/install,"
+            " Slack sends installers back to /slack/oauth_redirect"
+        )
 
     def _check_workspace(self, team_id: str, team: str) -> None:
         """One installation serves one workspace: the database remembers the first one
@@ -377,7 +393,11 @@ def serve(settings: Settings, host: str, port: int, health_port: bool) -> None:
             )
         elif health_port:
             logger.info("Socket Mode; /healthz on %s:%d", host, port)
-            serve_wsgi(health_app(serving.health), host, port, serving.stop, serving.begin)
+            pages = health_app(serving.health, serving.app)
+            serve_wsgi(pages, host, port, serving.stop, serving.begin)
+        elif settings.many_workspaces:  # the install pages need a port to be served on
+            serving.stop()
+            raise BadUsage("serve_install_needs_port")
         else:
             logger.info("Socket Mode")
             wait_for_stop(serving.stop, serving.begin)

@@ -343,6 +343,12 @@ class Settings(BaseSettings):
         }
         return [name for name, value in values.items() if value]
 
+    @property
+    def many_workspaces(self) -> bool:
+        """Installed in many workspaces through Slack's OAuth flow (SLACK_CLIENT_ID, …)
+        rather than serving one with SLACK_BOT_TOKEN."""
+        return bool(self.oauth_variables)
+
     def require_slack(self) -> Literal["socket", "http"]:
         """Which mode `serve` runs in; SettingsError when the tokens do not add up."""
         if self.bot_token and self.oauth_variables:
@@ -351,9 +357,11 @@ class Settings(BaseSettings):
             raise SettingsError(
                 "setting_token_and_oauth", variables=", ".join(self.oauth_variables)
             )
-        if not self.bot_token:
+        if self.many_workspaces:
+            self.require_oauth()
+        elif not self.bot_token:
             raise SettingsError("setting_no_bot_token")
-        if not self.bot_token.startswith("xoxb-"):
+        elif not self.bot_token.startswith("xoxb-"):
             raise SettingsError("setting_not_bot_token")
         if self.app_token and self.signing_secret:
             raise SettingsError("setting_both_modes")
@@ -365,6 +373,19 @@ class Settings(BaseSettings):
         if self.signing_secret:
             return "http"
         raise SettingsError("setting_no_mode")
+
+    def require_oauth(self) -> None:
+        """What installing in many workspaces needs: the app's three OAuth settings and
+        the key the stored tokens are encrypted with."""
+        missing = [
+            name
+            for name in ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "SLACK_STATE_SECRET")
+            if name not in self.oauth_variables
+        ]
+        if missing:
+            raise SettingsError("setting_oauth_incomplete", variables=", ".join(missing))
+        if not self.token_key:
+            raise SettingsError("setting_no_token_key")
 
     def _check_serving(self) -> None:
         """What only `serve` needs: a readable transcripts folder, a digest it may post."""

@@ -7,11 +7,14 @@ and the tests build `Deps` themselves and hand them to `answer`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from slack_sdk import WebClient
 
 from store.factory import Backend
 
@@ -21,6 +24,8 @@ from .people import ChannelMembers, UserNames
 from .policy import Policy
 
 DEPS_KEY = "deps"
+SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth.py)
+SPACE_NAME_KEY = "workspace_key"  # … and its Slack id, T… or E…
 
 
 def _open_to_all() -> Policy:
@@ -68,3 +73,63 @@ def deps_of(context: Mapping[str, Any]) -> Deps:
     if not isinstance(deps, Deps):
         raise RuntimeError("no Deps in the request's context: the deps middleware is missing")
     return deps
+
+
+class Spaces:
+    """Installed in many workspaces: each data space's Deps, made at its first request.
+    Its store sees that space's rows only (`store.in_workspace`); it has its own access
+    policy (the environment's rules, its user groups read with its own token), its own
+    caches of names and members, and its shared files under `uploads/<T…>`. The pace of
+    posts is one for all: Slack's limits are the app's."""
+
+    def __init__(
+        self,
+        base: Deps,
+        users: list[str],
+        channels: list[str],
+        deciders: list[str],
+        client_of: Callable[[int], WebClient | None],
+    ) -> None:
+        self.base = base
+        self.users = users
+        self.channels = channels
+        self.deciders = deciders
+        self.client_of = client_of
+        self._made: dict[int, Deps] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def of(self, ws: int, key: str | None) -> Deps:
+        """The Deps of data space `ws` (Slack id `key`)."""
+        with self._lock:
+            found = self._made.get(ws)
+            if found is not None:
+                return found
+            policy = Policy(self.users, self.channels)
+            deciders = Policy(self.deciders, [])
+            uploads = self.base.uploads
+            if uploads is not None and ws != 0 and key:
+                uploads = f"{uploads.rstrip('/')}/{key}"
+            made = replace(
+                self.base,
+                store=self.base.store.in_workspace(ws),
+                uploads=uploads,
+                policy=policy,
+                deciders=deciders,
+                names=UserNames(),
+                members=ChannelMembers(),
+            )
+            self._made[ws] = made
+            if not self._closed:
+                policy.start(lambda: self.client_of(ws))
+                deciders.start(lambda: self.client_of(ws))
+            return made
+
+    def close(self) -> None:
+        """Stop reading user groups, for every space."""
+        with self._lock:
+            self._closed = True
+            made = list(self._made.values())
+        for deps in made:
+            deps.policy.stop()
+            deps.deciders.stop()

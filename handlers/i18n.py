@@ -840,6 +840,24 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         " workspace, or SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET to install"
         " in many, not both",
     },
+    "setting_oauth_incomplete": {
+        "zh": "要安装到多个工作区，还需要设置 {variables}（在 Slack 应用设置的 Basic Information 里）",
+        "en": "to install in many workspaces, {variables} must be set too (the Slack app's"
+        " Basic Information page)",
+    },
+    "setting_no_token_key": {
+        "zh": "没有设置 DEBRIEF_TOKEN_KEY：安装到多个工作区时，各工作区的令牌用它加密保存。"
+        '用 python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"'
+        " 生成一个",
+        "en": "DEBRIEF_TOKEN_KEY is not set: installed in many workspaces, their tokens are kept"
+        ' encrypted with it. Make one with python -c "from cryptography.fernet import Fernet;'
+        ' print(Fernet.generate_key().decode())"',
+    },
+    "not_installed": {
+        "zh": "Debrief 还没有安装到这个工作区，或已被卸载。请工作区管理员重新安装。",
+        "en": "Debrief is not installed in this workspace, or was removed. Ask a workspace admin"
+        " to install it again.",
+    },
     "setting_not_redirect_uri": {
         "zh": "应为 https:// 地址，并与 Slack 应用设置里的 Redirect URL 一致，"
         "例如 https://debrief.example.com/slack/oauth_redirect",
@@ -1370,6 +1388,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "serve_bot_refused": {
         "zh": "无法启动：{url} 的 Slack 拒绝了 SLACK_BOT_TOKEN（{error}）：重新安装应用，或重新复制 Bot User OAuth Token",
         "en": "cannot start: Slack at {url} refused SLACK_BOT_TOKEN ({error}): reinstall the app or copy the Bot User OAuth Token again",
+    },
+    "serve_install_needs_port": {
+        "zh": "无法启动：安装到多个工作区时，Socket Mode 也要用 --port 提供安装页面（/slack/install 和 /slack/oauth_redirect）",
+        "en": "cannot start: installed in many workspaces, Socket Mode needs --port too, to serve the install pages (/slack/install and /slack/oauth_redirect)",
     },
     "serve_other_workspace": {
         "zh": "无法启动：SLACK_BOT_TOKEN 属于工作区 {team}（{team_id}），但这个数据库服务的是 {served}（{served_id}）。一套安装只服务一个工作区：用那个工作区的令牌，或为新工作区另设一个数据库（DEBRIEF_DB）",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Literal
 
 from slack_sdk import WebClient
@@ -51,8 +52,10 @@ class Policy:
 
     # -- user-group membership, read in the background ---------------------------------
 
-    def start(self, client: WebClient) -> None:
-        """Read the groups' members now and every `refresh_s`, in a daemon thread."""
+    def start(self, client: WebClient | Callable[[], WebClient | None]) -> None:
+        """Read the groups' members now and every `refresh_s`, in a daemon thread: with
+        `client`, or with what `client()` gives each time (a workspace's client, its
+        token renewed; None: not now)."""
         if not self.groups or self._thread is not None:
             return
         self._stop.clear()
@@ -68,9 +71,11 @@ class Policy:
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
 
-    def _run(self, client: WebClient) -> None:
+    def _run(self, client: WebClient | Callable[[], WebClient | None]) -> None:
         while not self._stop.is_set():
-            self.refresh(client)
+            current = client if isinstance(client, WebClient) else client()
+            if current is not None:
+                self.refresh(current)
             self._stop.wait(self.refresh_s if self.ready else self.retry_s)
 
     def refresh(self, client: WebClient) -> bool:

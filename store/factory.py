@@ -10,7 +10,7 @@ holds the result as a `Backend`: the seam of store/api.py plus the looking-after
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Self
 
 from .api import IndexTarget, StoreAPI
 from .audit import ErasureState, Expired
@@ -39,6 +39,7 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     def claim_retention(self, day: str) -> bool: ...
     def release_retention(self, day: str) -> None: ...
     def use_search_pool(self, pool: SearchPool | None) -> None: ...
+    def in_workspace(self, ws: int) -> Self: ...
 
 
 def is_pg_url(text: str) -> bool:

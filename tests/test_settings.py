@@ -67,6 +67,20 @@ def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
             {"SLACK_CLIENT_ID": "1.2", "DEBRIEF_LOCALE": "en"},
             ["both SLACK_BOT_TOKEN and SLACK_CLIENT_ID are set"],
         ),
+        # installing in many workspaces: all three of the app's settings, and the key
+        (
+            {"SLACK_BOT_TOKEN": "", "SLACK_CLIENT_ID": "1.2"},
+            ["SLACK_CLIENT_SECRET, SLACK_STATE_SECRET", "多个工作区"],
+        ),
+        (
+            {
+                "SLACK_BOT_TOKEN": "",
+                "SLACK_CLIENT_ID": "1.2",
+                "SLACK_CLIENT_SECRET": "s",
+                "SLACK_STATE_SECRET": "t",
+            },
+            ["DEBRIEF_TOKEN_KEY", "Fernet"],
+        ),
         (
             {"DEBRIEF_DIGEST_CHANNEL": "C0DIGEST", "DEBRIEF_ALLOWED_CHANNELS": "C0HIRE"},
             ["DEBRIEF_DIGEST_CHANNEL", "DEBRIEF_ALLOWED_CHANNELS"],
@@ -131,3 +145,25 @@ def test_the_install_settings_are_read_and_blank_ones_are_unset() -> None:
     assert s.uninstall_grace_days == 0 and s.token_rotation_minutes == 120
     assert key not in repr(s)  # the key that decrypts every token stays out of logs
     assert load_settings().uninstall_grace_days == 30
+
+
+def test_socket_mode_installed_in_many_workspaces_needs_a_port(tmp_path: Path) -> None:
+    """The install pages are web pages: without --port nothing would serve them."""
+    from cryptography.fernet import Fernet
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
+    env |= {
+        "SLACK_APP_TOKEN": "xapp-1-test",
+        "SLACK_CLIENT_ID": "1.2",
+        "SLACK_CLIENT_SECRET": "s",
+        "SLACK_STATE_SECRET": "t",
+        "DEBRIEF_TOKEN_KEY": Fernet.generate_key().decode(),
+        "SLACK_API_URL": "http://127.0.0.1:9/api/",
+        "DEBRIEF_DB": str(tmp_path / "d.db"),
+        "DEBRIEF_LOCALE": "en",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "serve"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert "--port" in done.stderr and "Traceback" not in done.stderr

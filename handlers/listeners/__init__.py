@@ -8,18 +8,25 @@ from collections.abc import Callable
 from slack_bolt import App, BoltContext, BoltResponse
 
 from ..clean import clean_request
-from ..deps import DEPS_KEY, Deps
+from ..deps import DEPS_KEY, SPACE_KEY, SPACE_NAME_KEY, Deps, Spaces
 from . import actions, decide, file_share, home, slash, threads
 from .access import access_guard
 
 
-def register(app: App, deps: Deps) -> None:
+def register(app: App, deps: Deps, spaces: Spaces | None = None) -> None:
     """Three global middlewares, in this order, then every listener: the request's text
     cleaned (every other middleware and listener reads cleaned text), the app's `deps`
-    put in its context, and the access guard."""
+    put in its context (installed in many workspaces, the `spaces` Deps of the data
+    space the authorize step found), and the access guard."""
 
     def provide_deps(context: BoltContext, next: Callable[[], BoltResponse]) -> BoltResponse:
-        context[DEPS_KEY] = deps
+        if spaces is None:
+            context[DEPS_KEY] = deps
+            return next()
+        ws = context.get(SPACE_KEY)
+        if not isinstance(ws, int):  # fail closed: no request reaches data of no space
+            return BoltResponse(status=200, body="")
+        context[DEPS_KEY] = spaces.of(ws, context.get(SPACE_NAME_KEY))
         return next()
 
     app.middleware(clean_request)

@@ -374,7 +374,9 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
         return {"error": "user_not_found"}
     name = fake.users.get(user, "")
     profile = {"display_name": name, "real_name": name}
-    team = fake.user_teams.get(user, TEAM_ID)
+    issued = fake.oauth.identity(call.token)  # asked with an install's token: its workspace
+    home = issued.installer.team_id if issued is not None else None
+    team = fake.user_teams.get(user, home or TEAM_ID)
     return {
         "user": {
             "id": user,

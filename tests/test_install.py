@@ -1,0 +1,269 @@
+"""Installing Debrief in many workspaces (issue 26), through the real HTTP server and
+the strict fake Slack, on SQLite and PostgreSQL: the browser's way through Slack's
+install, what is refused (a declined install, a replayed, forged or expired state, no
+cookie, a bad code), token rotation, an uninstall, a revoked token, a workspace that
+never installed it, and the single-workspace database adopted at the first install."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.fake_oauth import Installer
+from support.fake_slack import FakeSlack
+from support.installed import (
+    COOKIE,
+    STATE_SECRET,
+    back_from_slack,
+    begin_install,
+    get,
+    install,
+    start_installed_bot,
+)
+from support.signed import command_body, event_body, post_signed
+from support.slackbot import SECRET, Bot, all_text
+from support.waiting import wait_until
+
+from bot.oauth import DebriefStateStore
+from handlers.i18n import t
+from store.indexer import index_paths
+from store.models import Installation
+
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+BETA = Installer(team_id="T0002", team_name="Beta", user="UADMIN")
+
+
+@pytest.fixture
+def multi(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]:
+    running = start_installed_bot(fake_slack, db_target, uploads=str(tmp_path / "uploads"))
+    try:
+        yield running
+    finally:
+        running.server.stop()
+        if running.work is not None:
+            running.work.shutdown(wait=False)
+        running.store.close()
+
+
+def ask(bot: Bot, text: str, team: str, name: str) -> str:
+    """`/candidate text` from a user of `team`; all the bot answered, as text."""
+    body = command_body(text, team_id=team, response_url=bot.fake.response_url(name))
+    status, _h, answer = post_signed(bot.events_url, body, SECRET)
+    assert status == 200
+    said = answer.decode() if isinstance(answer, bytes) else str(answer)
+    bot.idle()
+    return said + "".join(all_text(r) for r in bot.fake.responses(name))
+
+
+def event(bot: Bot, body: dict[str, Any], team: str) -> int:
+    status, _h, _b = post_signed(bot.events_url, event_body(body, team_id=team), SECRET)
+    bot.idle()
+    return status
+
+
+def installed(bot: Bot, key: str) -> Installation:
+    found = bot.store.find_installation(key)
+    assert found is not None, f"{key} is not installed"
+    return found
+
+
+def index_into(bot: Bot, ws: int) -> None:
+    assert not index_paths(bot.store.in_workspace(ws), [SEEDS]).failed
+
+
+def test_an_install_through_the_browser_serves_that_workspace_alone(multi: Bot) -> None:
+    page = install(multi, BETA)
+    assert page.status == 200, page.body
+    assert "Expires=Thu, 01 Jan 1970" in page.headers.get("set-cookie", "")  # cookie spent
+    found = installed(multi, "T0002")
+    assert found.ws != 0 and found.team_name == "Beta" and found.installer_user_id == "UADMIN"
+    [issued] = [i for i in multi.fake.oauth.tokens.values() if i.installer.key == "T0002"]
+    assert issued.token not in found.bot_token_enc  # encrypted at rest
+    index_into(multi, found.ws)
+    auth_tests = len(multi.fake.calls("auth.test"))
+    said = ask(multi, "000", "T0002", "beta")
+    assert "000" in said and "not installed" not in said
+    assert len(multi.fake.calls("auth.test")) == auth_tests  # no auth.test per request
+    # the fake's own workspace never installed it: refused, and shown nothing
+    refused = ask(multi, "000", "T0001", "alpha")
+    assert t("zh", "not_installed") in refused and "000" not in refused.replace("T0001", "")
+
+
+def test_calls_to_slack_carry_the_workspace_s_own_token(multi: Bot) -> None:
+    install(multi, BETA)
+    [issued] = [i for i in multi.fake.oauth.tokens.values() if i.installer.key == "T0002"]
+    home = {"type": "app_home_opened", "user": "U777", "channel": "DU777", "tab": "home"}
+    home["event_ts"] = f"{time.time():.6f}"
+    assert event(multi, home, "T0002") == 200
+    [call] = multi.fake.wait_for("views.publish")
+    assert call.ok and call.token == issued.token, call.error
+    # a workspace with no installation: refused before any listener, nothing published
+    assert event(multi, home, "T0099") == 200
+    assert len(multi.fake.calls("views.publish")) == 1
+
+
+def test_a_declined_install_keeps_nothing(multi: Bot) -> None:
+    page = install(multi, Installer(team_id="T0003", team_name="Gamma", decline=True))
+    assert page.status == 200 and "access_denied" in page.body
+    assert multi.store.find_installation("T0003") is None
+    assert not multi.fake.calls("oauth.v2.access")
+
+
+def test_a_state_is_good_once_and_only_in_the_browser_that_began(multi: Bot) -> None:
+    multi.fake.oauth.next = BETA
+    started = begin_install(multi)
+    slack = get(started.authorize_url)
+    # no cookie, or another browser's: refused before Slack is asked for a token
+    assert back_from_slack(multi, slack.location, None).status == 400
+    assert back_from_slack(multi, slack.location, f"{COOKIE}=forged").status == 400
+    assert not multi.fake.calls("oauth.v2.access")
+    assert back_from_slack(multi, slack.location, started.cookie).status == 200
+    # replayed: the state was used
+    again = back_from_slack(multi, slack.location, started.cookie)
+    assert again.status == 401 and "invalid_state" in again.body
+    assert len(multi.fake.calls("oauth.v2.access")) == 1
+
+
+def test_an_expired_state_is_refused(multi: Bot) -> None:
+    expired = DebriefStateStore(multi.store, STATE_SECRET, seconds=-1).issue()
+    multi.fake.oauth.next = BETA
+    slack = get(begin_install(multi).authorize_url)
+    location = slack.location.replace(slack.location.split("state=")[1], expired)
+    page = back_from_slack(multi, location, f"{COOKIE}={expired}")
+    assert page.status == 401 and "invalid_state" in page.body
+    assert multi.store.find_installation("T0002") is None
+
+
+def test_a_code_slack_does_not_know_installs_nothing(multi: Bot) -> None:
+    multi.fake.oauth.next = BETA
+    started = begin_install(multi)
+    slack = get(started.authorize_url)
+    location = slack.location.replace("code=code-", "code=bogus-")
+    page = back_from_slack(multi, location, started.cookie)
+    assert page.status == 401 and "invalid_code" in page.body
+    assert multi.store.find_installation("T0002") is None
+    [refused] = multi.fake.calls("oauth.v2.access")
+    assert refused.error == "invalid_code"
+
+
+def test_a_token_near_its_expiry_is_renewed_on_the_next_request(multi: Bot) -> None:
+    multi.fake.oauth.rotation = True
+    install(multi, BETA)
+    first = installed(multi, "T0002")
+    assert first.bot_refresh_token_enc and first.bot_token_expires_at
+    index_into(multi, first.ws)
+    # an hour from its end (the store's copy of it: Slack's token is still good)
+    assert multi.store.claim_token_rotation(first.ws, first.bot_token_enc, "test", "9999")
+    soon = int(time.time()) + 3600
+    assert multi.store.save_rotated_token(
+        first.ws, "test", first.bot_token_enc, first.bot_refresh_token_enc, soon
+    )
+    assert "000" in ask(multi, "000", "T0002", "beta")
+    [refresh] = [c for c in multi.fake.calls("oauth.v2.access") if c.params.get("refresh_token")]
+    assert refresh.ok and refresh.params["grant_type"] == "refresh_token"
+    renewed = installed(multi, "T0002")
+    assert renewed.bot_token_enc != first.bot_token_enc
+    assert renewed.bot_token_expires_at and renewed.bot_token_expires_at > soon
+    home = {"type": "app_home_opened", "user": "U777", "channel": "DU777", "tab": "home"}
+    home["event_ts"] = f"{time.time():.6f}"
+    assert event(multi, home, "T0002") == 200
+    [call] = multi.fake.wait_for("views.publish")
+    assert call.ok and str(call.token).startswith("xoxe.xoxb-")
+    current = [i.token for i in multi.fake.oauth.tokens.values() if i.refresh_token]
+    assert call.token == current[-1]  # the renewed one
+    # renewed once: the next request uses it as it is
+    ask(multi, "000", "T0002", "again")
+    assert (
+        len([c for c in multi.fake.calls("oauth.v2.access") if c.params.get("refresh_token")]) == 1
+    )
+
+
+def test_an_uninstall_takes_the_token_at_once_and_keeps_the_data_for_the_grace(
+    multi: Bot,
+) -> None:
+    install(multi, BETA)
+    ws = installed(multi, "T0002").ws
+    index_into(multi, ws)
+    multi.fake.oauth.uninstalled("T0002")
+    uninstalled = {"type": "app_uninstalled", "event_ts": f"{time.time():.6f}"}
+    assert event(multi, uninstalled, "T0002") == 200
+    assert multi.store.find_installation("T0002") is None
+    space = multi.store.workspace_of("T0002")
+    assert space is not None and space.uninstalled_at and space.erase_after
+    days = (
+        time.mktime(time.strptime(space.erase_after[:19], "%Y-%m-%dT%H:%M:%S")) - time.time()
+    ) / 86400
+    assert 29 < days < 31  # DEBRIEF_UNINSTALL_GRACE's default
+    assert event(multi, uninstalled, "T0002") == 200  # delivered twice: the same
+    refused = ask(multi, "000", "T0002", "after")
+    assert t("zh", "not_installed") in refused
+    assert multi.store.in_workspace(ws).stats().candidates == 4  # kept
+    # installed again by the same workspace: the same space, nothing lost
+    install(multi, BETA)
+    assert installed(multi, "T0002").ws == ws
+    back = multi.store.workspace_of("T0002")
+    assert back is not None and back.uninstalled_at is None and back.erase_after is None
+    assert "000" in ask(multi, "000", "T0002", "back")
+
+
+def test_a_revoked_bot_token_is_an_uninstall_and_a_user_s_is_not(multi: Bot) -> None:
+    install(multi, BETA)
+    revoked_user = {"type": "tokens_revoked", "tokens": {"oauth": ["UADMIN"], "bot": []}}
+    assert event(multi, revoked_user, "T0002") == 200
+    assert multi.store.find_installation("T0002") is not None
+    revoked_bot = {"type": "tokens_revoked", "tokens": {"oauth": [], "bot": ["UT0002BOT"]}}
+    assert event(multi, revoked_bot, "T0002") == 200
+    assert multi.store.find_installation("T0002") is None
+
+
+def test_an_uninstall_is_recorded_whoever_the_access_rules_allow(
+    fake_slack: FakeSlack, db_target: str
+) -> None:
+    bot = start_installed_bot(fake_slack, db_target, allowed_users_raw="U999")
+    try:
+        install(bot, BETA)
+        uninstalled = {"type": "app_uninstalled", "event_ts": f"{time.time():.6f}"}
+        assert event(bot, uninstalled, "T0002") == 200
+        assert bot.store.find_installation("T0002") is None
+    finally:
+        bot.server.stop()
+        bot.store.close()
+
+
+def test_the_single_workspace_database_becomes_its_workspace_s_at_the_first_install(
+    fake_slack: FakeSlack, db_target: str
+) -> None:
+    from store.factory import open_store
+
+    single = open_store(db_target)
+    assert not index_paths(single, [SEEDS]).failed
+    single.remember_workspace("T0002", "Beta")  # what single-workspace `serve` recorded
+    single.close()
+    bot = start_installed_bot(fake_slack, db_target)
+    try:
+        install(bot, BETA)
+        assert installed(bot, "T0002").ws == 0
+        assert "000" in ask(bot, "000", "T0002", "adopted")
+        # another workspace starts empty
+        install(bot, Installer(team_id="T0003", team_name="Gamma"))
+        other = ask(bot, "000", "T0003", "gamma")
+        wait_until("the answer", lambda: bool(bot.fake.responses("gamma")), 10)
+        assert installed(bot, "T0003").ws != 0 and "张" not in other
+    finally:
+        bot.server.stop()
+        bot.store.close()
+
+
+def test_the_install_pages_are_get_only_and_absent_in_single_workspace_mode(
+    multi: Bot, bot: Bot
+) -> None:
+    conn_url = multi.server.url + "/slack/install"
+    status, _h, _b = post_signed(conn_url, b"x=1", SECRET)
+    assert status == 405
+    assert get(bot.server.url + "/slack/install").status == 404
+    assert get(bot.server.url + "/slack/oauth_redirect?code=x&state=y").status == 404

@@ -113,7 +113,10 @@ class Reminder:
         store: Backend,
         client: WebClient | None,
         pacer: Pacer | None = None,
+        team: str | None = None,
     ) -> None:
+        """`team`: the workspace the reminded must belong to (installed in many, the
+        workspace's; otherwise the one `serve` recorded, or the token's)."""
         self.settings = settings
         self.store = store
         self.client = client
@@ -122,7 +125,7 @@ class Reminder:
         self.claimer = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._lock = threading.Lock()
         self._scheduler: Any = None
-        self._team: str | None = None
+        self._team: str | None = team
         self._refused: set[tuple[str, str]] = set()  # (day, reviewer) refused that day
         self._groups_read = False  # in this run
 

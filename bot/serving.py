@@ -306,10 +306,28 @@ class Serving:
             logger.info("DEBRIEF_REMIND_TIME is off: no reminders of overdue requests")
 
     def _start_per_workspace(self) -> None:
-        """Installed in many workspaces: the jobs that post on their own."""
+        """Installed in many workspaces: the files left unanswered, the digest and the
+        reminders, each workspace's with its own token."""
+        from .workspace_jobs import WorkspaceJobs
+
+        settings = self.settings
         logger.info(
             "installed in many workspaces: install pages at /slack/install,"
             " Slack sends installers back to /slack/oauth_redirect"
+        )
+        jobs = WorkspaceJobs(settings, self.store, self.app)
+        self.resumer = threading.Thread(
+            target=jobs.resume_uploads, name="debrief-resume", daemon=True
+        )
+        self.resumer.start()
+        self.jobs.append(jobs.start())
+        digest = f"at {settings.digest_time} in {settings.digest_channel}"
+        remind = "off" if settings.remind_time == "off" else f"at {settings.remind_time}"
+        logger.info(
+            "each workspace's daily digest: %s; reminders: %s (%s)",
+            digest if settings.digest_channel else "off",
+            remind,
+            settings.timezone,
         )
 
     def _check_workspace(self, team_id: str, team: str) -> None:

@@ -216,7 +216,8 @@ class Deliverer:
     def _delivered(self, event: WebhookEvent) -> None:
         attempt = event.attempts + 1
         if self.store.webhook_delivered(event.event_id, self.claimer):
-            record(self.store, [AuditEvent("debrief", "webhook:delivered", event.candidate_id)])
+            audit = self.store.in_workspace(event.ws)  # in the decision's own space
+            record(audit, [AuditEvent("debrief", "webhook:delivered", event.candidate_id)])
             logger.info(
                 "webhook: event %s delivered to %s (attempt %d)",
                 event.event_id,
@@ -237,7 +238,8 @@ class Deliverer:
         retry_at = datetime.now(UTC) + timedelta(seconds=pause)
         self.store.webhook_failed(event.event_id, self.claimer, error, retry_at)
         if self.store.webhook_event(event.event_id) is not None:  # not forgotten meanwhile
-            record(self.store, [AuditEvent("debrief", "webhook:failed", event.candidate_id)])
+            audit = self.store.in_workspace(event.ws)
+            record(audit, [AuditEvent("debrief", "webhook:failed", event.candidate_id)])
         logger.warning(
             "webhook: event %s not delivered to %s (%s), attempt %d: trying again in %s",
             event.event_id,

@@ -14,7 +14,7 @@ from typing import Protocol, Self
 
 from .api import IndexTarget, StoreAPI
 from .audit import ErasureState, Expired
-from .models import HealthCheck, IndexResult, IndexRun, Stats
+from .models import HealthCheck, IndexResult, IndexRun, Installation, Stats, Workspace
 from .pool import SearchPool
 
 
@@ -40,6 +40,8 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     def release_retention(self, day: str) -> None: ...
     def use_search_pool(self, pool: SearchPool | None) -> None: ...
     def in_workspace(self, ws: int) -> Self: ...
+    def workspaces(self) -> list[Workspace]: ...
+    def installation_of(self, ws: int) -> Installation | None: ...
 
 
 def is_pg_url(text: str) -> bool:

@@ -181,6 +181,7 @@ class WebhookEvent(BaseModel):
     attempts: int = 0
     next_at: str
     last_error: str | None = None
+    ws: int = 0  # the data space of its decision: one deliverer hands over every space's
 
 
 class Workspace(BaseModel):

@@ -17,7 +17,7 @@ from .base import Base
 from .clock import utcnow
 from .models import WebhookEvent
 
-_COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error"
+_COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error, ws"
 
 
 def _iso(at: datetime) -> str:

@@ -267,3 +267,45 @@ def test_the_install_pages_are_get_only_and_absent_in_single_workspace_mode(
     assert status == 405
     assert get(bot.server.url + "/slack/install").status == 404
     assert get(bot.server.url + "/slack/oauth_redirect?code=x&state=y").status == 404
+
+
+def test_each_workspace_gets_its_own_digest_with_its_own_token(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    from bot.workspace_jobs import WorkspaceJobs
+
+    fake_slack.member_channels.add("C0DIGEST")
+    bot = start_installed_bot(fake_slack, db_target, digest_channel="C0DIGEST", digest_time="00:00")
+    try:
+        install(bot, BETA)
+        install(bot, Installer(team_id="T0003", team_name="Gamma"))
+        install(bot, Installer(team_id="T0004", team_name="Delta"))
+        index_into(bot, installed(bot, "T0002").ws)
+        (SEEDS_ONE_DIR := tmp_path / "one").mkdir()
+        one = sorted(SEEDS.glob("*.txt"))[-1]
+        (SEEDS_ONE_DIR / one.name).write_bytes(one.read_bytes())
+        gamma = installed(bot, "T0003").ws
+        assert not index_paths(bot.store.in_workspace(gamma), [SEEDS_ONE_DIR]).failed
+        jobs = WorkspaceJobs(bot.settings, bot.store, bot.app)  # type: ignore[arg-type]
+        jobs.tick()
+        posts = fake_slack.calls("chat.postMessage")
+        tokens = {i.installer.key: i.token for i in fake_slack.oauth.tokens.values()}
+        by_team = {k: [p for p in posts if p.token == tok] for k, tok in tokens.items()}
+        assert len(by_team["T0002"]) == 1 and len(by_team["T0003"]) == 1
+        assert not by_team["T0004"]  # nothing new there: no digest
+        beta, gamma_post = (
+            all_text(by_team["T0002"][0].params),
+            all_text(by_team["T0003"][0].params),
+        )
+        assert "4" in beta and one.stem[:3] in gamma_post
+        assert beta != gamma_post
+        jobs.tick()  # claimed for the day, in each space
+        assert len(fake_slack.calls("chat.postMessage")) == 2
+        # uninstalled: its jobs stop with its token
+        fake_slack.oauth.uninstalled("T0003")
+        uninstalled = {"type": "app_uninstalled", "event_ts": f"{time.time():.6f}"}
+        assert event(bot, uninstalled, "T0003") == 200
+        assert [w.slack_key for w in jobs.installed()] == ["T0002", "T0004"]
+    finally:
+        bot.server.stop()
+        bot.store.close()

@@ -185,7 +185,7 @@ def create_app(
             app.client_of,
         )
         # before every other middleware: an uninstall carries no user to check
-        app.middleware(uninstall_listener(found.installations))
+        app.middleware(uninstall_listener(found.installations, app.spaces.teams_changed))
     listeners.register(app, deps, app.spaces)
     if found is None:
         policy.start(app.client)  # user groups read in the background, never before an ack

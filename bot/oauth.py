@@ -426,6 +426,7 @@ class WorkspaceAuthorize(Authorize):
 # -- the app's install side, from the settings ----------------------------------------------
 
 UNINSTALL_EVENTS = ("app_uninstalled", "tokens_revoked")
+GRANT_EVENTS = ("team_access_granted", "team_access_revoked")  # org-wide installs
 
 
 @dataclass(frozen=True)
@@ -490,19 +491,27 @@ def _bot_token_revoked(event: dict[str, Any]) -> bool:
 
 def uninstall_listener(
     installations: DebriefInstallationStore,
+    teams_changed: Callable[[str], None] = lambda key: None,
 ) -> Callable[[dict[str, Any], BoltContext, Callable[[], BoltResponse]], BoltResponse]:
     """The first middleware of an app installed in many workspaces: `app_uninstalled`,
     and `tokens_revoked` naming the bot's token, take that workspace's token out of the
     store at once (its data waits out DEBRIEF_UNINSTALL_GRACE). These events carry no
     user, so no access rule may stand in their way; Slack gets its 200 only once the
     store has it (a store that fails gets 503, and Slack sends the event again). A user's
-    token revoked concerns nothing Debrief keeps. Every other request goes on."""
+    token revoked concerns nothing Debrief keeps. An organisation's workspace granted or
+    taken away (`team_access_granted`/`revoked`) has its list read again
+    (`teams_changed`, with the organisation's id). Every other request goes on."""
 
     def on_uninstall(
         body: dict[str, Any], context: BoltContext, next: Callable[[], BoltResponse]
     ) -> BoltResponse:
         event = body.get("event") if body.get("type") == "event_callback" else None
         kind = event.get("type") if isinstance(event, dict) else None
+        if kind in GRANT_EVENTS:
+            key = context.enterprise_id or context.team_id
+            if key:
+                teams_changed(key)
+            return BoltResponse(status=200, body="")
         if not isinstance(event, dict) or kind not in UNINSTALL_EVENTS:
             return next()
         if kind == "app_uninstalled" or _bot_token_revoked(event):

@@ -21,7 +21,7 @@ from store.factory import Backend
 from .i18n import Locale
 from .pacing import Pacer
 from .people import ChannelMembers, UserNames
-from .policy import Policy
+from .policy import GrantedTeams, Policy
 
 DEPS_KEY = "deps"
 SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth.py)
@@ -60,6 +60,9 @@ class Deps:
     tz: ZoneInfo = field(default_factory=_team_zone)
     # what time it is (aware): deadlines and what is overdue; tests hand in their own
     clock: Callable[[], datetime] = _utc_now
+    # installed org-wide (Enterprise Grid): the organisation's workspaces it serves;
+    # None: the one workspace of the token
+    teams: GrantedTeams | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds
@@ -96,6 +99,7 @@ class Spaces:
         self.deciders = deciders
         self.client_of = client_of
         self._made: dict[int, Deps] = {}
+        self._keys: dict[int, str | None] = {}
         self._lock = threading.Lock()
         self._closed = False
 
@@ -110,6 +114,7 @@ class Spaces:
             uploads = self.base.uploads
             if uploads is not None and ws != 0 and key:
                 uploads = f"{uploads.rstrip('/')}/{key}"
+            org = bool(key and key.startswith("E"))  # an org-wide install's space
             made = replace(
                 self.base,
                 store=self.base.store.in_workspace(ws),
@@ -118,12 +123,24 @@ class Spaces:
                 deciders=deciders,
                 names=UserNames(),
                 members=ChannelMembers(),
+                teams=GrantedTeams() if org else None,
             )
             self._made[ws] = made
+            self._keys[ws] = key
             if not self._closed:
                 policy.start(lambda: self.client_of(ws))
                 deciders.start(lambda: self.client_of(ws))
+                if made.teams is not None:
+                    made.teams.start(lambda: self.client_of(ws))
             return made
+
+    def teams_changed(self, key: str) -> None:
+        """An organisation's workspaces changed: its space reads them again now."""
+        with self._lock:
+            found = [d for ws, d in self._made.items() if self._keys.get(ws) == key]
+        for deps in found:
+            if deps.teams is not None:
+                deps.teams.read_soon()
 
     def close(self) -> None:
         """Stop reading user groups, for every space."""
@@ -133,3 +150,5 @@ class Spaces:
         for deps in made:
             deps.policy.stop()
             deps.deciders.stop()
+            if deps.teams is not None:
+                deps.teams.stop()

@@ -127,3 +127,73 @@ class Policy:
 
     def channel_allowed(self, channel: str | None) -> bool:
         return not self.channels or (channel is not None and channel in self.channels)
+
+
+class GrantedTeams:
+    """Installed org-wide on Enterprise Grid: the organisation's workspaces the app was
+    granted (`auth.teams.list`), read in the background as user groups are, so that a
+    request from any of them is served and one from any other team (a Slack Connect
+    user's) is not. Before the first read, requests are "pending"; a failed read keeps
+    the last good list."""
+
+    def __init__(self, refresh_s: float = GROUP_REFRESH_S, retry_s: float = GROUP_RETRY_S) -> None:
+        self.refresh_s = refresh_s
+        self.retry_s = retry_s
+        self._teams: frozenset[str] | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def teams(self) -> frozenset[str] | None:
+        """The granted workspaces; None before the first read."""
+        with self._lock:
+            return self._teams
+
+    def start(self, client: Callable[[], WebClient | None]) -> None:
+        if self._thread is not None:
+            return
+        self._thread = threading.Thread(
+            target=self._run, args=(client,), name="debrief-org-teams", daemon=True
+        )
+        self._thread.start()
+
+    def read_soon(self) -> None:
+        """A workspace was granted or taken away: read the list again now."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        thread, self._thread = self._thread, None
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    def _run(self, client: Callable[[], WebClient | None]) -> None:
+        while not self._stop.is_set():
+            current = client()
+            read = current is not None and self.refresh(current)
+            self._wake.wait(self.refresh_s if read else self.retry_s)
+            self._wake.clear()
+
+    def refresh(self, client: WebClient) -> bool:
+        teams: set[str] = set()
+        cursor: str | None = None
+        try:
+            while True:
+                response = client.auth_teams_list(cursor=cursor, limit=200)
+                teams |= {str(t.get("id")) for t in response.get("teams") or [] if t.get("id")}
+                cursor = (response.get("response_metadata") or {}).get("next_cursor") or None
+                if not cursor:
+                    break
+        except SlackApiError as exc:
+            error = (exc.response or {}).get("error")
+            logger.warning("cannot read the organisation's workspaces (%s)", error)
+            return False
+        except Exception:
+            logger.exception("cannot read the organisation's workspaces")
+            return False
+        with self._lock:
+            self._teams = frozenset(teams)
+        return True

@@ -309,3 +309,58 @@ def test_each_workspace_gets_its_own_digest_with_its_own_token(
     finally:
         bot.server.stop()
         bot.store.close()
+
+
+def org_command(bot: Bot, text: str, team: str, name: str) -> str:
+    """`/candidate` in workspace `team` of the organisation E0001, installed org-wide."""
+    from urllib.parse import urlencode
+
+    from support.signed import command_payload
+
+    payload = command_payload(text, team_id=team, response_url=bot.fake.response_url(name))
+    payload |= {"is_enterprise_install": "true", "enterprise_id": "E0001"}
+    status, _h, answer = post_signed(bot.events_url, urlencode(payload).encode(), SECRET)
+    assert status == 200
+    bot.idle()
+    body = answer.decode() if isinstance(answer, bytes) else str(answer)
+    return body + "".join(all_text(r) for r in bot.fake.responses(name))
+
+
+def test_an_org_wide_install_serves_the_organisation_s_granted_workspaces_as_one(
+    multi: Bot,
+) -> None:
+    org = Installer(
+        team_id=None,
+        team_name=None,
+        enterprise_id="E0001",
+        enterprise_name="Org",
+        org_wide=True,
+        teams=("T0101", "T0102"),
+    )
+    assert install(multi, org).status == 200
+    found = installed(multi, "E0001")
+    assert found.is_enterprise_install and found.team_id is None and found.ws != 0
+    index_into(multi, found.ws)
+    pending = t("zh", "refused_pending")
+    n = iter(range(1000))
+    wait_until(
+        "the organisation's workspaces read",
+        lambda: pending not in org_command(multi, "000", "T0101", f"try{next(n)}"),
+        15,
+    )
+    assert "000" in org_command(multi, "000", "T0101", "first")
+    assert "000" in org_command(multi, "000", "T0102", "second")  # one data space for both
+    # a workspace the organisation did not grant it: refused, shown nothing
+    refused = org_command(multi, "000", "T0199", "other")
+    assert t("zh", "refused") in refused and "视频开发工程师" not in refused
+    # granted later: read again at once
+    org.teams = ("T0101", "T0102", "T0199")
+    granted = {"type": "team_access_granted", "team_ids": ["T0199"]}
+    body = event_body(granted, team_id="E0001")
+    assert post_signed(multi.events_url, body, SECRET)[0] == 200
+    m = iter(range(1000))
+    wait_until(
+        "the new workspace served",
+        lambda: "视频开发工程师" in org_command(multi, "000", "T0199", f"later{next(m)}"),
+        15,
+    )

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # What only an app installed through Slack's OAuth flow subscribes to: the events that
 # take an uninstalled workspace's token out (bot/oauth.py listens for them).
-INSTALL_EVENTS = ["app_uninstalled", "tokens_revoked"]
+INSTALL_EVENTS = ["app_uninstalled", "tokens_revoked", "team_access_granted", "team_access_revoked"]
 
 
 def load(name: str) -> dict[str, Any]:

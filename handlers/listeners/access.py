@@ -31,7 +31,7 @@ from slack_sdk.webhook import WebhookClient
 from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 from ..i18n import t
-from ..policy import Policy
+from ..policy import GrantedTeams, Policy
 from ..views import notice
 from ..views_common import no_access_home
 from ..views_decide import Target
@@ -142,20 +142,33 @@ class Refusal:
     event: AuditEvent
 
 
-def check(body: dict[str, Any], context: BoltContext, policy: Policy) -> Refusal | None:
+def check(
+    body: dict[str, Any],
+    context: BoltContext,
+    policy: Policy,
+    granted: GrantedTeams | None = None,
+) -> Refusal | None:
     """None when the request may go on to the listeners; else why not, for the user and the audit.
+    `granted`: installed org-wide, the organisation's workspaces it serves (else the
+    token's own workspace is the only one).
 
     Reads nothing from Slack: it runs before the request is acknowledged."""
     kind = body.get("type") or ("command" if body.get("command") else None)
     if kind in {"url_verification", "ssl_check"} or (kind is None and "challenge" in body):
         return None
     own_team = context.authorize_result.team_id if context.authorize_result else None
+    own = {own_team} if own_team else set()
+    org = granted.teams if granted is not None else None
+    if granted is not None:
+        own = set(org or ())
     teams = request_teams(body)
     reason: str | None = None
-    if not own_team or not teams:
+    if granted is not None and org is None:
+        reason = "refused_pending"  # the organisation's workspaces not read yet
+    elif not own or not teams:
         reason = "refused_foreign"
         logger.warning("refused a request that names no workspace")
-    elif any(team != own_team for team in teams):
+    elif any(team not in own for team in teams):
         reason = "refused_foreign"
         logger.warning("refused a request from another workspace (%s)", sorted(set(teams)))
     else:
@@ -189,7 +202,7 @@ def access_guard(
     """The middleware: let the request through to the listeners, or refuse it politely
     (and note who was refused)."""
     deps = deps_of(context)
-    refusal = check(body, context, deps.policy)
+    refusal = check(body, context, deps.policy, deps.teams)
     if refusal is None:
         return next()
     if _matters(body, deps):

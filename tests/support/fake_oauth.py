@@ -49,6 +49,7 @@ class Installer:
     org_wide: bool = False
     user: str = "UADMIN"
     decline: bool = False  # the person clicks "Cancel" on Slack's page
+    teams: tuple[str, ...] = ()  # org-wide: the workspaces the app was granted (auth.teams.list)
 
     @property
     def key(self) -> str:

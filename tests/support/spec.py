@@ -15,7 +15,10 @@ WEB_API_SPEC = SPEC_DIR / "slack_web_openapi_v2_trimmed.json"
 MANIFEST_SCHEMA = SPEC_DIR / "manifest.schema.1.0.0.json"
 
 # Methods newer than the 2020 spec, with their required arguments (besides the token).
-NEWER_THAN_SPEC: dict[str, frozenset[str]] = {"apps.connections.open": frozenset()}
+NEWER_THAN_SPEC: dict[str, frozenset[str]] = {
+    "apps.connections.open": frozenset(),
+    "auth.teams.list": frozenset(),  # the workspaces an org-wide install was granted
+}
 APP_TOKEN_METHODS = frozenset({"apps.connections.open"})
 # Called with the app's client id and secret instead of a token; the 2020 spec requires
 # `code` of oauth.v2.access, which today's takes only for a code (not to refresh a token).

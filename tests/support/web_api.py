@@ -365,6 +365,22 @@ def _conversations_members(fake: FakeSlack, call: Call) -> Result:
     }
 
 
+def _auth_teams_list(fake: FakeSlack, call: Call) -> Result:
+    """The workspaces a token reaches: an org-wide install's, those it was granted; a
+    workspace's token, its own."""
+    issued = fake.oauth.identity(call.token)
+    if issued is None:
+        teams = [TEAM_ID]
+    elif issued.installer.org_wide:
+        teams = list(issued.installer.teams)
+    else:
+        teams = [issued.installer.team_id or ""]
+    return {
+        "teams": [{"id": team, "name": team.lower()} for team in teams],
+        "response_metadata": {"next_cursor": ""},
+    }
+
+
 def _users_info(fake: FakeSlack, call: Call) -> Result:
     """Every `U…`/`W…` id is a member of the workspace (named when ``fake.users`` names
     it), except those of ``fake.unknown_users`` and the Slack Connect users of
@@ -430,6 +446,7 @@ Method = Callable[["FakeSlack", Call], Result]
 METHODS: dict[str, Method] = {
     "apps.connections.open": _apps_connections_open,
     "auth.test": _auth_test,
+    "auth.teams.list": _auth_teams_list,
     "oauth.v2.access": lambda fake, call: fake.oauth.access(call),
     "bots.info": _bots_info,
     "chat.postEphemeral": _chat_post_ephemeral,

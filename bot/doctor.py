@@ -34,7 +34,7 @@ from store.private import others_can_read
 from store.transcripts.files import collect, prepare
 
 from .cli_text import store_error
-from .settings import Settings
+from .settings import Settings, SettingsError
 
 REQUIRED_SCOPES = (
     "commands",
@@ -88,8 +88,9 @@ class Doctor:
         return Check(name=name, status=status, detail=self.say(key, **values) if key else "")
 
     def checks(self) -> list[Check]:
+        slack = self.installs() if self.settings.many_workspaces else self.bot_token()
         return [
-            *self.bot_token(),
+            *slack,
             self.deciders(),
             *self.app_token(),
             *self.signing_secret(),
@@ -137,6 +138,47 @@ class Doctor:
         ]
         for channel in channels:
             yield self.membership(channel, channel == self.settings.digest_channel)
+
+    def installs(self) -> Iterator[Check]:
+        """Installed in many workspaces: the app's OAuth settings are all there, and
+        DEBRIEF_TOKEN_KEY decrypts every stored token (a key changed without keeping the
+        old one after it would leave each workspace to install Debrief again)."""
+        try:
+            self.settings.require_oauth()
+        except SettingsError as exc:
+            yield Check(name="install", status="fail", detail=exc.said(self.locale))
+            return
+        yield self.check("install", "ok", "doctor_install_ok")
+        assert self.settings.token_key is not None
+        try:
+            store = open_store(self.settings.db_path, create=False)
+        except StoreError:
+            return  # the database check says why
+        try:
+            from .oauth import TokenCipher, TokenKeyError
+
+            cipher = TokenCipher(self.settings.token_key)
+            installed = [
+                found
+                for space in store.workspaces()
+                if space.slack_key and (found := store.installation_of(space.ws)) is not None
+            ]
+            stale: list[str] = []
+            for found in installed:
+                try:
+                    cipher.decrypt(found.bot_token_enc)
+                    if found.bot_refresh_token_enc:
+                        cipher.decrypt(found.bot_refresh_token_enc)
+                except TokenKeyError:
+                    stale.append(found.slack_key)
+        finally:
+            store.close()
+        if stale:
+            yield self.check(
+                "token key", "fail", "doctor_token_key_stale", n=len(stale), keys=", ".join(stale)
+            )
+        else:
+            yield self.check("token key", "ok", "doctor_token_key_ok", n=len(installed))
 
     def deciders(self) -> Check:
         """Who may record a hiring decision: unset is a warning (nobody may); each user

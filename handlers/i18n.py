@@ -1173,6 +1173,18 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     },
     "doctor_failed": {"zh": "{n} 项未通过", "en": "{n} failed"},
     "doctor_passed": {"zh": "全部通过", "en": "all checks passed"},
+    "doctor_install_ok": {
+        "zh": "安装到多个工作区：SLACK_CLIENT_ID、SLACK_CLIENT_SECRET、SLACK_STATE_SECRET 和 DEBRIEF_TOKEN_KEY 都已设置",
+        "en": "installed in many workspaces: SLACK_CLIENT_ID, SLACK_CLIENT_SECRET, SLACK_STATE_SECRET and DEBRIEF_TOKEN_KEY are set",
+    },
+    "doctor_token_key_ok": {
+        "zh": "DEBRIEF_TOKEN_KEY 能解密已安装的 {n} 个工作区的令牌",
+        "en": "DEBRIEF_TOKEN_KEY decrypts the tokens of the {n} workspace(s) installed",
+    },
+    "doctor_token_key_stale": {
+        "zh": "DEBRIEF_TOKEN_KEY 无法解密 {n} 个工作区（{keys}）的令牌：密钥换过了吗？把旧密钥用逗号接在新密钥后面，否则这些工作区要重新安装",
+        "en": "DEBRIEF_TOKEN_KEY cannot decrypt the tokens of {n} workspace(s) ({keys}): was the key replaced? Put the old key after the new one, comma-separated, or those workspaces must install Debrief again",
+    },
     "doctor_bot_unset": {
         "zh": "没有设置 SLACK_BOT_TOKEN：在应用的 OAuth & Permissions 页复制 Bot User OAuth Token（xoxb-…）",
         "en": "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token (xoxb-…) from the app's OAuth & Permissions page",

@@ -307,3 +307,47 @@ def test_how_mentions_last_arrived_tells_whether_should_escape_is_on(
         checks["mentions"]["status"] == "ok"
         and "should_escape is on" in checks["mentions"]["detail"]
     )
+
+
+def test_installed_in_many_workspaces_the_token_key_must_decrypt_every_token(
+    fake_slack: FakeSlack, db: Path
+) -> None:
+    from cryptography.fernet import Fernet
+
+    from bot.oauth import TokenCipher
+    from store.models import Installation
+
+    old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    store = Store(str(db))
+    store.save_installation(
+        Installation(
+            enterprise_id=None,
+            team_id="T0002",
+            team_name="Beta",
+            bot_id="B1",
+            bot_user_id="U1",
+            bot_scopes="commands",
+            bot_token_enc=TokenCipher(old).encrypt("xoxb-2-secret"),
+            token_type="bot",
+        )
+    )
+    store.close()
+    many = {
+        "SLACK_BOT_TOKEN": "",
+        "SLACK_CLIENT_ID": "1.2",
+        "SLACK_CLIENT_SECRET": "s",
+        "SLACK_STATE_SECRET": "t",
+    }
+    code, checks = doctor(fake_slack, db, **many, DEBRIEF_TOKEN_KEY=old)
+    assert checks["install"]["status"] == "ok" and checks["token key"]["status"] == "ok"
+    assert "slack token" not in checks and checks["mode"]["status"] == "ok"
+    # the key replaced without the old one after it: said, naming the workspace
+    code, checks = doctor(fake_slack, db, **many, DEBRIEF_TOKEN_KEY=new)
+    assert code == 1 and checks["token key"]["status"] == "fail"
+    assert "T0002" in checks["token key"]["detail"]
+    assert "xoxb-2-secret" not in json.dumps(checks)
+    code, checks = doctor(fake_slack, db, **many, DEBRIEF_TOKEN_KEY=f"{new},{old}")
+    assert checks["token key"]["status"] == "ok"
+    # a setting missing: named
+    code, checks = doctor(fake_slack, db, **many | {"SLACK_STATE_SECRET": ""})
+    assert code == 1 and "SLACK_STATE_SECRET" in checks["install"]["detail"]

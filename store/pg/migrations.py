@@ -620,3 +620,11 @@ def pg020_keys_in_a_space(conn: Conn) -> None:
         )
     conn.execute("ALTER TABLE candidates DROP CONSTRAINT candidates_id_key")
     conn.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")
+
+
+@migration
+def pg021_audit_by_subject(conn: Conn) -> None:
+    """SQLite's m020: the audit's lines by data space and subject (forget, erasing a
+    space), in place of pg001's index on the subject alone (every query names a space)."""
+    conn.execute("CREATE INDEX audit_subject ON audit (ws, candidate_id)")
+    conn.execute("DROP INDEX IF EXISTS audit_candidate")

@@ -481,3 +481,11 @@ def m019_keys_in_a_space(db: sqlite_utils.Database) -> None:
         _rekeyed(db, table, key)
     db.execute("DROP INDEX IF EXISTS idx_candidates_id")
     db.execute("CREATE UNIQUE INDEX candidates_ws_id ON candidates (ws, id)")
+
+
+@migration
+def m020_audit_by_subject(db: sqlite_utils.Database) -> None:
+    """The audit's lines by data space and subject: forgetting someone rewrites their
+    lines to a pseudonym, and erasing a whole space walks its subjects; both read every
+    line of the audit without it."""
+    db.execute("CREATE INDEX IF NOT EXISTS audit_subject ON audit (ws, candidate_id)")

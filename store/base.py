@@ -194,10 +194,12 @@ class Base(ABC):
         """Until `tx` ends, no other writer holds `key` (on any replica)."""
 
     @abstractmethod
-    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+    def _erase_for_good(self, write: Callable[[Tx], T | None], *, wipe: bool = True) -> T | None:
         """Run `write` in one transaction whose deletions leave no readable trace of the
         deleted text behind in the database (as far as the backend can); it returns
-        None when it deleted nothing."""
+        None when it deleted nothing. `wipe=False` leaves the backend's clean-up after
+        the transaction (a checkpoint, a vacuum) to a later call: a space's erasure
+        runs many short transactions and wipes once at the end."""
 
     # -- the full-text part of a save, which each backend writes its own way ------------
     # (store/sqlite/search.py: FTS5 tables; store/pg/search.py: columns and postings)

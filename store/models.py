@@ -199,6 +199,32 @@ class Workspace(BaseModel):
     erased_at: str | None = None
 
 
+SpaceRefusal = Literal["erased", "installed", "unadopted", "not_uninstalled"]
+"""Why a data space may not be erased: it was already (`erased`), it is installed, or it
+is space 0 with no Slack key (`unadopted`: the single-workspace mode's, which no install
+took) or never uninstalled."""
+
+
+ZeroNaming = Literal["named", "already", "taken", "keyed", "erased", "served_other"]
+"""What giving space 0 a Slack key did (`SpaceStore.name_space_zero`): `named` it,
+nothing (`already` that key), or nothing because another space has that key (`taken`),
+space 0 has another key (`keyed`), was erased, or served another team in the
+single-workspace mode (`served_other`, unless forced)."""
+
+
+class SpaceStep(BaseModel):
+    """One short transaction of a data space's erasure (`SpaceStore.erase_space_step`):
+    what it erased, the uploaded files the caller is to erase next (then
+    `forget_space_files`), and whether anything is left."""
+
+    candidates: int = 0  # candidates (or ids the audit still named) erased as forget does
+    files: list[str] = Field(default_factory=list)  # transcripts saved from Slack
+    rows: int = 0  # the space's other rows deleted
+    after: str = ""  # the last audit subject done: where the next step goes on
+    done: bool = False  # nothing left but `finish_space_erasure`
+    stopped: SpaceRefusal | None = None  # installed again (or erased) meanwhile: stop
+
+
 class Installation(BaseModel):
     """What an install gave a data space: the bot's identity and its token, encrypted by
     the caller (the store only keeps ciphertext), and when a rotating token expires."""

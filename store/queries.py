@@ -13,6 +13,7 @@ from .installations import WorkspaceStore
 from .maintenance import MaintenanceStore
 from .outcomes import OutcomeStore
 from .requests import RequestStore
+from .spaces import SpaceStore
 from .threads import ThreadStore
 from .uploads import UploadStore
 from .webhooks import WebhookStore
@@ -28,11 +29,12 @@ class Queries(
     HomeStore,
     UploadStore,
     DigestStore,
+    SpaceStore,
     AuditStore,
     MaintenanceStore,
     WorkspaceStore,
 ):
     """Candidates, threads, decisions, hiring decisions, requests and reminders, the
-    ATS's webhook events, uploads, the Home tab, the digest, the audit and
-    erasure, counts, the workspaces installed: each query written once, for both
-    backends."""
+    ATS's webhook events, uploads, the Home tab, the digest, the audit and erasure (of
+    a candidate, of a whole data space), counts, the workspaces installed: each query
+    written once, for both backends."""

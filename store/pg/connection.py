@@ -235,13 +235,13 @@ class PgConnection(Base):
         low, high = self.rid_range
         return f"(SELECT coalesce(max(rid), {low - 1:d}) + 1 FROM candidates WHERE rid BETWEEN {low:d} AND {high:d})"
 
-    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+    def _erase_for_good(self, write: Callable[[Tx], T | None], *, wipe: bool = True) -> T | None:
         """PostgreSQL does not overwrite deleted bytes in place: after the write, the
         tables that held the text are vacuumed, so their space is reclaimed and reused
         (the server's WAL and backups are the operator's)."""
         with self.tx() as tx:
             done = write(tx)
-        if done is not None:
+        if done is not None and wipe:
             with self._said():
                 for table in _VACUUMED:
                     self.conn.execute(f"VACUUM {table}")

@@ -305,7 +305,7 @@ class Connection(Base):
         low, high = self.rid_range
         return f"(SELECT coalesce(max(rid), {low - 1:d}) + 1 FROM candidates WHERE rid BETWEEN {low:d} AND {high:d})"
 
-    def _erase_for_good(self, write: Callable[[Tx], T | None]) -> T | None:
+    def _erase_for_good(self, write: Callable[[Tx], T | None], *, wipe: bool = True) -> T | None:
         """The deleted bytes are overwritten (secure_delete) and, when something was
         deleted, the WAL emptied: the database files no longer hold the text."""
         with self._said():
@@ -316,7 +316,7 @@ class Connection(Base):
                     done = write(tx)
             finally:
                 db.execute("PRAGMA secure_delete = OFF")
-        if done is not None:
+        if done is not None and wipe:
             self.checkpoint()
         return done
 

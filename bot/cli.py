@@ -23,13 +23,14 @@ from .cli_common import (
     db_option,
     echo_json,
     json_option,
-    open_store,
+    open_space,
     settings_for,
+    workspace_option,
 )
 from .cli_slack import ask, digest, remind, serve
 from .export import export
 from .migrate_db import migrate_db
-from .ops import audit, backup, doctor, forget, retention, stats
+from .ops import audit, backup, doctor, forget, migrate_workspace, retention, stats
 
 # The --json contracts: these keys, as the README spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question", "matched", "partial"}
@@ -64,10 +65,14 @@ def index_json(result: IndexResult) -> dict[str, Any]:
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @db_option
+@workspace_option
 @json_option
-def index(paths: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
-    """Index transcript files and folders (new, changed and removed files)."""
-    store = open_store(db_path, create=True)
+def index(
+    paths: tuple[str, ...], db_path: str | None, workspace: str | None, as_json: bool
+) -> None:
+    """Index transcript files and folders (new, changed and removed files), into one
+    workspace's data with --workspace."""
+    store = open_space(db_path, workspace, create=True)
     bulk: dict[str, Any] = {"workers": default_workers(), "batch_seconds": 2.0}
     if as_json or not sys.stderr.isatty():
         result = index_paths(store, paths, **bulk)
@@ -181,10 +186,13 @@ def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
 @click.command()
 @click.argument("candidate", nargs=-1, required=True)
 @db_option
+@workspace_option
 @json_option
-def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None:
+def show(
+    candidate: tuple[str, ...], db_path: str | None, workspace: str | None, as_json: bool
+) -> None:
     """Show one candidate: an id, a unique id prefix, or words matching one candidate."""
-    store = open_store(db_path)
+    store = open_space(db_path, workspace)
     c = resolve_or_exit(store, " ".join(candidate), as_json)
     if as_json:
         echo_json(candidate_json(c))
@@ -206,15 +214,21 @@ def show(candidate: tuple[str, ...], db_path: str | None, as_json: bool) -> None
     show_default=True,
     help="best matches first (bm25), or newest first",
 )
+@workspace_option
 @json_option
 def search(
-    query: tuple[str, ...], db_path: str | None, limit: int, sort: str, as_json: bool
+    query: tuple[str, ...],
+    db_path: str | None,
+    limit: int,
+    sort: str,
+    workspace: str | None,
+    as_json: bool,
 ) -> None:
     """Full-text search: best matches first."""
     words = " ".join(query).split()  # any Unicode space separates words
     if not words:
         raise BadUsage("cli_empty_query")
-    store = open_store(db_path)
+    store = open_space(db_path, workspace)
     hits = store.search(
         " ".join(words), limit=limit, sort="newest" if sort == "newest" else "relevance"
     )
@@ -241,12 +255,18 @@ def search(
 )
 @click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip the first M.")
 @db_option
+@workspace_option
 @json_option
 def list_(
-    position: str | None, limit: int | None, offset: int, db_path: str | None, as_json: bool
+    position: str | None,
+    limit: int | None,
+    offset: int,
+    db_path: str | None,
+    workspace: str | None,
+    as_json: bool,
 ) -> None:
     """Candidates, newest first, optionally for one position."""
-    store = open_store(db_path)
+    store = open_space(db_path, workspace)
     if limit is None and not as_json and sys.stdout.isatty():
         limit = 50
     rows = store.list_candidates(position, limit=limit, offset=offset)
@@ -286,6 +306,7 @@ cli.add_command(stats)
 cli.add_command(audit)
 cli.add_command(forget)
 cli.add_command(retention)
+cli.add_command(migrate_workspace)
 cli.add_command(migrate_db)
 cli.add_command(export)
 

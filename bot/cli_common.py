@@ -9,18 +9,19 @@ say or configure differently, `BadUsage` (exit 2): each names a catalogue entry
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import IO, Any, TypeVar
 
 import click
 
-from handlers.i18n import has
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
 from store.factory import open_store as open_backend
+from store.models import Workspace
 
-from .cli_text import Locale, store_error, t
+from .cli_text import Locale, has, store_error, t
 from .settings import Settings, SettingsError, environment_locale, load_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,6 +114,69 @@ def db_option(fn: F) -> F:
 
 def json_option(fn: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(fn)
+
+
+WORKSPACE_KEY = re.compile(r"[TE][A-Z0-9]{2,}")
+"""A Slack workspace's id (`T…`) or an Enterprise Grid organisation's (`E…`)."""
+
+
+def workspace_option(fn: F) -> F:
+    return click.option(
+        "--workspace",
+        "workspace",
+        metavar="T…|E…",
+        help=(
+            "The Slack workspace (T…) or Enterprise Grid organisation (E…) whose data:"
+            " required when the database holds several workspaces' data (installed in"
+            " many); by default the only one."
+        ),
+    )(fn)
+
+
+def workspace_key(key: str) -> str:
+    """`key` as typed, checked to be a workspace's or an organisation's id."""
+    key = key.strip()
+    if not WORKSPACE_KEY.fullmatch(key):
+        raise BadUsage("cli_workspace_bad_key", workspace=key)
+    return key
+
+
+def _known(spaces: list[Workspace]) -> Callable[[Locale], str]:
+    """The workspaces a database holds, as an error lists them."""
+
+    def say(locale: Locale) -> str:
+        names = [
+            w.slack_key or t(locale, "cli_workspace_zero") for w in spaces if w.erased_at is None
+        ]
+        return ", ".join(names) or t(locale, "cli_workspace_none")
+
+    return say
+
+
+def space_of(store: Backend, key: str | None) -> Workspace:
+    """The data space a command works in: the one whose key is `key` (`--workspace`);
+    without one, space 0, but only while the database holds no other space's data:
+    installed in many workspaces, a command that reads or writes candidates must be
+    told which (it fails closed rather than guess)."""
+    spaces = store.workspaces()
+    if key is not None:
+        key = workspace_key(key)
+        for space in spaces:
+            if space.slack_key == key and space.erased_at is None:
+                return space
+        known = _known(spaces)
+        raise BadUsage(lambda loc: t(loc, "cli_workspace_unknown", workspace=key, known=known(loc)))
+    others = [w for w in spaces if w.ws != 0 and w.erased_at is None]
+    if others:
+        known = _known(spaces)
+        raise BadUsage(lambda loc: t(loc, "cli_workspace_needed", known=known(loc)))
+    return spaces[0]
+
+
+def open_space(db_path: str | None, key: str | None, *, create: bool = False) -> Backend:
+    """The database (see `open_store`) as the data space of `--workspace` sees it."""
+    store = open_store(db_path, create=create)
+    return store.in_workspace(space_of(store, key).ws)
 
 
 def echo_json(value: Any) -> None:

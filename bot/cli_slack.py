@@ -10,10 +10,17 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from store.factory import open_store as open_backend
-
 from . import cli_text
-from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
+from .cli_common import (
+    BadUsage,
+    Failure,
+    db_option,
+    echo_json,
+    json_option,
+    open_space,
+    settings_for,
+    workspace_option,
+)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -191,8 +198,16 @@ def _rich(element: object) -> str:
 @db_option
 @click.option("--user", default="U_CLI", show_default=True, help="Who asks (a Slack user ID).")
 @click.option("--channel", default="C_CLI", show_default=True, help="Where (a Slack channel ID).")
+@workspace_option
 @json_option
-def ask(command: str, db_path: str | None, user: str, channel: str, as_json: bool) -> None:
+def ask(
+    command: str,
+    db_path: str | None,
+    user: str,
+    channel: str,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
     from handlers.audit import record
     from handlers.commands import Kind, answer, parse_command
@@ -212,7 +227,7 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
         raise Failure("ask_no_decide")
     if route.kind == Kind.REQUEST:  # nobody can be DMed, and no thread would say so
         raise Failure("ask_no_request")
-    store = open_backend(settings.db_path, create=False)
+    store = open_space(db_path, workspace)
     outbox = RecordingOutbox()
     deps = Deps(store=store, locale=settings.locale)
     result = answer(route, deps, user=user, channel=channel)
@@ -235,8 +250,11 @@ def ask(command: str, db_path: str | None, user: str, channel: str, as_json: boo
 @click.option("--post", "do_post", is_flag=True, help="Post today's digest (once a day).")
 @click.option("--dry-run", is_flag=True, help="Print the digest without posting it.")
 @db_option
+@workspace_option
 @json_option
-def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
+def digest(
+    do_post: bool, dry_run: bool, db_path: str | None, workspace: str | None, as_json: bool
+) -> None:
     """The daily digest: `--post` for cron, `--dry-run [--json]` to see it."""
     from .app import web_client
     from .digest import Digester
@@ -244,7 +262,7 @@ def digest(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     if do_post == dry_run:
         raise BadUsage("cli_digest_mode")
     settings = settings_for(db_path)
-    store = open_backend(settings.db_path, create=False)
+    store = open_space(db_path, workspace)
     if dry_run:
         digester = Digester(settings, store, None)
         now = digester.now()
@@ -306,8 +324,11 @@ def _overdue_json(data: DigestData) -> dict[str, Any]:
 )
 @click.option("--dry-run", is_flag=True, help="Say who would be reminded of what; send nothing.")
 @db_option
+@workspace_option
 @json_option
-def remind(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> None:
+def remind(
+    do_post: bool, dry_run: bool, db_path: str | None, workspace: str | None, as_json: bool
+) -> None:
     """Remind reviewers of overdue requests: one DM each, at most once a day.
 
     `--post` sends today's reminders now, at most one a reviewer a day whoever sent
@@ -323,7 +344,7 @@ def remind(do_post: bool, dry_run: bool, db_path: str | None, as_json: bool) -> 
     settings = settings_for(db_path)
     if do_post and not settings.bot_token:
         raise BadUsage("cli_remind_no_token")
-    store = open_backend(settings.db_path, create=False)
+    store = open_space(db_path, workspace)
     client = web_client(settings) if settings.bot_token else None
     reminder = Reminder(settings, store, client)
     now = reminder.now()

@@ -23,7 +23,7 @@ import click
 from store.models import ExportRow
 
 from . import cli_text as text
-from .cli_common import BadUsage, db_option, open_store
+from .cli_common import BadUsage, db_option, open_space, workspace_option
 from .ops import parse_since
 from .settings import load_settings
 
@@ -112,14 +112,20 @@ def _write(path: str, content: str, force: bool) -> None:
 )
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @db_option
+@workspace_option
 def export(
-    since: str | None, fmt: str, output: str | None, force: bool, db_path: str | None
+    since: str | None,
+    fmt: str,
+    output: str | None,
+    force: bool,
+    db_path: str | None,
+    workspace: str | None,
 ) -> None:
     """Every candidate with the hiring decision (outcome, by whom, when) and each
     reviewer's current decision and note, for an applicant tracking system."""
     settings = load_settings(db_path=db_path)
     start = parse_since(since, settings.tz) if since else None
-    found = open_store(db_path).export_rows(start)
+    found = open_space(db_path, workspace).export_rows(start)
     content = as_csv(found) if fmt == "csv" else as_json(found) + "\n"
     if output:
         _write(output, content, force)

@@ -1,4 +1,5 @@
-"""The operator's commands: `doctor`, `backup`, `stats`, `audit`, `forget` and `retention`.
+"""The operator's commands: `doctor`, `backup`, `stats`, `audit`, `forget`, `retention`
+and `migrate-workspace`.
 
 bot/cli.py attaches them to the `debrief` group.
 """
@@ -18,7 +19,18 @@ from store.errors import BackupTargetError
 from store.indexer import index_paths
 
 from . import cli_text as text
-from .cli_common import BadUsage, db_option, echo_json, json_option, open_store
+from .cli_common import (
+    BadUsage,
+    Failure,
+    db_option,
+    echo_json,
+    json_option,
+    open_space,
+    open_store,
+    space_of,
+    workspace_key,
+    workspace_option,
+)
 from .doctor import Check, run_checks
 from .settings import load_settings
 
@@ -61,12 +73,13 @@ def parse_since(when: str, tz: ZoneInfo, now: datetime | None = None) -> str:
     ),
 )
 @db_option
+@workspace_option
 @json_option
-def audit(since: str | None, db_path: str | None, as_json: bool) -> None:
+def audit(since: str | None, db_path: str | None, workspace: str | None, as_json: bool) -> None:
     """Who looked up, posted or decided what, about which candidate, from where."""
     settings = load_settings(db_path=db_path)
     start = parse_since(since, settings.tz) if since else None
-    entries = open_store(db_path).audit_log(start)
+    entries = open_space(db_path, workspace).audit_log(start)
     if as_json:
         echo_json([e.model_dump() for e in entries])
         return
@@ -141,10 +154,11 @@ def backup(file: str, force: bool, db_path: str | None) -> None:
 
 @click.command()
 @db_option
+@workspace_option
 @json_option
-def stats(db_path: str | None, as_json: bool) -> None:
+def stats(db_path: str | None, workspace: str | None, as_json: bool) -> None:
     """Candidates, questions, unanswered, decisions, database size, last index run and digest."""
-    figures = open_store(db_path).stats()
+    figures = open_space(db_path, workspace).stats()
     if as_json:
         echo_json(figures.model_dump())
         return
@@ -172,13 +186,23 @@ def stats(db_path: str | None, as_json: bool) -> None:
 
 
 @click.command()
-@click.argument("candidate")
+@click.argument("candidate", required=False)
 @click.option("--restore", is_flag=True, help="Lift an earlier forget and index the file again.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @db_option
+@workspace_option
 @json_option
-def forget(candidate: str, restore: bool, yes: bool, db_path: str | None, as_json: bool) -> None:
-    """Erase a candidate and everything recorded about them (an exact id).
+def forget(
+    candidate: str | None,
+    restore: bool,
+    yes: bool,
+    db_path: str | None,
+    workspace: str | None,
+    as_json: bool,
+) -> None:
+    """Erase a candidate and everything recorded about them (an exact id); or, with
+    --workspace and no candidate, all the data of a workspace that uninstalled Debrief
+    (its audit stays, pseudonymized).
 
     Asks first on a terminal (--yes does not); an unknown or already forgotten id is an
     error (exit 2)."""
@@ -187,7 +211,12 @@ def forget(candidate: str, restore: bool, yes: bool, db_path: str | None, as_jso
     from .erasure import erase
 
     loc = load_settings(db_path=db_path).locale
-    store = open_store(db_path)
+    if candidate is None:
+        if workspace is None or restore:
+            raise BadUsage("cli_forget_what")
+        _forget_workspace(db_path, workspace, yes, as_json)
+        return
+    store = open_space(db_path, workspace)
     if restore:
         source = store.restore(candidate)
         if source is None:
@@ -218,6 +247,63 @@ def forget(candidate: str, restore: bool, yes: bool, db_path: str | None, as_jso
     click.echo(text.t(loc, "forgot", id=candidate, parts=text.removed_parts(counts, loc)))
 
 
+def _forget_workspace(db_path: str | None, key: str, yes: bool, as_json: bool) -> None:
+    """`forget --workspace T…`: the workspace's whole data space, erased now."""
+    from .erasure import erase_space, spaces
+
+    loc = load_settings(db_path=db_path).locale
+    store = open_store(db_path)
+    space = space_of(store, workspace_key(key))
+    key = space.slack_key or key
+    refused = spaces(store).space_erasure_refusal(space.ws)
+    if refused is not None:
+        raise Failure(_REFUSED[refused], workspace=key)
+    asking = not yes and _terminal()  # no terminal (cron, a pipe): nobody to ask
+    count = store.in_workspace(space.ws).count()
+    if asking and not click.confirm(
+        text.t(loc, "forget_workspace_confirm", workspace=key, n=count), err=True
+    ):
+        click.echo(text.t(loc, "forget_workspace_kept", workspace=key), err=True)
+        raise SystemExit(1)
+    done = erase_space(store, space, "cli")
+    if done.refused is not None:  # installed again meanwhile
+        raise Failure(_REFUSED[done.refused], workspace=key)
+    if as_json:
+        echo_json(
+            {
+                "workspace": key,
+                "erased": done.finished,
+                "candidates": done.candidates,
+                "files": done.files,
+                "rows": done.rows,
+            }
+        )
+        return
+    click.echo(
+        text.t(
+            loc,
+            "forgot_workspace",
+            workspace=key,
+            candidates=done.candidates,
+            files=done.files,
+            rows=done.rows,
+        )
+    )
+
+
+def _terminal() -> bool:
+    """Whether someone at a terminal can be asked."""
+    return sys.stdin.isatty()
+
+
+_REFUSED = {
+    "installed": "forget_workspace_installed",
+    "unadopted": "forget_workspace_zero",
+    "not_uninstalled": "forget_workspace_zero",
+    "erased": "forget_workspace_erased",
+}
+
+
 @click.command()
 @click.option("--dry-run", is_flag=True, help="List who would be forgotten; change nothing.")
 @click.option("--apply", "do_apply", is_flag=True, help="Forget them now.")
@@ -228,9 +314,15 @@ def forget(candidate: str, restore: bool, yes: bool, db_path: str | None, as_jso
     help="Days to keep candidates (default: $DEBRIEF_RETENTION_DAYS).",
 )
 @db_option
+@workspace_option
 @json_option
 def retention(
-    dry_run: bool, do_apply: bool, days: int | None, db_path: str | None, as_json: bool
+    dry_run: bool,
+    do_apply: bool,
+    days: int | None,
+    db_path: str | None,
+    workspace: str | None,
+    as_json: bool,
 ) -> None:
     """Forget candidates kept longer than DEBRIEF_RETENTION_DAYS (counted from their
     interview, or without its date from their indexing): `--dry-run` lists them,
@@ -244,7 +336,7 @@ def retention(
     days = days or settings.retention_days
     if days is None:
         raise BadUsage("retention_unset")
-    store = open_store(db_path)
+    store = open_space(db_path, workspace)
     day = cutoff(settings, days)[0]
     found = due(store, settings, days) if dry_run else apply(store, settings, days, "cli")
     if as_json:
@@ -262,3 +354,42 @@ def retention(
     else:
         key = "retention_would" if dry_run else "retention_done"
         click.echo(text.t(loc, key, n=len(found), days=days, day=day))
+
+
+@click.command(name="migrate-workspace")
+@click.argument("key", metavar="T…|E…")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Even when the single-workspace mode served another workspace than KEY.",
+)
+@db_option
+@json_option
+def migrate_workspace(key: str, force: bool, db_path: str | None, as_json: bool) -> None:
+    """Make this database's data (the single-workspace mode's) that of workspace KEY
+    (T…, or E… for an Enterprise Grid organisation): installed in many workspaces, that
+    workspace's install takes it over, no row rewritten. Instant; run it before or after
+    switching to installs. Refused when KEY has data of its own already, and (without
+    --force) when the single-workspace mode served another workspace."""
+    from .erasure import spaces
+
+    key = workspace_key(key)
+    loc = load_settings(db_path=db_path).locale
+    store = open_store(db_path)
+    held = spaces(store)
+    outcome = held.name_space_zero(key, force)
+    if outcome == "taken":
+        taken = next(w.ws for w in store.workspaces() if w.slack_key == key)
+        raise Failure("migrate_workspace_taken", workspace=key, ws=taken)
+    if outcome == "keyed":
+        other = store.workspaces()[0].slack_key
+        raise Failure("migrate_workspace_keyed", workspace=key, other=other)
+    if outcome == "erased":
+        raise Failure("migrate_workspace_erased", workspace=key)
+    if outcome == "served_other":
+        team_id, team = store.workspace() or ("", "")
+        raise Failure("migrate_workspace_served_other", workspace=key, team=team, team_id=team_id)
+    if as_json:
+        echo_json({"workspace": key, "space": 0, "changed": outcome == "named"})
+        return
+    click.echo(text.t(loc, f"migrate_workspace_{outcome}", workspace=key))

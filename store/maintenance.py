@@ -60,35 +60,51 @@ class MaintenanceStore(Base):
         )
         return self.workspace() or (team_id, team)
 
+    @property
+    def _index_run_key(self) -> str:
+        """Where this space's last index run is kept: space 0's where it always was."""
+        return rows.LAST_INDEX_RUN if self.ws == 0 else f"{rows.LAST_INDEX_RUN}:{self.ws:d}"
+
     def record_index_run(self, result: IndexResult) -> None:
         run = rows.index_run(result, utcnow())
         with self.tx() as tx:
             tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [rows.LAST_INDEX_RUN, run.model_dump_json()],
+                [self._index_run_key, run.model_dump_json()],
             )
 
     def last_index_run(self) -> IndexRun | None:
-        found = self._scalar("SELECT value FROM meta WHERE key = ?", [rows.LAST_INDEX_RUN])
+        found = self._scalar("SELECT value FROM meta WHERE key = ?", [self._index_run_key])
         return None if found is None else IndexRun.model_validate(json.loads(found))
 
     def stats(self) -> Stats:
-        def count(sql: str) -> int:
-            return int(self._scalar(sql) or 0)
+        """This data space's figures (the database's size and schema are the whole's)."""
 
+        def count(sql: str, params: list[int] | None = None) -> int:
+            return int(self._scalar(sql, params or []) or 0)
+
+        space = self.space
         return Stats(
-            candidates=count("SELECT count(*) FROM candidates"),
-            questions=count("SELECT count(*) FROM questions"),
+            candidates=count(f"SELECT count(*) FROM candidates WHERE {space}"),
+            # a space's questions are those of its rids (store/base.py SPACE_BITS)
+            questions=count(
+                "SELECT count(*) FROM questions WHERE candidate_rid BETWEEN ? AND ?",
+                list(self.rid_range),
+            ),
             # open questions: unanswered in the transcript and not answered in a thread since
-            unanswered=count("SELECT coalesce(sum(unanswered_count), 0) FROM candidates"),
+            unanswered=count(
+                f"SELECT coalesce(sum(unanswered_count), 0) FROM candidates WHERE {space}"
+            ),
             # each reviewer's current decision on a candidate counts once
             decisions=count(
                 "SELECT count(*) FROM (SELECT DISTINCT candidate_id, reviewer FROM replies"
-                " WHERE decision IS NOT NULL) AS d"
+                f" WHERE {space} AND decision IS NOT NULL) AS d"
             ),
             database_bytes=self.database_bytes(),
             schema_version=self.schema(),
             last_index_run=self.last_index_run(),
-            last_digest=self._scalar("SELECT max(sent_at) FROM digests WHERE status = 'sent'"),
+            last_digest=self._scalar(
+                f"SELECT max(sent_at) FROM digests WHERE {space} AND status = 'sent'"
+            ),
         )

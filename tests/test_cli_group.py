@@ -76,6 +76,7 @@ def test_every_command_is_attached() -> None:
         "index",
         "list",
         "migrate-db",
+        "migrate-workspace",
         "remind",
         "retention",
         "search",

@@ -9,6 +9,13 @@ instead: a stat of every file every `interval` seconds.
 
 Index runs write in their own short transactions on their own connection; WAL keeps
 lookups going meanwhile.
+
+Installed in many workspaces (`WorkspacesWatcher`), each installed workspace's
+transcripts are in a folder named by its Slack key, `DEBRIEF_TRANSCRIPTS/T…/` (or `E…/`
+for an organisation), indexed into that workspace's data space; files at the top and
+folders no installed workspace owns are left alone (one log line a rescan), and a
+workspace installed meanwhile is picked up at the next rescan (every
+`SPACES_EVERY_S` with file-system events).
 """
 
 from __future__ import annotations
@@ -23,13 +30,15 @@ from typing import Literal
 from store.errors import DiskFullError
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
-from store.models import IndexResult
+from store.models import IndexResult, Workspace
+from store.spaces import SpaceStore
 from store.transcripts.files import display_path
 
 logger = logging.getLogger("debrief.watcher")
 
 QUIET_SECONDS = 0.5  # a file counts once nothing wrote to it for this long
 WAKE_MS = 200  # how often the event loop looks at files waiting for quiet (idle: a no-op)
+SPACES_EVERY_S = 30.0  # with events: how often the workspaces installed are looked up
 
 WatchMode = Literal["auto", "poll"]
 
@@ -81,11 +90,12 @@ class FolderWatcher:
         removed ones removed."""
         self._report(index_paths(self.store, [self.folder], workers=default_workers()))
 
-    def _report(self, result: IndexResult) -> None:
+    def _report(self, result: IndexResult, where: str = "") -> None:
         self.runs += 1
         if result.indexed or result.removed or (result.failed and self.runs == 1):
             logger.info(
-                "transcripts: %d indexed, %d unchanged, %d removed, %d failed",
+                "transcripts%s: %d indexed, %d unchanged, %d removed, %d failed",
+                where,
                 len(result.indexed),
                 len(result.unchanged),
                 len(result.removed),
@@ -108,12 +118,13 @@ class FolderWatcher:
         if present:
             self._report(index_paths(self.store, present, workers=default_workers()))
 
-    def _remove_gone(self, gone: list[str]) -> None:
+    def _remove_gone(self, gone: list[str], store: Backend | None = None) -> None:
+        store = store or self.store
         shown = [display_path(p) for p in gone]
         removed: list[str] = []
-        for source, (cid, *_rest) in self.store.file_state().items():
+        for source, (cid, *_rest) in store.file_state().items():
             under = any(source == s or source.startswith(s.rstrip(os.sep) + os.sep) for s in shown)
-            if under and not os.path.lexists(source) and self.store.remove(cid):
+            if under and not os.path.lexists(source) and store.remove(cid):
                 removed.append(cid)
         if removed:
             logger.info("transcripts: %d removed", len(removed))
@@ -136,6 +147,9 @@ class FolderWatcher:
             else:
                 return
         self._poll()
+
+    def _tick(self) -> None:
+        """Called at every wake-up of the event loop (a few times a second)."""
 
     def _rescan(self) -> None:
         try:
@@ -173,6 +187,7 @@ class FolderWatcher:
                 self.using = "events"
                 self._rescan()
                 logger.info("watching %s for changes", self.folder)
+            self._tick()
             now = time.monotonic()
             for _change, path in changes:
                 pending[path] = now
@@ -192,3 +207,113 @@ class FolderWatcher:
                 self._rescan()
         if not self.stopping:
             raise RuntimeError("the file-system watch ended")
+
+
+class WorkspacesWatcher(FolderWatcher):
+    """Installed in many workspaces: `folder/<slack key>/` kept indexed into the data
+    space of the workspace (or organisation) installed with that key, one index run
+    per space with that space's view of the store."""
+
+    def __init__(
+        self,
+        store: Backend,
+        folder: str,
+        interval: float = 2.0,
+        mode: WatchMode = "auto",
+        quiet: float = QUIET_SECONDS,
+        spaces_every: float = SPACES_EVERY_S,
+    ) -> None:
+        super().__init__(store, folder, interval, mode, quiet)
+        assert isinstance(store, SpaceStore)
+        self._spaces_of: SpaceStore = store
+        self.spaces_every = spaces_every
+        self._installed: dict[str, int] = {}  # slack key -> data space, as last looked up
+        self._looked_at = 0.0
+        self._skipped: set[str] = set()  # what the last log line said was left alone
+
+    def installed(self) -> dict[str, int]:
+        """The keys of the workspaces installed now, and their data spaces."""
+        spaces: list[Workspace] = self._spaces_of.installed_spaces()
+        self._installed = {w.slack_key: w.ws for w in spaces if w.slack_key}
+        self._looked_at = time.monotonic()
+        return self._installed
+
+    def run_once(self) -> None:
+        """A full rescan of each installed workspace's folder, into its space."""
+        installed = self.installed()
+        skipped: set[str] = set()
+        for name in sorted(os.listdir(self.folder)):
+            path = os.path.join(self.folder, name)
+            if name.startswith("."):
+                continue
+            if name in installed and os.path.isdir(path):
+                view = self.store.in_workspace(installed[name])
+                self._report(index_paths(view, [path], workers=default_workers()), f" of {name}")
+            else:
+                skipped.add(name)
+        self._say_skipped(skipped, fresh=True)
+
+    def _say_skipped(self, names: set[str], fresh: bool = False) -> None:
+        """One log line for what is left alone, when that changed: at a rescan (`fresh`,
+        all of it), or for changes under folders not said yet."""
+        new = names if fresh else names - self._skipped
+        if (fresh and names == self._skipped) or not new:
+            return
+        self._skipped = set(names) if fresh else self._skipped | names
+        shown = sorted(new)
+        logger.info(
+            "transcripts: left alone in %s (not in the folder of an installed workspace,"
+            " %s/<T… or E…>/): %s%s",
+            self.folder,
+            self.folder,
+            ", ".join(shown[:10]),
+            f" and {len(shown) - 10} more" if len(shown) > 10 else "",
+        )
+
+    def index_changed(self, paths: Iterable[str]) -> None:
+        """Changed paths, each indexed into the space of the workspace whose folder
+        holds it; those elsewhere left alone."""
+        by_key: dict[str, list[str]] = {}
+        skipped: set[str] = set()
+        for path in sorted(set(paths)):
+            rel = os.path.relpath(path, self.folder)
+            if rel == "." or rel.startswith(".."):
+                continue
+            key = rel.split(os.sep)[0]
+            if key.startswith(".") or _hidden(self.folder, path):
+                continue
+            if key in self._installed:
+                by_key.setdefault(key, []).append(path)
+            else:
+                skipped.add(key)
+        if skipped:
+            self._say_skipped(skipped)
+        for key, changed in by_key.items():
+            view = self.store.in_workspace(self._installed[key])
+            present = [p for p in changed if os.path.lexists(p)]
+            gone = [p for p in changed if not os.path.lexists(p)]
+            if gone:
+                self._remove_gone(gone, view)
+            if present:
+                self._report(index_paths(view, present, workers=default_workers()), f" of {key}")
+
+    def _tick(self) -> None:
+        """A workspace installed (or uninstalled) since the last look: rescan."""
+        if time.monotonic() - self._looked_at < self.spaces_every:
+            return
+        before = dict(self._installed)
+        if self.installed() != before:
+            self._rescan()
+
+
+def folder_watcher(
+    store: Backend,
+    folder: str,
+    mode: WatchMode = "auto",
+    many_workspaces: bool = False,
+    interval: float = 2.0,
+) -> FolderWatcher:
+    """The watcher `serve` keeps DEBRIEF_TRANSCRIPTS indexed with: one folder into data
+    space 0, or, installed in many workspaces, a folder a workspace (not started)."""
+    kind = WorkspacesWatcher if many_workspaces else FolderWatcher
+    return kind(store, folder, interval=interval, mode=mode)

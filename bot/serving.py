@@ -163,7 +163,7 @@ class Serving:
 
         from .erasure import RetentionJob
         from .leader import watch_as_leader
-        from .watcher import FolderWatcher
+        from .watcher import folder_watcher
 
         settings, store = self.settings, self.store
         warm()  # the word splitter loaded before /healthz says ready: no request waits for it
@@ -176,22 +176,35 @@ class Serving:
             self.jobs.append(pool)
         if settings.transcripts:
             folder = settings.transcripts
-            self.watcher = watch_as_leader(  # one replica watches when the database is shared
-                store, lambda: FolderWatcher(store, folder, mode=settings.watch).start()
-            )
-            logger.info("keeping %s indexed", settings.transcripts)
+            many = settings.many_workspaces  # then <folder>/<T…>/ is workspace T…'s
+
+            def watch() -> Any:
+                return folder_watcher(store, folder, settings.watch, many).start()
+
+            # one replica watches when the database is shared
+            self.watcher = watch_as_leader(store, watch)
+            where = f"{folder}/<team id>/" if many else folder
+            logger.info("keeping %s indexed", where)
         else:
             logger.info(
                 "DEBRIEF_TRANSCRIPTS is not set: serving what %s already holds", settings.db_path
             )
-        if settings.retention_days is not None:
+        if settings.retention_days is not None or settings.many_workspaces:
+            # installed in many workspaces, the daily run also erases the data of those
+            # uninstalled DEBRIEF_UNINSTALL_GRACE days ago
             self.jobs.append(RetentionJob(settings, store).start())
+        if settings.retention_days is not None:
             logger.info(
                 "retention: candidates are forgotten %d days after their interview",
                 settings.retention_days,
             )
         else:
             logger.info("DEBRIEF_RETENTION_DAYS is not set: candidates are kept until forgotten")
+        if settings.many_workspaces:
+            logger.info(
+                "an uninstalled workspace's data is erased %d days after",
+                settings.uninstall_grace_days,
+            )
         if settings.webhook_url:  # every replica: each event is claimed by one
             from .webhook import Deliverer
 

@@ -364,3 +364,39 @@ def test_an_org_wide_install_serves_the_organisation_s_granted_workspaces_as_one
         lambda: "视频开发工程师" in org_command(multi, "000", "T0199", f"later{next(m)}"),
         15,
     )
+
+
+def test_in_socket_mode_the_install_pages_are_served_on_the_health_port(
+    fake_slack: FakeSlack, db_target: str
+) -> None:
+    from support.fake_oauth import CLIENT_ID, CLIENT_SECRET
+    from support.installed import REDIRECT, TOKEN_KEY
+    from support.servers import WsgiServer
+
+    from bot.app import create_app
+    from bot.server import Health, health_app
+    from bot.settings import load_settings
+    from store.factory import open_store
+
+    fake_slack.oauth.redirect_urls = [REDIRECT]
+    settings = load_settings(
+        app_token="xapp-1-test",
+        client_id=CLIENT_ID,
+        client_secret=CLIENT_SECRET,
+        state_secret=STATE_SECRET,
+        token_key=TOKEN_KEY,
+        api_url=fake_slack.base_url,
+        db_path=db_target,
+    )
+    store = open_store(db_target)
+    app = create_app(settings, store)
+    server = WsgiServer(health_app(Health(ready=True), app)).start()
+    try:
+        assert get(server.url + "/healthz").status == 200
+        page = get(server.url + "/slack/install")
+        assert page.status == 200 and "oauth/v2/authorize" in page.body
+        assert get(server.url + "/slack/events").status == 404  # events come over the socket
+    finally:
+        server.stop()
+        app.close()
+        store.close()

@@ -177,13 +177,7 @@ def create_app(
     app.deps = deps
     if found is not None:
         app.installs = found
-        app.spaces = Spaces(
-            deps,
-            settings.allowed_users,
-            settings.allowed_channels,
-            settings.deciders,
-            app.client_of,
-        )
+        app.spaces = Spaces(deps, settings.as_workspace(), app.client_of)
         # before every other middleware: an uninstall carries no user to check
         app.middleware(uninstall_listener(found.installations, app.spaces.teams_changed))
     listeners.register(app, deps, app.spaces)

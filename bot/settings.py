@@ -14,6 +14,7 @@ from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from handlers.i18n import Locale, has, t
+from store.models import WorkspaceSettings
 
 
 class SettingsError(Exception):
@@ -373,6 +374,35 @@ class Settings(BaseSettings):
         if self.signing_secret:
             return "http"
         raise SettingsError("setting_no_mode")
+
+    def as_workspace(self) -> WorkspaceSettings:
+        """The settings a workspace's admins may replace in App Home, as the environment
+        sets them (their defaults)."""
+        return WorkspaceSettings(
+            allowed_users=self.allowed_users,
+            allowed_channels=self.allowed_channels,
+            deciders=self.deciders,
+            digest_channel=self.digest_channel or "",
+            digest_time=self.digest_time,
+            remind_time=self.remind_time,
+        )
+
+    def for_workspace(self, own: WorkspaceSettings) -> Settings:
+        """These settings with a workspace's own (App Home) in place of the environment's."""
+        update: dict[str, object] = {}
+        if own.allowed_users is not None:
+            update["allowed_users_raw"] = ",".join(own.allowed_users)
+        if own.allowed_channels is not None:
+            update["allowed_channels_raw"] = ",".join(own.allowed_channels)
+        if own.deciders is not None:
+            update["deciders_raw"] = ",".join(own.deciders)
+        if own.digest_channel is not None:
+            update["digest_channel"] = own.digest_channel or None
+        if own.digest_time is not None:
+            update["digest_time"] = own.digest_time
+        if own.remind_time is not None:
+            update["remind_time"] = own.remind_time
+        return self.model_copy(update=update)
 
     def require_oauth(self) -> None:
         """What installing in many workspaces needs: the app's three OAuth settings and

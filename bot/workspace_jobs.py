@@ -40,6 +40,7 @@ class WorkspaceJobs:
         self.app = app
         self.digesters: dict[int, Digester] = {}
         self.reminders: dict[int, Reminder] = {}
+        self.versions: dict[int, int] = {}  # the settings each one's jobs were made with
         self._lock = threading.Lock()  # one tick at a time
         self._scheduler: Any = None
 
@@ -51,9 +52,11 @@ class WorkspaceJobs:
             if w.slack_key and w.uninstalled_at is None and w.erased_at is None
         ]
 
-    def settings_of(self, space: Workspace) -> Settings:
-        """What a workspace's jobs run with: the environment's settings."""
-        return self.settings
+    def settings_of(self, space: Workspace) -> tuple[Settings, int]:
+        """What a workspace's jobs run with: its own settings (App Home), else the
+        environment's; and their version."""
+        own = self.store.workspace_settings(space.ws)
+        return self.settings.for_workspace(own), own.version
 
     def tick(self) -> None:
         """Each installed workspace's digest and reminders, if due (each says)."""
@@ -68,23 +71,24 @@ class WorkspaceJobs:
         client = self.app.client_of(space.ws)
         if client is None:
             return  # uninstalled meanwhile, or its token could not be renewed (logged)
-        settings = self.settings_of(space)
+        settings, version = self.settings_of(space)
         view = self.store.in_workspace(space.ws)
         if settings.digest_channel:
             digester = self.digesters.get(space.ws)
-            if digester is None or digester.settings is not settings:
+            if digester is None or self.versions.get(space.ws) != version:
                 digester = self.digesters[space.ws] = Digester(settings, view, client)
             digester.client = client
             digester.run_safely()
         if settings.remind_time != "off":
             reminder = self.reminders.get(space.ws)
-            if reminder is None or reminder.settings is not settings:
+            if reminder is None or self.versions.get(space.ws) != version:
                 installation = self.store.installation_of(space.ws)
                 team = installation.team_id if installation is not None else None
                 reminder = Reminder(settings, view, client, team=team)
                 self.reminders[space.ws] = reminder
             reminder.client = client
             reminder.run_safely()
+        self.versions[space.ws] = version
 
     def resume_uploads(self) -> None:
         """Finish the files shared in Slack that a process which died left unanswered."""

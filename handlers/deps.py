@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from slack_sdk import WebClient
 
 from store.factory import Backend
+from store.models import WorkspaceSettings
 
 from .i18n import Locale
 from .pacing import Pacer
@@ -63,6 +64,10 @@ class Deps:
     # installed org-wide (Enterprise Grid): the organisation's workspaces it serves;
     # None: the one workspace of the token
     teams: GrantedTeams | None = None
+    # installed in many workspaces: the environment's settings, which each workspace's
+    # admins may replace with their own in App Home; None: one workspace, set by the
+    # environment alone
+    defaults: WorkspaceSettings | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds
@@ -79,60 +84,69 @@ def deps_of(context: Mapping[str, Any]) -> Deps:
 
 
 class Spaces:
-    """Installed in many workspaces: each data space's Deps, made at its first request.
-    Its store sees that space's rows only (`store.in_workspace`); it has its own access
-    policy (the environment's rules, its user groups read with its own token), its own
-    caches of names and members, and its shared files under `uploads/<T…>`. The pace of
-    posts is one for all: Slack's limits are the app's."""
+    """Installed in many workspaces: each data space's Deps, made at its first request
+    and made again when its admins change its settings (their version). Its store sees
+    that space's rows only (`store.in_workspace`); it has its own access policy (its
+    settings, else the environment's; its user groups read with its own token), its own
+    caches of names and members, and its shared files under `uploads/<T…>`. The pace
+    of posts is one for all: Slack's limits are the app's."""
 
     def __init__(
         self,
         base: Deps,
-        users: list[str],
-        channels: list[str],
-        deciders: list[str],
+        defaults: WorkspaceSettings,
         client_of: Callable[[int], WebClient | None],
     ) -> None:
-        self.base = base
-        self.users = users
-        self.channels = channels
-        self.deciders = deciders
+        self.base = replace(base, defaults=defaults)
+        self.defaults = defaults
         self.client_of = client_of
         self._made: dict[int, Deps] = {}
         self._keys: dict[int, str | None] = {}
+        self._versions: dict[int, int] = {}
         self._lock = threading.Lock()
         self._closed = False
 
     def of(self, ws: int, key: str | None) -> Deps:
-        """The Deps of data space `ws` (Slack id `key`)."""
+        """The Deps of data space `ws` (Slack id `key`), as its settings are now."""
+        from .views_settings import merged
+
+        own = self.base.store.workspace_settings(ws)
         with self._lock:
             found = self._made.get(ws)
-            if found is not None:
+            if found is not None and self._versions.get(ws) == own.version:
                 return found
-            policy = Policy(self.users, self.channels)
-            deciders = Policy(self.deciders, [])
-            uploads = self.base.uploads
-            if uploads is not None and ws != 0 and key:
-                uploads = f"{uploads.rstrip('/')}/{key}"
-            org = bool(key and key.startswith("E"))  # an org-wide install's space
-            made = replace(
-                self.base,
-                store=self.base.store.in_workspace(ws),
-                uploads=uploads,
-                policy=policy,
-                deciders=deciders,
-                names=UserNames(),
-                members=ChannelMembers(),
-                teams=GrantedTeams() if org else None,
-            )
+            rules = merged(own, self.defaults)
+            policy = Policy(rules.allowed_users or [], rules.allowed_channels or [])
+            deciders = Policy(rules.deciders or [], [])
+            if found is not None:  # its settings changed: the same caches, new rules
+                made = replace(found, policy=policy, deciders=deciders)
+            else:
+                uploads = self.base.uploads
+                if uploads is not None and ws != 0 and key:
+                    uploads = f"{uploads.rstrip('/')}/{key}"
+                org = bool(key and key.startswith("E"))  # an org-wide install's space
+                made = replace(
+                    self.base,
+                    store=self.base.store.in_workspace(ws),
+                    uploads=uploads,
+                    policy=policy,
+                    deciders=deciders,
+                    names=UserNames(),
+                    members=ChannelMembers(),
+                    teams=GrantedTeams() if org else None,
+                )
             self._made[ws] = made
             self._keys[ws] = key
+            self._versions[ws] = own.version
             if not self._closed:
                 policy.start(lambda: self.client_of(ws))
                 deciders.start(lambda: self.client_of(ws))
-                if made.teams is not None:
+                if found is None and made.teams is not None:
                     made.teams.start(lambda: self.client_of(ws))
-            return made
+        if found is not None:
+            found.policy.stop()
+            found.deciders.stop()
+        return made
 
     def teams_changed(self, key: str) -> None:
         """An organisation's workspaces changed: its space reads them again now."""

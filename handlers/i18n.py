@@ -515,6 +515,66 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "home_decided": {"zh": "你最近的结论（{count}）", "en": "Your recent decisions ({count})"},
     "home_none": {"zh": "暂时没有。", "en": "Nothing here."},
     "home_search": {"zh": "搜索候选人", "en": "Search candidates"},
+    "home_settings": {"zh": "工作区设置", "en": "Workspace settings"},
+    "settings_title": {"zh": "工作区设置", "en": "Workspace settings"},
+    "settings_save": {"zh": "保存", "en": "Save"},
+    "settings_intro": {
+        "zh": "这些设置只适用于本工作区，只有工作区管理员和所有者可以修改。",
+        "en": "These settings are this workspace's alone; only its admins and owners may change them.",
+    },
+    "settings_users": {"zh": "可以查看候选人的人", "en": "Who may see candidates"},
+    "settings_users_hint": {
+        "zh": "不选人也不填用户组：工作区里所有人都可以查看。",
+        "en": "No one chosen and no group: everyone in the workspace may.",
+    },
+    "settings_groups": {"zh": "可以查看候选人的用户组", "en": "User groups who may see candidates"},
+    "settings_groups_hint": {
+        "zh": "用户组 ID（S 开头），用逗号分隔。",
+        "en": "User group IDs (starting with S), separated by commas.",
+    },
+    "settings_channels": {
+        "zh": "可以显示候选人的频道",
+        "en": "Channels candidates may be shown in",
+    },
+    "settings_channels_hint": {
+        "zh": "不选：任何频道都可以。",
+        "en": "None chosen: any channel.",
+    },
+    "settings_deciders": {"zh": "可以给出录用结论的人", "en": "Who may record a hiring decision"},
+    "settings_decider_groups": {
+        "zh": "可以给出录用结论的用户组",
+        "en": "User groups who may record a hiring decision",
+    },
+    "settings_digest_channel": {"zh": "每日摘要发到", "en": "Daily digest channel"},
+    "settings_digest_hint": {"zh": "不选：不发每日摘要。", "en": "None chosen: no daily digest."},
+    "settings_digest_time": {"zh": "每日摘要时间", "en": "Daily digest time"},
+    "settings_remind_time": {
+        "zh": "逾期提醒时间（工作日）",
+        "en": "Overdue reminders at (weekdays)",
+    },
+    "settings_remind": {"zh": "逾期提醒", "en": "Overdue reminders"},
+    "settings_remind_off": {"zh": "不发提醒", "en": "Send no reminders"},
+    "settings_footer": {
+        "zh": "时间按部署设置的时区计算。保存后立即生效。",
+        "en": "Times are in the deployment's time zone. Saved settings apply at once.",
+    },
+    "settings_not_admin": {
+        "zh": "只有工作区管理员和所有者可以修改这些设置。",
+        "en": "Only the workspace's admins and owners may change these settings.",
+    },
+    "settings_bad_group": {
+        "zh": "“{entry}”不是用户组 ID（应以 S 开头，例如 S0123ABC）",
+        "en": "'{entry}' is not a user group ID (it starts with S, such as S0123ABC)",
+    },
+    "settings_digest_not_allowed": {
+        "zh": "每日摘要的频道必须是可以显示候选人的频道之一",
+        "en": "The digest channel must be one of the channels candidates may be shown in",
+    },
+    "settings_bad_time": {"zh": "请选择一个时间", "en": "Choose a time"},
+    "settings_saved": {
+        "zh": "工作区设置已保存，立即生效。",
+        "en": "The workspace's settings are saved, and apply at once.",
+    },
     "home_refreshed": {
         "zh": "每次打开本页都会更新。",
         "en": "Refreshed each time you open this tab.",

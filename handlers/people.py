@@ -166,3 +166,19 @@ class ChannelMembers:
         with self._lock:
             self._cache[channel] = (time.monotonic(), found)
         return found
+
+
+def is_workspace_admin(client: WebClient, user: str) -> bool:
+    """Whether Slack says `user` is an admin or owner of the workspace (or, in an
+    Enterprise Grid organisation, of the organisation), asked now: never from a cache,
+    for it decides who may change a workspace's settings. Unknown is no."""
+    try:
+        found = client.users_info(user=user).get("user")
+    except Exception as exc:
+        logger.warning("could not ask Slack whether %s is an admin (%s)", user, type(exc).__name__)
+        return False
+    if not isinstance(found, dict) or found.get("deleted") or found.get("is_bot"):
+        return False
+    org = found.get("enterprise_user")
+    org = org if isinstance(org, dict) else {}
+    return any(bool(x.get("is_admin") or x.get("is_owner")) for x in (found, org))

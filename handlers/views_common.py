@@ -157,10 +157,14 @@ def notice(text: str, with_help: bool = False, locale: Locale = "zh") -> Message
     return message(_plain(text), blocks)
 
 
-def no_access_home(text: str) -> dict[str, Any]:
+def no_access_home(text: str, settings: str | None = None) -> dict[str, Any]:
     """The Home tab of someone who may not see candidates: it replaces whatever Slack kept
-    of an earlier Home view (ids, positions, counts) with one sentence and nothing else."""
-    return View(type="home", blocks=[section(text)]).to_dict()
+    of an earlier Home view (ids, positions, counts) with one sentence and nothing else
+    (but, for a workspace's admin, the button of its settings: `settings`, its label)."""
+    blocks: list[Any] = [section(text)]
+    if settings:
+        blocks.append(actions([button(settings, "ws_settings", {})]))
+    return View(type="home", blocks=blocks).to_dict()
 
 
 def _plain(text: str) -> str:

@@ -32,6 +32,7 @@ from .views_common import POST, _dated
 HOME_OPEN = "home_open"  # `home_open:<n>`, value {"id": candidate}
 HOME_PAGE = "home_page"  # `home_page:<section>:<prev|next>`, value {"s": section, "o": offset}
 HOME_SEARCH = "home_search"  # the search button, and the search modal's callback_id
+HOME_SETTINGS = "ws_settings"  # the workspace settings button (handlers/views_settings.py)
 SEARCH_BLOCK, SEARCH_ACTION = "query", "home_search_query"
 PER_SECTION = 10
 SEARCH_RESULTS = 20
@@ -106,12 +107,15 @@ def _section_blocks(s: HomeSection, locale: Locale, counter: list[int]) -> list[
     return blocks
 
 
-def home_view(sections: Sequence[HomeSection], locale: Locale) -> dict[str, Any]:
-    """The Home tab: your queue, newest transcripts, open questions, your decisions."""
-    blocks: list[Block] = [
-        header(t(locale, "home_title")),
-        actions([button(t(locale, "home_search"), HOME_SEARCH, {}, primary=True)]),
-    ]
+def home_view(
+    sections: Sequence[HomeSection], locale: Locale, settings: bool = False
+) -> dict[str, Any]:
+    """The Home tab: your queue, newest transcripts, open questions, your decisions;
+    `settings`: the workspace settings button too (for its admins, installed in many)."""
+    top = [button(t(locale, "home_search"), HOME_SEARCH, {}, primary=True)]
+    if settings:
+        top.append(button(t(locale, "home_settings"), HOME_SETTINGS, {}))
+    blocks: list[Block] = [header(t(locale, "home_title")), actions(top)]
     counter = [0]
     for s in sections:
         blocks += _section_blocks(s, locale, counter)

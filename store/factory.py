@@ -14,7 +14,15 @@ from typing import Protocol, Self
 
 from .api import IndexTarget, StoreAPI
 from .audit import ErasureState, Expired
-from .models import HealthCheck, IndexResult, IndexRun, Installation, Stats, Workspace
+from .models import (
+    HealthCheck,
+    IndexResult,
+    IndexRun,
+    Installation,
+    Stats,
+    Workspace,
+    WorkspaceSettings,
+)
 from .pool import SearchPool
 
 
@@ -22,6 +30,7 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     """A store of either kind, as bot/ holds it."""
 
     path: str
+    ws: int  # its data space (`in_workspace`)
 
     def close(self) -> None: ...
     def backup(self, dest: str | Path, *, overwrite: bool = False) -> int: ...
@@ -42,6 +51,8 @@ class Backend(StoreAPI, IndexTarget, Protocol):
     def in_workspace(self, ws: int) -> Self: ...
     def workspaces(self) -> list[Workspace]: ...
     def installation_of(self, ws: int) -> Installation | None: ...
+    def workspace_settings(self, ws: int) -> WorkspaceSettings: ...
+    def save_workspace_settings(self, ws: int, values: WorkspaceSettings, by: str) -> int: ...
 
 
 def is_pg_url(text: str) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 from .base import Base, Tx
 from .clock import utcnow
 from .maintenance import WORKSPACE
-from .models import Installation, Workspace
+from .models import Installation, Workspace, WorkspaceSettings
 
 _WORKSPACE = "ws, slack_key, kind, name, created_at, uninstalled_at, erase_after, erased_at"
 _SAVED = (
@@ -161,6 +161,39 @@ class WorkspaceStore(Base):
         return [
             Workspace(**r) for r in self._rows(f"SELECT {_WORKSPACE} FROM workspaces ORDER BY ws")
         ]
+
+    # -- a workspace's own settings (App Home) ---------------------------------------------
+
+    def workspace_settings(self, ws: int) -> WorkspaceSettings:
+        """What space `ws`'s admins set (nothing set: every value None, version 0)."""
+        row = self._one(
+            "SELECT settings, settings_version, settings_by, settings_at FROM workspaces"
+            " WHERE ws = ?",
+            [ws],
+        )
+        if row is None or row[0] is None:
+            return WorkspaceSettings(version=int(row[1] or 0) if row is not None else 0)
+        values = json.loads(str(row[0]))
+        return WorkspaceSettings(
+            **values, version=int(row[1] or 0), saved_by=row[2], saved_at=row[3]
+        )
+
+    def save_workspace_settings(self, ws: int, values: WorkspaceSettings, by: str) -> int:
+        """Keep space `ws`'s settings (every value as given, None for the environment's);
+        returns the new version."""
+        kept = values.model_dump(exclude={"version", "saved_by", "saved_at"})
+        with self.tx() as tx:
+            tx.execute(
+                "UPDATE workspaces SET settings = ?, settings_by = ?, settings_at = ?,"
+                " settings_version = settings_version + 1 WHERE ws = ?",
+                [json.dumps(kept, ensure_ascii=False), by, utcnow(), ws],
+            )
+            row = tx.execute(
+                "SELECT settings_version FROM workspaces WHERE ws = ?", [ws]
+            ).fetchone()
+        if row is None:
+            raise ValueError(f"no data space {ws}")
+        return int(row[0])
 
     # -- rotating bot tokens ---------------------------------------------------------------
 

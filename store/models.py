@@ -225,6 +225,23 @@ class SpaceStep(BaseModel):
     stopped: SpaceRefusal | None = None  # installed again (or erased) meanwhile: stop
 
 
+class WorkspaceSettings(BaseModel):
+    """What a workspace's admins set for it in App Home (installed in many workspaces):
+    who and where may see candidates, who decides, the digest and the reminders. None:
+    the environment's setting (DEBRIEF_ALLOWED_USERS, …). `digest_channel` "" turns the
+    digest off; `remind_time` "off" the reminders. `version` counts the saves."""
+
+    allowed_users: list[str] | None = None  # U…/W… users and S… user groups
+    allowed_channels: list[str] | None = None
+    deciders: list[str] | None = None
+    digest_channel: str | None = None
+    digest_time: str | None = None  # HH:MM, DEBRIEF_TIMEZONE
+    remind_time: str | None = None  # HH:MM or "off"
+    version: int = 0
+    saved_by: str | None = None
+    saved_at: str | None = None
+
+
 class Installation(BaseModel):
     """What an install gave a data space: the bot's identity and its token, encrypted by
     the caller (the store only keeps ciphertext), and when a rotating token expires."""

@@ -9,7 +9,7 @@ from slack_bolt import App, BoltContext, BoltResponse
 
 from ..clean import clean_request
 from ..deps import DEPS_KEY, SPACE_KEY, SPACE_NAME_KEY, Deps, Spaces
-from . import actions, decide, file_share, home, slash, threads
+from . import actions, decide, file_share, home, settings, slash, threads
 from .access import access_guard
 
 
@@ -36,5 +36,6 @@ def register(app: App, deps: Deps, spaces: Spaces | None = None) -> None:
     actions.register(app)
     decide.register(app)
     home.register(app)
+    settings.register(app)
     file_share.register(app)  # before threads: a file_share message is handled here
     threads.register(app)

@@ -31,10 +31,13 @@ from slack_sdk.webhook import WebhookClient
 from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 from ..i18n import t
+from ..people import is_workspace_admin
 from ..policy import GrantedTeams, Policy
 from ..views import notice
 from ..views_common import no_access_home
 from ..views_decide import Target
+from ..views_home import HOME_SETTINGS
+from ..views_settings import SETTINGS
 
 logger = logging.getLogger("handlers.access")
 
@@ -128,6 +131,20 @@ def judged_channel(body: dict[str, Any], context: BoltContext) -> str | None:
     return context.channel_id
 
 
+def _settings_request(body: dict[str, Any]) -> bool:
+    """The Home tab's settings button, or the settings modal submitted: it shows no
+    candidate, and its listener lets only the workspace's admins on (Slack asked then),
+    so an admin who set the access rules without themselves can still change them."""
+    if body.get("type") == "block_actions":
+        acts = body.get("actions")
+        first = acts[0] if isinstance(acts, list) and acts else None
+        return isinstance(first, dict) and first.get("action_id") == HOME_SETTINGS
+    view = body.get("view")
+    if body.get("type") in {"view_submission", "view_closed"} and isinstance(view, dict):
+        return view.get("callback_id") == SETTINGS
+    return False
+
+
 def _refuse_command(text: str) -> BoltResponse:
     body = json.dumps({"response_type": "ephemeral", "text": text}, ensure_ascii=False)
     return BoltResponse(status=200, body=body, headers={"content-type": "application/json"})
@@ -171,6 +188,8 @@ def check(
     elif any(team not in own for team in teams):
         reason = "refused_foreign"
         logger.warning("refused a request from another workspace (%s)", sorted(set(teams)))
+    elif _settings_request(body):
+        pass  # its admins reach a workspace's settings whoever may see candidates (below)
     else:
         verdict = policy.decide(context.user_id)
         if verdict == "pending":
@@ -219,7 +238,9 @@ def access_guard(
         later = partial(_send_refusal, url, text)
     elif event.get("type") == "app_home_opened" and isinstance(event.get("user"), str):
         # Slack keeps showing the last Home view published: replace it
-        later = partial(_publish_no_access, context.client, event["user"], text)
+        # installed in many workspaces, its admins keep the button of its settings
+        label = t(deps.locale, "home_settings") if deps.defaults is not None else None
+        later = partial(_publish_no_access, context.client, event["user"], text, label)
     elif event.get("subtype") == "file_share" and refusal.reason != "refused_foreign":
         later = partial(_tell_uploader, context.client, event, text)
     if later is not None and context.client is not None:
@@ -227,11 +248,15 @@ def access_guard(
     return BoltResponse(status=200, body="")
 
 
-def _publish_no_access(client: WebClient | None, user: str, text: str) -> None:
+def _publish_no_access(
+    client: WebClient | None, user: str, text: str, settings: str | None = None
+) -> None:
     if client is None:
         return
     try:
-        client.views_publish(user_id=user, view=no_access_home(text))
+        if settings and not is_workspace_admin(client, user):
+            settings = None
+        client.views_publish(user_id=user, view=no_access_home(text, settings))
     except Exception as exc:
         logger.warning("could not replace a refused user's Home tab (%s)", type(exc).__name__)
 

@@ -25,6 +25,7 @@ from ..audit import AuditEvent, record
 from ..blocks import read_value
 from ..deps import Deps, deps_of
 from ..i18n import Locale, t
+from ..people import is_workspace_admin
 from ..views import summary_view
 from ..views_decide import label
 from ..views_home import (
@@ -90,7 +91,9 @@ def publish_home(
     user: str, deps: Deps, client: WebClient, offsets: dict[str, int] | None = None
 ) -> None:
     sections = home_sections(user, deps, client, offsets or {})
-    client.views_publish(user_id=user, view=home_view(sections, deps.locale))
+    # installed in many workspaces, its admins (Slack says, now) may change its settings
+    settings = deps.defaults is not None and is_workspace_admin(client, user)
+    client.views_publish(user_id=user, view=home_view(sections, deps.locale, settings))
     record(deps.store, [AuditEvent(user, "lookup:home")])
 
 

@@ -628,3 +628,12 @@ def pg021_audit_by_subject(conn: Conn) -> None:
     space), in place of pg001's index on the subject alone (every query names a space)."""
     conn.execute("CREATE INDEX audit_subject ON audit (ws, candidate_id)")
     conn.execute("DROP INDEX IF EXISTS audit_candidate")
+
+
+@migration
+def pg022_workspace_settings(conn: Conn) -> None:
+    """SQLite's m021: each workspace's own settings from App Home, and their version."""
+    conn.execute(
+        "ALTER TABLE workspaces ADD COLUMN settings TEXT, ADD COLUMN settings_by TEXT,"
+        " ADD COLUMN settings_at TEXT, ADD COLUMN settings_version INTEGER NOT NULL DEFAULT 0"
+    )

@@ -489,3 +489,19 @@ def m020_audit_by_subject(db: sqlite_utils.Database) -> None:
     lines to a pseudonym, and erasing a whole space walks its subjects; both read every
     line of the audit without it."""
     db.execute("CREATE INDEX IF NOT EXISTS audit_subject ON audit (ws, candidate_id)")
+
+
+@migration
+def m021_workspace_settings(db: sqlite_utils.Database) -> None:
+    """What each workspace's admins set in App Home (installed in many workspaces): its
+    own access rules, deciders, digest and reminders, kept as JSON, who saved them, when,
+    and a version the serving processes compare to see a change."""
+    columns = db["workspaces"].columns_dict
+    for name, kind in (
+        ("settings", "TEXT"),
+        ("settings_by", "TEXT"),
+        ("settings_at", "TEXT"),
+        ("settings_version", "INTEGER NOT NULL DEFAULT 0"),
+    ):
+        if name not in columns:
+            db.execute(f"ALTER TABLE workspaces ADD COLUMN {name} {kind}")

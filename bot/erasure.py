@@ -268,20 +268,9 @@ class RetentionJob:
             logger.exception("retention: the daily run failed; the next check tries again")
 
     def start(self) -> RetentionJob:
-        from apscheduler.schedulers.background import BackgroundScheduler
-        from apscheduler.triggers.interval import IntervalTrigger
+        from .schedule import every
 
-        scheduler = BackgroundScheduler(timezone=self.settings.tz)
-        scheduler.add_job(
-            self.run_safely,
-            IntervalTrigger(seconds=CHECK_EVERY_S, timezone=self.settings.tz),
-            id="retention",
-            coalesce=True,
-            max_instances=1,
-            next_run_time=datetime.now(self.settings.tz),
-        )
-        scheduler.start()
-        self._scheduler = scheduler
+        self._scheduler = every(self.run_safely, self.settings.tz, CHECK_EVERY_S, "retention")
         return self
 
     def stop(self) -> None:

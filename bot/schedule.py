@@ -1,4 +1,4 @@
-"""The daily jobs' one way of being scheduled (the digest, the reminders): at a time of
+"""The jobs' ways of being scheduled. The daily ones (the digest, the reminders): at a time of
 day in the team's time zone, and every few minutes besides, so that a run missed while
 the process was down (or one that failed) happens when it is back, the same day. The
 job itself decides whether today's run is due and whether it was done (its claim)."""
@@ -43,6 +43,25 @@ def daily(
         run,
         IntervalTrigger(minutes=CATCH_UP_MINUTES, timezone=tz),
         id=f"{name}-catch-up",
+        coalesce=True,
+        max_instances=1,
+        next_run_time=datetime.now(tz),
+    )
+    scheduler.start()
+    return scheduler
+
+
+def every(run: Callable[[], None], tz: ZoneInfo, seconds: float, name: str) -> Any:
+    """A started scheduler calling `run` now and every `seconds` after, one run at a time
+    (a run that overlaps the next is not doubled); stop it with `shutdown()`."""
+    from apscheduler.schedulers.background import BackgroundScheduler
+    from apscheduler.triggers.interval import IntervalTrigger
+
+    scheduler = BackgroundScheduler(timezone=tz)
+    scheduler.add_job(
+        run,
+        IntervalTrigger(seconds=seconds, timezone=tz),
+        id=name,
         coalesce=True,
         max_instances=1,
         next_run_time=datetime.now(tz),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .digest import Digester
@@ -112,20 +111,9 @@ class WorkspaceJobs:
                 )
 
     def start(self) -> WorkspaceJobs:
-        from apscheduler.schedulers.background import BackgroundScheduler
-        from apscheduler.triggers.interval import IntervalTrigger
+        from .schedule import every
 
-        scheduler = BackgroundScheduler(timezone=self.settings.tz)
-        scheduler.add_job(
-            self.tick,
-            IntervalTrigger(minutes=TICK_MINUTES, timezone=self.settings.tz),
-            id="workspaces",
-            coalesce=True,
-            max_instances=1,
-            next_run_time=datetime.now(self.settings.tz),
-        )
-        scheduler.start()
-        self._scheduler = scheduler
+        self._scheduler = every(self.tick, self.settings.tz, TICK_MINUTES * 60, "workspaces")
         return self
 
     def stop(self) -> None:

@@ -125,9 +125,4 @@ def bot(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]:
     try:
         yield running
     finally:
-        running.server.stop()
-        # the listener threads end, and with them their SQLite connections: a long run
-        # would otherwise keep a few descriptors open for every bot it started
-        if running.work is not None:
-            running.work.shutdown(wait=False)
-        running.store.close()
+        running.stop()

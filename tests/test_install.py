@@ -44,10 +44,7 @@ def multi(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot
     try:
         yield running
     finally:
-        running.server.stop()
-        if running.work is not None:
-            running.work.shutdown(wait=False)
-        running.store.close()
+        running.stop()
 
 
 def ask(bot: Bot, text: str, team: str, name: str) -> str:
@@ -231,8 +228,7 @@ def test_an_uninstall_is_recorded_whoever_the_access_rules_allow(
         assert event(bot, uninstalled, "T0002") == 200
         assert bot.store.find_installation("T0002") is None
     finally:
-        bot.server.stop()
-        bot.store.close()
+        bot.stop()
 
 
 def test_the_single_workspace_database_becomes_its_workspace_s_at_the_first_install(
@@ -255,8 +251,7 @@ def test_the_single_workspace_database_becomes_its_workspace_s_at_the_first_inst
         wait_until("the answer", lambda: bool(bot.fake.responses("gamma")), 10)
         assert installed(bot, "T0003").ws != 0 and "张" not in other
     finally:
-        bot.server.stop()
-        bot.store.close()
+        bot.stop()
 
 
 def test_the_install_pages_are_get_only_and_absent_in_single_workspace_mode(
@@ -307,8 +302,7 @@ def test_each_workspace_gets_its_own_digest_with_its_own_token(
         assert event(bot, uninstalled, "T0003") == 200
         assert [w.slack_key for w in jobs.installed()] == ["T0002", "T0004"]
     finally:
-        bot.server.stop()
-        bot.store.close()
+        bot.stop()
 
 
 def org_command(bot: Bot, text: str, team: str, name: str) -> str:

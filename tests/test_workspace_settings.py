@@ -47,10 +47,7 @@ def beta(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]
     try:
         yield bot
     finally:
-        bot.server.stop()
-        if bot.work is not None:
-            bot.work.shutdown(wait=False)
-        bot.store.close()
+        bot.stop()
 
 
 def ws(bot: Bot) -> int:

@@ -12,15 +12,9 @@ from urllib.parse import urlsplit
 
 from cryptography.fernet import Fernet
 
-from bot.app import create_app
-from bot.server import wsgi_app
-from bot.settings import load_settings
-from store.factory import open_store
-
 from .fake_oauth import CLIENT_ID, CLIENT_SECRET, Installer
 from .fake_slack import FakeSlack
-from .servers import WsgiServer
-from .slackbot import SECRET, Bot, Tracker
+from .slackbot import Bot, start_bot
 
 REDIRECT = "https://debrief.example.com/slack/oauth_redirect"
 STATE_SECRET = "test-state-secret"
@@ -32,23 +26,14 @@ def start_installed_bot(fake: FakeSlack, db_path: str, **settings: Any) -> Bot:
     """The app over HTTP on loopback, installed in many workspaces (no bot token)."""
     fake.oauth.redirect_urls = [REDIRECT]
     values: dict[str, Any] = {
+        "bot_token": None,
         "client_id": CLIENT_ID,
         "client_secret": CLIENT_SECRET,
         "state_secret": STATE_SECRET,
         "token_key": TOKEN_KEY,
         "redirect_uri": REDIRECT,
-        "signing_secret": SECRET,
-        "api_url": fake.base_url,
-        "db_path": db_path,
     } | settings
-    s = load_settings(**values)
-    store = open_store(s.db_path)
-    app = create_app(s, store)
-    work = Tracker(app)
-    server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
-    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app)  # type: ignore[arg-type]
-    fake.bots.append(bot)
-    return bot
+    return start_bot(fake, db_path, **values)
 
 
 @dataclass

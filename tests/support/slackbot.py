@@ -93,6 +93,15 @@ class Bot:
         if self.work is not None:
             self.work.shutdown(wait=True, cancel_futures=True)
 
+    def stop(self) -> None:
+        """The end of a test's bot: its server, its listener threads (and with them their
+        SQLite connections: a long run would otherwise keep a few descriptors open for
+        every bot it started), its store."""
+        self.server.stop()
+        if self.work is not None:
+            self.work.shutdown(wait=False)
+        self.store.close()
+
     def idle(self, timeout: float = 15) -> None:
         """Wait until every listener and lazy listener of the requests sent so far finished."""
         assert self.work is not None, "start the bot with start_bot()"

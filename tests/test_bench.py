@@ -134,3 +134,11 @@ def test_the_writer_bench_splits_postgresql_s_index_time(request: pytest.Fixture
     assert pg["failed"] == 0 and figures["sqlite"]["wall_s"] > 0
     assert 0 < pg["db_wait_s"] < pg["wall_s"] and pg["writer_cpu_s"] > 0
     assert "load average at start" in out and "x SQLite" in out
+
+
+def test_the_workspaces_bench_sets_many_beside_one() -> None:
+    """`bench/workspaces.py` (issue 26): a request in a workspace installed among
+    several, beside the same request with one workspace's bot token."""
+    out = _run("bench/workspaces.py", "--repeat", "5", "--spaces", "2")
+    assert "one workspace (baseline)" in out and "2 workspaces installed" in out
+    assert "ack median ratio (many / one):" in out

@@ -114,9 +114,11 @@ class Reminder:
         client: WebClient | None,
         pacer: Pacer | None = None,
         team: str | None = None,
+        teams: frozenset[str] | None = None,
     ) -> None:
         """`team`: the workspace the reminded must belong to (installed in many, the
-        workspace's; otherwise the one `serve` recorded, or the token's)."""
+        workspace's; otherwise the one `serve` recorded, or the token's); `teams`: for
+        an org-wide install, the organisation's workspaces it was granted instead."""
         self.settings = settings
         self.store = store
         self.client = client
@@ -126,6 +128,7 @@ class Reminder:
         self._lock = threading.Lock()
         self._scheduler: Any = None
         self._team: str | None = team
+        self.teams = teams
         self._refused: set[tuple[str, str]] = set()  # (day, reviewer) refused that day
         self._groups_read = False  # in this run
 
@@ -241,7 +244,7 @@ class Reminder:
         if self.client is None:
             return "yes"
         try:
-            team = self._own_team()
+            own = self.teams if self.teams is not None else frozenset({self._own_team()})
             user = self.client.users_info(user=reviewer).get("user")
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
@@ -255,7 +258,7 @@ class Reminder:
         if not isinstance(user, dict) or user.get("deleted") or user.get("is_bot"):
             return "no"
         facts = user_facts(user)
-        return "yes" if team in facts.teams and not facts.stranger else "no"
+        return "yes" if own & facts.teams and not facts.stranger else "no"
 
     def _own_team(self) -> str:
         if self._team is None:

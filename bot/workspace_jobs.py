@@ -15,6 +15,8 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from handlers.policy import GrantedTeams
+
 from .digest import Digester
 from .remind import Reminder
 
@@ -86,6 +88,9 @@ class WorkspaceJobs:
                 reminder = Reminder(settings, view, client, team=team)
                 self.reminders[space.ws] = reminder
             reminder.client = client
+            if space.kind == "enterprise":  # whoever is in a workspace it was granted
+                granted = GrantedTeams()
+                reminder.teams = granted.teams if granted.refresh(client) else frozenset()
             reminder.run_safely()
         self.versions[space.ws] = version
 

@@ -394,3 +394,41 @@ def test_in_socket_mode_the_install_pages_are_served_on_the_health_port(
         server.stop()
         app.close()
         store.close()
+
+
+def test_an_org_wide_install_reminds_the_reviewers_of_its_granted_workspaces(
+    fake_slack: FakeSlack, db_target: str
+) -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    from bot.workspace_jobs import WorkspaceJobs
+
+    org = Installer(
+        team_id=None,
+        team_name=None,
+        enterprise_id="E0001",
+        enterprise_name="Org",
+        org_wide=True,
+        teams=("T0101",),
+    )
+    fake_slack.user_teams |= {"UREV1": "T0101", "UREV9": "T0999"}
+    bot = start_installed_bot(fake_slack, db_target, remind_time="09:00")
+    try:
+        install(bot, org)
+        space = bot.store.in_workspace(installed(bot, "E0001").ws)
+        assert not index_paths(space, [SEEDS]).failed
+        space.record_post("C123", "1700000000.000100", "000_9e6b3ecb0732fcf3", "verdict")
+        due = "2026-11-30T15:59:59.999999+00:00"
+        assert space.record_requests(
+            "000_9e6b3ecb0732fcf3", ["UREV1", "UREV9"], "UASKER", due, "C123", "1700000000.000100"
+        )
+        wednesday = datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+        with time_machine.travel(wednesday, tick=False):
+            WorkspaceJobs(bot.settings, bot.store, bot.app).tick()  # type: ignore[arg-type]
+        reminded = {c.params.get("users") for c in fake_slack.calls("conversations.open")}
+        assert reminded == {"UREV1"}  # UREV9 is of a workspace the org did not grant
+    finally:
+        bot.stop()

@@ -15,8 +15,6 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from handlers.policy import GrantedTeams
-
 from .digest import Digester
 from .remind import Reminder
 
@@ -89,10 +87,17 @@ class WorkspaceJobs:
                 self.reminders[space.ws] = reminder
             reminder.client = client
             if space.kind == "enterprise":  # whoever is in a workspace it was granted
-                granted = GrantedTeams()
-                reminder.teams = granted.teams if granted.refresh(client) else frozenset()
-            reminder.run_safely()
+                reminder.teams = self._granted(space)
+            if space.kind != "enterprise" or reminder.teams is not None:
+                reminder.run_safely()  # (an organisation's workspaces not read yet: later)
         self.versions[space.ws] = version
+
+    def _granted(self, space: Workspace) -> frozenset[str] | None:
+        """An org-wide install's granted workspaces, as the access guard has them (read in
+        the background); None before the first read."""
+        assert self.app.spaces is not None
+        teams = self.app.spaces.of(space.ws, space.slack_key).teams
+        return teams.teams if teams is not None else None
 
     def resume_uploads(self) -> None:
         """Finish the files shared in Slack that a process which died left unanswered."""

@@ -292,8 +292,10 @@ def test_each_workspace_gets_its_own_digest_with_its_own_token(
             all_text(by_team["T0002"][0].params),
             all_text(by_team["T0003"][0].params),
         )
-        assert "4" in beta and one.stem[:3] in gamma_post
-        assert beta != gamma_post
+        stems = [p.stem for p in sorted(SEEDS.glob("*.txt"))]
+        assert all(stem in beta for stem in stems)  # Beta's four new transcripts
+        assert one.stem in gamma_post  # Gamma's one, and none of Beta's others
+        assert not any(stem in gamma_post for stem in stems if stem != one.stem)
         jobs.tick()  # claimed for the day, in each space
         assert len(fake_slack.calls("chat.postMessage")) == 2
         # uninstalled: its jobs stop with its token
@@ -303,6 +305,18 @@ def test_each_workspace_gets_its_own_digest_with_its_own_token(
         assert [w.slack_key for w in jobs.installed()] == ["T0002", "T0004"]
     finally:
         bot.stop()
+
+
+def org_wide(*teams: str) -> Installer:
+    """The organisation E0001 installing org-wide, granting the app `teams`."""
+    return Installer(
+        team_id=None,
+        team_name=None,
+        enterprise_id="E0001",
+        enterprise_name="Org",
+        org_wide=True,
+        teams=teams,
+    )
 
 
 def org_command(bot: Bot, text: str, team: str, name: str) -> str:
@@ -323,14 +337,7 @@ def org_command(bot: Bot, text: str, team: str, name: str) -> str:
 def test_an_org_wide_install_serves_the_organisation_s_granted_workspaces_as_one(
     multi: Bot,
 ) -> None:
-    org = Installer(
-        team_id=None,
-        team_name=None,
-        enterprise_id="E0001",
-        enterprise_name="Org",
-        org_wide=True,
-        teams=("T0101", "T0102"),
-    )
+    org = org_wide("T0101", "T0102")
     assert install(multi, org).status == 200
     found = installed(multi, "E0001")
     assert found.is_enterprise_install and found.team_id is None and found.ws != 0
@@ -406,14 +413,7 @@ def test_an_org_wide_install_reminds_the_reviewers_of_its_granted_workspaces(
 
     from bot.workspace_jobs import WorkspaceJobs
 
-    org = Installer(
-        team_id=None,
-        team_name=None,
-        enterprise_id="E0001",
-        enterprise_name="Org",
-        org_wide=True,
-        teams=("T0101",),
-    )
+    org = org_wide("T0101")
     fake_slack.user_teams |= {"UREV1": "T0101", "UREV9": "T0999"}
     bot = start_installed_bot(fake_slack, db_target, remind_time="09:00")
     try:
@@ -425,9 +425,17 @@ def test_an_org_wide_install_reminds_the_reviewers_of_its_granted_workspaces(
         assert space.record_requests(
             "000_9e6b3ecb0732fcf3", ["UREV1", "UREV9"], "UASKER", due, "C123", "1700000000.000100"
         )
+        jobs = WorkspaceJobs(bot.settings, bot.store, bot.app)  # type: ignore[arg-type]
         wednesday = datetime(2026, 12, 2, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
         with time_machine.travel(wednesday, tick=False):
-            WorkspaceJobs(bot.settings, bot.store, bot.app).tick()  # type: ignore[arg-type]
+            jobs.tick()  # the organisation's workspaces not read yet: nobody reminded
+        assert not fake_slack.calls("conversations.open")
+        assert bot.app is not None and bot.app.spaces is not None
+        granted = bot.app.spaces.of(space.ws, "E0001").teams
+        assert granted is not None
+        wait_until("the organisation's workspaces read", lambda: granted.teams is not None, 15)
+        with time_machine.travel(wednesday, tick=False):
+            jobs.tick()
         reminded = {c.params.get("users") for c in fake_slack.calls("conversations.open")}
         assert reminded == {"UREV1"}  # UREV9 is of a workspace the org did not grant
     finally:

@@ -24,8 +24,9 @@ from handlers.views import error_view
 from store.factory import Backend
 from store.installations import WorkspaceStore
 
-from .oauth import Installs, installs, uninstall_listener
+from .oauth import Installs, installs
 from .settings import Settings
+from .uninstall import uninstall_listener
 
 logger = logging.getLogger("debrief")
 

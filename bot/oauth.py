@@ -9,7 +9,8 @@ gives it where installs live and how requests find their workspace's token:
 - `DebriefInstallationStore`: slack_sdk's InstallationStore on `store/installations.py`
   (SQLite or PostgreSQL, in the same database as everything else, migrated with it, in
   every backup): one installation per workspace or organisation, an uninstall that
-  takes the token at once and leaves the data until DEBRIEF_UNINSTALL_GRACE has passed.
+  takes the token at once and leaves the data until DEBRIEF_UNINSTALL_GRACE has passed
+  (the events that ask for it: bot/uninstall.py).
 - `DebriefStateStore`: OAuth states signed with SLACK_STATE_SECRET and kept until used:
   a forged state never reaches the database, and a state is good once, across replicas.
 - `WorkspaceTokens`: a workspace's bot token, rotated when it nears its expiry by one
@@ -30,7 +31,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from logging import Logger
@@ -38,7 +39,6 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
-from slack_bolt import BoltResponse
 from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.authorization.authorize import Authorize
 from slack_bolt.context import BoltContext
@@ -229,15 +229,36 @@ class DebriefInstallationStore(InstallationStore):
         key = workspace_key(enterprise_id, team_id, org) or workspace_key(
             enterprise_id, team_id, not org
         )
-        if key is None:
-            return
+        if key is not None:
+            self.uninstall(key)
+
+    def uninstall(
+        self,
+        key: str,
+        *,
+        event_id: str | None = None,
+        event_time: int | None = None,
+        bot_users: Sequence[str] | None = None,
+    ) -> bool:
+        """Workspace or organisation `key` uninstalled Debrief: its token goes now, its
+        data after the grace; an event (`event_id`, `event_time`) handled before, older
+        than the installation, or naming other bot users than its own (`bot_users`)
+        changes nothing (store/installations.py). True when it was uninstalled."""
         erase_after = datetime.now(UTC) + timedelta(days=self.grace_days)
-        if self.store.uninstall(key, erase_after.isoformat(timespec="microseconds")):
+        done = self.store.uninstall(
+            key,
+            erase_after.isoformat(timespec="microseconds"),
+            event_id=event_id,
+            event_time=event_time,
+            bot_users=bot_users,
+        )
+        if done:
             logger.info(
                 "%s uninstalled Debrief: its token is deleted, its data kept until %s",
                 key,
                 erase_after.date().isoformat(),
             )
+        return done
 
 
 def _org(extra: dict[str, Any]) -> bool:
@@ -425,9 +446,6 @@ class WorkspaceAuthorize(Authorize):
 
 # -- the app's install side, from the settings ----------------------------------------------
 
-UNINSTALL_EVENTS = ("app_uninstalled", "tokens_revoked")
-GRANT_EVENTS = ("team_access_granted", "team_access_revoked")  # org-wide installs
-
 
 @dataclass(frozen=True)
 class Installs:
@@ -482,48 +500,3 @@ def installs(
         logger=logging.getLogger("debrief.bolt"),
     )
     return Installs(store, installations, tokens, authorize, oauth_settings)
-
-
-def _bot_token_revoked(event: dict[str, Any]) -> bool:
-    tokens = event.get("tokens")
-    return isinstance(tokens, dict) and bool(tokens.get("bot"))
-
-
-def uninstall_listener(
-    installations: DebriefInstallationStore,
-    teams_changed: Callable[[str], None] = lambda key: None,
-) -> Callable[[dict[str, Any], BoltContext, Callable[[], BoltResponse]], BoltResponse]:
-    """The first middleware of an app installed in many workspaces: `app_uninstalled`,
-    and `tokens_revoked` naming the bot's token, take that workspace's token out of the
-    store at once (its data waits out DEBRIEF_UNINSTALL_GRACE). These events carry no
-    user, so no access rule may stand in their way; Slack gets its 200 only once the
-    store has it (a store that fails gets 503, and Slack sends the event again). A user's
-    token revoked concerns nothing Debrief keeps. An organisation's workspace granted or
-    taken away (`team_access_granted`/`revoked`) has its list read again
-    (`teams_changed`, with the organisation's id). Every other request goes on."""
-
-    def on_uninstall(
-        body: dict[str, Any], context: BoltContext, next: Callable[[], BoltResponse]
-    ) -> BoltResponse:
-        event = body.get("event") if body.get("type") == "event_callback" else None
-        kind = event.get("type") if isinstance(event, dict) else None
-        if kind in GRANT_EVENTS:
-            key = context.enterprise_id or context.team_id
-            if key:
-                teams_changed(key)
-            return BoltResponse(status=200, body="")
-        if not isinstance(event, dict) or kind not in UNINSTALL_EVENTS:
-            return next()
-        if kind == "app_uninstalled" or _bot_token_revoked(event):
-            try:
-                installations.delete_all(
-                    enterprise_id=context.enterprise_id,
-                    team_id=context.team_id,
-                    is_enterprise_install=context.is_enterprise_install,
-                )
-            except StoreError:
-                logger.exception("could not take the token of an uninstalled workspace out")
-                return BoltResponse(status=503, body="")
-        return BoltResponse(status=200, body="")
-
-    return on_uninstall

@@ -12,6 +12,10 @@ Tokens arrive here encrypted: the store keeps the caller's ciphertext and never 
 token (bot/ holds the key). An uninstall deletes the installation at once and leaves the
 space, with the date its data is to be erased, for the retention job.
 
+An uninstall event is handled once (`uninstall_events`, its id kept a week) and only
+when it is newer than the installation: Slack redelivers an event late, and the
+workspace may have installed again meanwhile.
+
 An OAuth state is good once: `consume_oauth_state` deletes it in the statement that checks
 it, so two replicas given the same state cannot both accept it.
 """
@@ -19,6 +23,8 @@ it, so two replicas given the same state cannot both accept it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .base import Base, Tx
@@ -56,7 +62,8 @@ def _installation(row: dict[str, Any]) -> Installation:
 class WorkspaceStore(Base):
     def save_installation(self, installation: Installation) -> int:
         """Keep what an install (or a token rotation Bolt saves) gave: the data space of
-        its team or organisation, made or adopted the first time; returns that space."""
+        its team or organisation, made or adopted the first time; returns that space.
+        `installed_at` is the newest install's (an uninstall event older than it is late)."""
         key = installation.slack_key
         kind = "enterprise" if installation.is_enterprise_install else "team"
         name = (
@@ -76,7 +83,7 @@ class WorkspaceStore(Base):
             ws = self._space_of(tx, key, kind, name, now)
             names = ", ".join(_SAVED)
             marks = ", ".join("?" for _ in _SAVED)
-            changed = ", ".join(f"{c} = excluded.{c}" for c in _SAVED if c != "installed_at")
+            changed = ", ".join(f"{c} = excluded.{c}" for c in _SAVED)
             tx.execute(
                 f"INSERT INTO installations (ws, {names}) VALUES (?, {marks})"
                 f" ON CONFLICT (ws) DO UPDATE SET {changed},"
@@ -130,23 +137,73 @@ class WorkspaceStore(Base):
         rows = self._rows(f"SELECT {_INSTALLATION} FROM installations WHERE ws = ?", [ws])
         return _installation(rows[0]) if rows else None
 
-    def uninstall(self, key: str, erase_after: str) -> bool:
+    def uninstall(
+        self,
+        key: str,
+        erase_after: str,
+        *,
+        event_id: str | None = None,
+        event_time: int | None = None,
+        bot_users: Sequence[str] | None = None,
+    ) -> bool:
         """`key` uninstalled Debrief, or revoked its token: the installation goes now, the
-        data at `erase_after` (an ISO time) unless installed again before. False when it
-        was not installed (a second delivery of the same event changes nothing)."""
+        data at `erase_after` (an ISO time) unless installed again before. False when
+        nothing was uninstalled: not installed (a second delivery changes nothing), the
+        event `event_id` handled before (on any replica), an event older than the
+        installation (`event_time`, Slack's epoch seconds: installed in a later second, or
+        after an uninstall this space already had at or after that second), or, with
+        `bot_users` (the bot users whose tokens were revoked), another bot's token."""
+        now = utcnow()
+        bytewise = self.engine.bytewise
+        clauses: list[str] = []
+        params: list[Any] = []
+        if event_time is not None:
+            next_second = datetime.fromtimestamp(event_time + 1, UTC)
+            clauses.append(f"i.installed_at {bytewise} < ?")
+            clauses.append(
+                "NOT EXISTS (SELECT 1 FROM uninstall_events e WHERE e.ws = i.ws"
+                " AND e.removed = 1 AND e.event_time >= ?)"
+            )
+            params += [next_second.isoformat(timespec="microseconds"), event_time]
+        if bot_users is not None:
+            named, users = self.engine.in_list("i.bot_user_id", list(bot_users) or [""])
+            clauses.append(named)
+            params += users
+        where = "".join(f" AND {c}" for c in clauses)
 
         def write(tx: Tx) -> bool:
-            gone = tx.execute(
-                "DELETE FROM installations WHERE ws IN"
-                " (SELECT ws FROM workspaces WHERE slack_key = ?) RETURNING ws",
-                [key],
+            self._one_at_a_time(tx, "workspaces")  # an install of the same team waits
+            if event_id is not None:
+                week_ago = (datetime.now(UTC) - timedelta(days=7)).isoformat(
+                    timespec="microseconds"
+                )
+                tx.execute(
+                    f"DELETE FROM uninstall_events WHERE handled_at {bytewise} < ?", [week_ago]
+                )
+                first = tx.execute(
+                    "INSERT INTO uninstall_events (event_id, event_time, handled_at)"
+                    " VALUES (?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING event_id",
+                    [event_id, event_time or 0, now],
+                ).fetchone()
+                if first is None:
+                    return False
+            found = tx.execute(
+                "SELECT i.ws FROM installations i JOIN workspaces w ON w.ws = i.ws"
+                f" WHERE w.slack_key = ?{where}",
+                [key, *params],
             ).fetchone()
-            if gone is None:
+            if found is None:
                 return False
+            tx.execute("DELETE FROM installations WHERE ws = ?", [found[0]])
             tx.execute(
                 "UPDATE workspaces SET uninstalled_at = ?, erase_after = ? WHERE ws = ?",
-                [utcnow(), erase_after, gone[0]],
+                [now, erase_after, found[0]],
             )
+            if event_id is not None:
+                tx.execute(
+                    "UPDATE uninstall_events SET ws = ?, removed = 1 WHERE event_id = ?",
+                    [found[0], event_id],
+                )
             return True
 
         with self.tx() as tx:

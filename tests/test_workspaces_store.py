@@ -110,6 +110,98 @@ def test_an_uninstall_takes_the_token_now_and_keeps_the_data_until_its_date(stor
     assert space is not None and space.uninstalled_at is None and space.erase_after is None
 
 
+def epoch(**delta: float) -> int:
+    return int((datetime.now(UTC) + timedelta(**delta)).timestamp())
+
+
+def test_an_uninstall_event_is_handled_once_and_only_when_newer_than_the_install(
+    store: Store,
+) -> None:
+    later = iso(days=30)
+    # an event for a team not installed (yet): handled, so it is never handled again
+    assert store.uninstall("T0001", later, event_id="Ev1", event_time=epoch(hours=1)) is False
+    ws = store.save_installation(installed("T0001", installed_at=iso(minutes=-10)))
+    assert store.uninstall("T0001", later, event_id="Ev1", event_time=epoch(hours=1)) is False
+    # older than the install (installed again since: its time is the newest install's)
+    store.save_installation(installed("T0001", installed_at=iso(minutes=-2)))
+    assert store.uninstall("T0001", later, event_id="Ev2", event_time=epoch(minutes=-5)) is False
+    # another bot's token revoked
+    assert store.uninstall("T0001", later, event_id="Ev3", bot_users=["UOTHER"]) is False
+    assert store.uninstall("T0001", later, event_id="Ev4", bot_users=[]) is False
+    assert store.installation_of(ws) is not None
+    # in the very second of the install: the install may have come first, so it goes
+    now = epoch()
+    assert store.uninstall("T0001", later, event_id="Ev5", event_time=now, bot_users=["UT0001"])
+    assert store.installation_of(ws) is None
+    # installed again in that same second: an event of that second is the uninstall's
+    # (or older), and the new install stays; a newer one still uninstalls
+    store.save_installation(installed("T0001"))
+    assert store.uninstall("T0001", later, event_id="Ev6", event_time=now) is False
+    assert store.uninstall("T0001", later, event_id="Ev7", event_time=max(now + 1, epoch()))
+    assert store.workspace_of("T0001").erase_after == later  # type: ignore[union-attr]
+
+
+def test_two_replicas_given_one_uninstall_event_handle_it_once(db_target: str) -> None:
+    from store.factory import open_store
+
+    stores = [open_store(db_target), open_store(db_target)]
+    try:
+        teams = [f"T1{n:03d}" for n in range(10)]
+        for team in teams:
+            stores[0].save_installation(installed(team, installed_at=iso(minutes=-1)))
+        handled: list[bool] = []
+        start = threading.Barrier(2)
+
+        def deliver(replica: int) -> None:
+            start.wait(30)
+            for n, team in enumerate(teams):
+                handled.append(
+                    stores[replica].uninstall(
+                        team, iso(days=30), event_id=f"Ev{n}", event_time=epoch()
+                    )
+                )
+
+        threads = [threading.Thread(target=deliver, args=(r,)) for r in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert len(handled) == 20 and sum(handled) == 10
+        handled_ids = stores[1]._all("SELECT event_id, removed FROM uninstall_events")
+        assert sorted(handled_ids) == sorted((f"Ev{n}", 1) for n in range(10))
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_a_database_of_the_release_before_keeps_its_installs_and_handles_events(
+    db_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """m022 / pg023 on a database the release before wrote: installs kept, uninstall
+    events handled once."""
+    from store.factory import is_pg_url, open_store
+
+    if is_pg_url(db_target):
+        import store.pg.migrations as steps
+    else:
+        import store.sqlite.migrations as steps  # type: ignore[no-redef]
+    step = next(fn for fn in steps.MIGRATIONS if "uninstall_events" in fn.__name__)
+    before = steps.MIGRATIONS[: steps.MIGRATIONS.index(step)]
+    with monkeypatch.context() as m:
+        m.setattr(steps, "MIGRATIONS", before)
+        m.setattr(steps.REGISTRY, "migrations", before)
+        old = open_store(db_target)
+        ws = old.save_installation(installed("T0001", installed_at=iso(minutes=-5)))
+        old.close()
+    new = open_store(db_target)
+    try:
+        assert new.installation_of(ws) is not None
+        assert new.uninstall("T0001", iso(days=30), event_id="Ev1", event_time=epoch())
+        assert not new.uninstall("T0001", iso(days=30), event_id="Ev1", event_time=epoch())
+    finally:
+        new.close()
+
+
 def test_an_oauth_state_is_good_once_and_not_after_it_ran_out(store: Store) -> None:
     store.issue_oauth_state("fresh", iso(minutes=10))
     store.issue_oauth_state("stale", iso(seconds=-1))

@@ -47,6 +47,7 @@ TABLES = (
     "workspaces",
     "installations",
     "oauth_states",
+    "uninstall_events",
 )
 """In an order that satisfies the foreign keys (questions after candidates)."""
 

@@ -637,3 +637,13 @@ def pg022_workspace_settings(conn: Conn) -> None:
         "ALTER TABLE workspaces ADD COLUMN settings TEXT, ADD COLUMN settings_by TEXT,"
         " ADD COLUMN settings_at TEXT, ADD COLUMN settings_version INTEGER NOT NULL DEFAULT 0"
     )
+
+
+@migration
+def pg023_uninstall_events(conn: Conn) -> None:
+    """SQLite's m022: the uninstall events handled (a week)."""
+    conn.execute(
+        'CREATE TABLE uninstall_events (event_id TEXT COLLATE "C" PRIMARY KEY, ws INTEGER,'
+        " event_time BIGINT NOT NULL, removed INTEGER NOT NULL DEFAULT 0,"
+        ' handled_at TEXT COLLATE "C" NOT NULL)'
+    )

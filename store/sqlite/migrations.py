@@ -505,3 +505,15 @@ def m021_workspace_settings(db: sqlite_utils.Database) -> None:
     ):
         if name not in columns:
             db.execute(f"ALTER TABLE workspaces ADD COLUMN {name} {kind}")
+
+
+@migration
+def m022_uninstall_events(db: sqlite_utils.Database) -> None:
+    """Each uninstall event handled, kept a week, so that one Slack delivers again (late,
+    after the workspace installed again) is handled once, and an older one is told from a
+    newer."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS uninstall_events (event_id TEXT PRIMARY KEY, ws INTEGER,"
+        " event_time INTEGER NOT NULL, removed INTEGER NOT NULL DEFAULT 0,"
+        " handled_at TEXT NOT NULL)"
+    )

@@ -11,8 +11,8 @@ gives it where installs live and how requests find their workspace's token:
   every backup): one installation per workspace or organisation, an uninstall that
   takes the token at once and leaves the data until DEBRIEF_UNINSTALL_GRACE has passed
   (the events that ask for it: bot/uninstall.py).
-- `DebriefStateStore`: OAuth states signed with SLACK_STATE_SECRET and kept until used:
-  a forged state never reaches the database, and a state is good once, across replicas.
+- `DebriefStateStore` (bot/oauth_state.py): OAuth states signed with SLACK_STATE_SECRET,
+  carrying their expiry, nothing kept until one is used; good once, across replicas.
 - `WorkspaceTokens`: a workspace's bot token, rotated when it nears its expiry by one
   replica only (a compare-and-set claim; Slack revokes a used refresh token, so two
   rotating at once would strand the workspace).
@@ -24,8 +24,6 @@ gives it where installs live and how requests find their workspace's token:
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import os
 import secrets
@@ -48,19 +46,19 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackTokenRotationError
 from slack_sdk.oauth.installation_store import Bot, InstallationStore
 from slack_sdk.oauth.installation_store import Installation as SlackInstallation
-from slack_sdk.oauth.state_store import OAuthStateStore
 from slack_sdk.oauth.token_rotation import TokenRotator
 
 from store.errors import StoreError
 from store.installations import WorkspaceStore
 from store.models import Installation
 
+from .oauth_state import STATE_SECONDS, DebriefStateStore, redact_codes
+
 if TYPE_CHECKING:
     from .settings import Settings
 
 logger = logging.getLogger("debrief.oauth")
 
-STATE_SECONDS = 600  # an install started and not finished within 10 minutes starts again
 CLAIM_SECONDS = 30  # one replica rotates a token; another may take over after this
 WORKSPACE = "workspace"  # the request context's key for its data space (`ws`)
 WORKSPACE_KEY = "workspace_key"  # … and for its Slack id (T… or, for an org-wide install, E…)
@@ -266,46 +264,6 @@ def _org(extra: dict[str, Any]) -> bool:
     return bool(extra.get("is_enterprise_install"))
 
 
-class DebriefStateStore(OAuthStateStore):
-    """States signed with SLACK_STATE_SECRET (a forged one is refused before the
-    database is asked) and kept until used: good once, for STATE_SECONDS."""
-
-    def __init__(self, store: WorkspaceStore, secret: str, seconds: int = STATE_SECONDS) -> None:
-        self.store = store
-        self._secret = secret.encode("utf-8")
-        self.seconds = seconds
-
-    @property
-    def logger(self) -> Logger:
-        return logger
-
-    def _signature(self, nonce: str) -> str:
-        return hmac.new(self._secret, nonce.encode("ascii"), hashlib.sha256).hexdigest()
-
-    def issue(self, *args: Any, **kwargs: Any) -> str:
-        nonce = secrets.token_urlsafe(24)
-        state = f"{nonce}.{self._signature(nonce)}"
-        until = datetime.now(UTC) + timedelta(seconds=self.seconds)
-        self.store.issue_oauth_state(state, until.isoformat(timespec="microseconds"))
-        return state
-
-    def consume(self, state: str) -> bool:
-        nonce, dot, signature = state.partition(".")
-        if (
-            not dot
-            or not nonce.isascii()
-            or not hmac.compare_digest(
-                signature.encode("utf-8"), self._signature(nonce).encode("utf-8")
-            )
-        ):
-            return False
-        try:
-            return self.store.consume_oauth_state(state)
-        except StoreError:
-            logger.exception("could not check an install's state")
-            return False
-
-
 class WorkspaceTokens:
     """A workspace's bot token, for requests (WorkspaceAuthorize) and for the jobs that
     post on their own (digest, reminders): rotated shortly before it expires, by one
@@ -484,6 +442,8 @@ def installs(
         minutes_before=settings.token_rotation_minutes,
     )
     authorize = WorkspaceAuthorize(store, tokens)
+    # Bolt's flow logs the code of a callback (its logger: the app's, bot/app.py)
+    redact_codes("debrief.bolt", "slack_sdk.web.base_client")
     oauth_settings = OAuthSettings(
         client_id=settings.client_id,
         client_secret=settings.client_secret,

@@ -16,8 +16,10 @@ An uninstall event is handled once (`uninstall_events`, its id kept a week) and 
 when it is newer than the installation: Slack redelivers an event late, and the
 workspace may have installed again meanwhile.
 
-An OAuth state is good once: `consume_oauth_state` deletes it in the statement that checks
-it, so two replicas given the same state cannot both accept it.
+An OAuth state is signed and carries its expiry (bot/oauth_state.py): nothing is kept
+when one is handed out. It is good once: `use_oauth_state` records it, when it comes
+back, in the statement that checks it was not used before, so two replicas given the same
+state cannot both accept it; the record goes when the state runs out.
 """
 
 from __future__ import annotations
@@ -290,27 +292,16 @@ class WorkspaceStore(Base):
 
     # -- OAuth states ------------------------------------------------------------------------
 
-    def issue_oauth_state(self, state: str, expires_at: str) -> None:
-        """Remember a state handed to an installer's browser, good until `expires_at`;
-        the states that ran out go at the same time."""
+    def use_oauth_state(self, nonce: str, expires_at: str) -> bool:
+        """True the first time the state `nonce` (good until `expires_at`, ISO) comes back,
+        on any replica; False after. The states that ran out go at the same time."""
         now = utcnow()
         bytewise = self.engine.bytewise
         with self.tx() as tx:
             tx.execute(f"DELETE FROM oauth_states WHERE expires_at {bytewise} <= ?", [now])
-            tx.execute(
-                "INSERT INTO oauth_states (state, expires_at) VALUES (?, ?)", [state, expires_at]
-            )
-
-    def consume_oauth_state(self, state: str) -> bool:
-        """True once for a state issued and not run out; False for one used before, run
-        out, or never issued."""
-        now = utcnow()
-        bytewise = self.engine.bytewise
-        with self.tx() as tx:
-            used = tx.execute(
-                "DELETE FROM oauth_states WHERE state = ?"
-                f" AND expires_at {bytewise} > ? RETURNING state",
-                [state, now],
+            first = tx.execute(
+                "INSERT INTO oauth_states (state, expires_at) VALUES (?, ?)"
+                " ON CONFLICT (state) DO NOTHING RETURNING state",
+                [nonce, expires_at],
             ).fetchone()
-            tx.execute(f"DELETE FROM oauth_states WHERE expires_at {bytewise} <= ?", [now])
-        return used is not None
+        return first is not None

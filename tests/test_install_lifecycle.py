@@ -1,21 +1,24 @@
 """An install's life through the real HTTP server and the strict fake Slack, on SQLite
 and PostgreSQL (issue 34): an uninstall Slack delivers again after the workspace
 installed again, or older than the installation, changes nothing; `tokens_revoked`
-naming another bot leaves the install alone."""
+naming another bot leaves the install alone; the install page keeps nothing in the
+database, and the code Slack sends back never reaches the log."""
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
-from support.installed import install, start_installed_bot
+from support.installed import back_from_slack, begin_install, get, install, start_installed_bot
 from support.signed import command_body, event_payload, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
@@ -160,3 +163,43 @@ def test_an_uninstall_delivered_again_to_another_replica_is_handled_once(
     finally:
         for r in replicas:
             r.stop()
+
+
+# -- the install's state ---------------------------------------------------------------
+
+
+def test_the_install_page_keeps_nothing_in_the_database(multi: Bot) -> None:
+    for _ in range(30):  # anyone on the internet, again and again
+        assert get(multi.server.url + "/slack/install").status == 200
+    assert multi.store._scalar("SELECT count(*) FROM oauth_states") == 0
+    # each of those states still installs once, and only once
+    multi.fake.oauth.next = BETA
+    started = begin_install(multi)
+    slack = get(started.authorize_url)
+    assert back_from_slack(multi, slack.location, started.cookie).status == 200
+    assert back_from_slack(multi, slack.location, started.cookie).status == 401
+    assert multi.store._scalar("SELECT count(*) FROM oauth_states") == 1  # the one used
+    assert multi.store.find_installation("T0002") is not None
+
+
+def test_the_code_slack_sends_back_never_reaches_the_log(
+    multi: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    multi.fake.oauth.next = BETA
+    started = begin_install(multi)
+    slack = get(started.authorize_url)
+    code = parse_qs(urlsplit(slack.location).query)["code"][0]
+    bogus = slack.location.replace(code, code + "x")
+    refused = back_from_slack(multi, bogus, started.cookie)  # Slack refuses that code
+    assert refused.status == 401 and "invalid_code" in refused.body
+    refusals = [r for r in caplog.records if "oauth.v2.access" in r.getMessage()]
+    assert refusals and all("(redacted)" in r.getMessage() for r in refusals)
+    # a good one, to the end, with every debug line
+    started = begin_install(multi)
+    slack = get(started.authorize_url)
+    good = parse_qs(urlsplit(slack.location).query)["code"][0]
+    assert back_from_slack(multi, slack.location, started.cookie).status == 200
+    assert multi.store.find_installation("T0002") is not None
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert code not in logged and good not in logged

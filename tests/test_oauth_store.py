@@ -135,19 +135,24 @@ def test_a_state_is_good_once_and_a_forged_one_never_reaches_the_database(
 
     states = DebriefStateStore(store, "state-secret")
     state = states.issue()
+    assert store._scalar("SELECT count(*) FROM oauth_states") == 0  # handed out: nothing kept
     other_replica = DebriefStateStore(open_store(db_target), "state-secret")
     try:
         assert other_replica.consume(state) is True
         assert states.consume(state) is False  # replayed, on another replica
     finally:
         other_replica.store.close()  # type: ignore[attr-defined]
-    nonce = states.issue().split(".")[0]
+    expiry, nonce, _signature = states.issue().split(".")
     rows = store._scalar("SELECT count(*) FROM oauth_states")
-    assert states.consume(f"{nonce}.{'0' * 64}") is False  # not signed with our secret
+    assert states.consume(f"{expiry}.{nonce}.{'0' * 64}") is False  # not signed with our secret
     assert DebriefStateStore(store, "another secret").consume(state) is False
+    later = states.issue().split(".")
+    assert states.consume(f"{int(later[0]) + 3600}.{later[1]}.{later[2]}") is False  # altered
+    assert states.consume("x" * 5000) is False and states.consume("1.2") is False
     assert store._scalar("SELECT count(*) FROM oauth_states") == rows  # none was used up
     expired = DebriefStateStore(store, "state-secret", seconds=0)
     assert expired.consume(expired.issue()) is False
+    assert store._scalar("SELECT count(*) FROM oauth_states") == rows
 
 
 # -- rotation, against the fake Slack -------------------------------------------------

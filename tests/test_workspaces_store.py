@@ -177,8 +177,8 @@ def test_two_replicas_given_one_uninstall_event_handle_it_once(db_target: str) -
 def test_a_database_of_the_release_before_keeps_its_installs_and_handles_events(
     db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """m022 / pg023 on a database the release before wrote: installs kept, uninstall
-    events handled once."""
+    """m022 / pg023 on a database the release before wrote: installs kept, the states it
+    had handed out gone (a state is signed now), uninstall events handled once."""
     from store.factory import is_pg_url, open_store
 
     if is_pg_url(db_target):
@@ -192,23 +192,33 @@ def test_a_database_of_the_release_before_keeps_its_installs_and_handles_events(
         m.setattr(steps.REGISTRY, "migrations", before)
         old = open_store(db_target)
         ws = old.save_installation(installed("T0001", installed_at=iso(minutes=-5)))
+        with old.tx() as tx:
+            tx.execute(
+                "INSERT INTO oauth_states (state, expires_at) VALUES (?, ?)",
+                ["handed-out.signature", iso(minutes=5)],
+            )
         old.close()
     new = open_store(db_target)
     try:
         assert new.installation_of(ws) is not None
+        assert new._scalar("SELECT count(*) FROM oauth_states") == 0
         assert new.uninstall("T0001", iso(days=30), event_id="Ev1", event_time=epoch())
         assert not new.uninstall("T0001", iso(days=30), event_id="Ev1", event_time=epoch())
+        assert new.use_oauth_state("nonce", iso(minutes=5))
     finally:
         new.close()
 
 
 def test_an_oauth_state_is_good_once_and_not_after_it_ran_out(store: Store) -> None:
-    store.issue_oauth_state("fresh", iso(minutes=10))
-    store.issue_oauth_state("stale", iso(seconds=-1))
-    assert store.consume_oauth_state("stale") is False
-    assert store.consume_oauth_state("never issued") is False
-    assert store.consume_oauth_state("fresh") is True
-    assert store.consume_oauth_state("fresh") is False  # replayed
+    assert store.use_oauth_state("fresh", iso(minutes=10)) is True
+    assert store.use_oauth_state("fresh", iso(minutes=10)) is False  # replayed
+    assert store.use_oauth_state("stale", iso(seconds=-1)) is True
+    # the states that ran out are forgotten (their signature refuses them: bot/oauth_state.py)
+    store.use_oauth_state("another", iso(minutes=10))
+    assert sorted(r[0] for r in store._all("SELECT state FROM oauth_states")) == [
+        "another",
+        "fresh",
+    ]
 
 
 def test_two_replicas_given_one_state_accept_it_once(db_target: str) -> None:
@@ -216,15 +226,13 @@ def test_two_replicas_given_one_state_accept_it_once(db_target: str) -> None:
 
     stores = [open_store(db_target), open_store(db_target)]
     try:
-        for n in range(20):
-            stores[0].issue_oauth_state(f"s{n}", iso(minutes=10))
         accepted: list[bool] = []
         start = threading.Barrier(2)
 
         def consume(replica: int) -> None:
             start.wait(30)
             for n in range(20):
-                accepted.append(stores[replica].consume_oauth_state(f"s{n}"))
+                accepted.append(stores[replica].use_oauth_state(f"s{n}", iso(minutes=10)))
 
         threads = [threading.Thread(target=consume, args=(r,)) for r in (0, 1)]
         for t in threads:

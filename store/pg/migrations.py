@@ -641,9 +641,11 @@ def pg022_workspace_settings(conn: Conn) -> None:
 
 @migration
 def pg023_uninstall_events(conn: Conn) -> None:
-    """SQLite's m022: the uninstall events handled (a week)."""
+    """SQLite's m022: the uninstall events handled (a week), and `oauth_states` holding
+    the states used instead of those handed out."""
     conn.execute(
         'CREATE TABLE uninstall_events (event_id TEXT COLLATE "C" PRIMARY KEY, ws INTEGER,'
         " event_time BIGINT NOT NULL, removed INTEGER NOT NULL DEFAULT 0,"
         ' handled_at TEXT COLLATE "C" NOT NULL)'
     )
+    conn.execute("DELETE FROM oauth_states")

@@ -511,9 +511,12 @@ def m021_workspace_settings(db: sqlite_utils.Database) -> None:
 def m022_uninstall_events(db: sqlite_utils.Database) -> None:
     """Each uninstall event handled, kept a week, so that one Slack delivers again (late,
     after the workspace installed again) is handled once, and an older one is told from a
-    newer."""
+    newer; and `oauth_states` from now on holds the states used (until they run out), not
+    the ones handed out: a state is signed and carries its expiry (bot/oauth_state.py),
+    so those handed out and not used are of no use now."""
     db.execute(
         "CREATE TABLE IF NOT EXISTS uninstall_events (event_id TEXT PRIMARY KEY, ws INTEGER,"
         " event_time INTEGER NOT NULL, removed INTEGER NOT NULL DEFAULT 0,"
         " handled_at TEXT NOT NULL)"
     )
+    db.execute("DELETE FROM oauth_states")

@@ -35,8 +35,10 @@ def _revoked_bots(event: dict[str, Any]) -> list[str]:
 
 
 def _event_time(body: dict[str, Any]) -> int | None:
+    """The event's time (epoch seconds), None when it is not one Slack would send."""
     at = body.get("event_time")
-    return at if isinstance(at, int) and not isinstance(at, bool) else None
+    ok = isinstance(at, int) and not isinstance(at, bool) and 0 < at < 2**34
+    return at if ok else None
 
 
 def uninstall_listener(

@@ -203,3 +203,14 @@ def test_the_code_slack_sends_back_never_reaches_the_log(
     assert multi.store.find_installation("T0002") is not None
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert code not in logged and good not in logged
+
+
+def test_an_uninstall_with_a_time_slack_never_sends_is_still_an_uninstall(
+    multi: Bot, caplog: pytest.LogCaptureFixture
+) -> None:
+    installed_with_data(multi)
+    payload = uninstall_event("app_uninstalled", "Ev0ODD0001")
+    payload["event_time"] = 10**20  # no time to tell it older than the install
+    assert deliver(multi, payload) == 200
+    assert multi.store.find_installation("T0002") is None
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

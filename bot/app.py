@@ -24,7 +24,7 @@ from handlers.views import error_view
 from store.factory import Backend
 from store.installations import WorkspaceStore
 
-from .oauth import Installs, installs
+from .oauth import Installs, TokenCipher, installs
 from .settings import Settings
 from .uninstall import uninstall_listener
 
@@ -172,6 +172,7 @@ def create_app(
         deciders=deciders,
         webhook=settings.webhook_url is not None,
         tz=settings.tz,
+        seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
     )
     if clock is not None:
         deps.clock = clock

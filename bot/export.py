@@ -4,12 +4,15 @@ decision, for an applicant tracking system (ATS).
 CSV (the default) is UTF-8 with a byte order mark, so that Excel opens Chinese as
 Chinese; one column pair per reviewer. JSON is a list of objects, the reviews a list.
 To a file (created readable by you alone; an existing one is kept unless --force, as
-`backup` does) or to stdout.
+`backup` does; a symbolic link is refused, never followed) or to stdout. A CSV cell that
+would start a formula (`=`, `+`, `-`, `@`, a tab, a carriage return) gets a leading `'`,
+so a spreadsheet shows it as text.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import os
@@ -36,10 +39,25 @@ COLUMNS = (
     "outcome",
     "outcome_by",
     "outcome_at",
+    "team_id",
+    "team_name",
+    "enterprise_id",
+    "enterprise_name",
 )
-"""The columns every row has, in this order; the reviewers' follow in CSV."""
+"""The columns every row has, in this order (whose candidate it is last: the workspace
+or organisation of its data space, issue 34); the reviewers' follow in CSV."""
 
 BOM = "\ufeff"
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
+
+
+def cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a
+    leading `'` (OWASP's advice), whatever it holds (ids and file names too)."""
+    found = "" if value is None else str(value)
+    return "'" + found if found.startswith(FORMULA_STARTS) else found
 
 
 def as_json(found: list[ExportRow]) -> str:
@@ -61,7 +79,13 @@ def as_csv(found: list[ExportRow]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(
-        [*COLUMNS, *(f"{who} {part}" for who in reviewers for part in ("decision", "note"))]
+        [
+            cell(c)
+            for c in (
+                *COLUMNS,
+                *(f"{who} {part}" for who in reviewers for part in ("decision", "note")),
+            )
+        ]
     )
     for r in found:
         by_reviewer = {v.reviewer: v for v in r.reviews}
@@ -69,12 +93,16 @@ def as_csv(found: list[ExportRow]) -> str:
         for who in reviewers:
             said = by_reviewer.get(who)
             row += [said.decision, said.note] if said else ["", ""]
-        writer.writerow(row)
+        writer.writerow([cell(c) for c in row])
     return BOM + out.getvalue()
 
 
 def _write(path: str, content: str, force: bool) -> None:
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)
+    """Write `content` to `path`, for its owner alone; a symbolic link is refused, never
+    followed (--force would otherwise replace, and chmod, whatever it points at)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | (os.O_TRUNC if force else os.O_EXCL)
+    if force and os.path.islink(path):
+        raise BadUsage("export_symlink", path=path)
     try:
         fd = os.open(path, flags, stat.S_IRUSR | stat.S_IWUSR)
     except FileExistsError:
@@ -82,6 +110,10 @@ def _write(path: str, content: str, force: bool) -> None:
     except (FileNotFoundError, NotADirectoryError):
         folder = str(Path(path).expanduser().resolve().parent)
         raise BadUsage("backup_no_folder", folder=folder) from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # made a link between the check and the open
+            raise BadUsage("export_symlink", path=path) from None
+        raise
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
         os.fchmod(f.fileno(), stat.S_IRUSR | stat.S_IWUSR)  # replaced or not, for you alone
         f.write(content)

@@ -205,7 +205,9 @@ class Serving:
                 "an uninstalled workspace's data is erased %d days after",
                 settings.uninstall_grace_days,
             )
-        if settings.webhook_url:  # every replica: each event is claimed by one
+        # every replica: each event is claimed by one. Installed in many workspaces, a
+        # workspace may set its own URL in App Home, so the deliverer always runs
+        if settings.webhook_url or settings.many_workspaces:
             from .webhook import Deliverer
 
             self.jobs.append(Deliverer.from_settings(settings, store).start())

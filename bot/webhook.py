@@ -14,6 +14,11 @@ the next one (or another replica, once the lease ran out) delivers them.
 
 Headers: `X-Debrief-Timestamp` (Unix seconds) and `X-Debrief-Signature`, `v0=` and the
 hex HMAC-SHA256 of `v0:{timestamp}:{body}` under DEBRIEF_WEBHOOK_SECRET.
+
+Installed in many workspaces, a workspace's admins may give it its own URL and secret in
+App Home (the secret encrypted with DEBRIEF_TOKEN_KEY, as tokens are): each event goes
+to its own workspace's URL, signed with its secret, else to DEBRIEF_WEBHOOK_URL (issue
+34). One candidate's events go in the order they were recorded (store/webhooks.py).
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from http.client import HTTPException
 from typing import TYPE_CHECKING, Any
@@ -94,6 +99,14 @@ _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
 @dataclass(frozen=True)
+class Target:
+    """Where one event goes, and the secret it is signed with."""
+
+    url: str
+    secret: str = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Answer:
     """What one POST came to: delivered (a 2xx), or why not, in a few words."""
 
@@ -149,14 +162,17 @@ class Deliverer:
     `start()` to `stop()`; `wake()` makes it look at once.
 
     `schedule` (seconds) is the pause after each failed attempt of an event, the last one
-    repeated; `jitter` the share by which each pause may vary."""
+    repeated; `jitter` the share by which each pause may vary. With `decrypt` (installed
+    in many workspaces: DEBRIEF_TOKEN_KEY's), an event whose workspace set its own URL
+    and secret goes there instead; `url` may then be None (none of the environment's)."""
 
     def __init__(
         self,
         store: Backend,
-        url: str,
-        secret: str,
+        url: str | None,
+        secret: str | None,
         *,
+        decrypt: Callable[[str], str] | None = None,
         schedule: Sequence[float] = SCHEDULE_S,
         jitter: float = JITTER,
         poll_s: float = POLL_S,
@@ -171,22 +187,40 @@ class Deliverer:
         self.store = store
         self.url = url
         self.secret = secret
+        self.decrypt = decrypt
         self.schedule = tuple(schedule)
         self.jitter = jitter
         self.poll_s = poll_s
         self.timeout_s = timeout_s
         self.lease_s = lease_s
         self.claimer = claimer or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.receiver = where(url)
+        self.receiver = where(url) if url else "each workspace's own URL"
         self._random = random.Random()
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings, store: Backend) -> Deliverer:
-        assert settings.webhook_url is not None and settings.webhook_secret is not None
-        return cls(store, settings.webhook_url, settings.webhook_secret)
+    def from_settings(cls, settings: Settings, store: Backend, **options: Any) -> Deliverer:
+        """The deliverer `serve` runs (`options`: the schedule, the poll, … for tests)."""
+        decrypt = None
+        if settings.many_workspaces and settings.token_key:
+            from .oauth import TokenCipher
+
+            decrypt = TokenCipher(settings.token_key).decrypt
+        url, secret = settings.webhook_url, settings.webhook_secret
+        return cls(store, url, secret, decrypt=decrypt, **options)
+
+    def target(self, ws: int) -> Target | None:
+        """Where data space `ws`'s events go: its own URL and secret (App Home), else the
+        environment's; None when neither is set."""
+        if self.decrypt is not None:
+            own = self.store.workspace_settings(ws)
+            if own.webhook_url and own.webhook_secret_enc:
+                return Target(own.webhook_url, self.decrypt(own.webhook_secret_enc))
+        if self.url and self.secret:
+            return Target(self.url, self.secret)
+        return None
 
     # -- one event at a time -----------------------------------------------------------
 
@@ -203,17 +237,24 @@ class Deliverer:
         if not taken:
             return None
         event = taken[0]
+        receiver = self.receiver
         try:
-            answer = post(self.url, self.secret, event.body.encode("utf-8"), self.timeout_s)
-        except Exception as exc:  # a bug: the event is tried again, the trace logged
+            target = self.target(event.ws)
+            if target is None:  # its workspace's URL was cleared, and there is no other
+                answer = Answer(False, "no webhook URL for its workspace")
+            else:
+                receiver = where(target.url)
+                body = event.body.encode("utf-8")
+                answer = post(target.url, target.secret, body, self.timeout_s)
+        except Exception as exc:  # a bug, or a secret the key cannot decrypt: tried again
             logger.exception("webhook: could not send event %s", event.event_id)
             answer = Answer(False, f"{type(exc).__name__} (see the log)")
         if answer.delivered:
-            self._delivered(event)
+            self._delivered(event, receiver)
             return Tried(event.event_id, True)
-        return Tried(event.event_id, False, self._failed(event, answer.error))
+        return Tried(event.event_id, False, self._failed(event, answer.error, receiver))
 
-    def _delivered(self, event: WebhookEvent) -> None:
+    def _delivered(self, event: WebhookEvent, receiver: str) -> None:
         attempt = event.attempts + 1
         if self.store.webhook_delivered(event.event_id, self.claimer):
             audit = self.store.in_workspace(event.ws)  # in the decision's own space
@@ -221,7 +262,7 @@ class Deliverer:
             logger.info(
                 "webhook: event %s delivered to %s (attempt %d)",
                 event.event_id,
-                self.receiver,
+                receiver,
                 attempt,
             )
         else:  # forgotten meanwhile, or our lease ran out and a replica took it
@@ -229,10 +270,10 @@ class Deliverer:
                 "webhook: event %s delivered to %s, but it was no longer ours to mark"
                 " (forgotten, or taken over by another replica)",
                 event.event_id,
-                self.receiver,
+                receiver,
             )
 
-    def _failed(self, event: WebhookEvent, error: str) -> datetime:
+    def _failed(self, event: WebhookEvent, error: str, receiver: str) -> datetime:
         attempt = event.attempts + 1
         pause = self.pause(attempt)
         retry_at = datetime.now(UTC) + timedelta(seconds=pause)
@@ -243,7 +284,7 @@ class Deliverer:
         logger.warning(
             "webhook: event %s not delivered to %s (%s), attempt %d: trying again in %s",
             event.event_id,
-            self.receiver,
+            receiver,
             error,
             attempt,
             _seconds(pause),

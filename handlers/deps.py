@@ -68,6 +68,9 @@ class Deps:
     # admins may replace with their own in App Home; None: one workspace, set by the
     # environment alone
     defaults: WorkspaceSettings | None = None
+    # installed in many workspaces: encrypts a workspace's webhook secret as its tokens
+    # are (DEBRIEF_TOKEN_KEY), before the store keeps it
+    seal: Callable[[str], str] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds
@@ -118,8 +121,10 @@ class Spaces:
             rules = merged(own, self.defaults)
             policy = Policy(rules.allowed_users or [], rules.allowed_channels or [])
             deciders = Policy(rules.deciders or [], [])
+            # its hiring decisions reach an ATS: the environment's, or its own (App Home)
+            webhook = self.base.webhook or bool(own.webhook_url and own.webhook_secret_enc)
             if found is not None:  # its settings changed: the same caches, new rules
-                made = replace(found, policy=policy, deciders=deciders)
+                made = replace(found, policy=policy, deciders=deciders, webhook=webhook)
             else:
                 uploads = self.base.uploads
                 if uploads is not None and ws != 0 and key:
@@ -134,6 +139,7 @@ class Spaces:
                     names=UserNames(),
                     members=ChannelMembers(),
                     teams=GrantedTeams() if org else None,
+                    webhook=webhook,
                 )
             self._made[ws] = made
             self._keys[ws] = key

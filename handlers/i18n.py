@@ -575,6 +575,41 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "工作区设置已保存，立即生效。",
         "en": "The workspace's settings are saved, and apply at once.",
     },
+    # the workspace's own webhook for its ATS (issue 34; handlers/views_webhook.py)
+    "settings_hook_url": {
+        "zh": "录用结论发送到（ATS 的 Webhook 地址）",
+        "en": "Send hiring decisions to (your ATS's webhook URL)",
+    },
+    "settings_hook_url_hint": {
+        "zh": "http:// 或 https:// 地址。留空：使用部署设置的地址（如果有）。",
+        "en": "An http:// or https:// URL. Empty: the deployment's (if it has one).",
+    },
+    "settings_hook_secret": {"zh": "Webhook 签名密钥", "en": "Webhook signing secret"},
+    "settings_hook_secret_set": {
+        "zh": "已设置（不会显示）。留空则保留；输入新的则替换。",
+        "en": "Set (never shown). Leave empty to keep it; type a new one to replace it.",
+    },
+    "settings_hook_secret_unset": {
+        "zh": "未设置。你的接收端用它验证每个请求。",
+        "en": "Not set. Your receiver checks each request with it.",
+    },
+    "settings_hook_clear": {"zh": "Webhook", "en": "Webhook"},
+    "settings_hook_clear_option": {
+        "zh": "清除本工作区的地址和密钥（改用部署设置的）",
+        "en": "Clear this workspace's URL and secret (use the deployment's)",
+    },
+    "settings_hook_bad_url": {
+        "zh": "请填写 http:// 或 https:// 开头的完整地址",
+        "en": "Give a whole URL starting with http:// or https://",
+    },
+    "settings_hook_no_secret": {
+        "zh": "请填写签名密钥：你的接收端用它验证请求",
+        "en": "Give the signing secret: your receiver checks requests with it",
+    },
+    "settings_hook_no_url": {
+        "zh": "密钥要和地址一起填写",
+        "en": "A secret goes with a URL: give the URL too",
+    },
     "home_refreshed": {
         "zh": "每次打开本页都会更新。",
         "en": "Refreshed each time you open this tab.",
@@ -1197,6 +1232,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "backup_no_folder": {
         "zh": "文件夹 {folder} 不存在：先创建它（mkdir -p {folder}），或换一个路径",
         "en": "the folder {folder} does not exist: create it first (mkdir -p {folder}) or choose another path",
+    },
+    "export_symlink": {
+        "zh": "{path} 是一个符号链接：没有写入（也没有改动它指向的文件）。请给出文件本身的路径",
+        "en": "{path} is a symbolic link: nothing written (nor what it points to); name the file itself",
     },
     "forget_confirm": {
         "zh": "忘记 {id}：删除这份面试记录，以及关于这位候选人的所有评审结论、讨论和帖子记录。无法撤销。继续吗？",

@@ -29,6 +29,7 @@ from store.models import WorkspaceSettings
 
 from .blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
 from .i18n import Locale, t
+from .views_webhook import webhook_blocks
 
 SETTINGS = "ws_settings"  # the Home tab's button, and the modal's callback_id
 _GROUP_RE = re.compile(r"S[A-Z0-9]+")
@@ -62,7 +63,13 @@ def merged(own: WorkspaceSettings, defaults: WorkspaceSettings) -> WorkspaceSett
         name: getattr(own, name) if getattr(own, name) is not None else getattr(defaults, name)
         for name in _FIELDS
     }
-    return WorkspaceSettings(**values, version=own.version, saved_by=own.saved_by)
+    return WorkspaceSettings(
+        **values,
+        webhook_url=own.webhook_url,  # a workspace's own: never the environment's
+        webhook_secret_enc=own.webhook_secret_enc,
+        version=own.version,
+        saved_by=own.saved_by,
+    )
 
 
 def _input(
@@ -156,6 +163,7 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
             ),
             locale,
         ),
+        *webhook_blocks(now, locale),
         ContextBlock(elements=[mrkdwn(t(locale, "settings_footer"))]),
     ]
     view = View(

@@ -143,6 +143,12 @@ class ExportRow(BaseModel):
     outcome: Hiring | None
     outcome_by: str | None
     outcome_at: str | None
+    # whose candidate it is: the workspace (T…) or Enterprise Grid organisation (E…) of
+    # its data space and their names, as Slack's installation calls them; None unknown
+    team_id: str | None = None
+    team_name: str | None = None
+    enterprise_id: str | None = None
+    enterprise_name: str | None = None
     reviews: list[ExportReview] = Field(default_factory=list)
 
 
@@ -182,6 +188,7 @@ class WebhookEvent(BaseModel):
     next_at: str
     last_error: str | None = None
     ws: int = 0  # the data space of its decision: one deliverer hands over every space's
+    sequence: int = 0  # the how-manyth decision about the candidate (0: before issue 34)
 
 
 class Workspace(BaseModel):
@@ -237,6 +244,10 @@ class WorkspaceSettings(BaseModel):
     digest_channel: str | None = None
     digest_time: str | None = None  # HH:MM, DEBRIEF_TIMEZONE
     remind_time: str | None = None  # HH:MM or "off"
+    # where its hiring decisions go (None: DEBRIEF_WEBHOOK_URL), and the secret they are
+    # signed with, encrypted with DEBRIEF_TOKEN_KEY as tokens are (never shown back)
+    webhook_url: str | None = None
+    webhook_secret_enc: str | None = Field(default=None, repr=False)
     version: int = 0
     saved_by: str | None = None
     saved_at: str | None = None

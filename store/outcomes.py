@@ -3,9 +3,11 @@
 One row per candidate in `outcomes`: a later decision replaces the earlier one (the
 audit keeps each, as `outcome:<decision>`). `forget` erases it with the rest. Recording
 one closes the open requests on the candidate and, when the team hands decisions to an
-ATS, writes the webhook event (the candidate's export row as it stands, and an
-`event_id`) in the same transaction: a decision is never recorded without its event,
-nor an event without its decision (store/webhooks.py delivers them).
+ATS, writes the webhook event (the candidate's export row as it stands, whose candidate
+it is, an `event_id` and the decision's `sequence`, counted per candidate) in the same
+transaction, and marks the candidate's events not yet sent superseded: a decision is
+never recorded without its event, nor an event without its decision, and an older
+decision never reaches the ATS after a newer one (store/webhooks.py delivers them).
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from . import rows
 from .base import Base
 from .clock import utcnow
 from .engine import Engine
+from .identity import space_owner
 from .models import HIRINGS, ExportReview, ExportRow, Hiring, Outcome
 from .requests import close_requests
+from .webhooks import supersede_events
 
 Fetch = Callable[[str, Sequence[Any]], list[dict[str, Any]]]
 
@@ -89,6 +93,7 @@ def export_rows(
             reviews[r["candidate_id"]].append(
                 ExportReview(reviewer=r["reviewer"], decision=said, note=r["text"])
             )
+    owner = space_owner(fetch, ws)
     return [
         ExportRow(
             id=r["id"],
@@ -99,17 +104,25 @@ def export_rows(
             outcome=None if r["decision"] is None else _hiring(r["decision"]),
             outcome_by=r["decided_by"],
             outcome_at=r["decided_at"],
+            team_id=owner.team_id,
+            team_name=owner.team_name,
+            enterprise_id=owner.enterprise_id,
+            enterprise_name=owner.enterprise_name,
             reviews=reviews.get(r["id"], []),
         )
         for r in found
     ]
 
 
-def webhook_body(row: ExportRow, event_id: str) -> str:
+def webhook_body(row: ExportRow, event_id: str, sequence: int) -> str:
     """What the ATS receives: the export's row (as `debrief export --format json` writes
-    it) and the event's id, as compact UTF-8 JSON."""
+    it: whose candidate, the decision and its `outcome_at`), the event's id and its
+    `sequence` (the how-manyth decision about the candidate: a receiver keeps the
+    highest), as compact UTF-8 JSON."""
     return json.dumps(
-        {**row.model_dump(), "event_id": event_id}, ensure_ascii=False, separators=(",", ":")
+        {**row.model_dump(), "event_id": event_id, "sequence": sequence},
+        ensure_ascii=False,
+        separators=(",", ":"),
     )
 
 
@@ -139,21 +152,32 @@ class OutcomeStore(Base):
                 None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
             )
             now = utcnow()
-            tx.execute(
-                "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE SET"
-                " decision = excluded.decision, note = excluded.note,"
-                " decided_by = excluded.decided_by, decided_at = excluded.decided_at",
+            counted = tx.execute(
+                "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at,"
+                " sequence) VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (ws, candidate_id) DO UPDATE"
+                " SET decision = excluded.decision, note = excluded.note,"
+                " decided_by = excluded.decided_by, decided_at = excluded.decided_at,"
+                " sequence = outcomes.sequence + 1 RETURNING sequence",
                 [self.ws, candidate_id, decision, note, by, now],
-            )
+            ).fetchone()
             close_requests(tx, self.ws, candidate_id, None, "outcome")
             if webhook:
+                sequence = int(counted[0])
                 (row,) = export_rows(tx.rows, self.engine, self.ws, candidate_id=candidate_id)
                 event_id = uuid.uuid4().hex
+                supersede_events(tx, self.ws, candidate_id, now)
                 tx.execute(
                     "INSERT INTO webhook_events (ws, event_id, candidate_id, body, created_at,"
-                    " next_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [self.ws, event_id, candidate_id, webhook_body(row, event_id), now, now],
+                    " next_at, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        self.ws,
+                        event_id,
+                        candidate_id,
+                        webhook_body(row, event_id, sequence),
+                        now,
+                        now,
+                        sequence,
+                    ],
                 )
         return True, before
 

@@ -5,7 +5,9 @@
 sender claims due events for a lease (`claimed_until`): a conditional UPDATE per event,
 so of two replicas exactly one takes each; a sender that dies mid-delivery leaves a
 lease that runs out, and another (or the same process, restarted) takes the event
-again. Delivered events are kept (the audit says when) until `forget` erases the
+again. One candidate's events are sent in the order they were recorded: a newer
+decision marks the older events not yet sent superseded (never sent), and waits while
+one of them is in flight. Delivered events are kept (the audit says when) until `forget` erases the
 candidate, which erases their events, delivered or not.
 """
 
@@ -13,15 +15,27 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from .base import Base
+from .base import Base, Tx
 from .clock import utcnow
 from .models import WebhookEvent
 
-_COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error, ws"
+_COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error, ws, sequence"
+_WAITING = "delivered_at IS NULL AND superseded_at IS NULL"
+"""An event still to be sent: neither delivered nor superseded by a newer decision."""
 
 
 def _iso(at: datetime) -> str:
     return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def supersede_events(tx: Tx, ws: int, candidate_id: str, now: str) -> None:
+    """A newer decision about the candidate is being recorded: its events not yet
+    delivered are never sent (one in flight finishes first: `claim_webhook_events`)."""
+    tx.execute(
+        "UPDATE webhook_events SET superseded_at = ?"
+        f" WHERE ws = ? AND candidate_id = ? AND {_WAITING}",
+        [now, ws, candidate_id],
+    )
 
 
 class WebhookStore(Base):
@@ -33,21 +47,31 @@ class WebhookStore(Base):
         at = now or datetime.now(UTC)
         now_iso, until = _iso(at), _iso(at + timedelta(seconds=lease_s))
         bytewise = self.engine.bytewise
+        free = f"(claimed_until IS NULL OR claimed_until {bytewise} < ?)"
+        # one candidate's events go in the order they were recorded: none is taken while
+        # an older one of the same candidate waits or is in flight (claimed, superseded
+        # or not), on any replica
+        first = (
+            "NOT EXISTS (SELECT 1 FROM webhook_events o WHERE o.ws = webhook_events.ws"
+            " AND o.candidate_id = webhook_events.candidate_id AND o.delivered_at IS NULL"
+            " AND (o.sequence < webhook_events.sequence OR (o.sequence = webhook_events.sequence"
+            f" AND o.created_at {bytewise} < webhook_events.created_at))"
+            " AND (o.superseded_at IS NULL"
+            f" OR (o.claimed_until IS NOT NULL AND o.claimed_until {bytewise} >= ?)))"
+        )
         due = self._rows(
-            f"SELECT {_COLUMNS} FROM webhook_events WHERE delivered_at IS NULL"
-            f" AND next_at {bytewise} <= ?"
-            f" AND (claimed_until IS NULL OR claimed_until {bytewise} < ?)"
+            f"SELECT {_COLUMNS} FROM webhook_events WHERE {_WAITING}"
+            f" AND next_at {bytewise} <= ? AND {free} AND {first}"
             f" ORDER BY created_at {bytewise}, event_id LIMIT ?",
-            [now_iso, now_iso, limit],
+            [now_iso, now_iso, now_iso, limit],
         )
         taken: list[WebhookEvent] = []
         for r in due:
             with self.tx() as tx:
                 claimed = tx.execute(
                     "UPDATE webhook_events SET claimed_by = ?, claimed_until = ?"
-                    " WHERE event_id = ? AND delivered_at IS NULL"
-                    f" AND (claimed_until IS NULL OR claimed_until {bytewise} < ?)",
-                    [claimer, until, r["event_id"], now_iso],
+                    f" WHERE event_id = ? AND {_WAITING} AND {free} AND {first}",
+                    [claimer, until, r["event_id"], now_iso, now_iso],
                 ).rowcount
             if claimed == 1:
                 taken.append(WebhookEvent(**r))
@@ -77,9 +101,7 @@ class WebhookStore(Base):
 
     def undelivered_webhooks(self) -> tuple[int, str | None]:
         """How many events wait for delivery, and when the oldest was written."""
-        row = self._one(
-            "SELECT count(*), min(created_at) FROM webhook_events WHERE delivered_at IS NULL"
-        )
+        row = self._one(f"SELECT count(*), min(created_at) FROM webhook_events WHERE {_WAITING}")
         if row is None:
             return 0, None
         return int(row[0] or 0), None if row[1] is None else str(row[1])
@@ -88,7 +110,7 @@ class WebhookStore(Base):
         """The undelivered event written first (how often it was tried, what went wrong
         last), None when every event was delivered."""
         found = self._rows(
-            f"SELECT {_COLUMNS} FROM webhook_events WHERE delivered_at IS NULL"
+            f"SELECT {_COLUMNS} FROM webhook_events WHERE {_WAITING}"
             f" ORDER BY created_at {self.engine.bytewise}, event_id LIMIT 1",
             [],
         )

@@ -58,7 +58,7 @@ CANDIDATES = [
 CHANNEL = "C123"
 HOOK_SECRET = "whsec-0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 TOKEN = "tok-in-the-query-9f8e7d"  # a receiver URL may carry a token: never logged
-KEYS = set(ExportRow.model_fields) | {"event_id"}
+KEYS = set(ExportRow.model_fields) | {"event_id", "sequence"}
 QUICK: dict[str, Any] = {"schedule": (0.0,), "jitter": 0.0, "poll_s": 0.02}  # no waiting
 
 
@@ -247,7 +247,8 @@ def test_a_decision_made_in_slack_reaches_the_ats_signed(
         assert stored is not None and got.body == stored.body.encode("utf-8")  # byte for byte
         assert stored.attempts == 1
         (row,) = [r for r in bot.store.export_rows() if r.id == CID]
-        assert {k: v for k, v in event.items() if k != "event_id"} == row.model_dump()
+        event_only = ("event_id", "sequence")
+        assert {k: v for k, v in event.items() if k not in event_only} == row.model_dump()
         assert webhook_audit(bot.store) == [("webhook:delivered", CID)]
     finally:
         bot.server.stop()
@@ -542,7 +543,7 @@ def test_the_readme_receiver_takes_real_deliveries_and_refuses_forgeries(
     seeded_store: Backend, tmp_path: Path, delivering: list[Deliverer]
 ) -> None:
     code = readme_receiver()
-    assert "compare_digest" in code and len(code.strip().splitlines()) <= 25
+    assert "compare_digest" in code and len(code.strip().splitlines()) <= 30
     script = tmp_path / "receiver.py"
     script.write_text(code, encoding="utf-8")
     port = free_port()
@@ -562,6 +563,16 @@ def test_the_readme_receiver_takes_real_deliveries_and_refuses_forgeries(
         seeded_store.record_outcome(CANDIDATES[1], "reject", "", "ULEAD", webhook=True)
         deliverer(seeded_store, url, delivering)
         wait_until("both delivered", lambda: all_delivered(seeded_store))
+        hire = [e for e in _bodies(seeded_store) if e["id"] == CID]
+        seeded_store.record_outcome(CID, "reject", "", "ULEAD", webhook=True)
+        wait_until("the newer delivered", lambda: all_delivered(seeded_store))
+        # the older decision arriving again (at least once): acknowledged, not kept
+        (older,) = hire
+        replay = json.dumps(older, ensure_ascii=False).encode("utf-8")
+        assert _post(url, replay, signed_headers(HOOK_SECRET, replay)) == 204
+        # the same id from another team is another candidate: kept
+        other = json.dumps(older | {"team_id": "T0OTHER", "event_id": "other"}).encode()
+        assert _post(url, other, signed_headers(HOOK_SECRET, other)) == 204
 
         body = b'{"event_id":"forged","id":"x","outcome":"hire"}'
         forged = signed_headers("not the secret", body)
@@ -574,8 +585,18 @@ def test_the_readme_receiver_takes_real_deliveries_and_refuses_forgeries(
         proc.terminate()
         out, _err = proc.communicate(timeout=10)
     printed = out.splitlines()
-    assert [line.split()[1:] for line in printed[:2]] == [[CID, "hire"], [CANDIDATES[1], "reject"]]
-    assert printed[2:] == ["forged x hire"]  # only the one signed with the secret, fresh
+    assert [line.split()[1:] for line in printed[:3]] == [
+        [CID, "hire"],
+        [CANDIDATES[1], "reject"],
+        [CID, "reject"],
+    ]
+    assert printed[3:] == ["other " + CID + " hire", "forged x hire"]  # signed, fresh
+
+
+def _bodies(store: Backend) -> list[dict[str, Any]]:
+    """Every event's body as stored (and as POSTed)."""
+    found = store._all("SELECT body FROM webhook_events")
+    return [json.loads(r[0]) for r in found]
 
 
 def _post(url: str, body: bytes, headers: dict[str, str]) -> int:

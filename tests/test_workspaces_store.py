@@ -539,7 +539,9 @@ def test_the_keys_move_into_spaces_and_every_row_comes_along(
     new = open_store(db_target)  # this release: the step runs
     try:
         for table, found in written.items():
-            assert sorted(new._all(f"SELECT * FROM {table}")) == sorted(found), table
+            now = new._all(f"SELECT * FROM {table}")
+            # the columns it had then (a later step may add its own after them)
+            assert sorted(r[: len(found[0])] for r in now) == sorted(found), table
         # the same reply, digest day, reminder and candidate id in another space: their own
         index_paths(new, [SEEDS_ONE.parent])
         first = new.ids()[0]

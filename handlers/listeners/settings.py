@@ -20,6 +20,7 @@ from ..i18n import t
 from ..people import is_workspace_admin
 from ..views_home import HOME_SETTINGS
 from ..views_settings import SETTINGS, merged, notice_modal, parse_settings, settings_modal
+from ..views_webhook import WebhookChange, parse_webhook, with_webhook
 from .home import publish_home
 
 logger = logging.getLogger("handlers.settings")
@@ -39,9 +40,18 @@ def on_open(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltCont
     client.views_open(trigger_id=body["trigger_id"], view=view)
 
 
+def _webhook(view: dict[str, Any], context: BoltContext) -> tuple[WebhookChange, dict[str, str]]:
+    """The submission's webhook (issue 34), over the secret the workspace saved."""
+    deps = deps_of(context)
+    own = deps.store.workspace_settings(deps.store.ws)
+    return parse_webhook(view, bool(own.webhook_secret_enc), deps.locale)
+
+
 def on_submit_ack(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
     deps = deps_of(context)
     _values, errors = parse_settings(body.get("view") or {}, deps.locale)
+    if deps.seal is not None:
+        errors = errors | _webhook(body.get("view") or {}, context)[1]
     if errors:
         ack(response_action="errors", errors=errors)
     else:
@@ -58,6 +68,12 @@ def on_submit(body: dict[str, Any], client: WebClient, context: BoltContext) -> 
         logger.warning("kept nothing of a settings submission by someone not an admin")
         record(deps.store, [AuditEvent(user or "?", "refused:settings")])
         return
+    if deps.seal is not None:
+        change, hook_errors = _webhook(body.get("view") or {}, context)
+        if hook_errors:
+            return
+        own = deps.store.workspace_settings(deps.store.ws)
+        values = with_webhook(values, own, change, deps.seal)
     version = deps.store.save_workspace_settings(deps.store.ws, values, user)
     record(deps.store, [AuditEvent(user, "settings")])
     logger.info("a workspace's settings saved (version %d)", version)

@@ -649,3 +649,17 @@ def pg023_uninstall_events(conn: Conn) -> None:
         ' handled_at TEXT COLLATE "C" NOT NULL)'
     )
     conn.execute("DELETE FROM oauth_states")
+
+
+@migration
+def pg024_webhook_order(conn: Conn) -> None:
+    """SQLite's m023: each decision's count, on its event too, and the events a newer
+    decision superseded before they were sent."""
+    conn.execute("ALTER TABLE outcomes ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0")
+    conn.execute(
+        "ALTER TABLE webhook_events ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0,"
+        " ADD COLUMN superseded_at TEXT"
+    )
+    conn.execute(
+        "CREATE INDEX webhook_events_ws_candidate ON webhook_events (ws, candidate_id, sequence)"
+    )

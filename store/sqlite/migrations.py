@@ -520,3 +520,22 @@ def m022_uninstall_events(db: sqlite_utils.Database) -> None:
         " handled_at TEXT NOT NULL)"
     )
     db.execute("DELETE FROM oauth_states")
+
+
+@migration
+def m023_webhook_order(db: sqlite_utils.Database) -> None:
+    """Issue 34: a candidate's hiring decisions reach the ATS in the order they were
+    recorded. Each decision counts (`outcomes.sequence`), its event carries that count,
+    and an event a newer decision replaced before it was sent is `superseded_at` (never
+    sent). The events of one candidate are looked up by space and candidate."""
+    for table, name, kind in (
+        ("outcomes", "sequence", "INTEGER NOT NULL DEFAULT 0"),
+        ("webhook_events", "sequence", "INTEGER NOT NULL DEFAULT 0"),
+        ("webhook_events", "superseded_at", "TEXT"),
+    ):
+        if name not in db[table].columns_dict:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+    db.execute(
+        "CREATE INDEX IF NOT EXISTS webhook_events_ws_candidate"
+        " ON webhook_events (ws, candidate_id, sequence)"
+    )

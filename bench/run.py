@@ -751,12 +751,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rate", type=float, default=8.0, help="commands/s in section 5")
     parser.add_argument(
+        "--beside",
+        metavar="TREE",
+        help="only search: this tree's beside another checkout's (today's code: `git"
+        " worktree add /tmp/base HEAD`), on the same corpus indexed by that tree, in one"
+        " run (bench/beside.py); with --db postgresql://… on PostgreSQL",
+    )
+    parser.add_argument(
+        "--spaces", type=int, default=1, help="with --beside: workspaces the corpus is split over"
+    )
+    parser.add_argument(
         "--keep",
         metavar="DIR",
         help="with --during-index: leave the database it built in DIR (for --db)",
     )
     args = parser.parse_args(argv)
     repeat, grep_repeat, serve_repeat = (5, 1, 5) if args.quick else (40, 3, 100)
+    if args.beside:
+        import beside  # this tree's search beside another tree's
+
+        pg_url = (
+            args.db if args.db and args.db.startswith(("postgresql://", "postgres://")) else None
+        )
+        figures = beside.compare(
+            Path(args.beside), args.count, args.seed, args.spaces, repeat, pg_url
+        )
+        print(beside.report(figures))
+        if args.json:
+            print(json.dumps(figures, ensure_ascii=False))
+        return 0
     if args.db and args.db.startswith(("postgresql://", "postgres://")):
         import pg  # PostgreSQL beside SQLite: index, search, two replicas under load
 

@@ -73,8 +73,9 @@ class Shared:
         self.audit_writer: Any = None  # audit._AuditWriter (SQLite's one writer thread)
         self.audit_key: bytes | None = None  # the pseudonym key, once read
         self.closes = 0  # SQLite: how many times close() ran (older connections are shut)
-        self.corpus: tuple[float, int, float, float] | None = None  # PostgreSQL: bm25's figures
-        self.idf: dict[Any, tuple[float, float]] = {}  # PostgreSQL: document frequencies
+        # PostgreSQL: bm25's figures and document frequencies, each data space's own
+        self.corpus: dict[int, tuple[float, int, float, float]] = {}  # by ws
+        self.idf: dict[Any, tuple[float, float]] = {}  # by (ws, term)
         self.slots: threading.BoundedSemaphore | None = None  # PostgreSQL: searches at once
 
 
@@ -222,6 +223,11 @@ class Base(ABC):
     @abstractmethod
     def _unindex(self, tx: Tx, rid: int) -> None:
         """This candidate's row is about to be deleted: its full-text rows go."""
+
+    @abstractmethod
+    def _space_erased(self, tx: Tx, ws: int) -> None:
+        """Data space `ws` was erased: what the backend's full text kept for it alone goes
+        (SQLite: the space's own FTS5 tables; PostgreSQL keeps nothing per space)."""
 
     @abstractmethod
     def checkpoint(self) -> bool:

@@ -23,37 +23,47 @@ _CACHE_ENTRIES = 256
 
 
 class RankCache:
-    """Ranked (rowid, score) lists of recent queries for one state of the full-text
-    index (what a state is, and that an answer is only kept with the state it was
-    computed in, is the backend's business); a different state empties it. Shared by
-    the store's threads."""
+    """Ranked (rowid, score) lists of recent queries, each kept with the state of the
+    full-text index it was computed in (what a state is, and that an answer is only
+    kept with the state it was computed in, is the backend's business). A state is that
+    of a `scope`: the whole index (PostgreSQL), or one data space's own (SQLite, whose
+    spaces each have their tables); a scope's new state drops that scope's answers
+    alone. Shared by the store's threads."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._state: Hashable | None = None
-        self._entries: OrderedDict[Hashable, rows.Ranked] = OrderedDict()
+        self._states: dict[Hashable, Hashable] = {}
+        self._entries: OrderedDict[Hashable, tuple[Hashable, rows.Ranked]] = OrderedDict()
 
-    def get(self, state: Hashable, key: Hashable) -> rows.Ranked | None:
+    def get(self, state: Hashable, key: Hashable, scope: Hashable = None) -> rows.Ranked | None:
         with self._lock:
-            if state != self._state:
+            if scope not in self._states or state != self._states[scope]:
                 return None
             found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
+            if found is None or found[0] != scope:
+                return None
+            self._entries.move_to_end(key)
+            return found[1]
 
-    def put(self, state: Hashable, key: Hashable, ranked: rows.Ranked) -> None:
+    def put(
+        self, state: Hashable, key: Hashable, ranked: rows.Ranked, scope: Hashable = None
+    ) -> None:
         with self._lock:
-            if state != self._state:
-                self._state = state
-                self._entries.clear()
-            self._entries[key] = ranked
+            if scope not in self._states or state != self._states[scope]:
+                stale = [k for k, (s, _r) in self._entries.items() if s == scope]
+                for k in stale:
+                    del self._entries[k]
+                self._states[scope] = state
+            self._entries[key] = (scope, ranked)
             while len(self._entries) > _CACHE_ENTRIES:
                 self._entries.popitem(last=False)
+            if len(self._states) > _CACHE_ENTRIES:  # scopes with no answer left
+                kept = {s for s, _r in self._entries.values()}
+                self._states = {s: v for s, v in self._states.items() if s in kept}
 
     def clear(self) -> None:
         with self._lock:
-            self._state = None
+            self._states.clear()
             self._entries.clear()
 
 

@@ -259,6 +259,7 @@ class SpaceStore(AuditStore):
                     return None
             tx.execute("DELETE FROM erased WHERE ws = ?", [ws])
             tx.execute("DELETE FROM meta WHERE key = ?", [f"{LAST_INDEX_RUN}:{ws:d}"])
+            self._space_erased(tx, ws)
             tx.execute(
                 "UPDATE workspaces SET erased_at = ?, slack_key = NULL WHERE ws = ?",
                 [utcnow(), ws],

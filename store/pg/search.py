@@ -13,8 +13,11 @@ SQL over the frequency tables (postings.py) and the `fts` column (see migrations
 
 Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), the document
 lengths as FTS5 counts them (characters for the trigram side, tokens for the bigram
-side); the two sides' scores add up, as they do on SQLite. Document count and average
-lengths are cached for a minute. Term frequencies come from an index where one holds
+side); the two sides' scores add up, as they do on SQLite. Every figure bm25 takes
+from the corpus (document count, average lengths, each term's document frequency) is
+that of the searching data space alone, as SQLite's per-space FTS5 tables give it: one
+company's transcripts never move another's order. They are cached for a minute, per
+space. Term frequencies come from an index where one holds
 them exactly (`_indexed`: `postings` for the bigram side, `words` and `runs` for other
 terms of 3+ characters); a CJK term of 3+ characters is counted in the text, and only
 for the candidates a postings bound says can reach the top (`_bounded`).
@@ -176,6 +179,10 @@ class FullText(HitSearch, PgConnection):
         if batch is not None:
             batch.drop(rid)
 
+    def _space_erased(self, tx: Tx, ws: int) -> None:
+        """Nothing to do: the frequency rows went with the space's candidates (triggers),
+        and bm25's figures are counted per space at search time."""
+
     def _search_slots(self) -> threading.BoundedSemaphore:
         """The searches this process ranks at once (SEARCH_SLOTS), one bound for the store
         and its workspaces' views."""
@@ -186,29 +193,35 @@ class FullText(HitSearch, PgConnection):
             return shared.slots
 
     def _corpus(self) -> tuple[int, float, float]:
-        """(documents, average fts length, average terms length), cached a minute."""
-        cached = self._shared.corpus
+        """(documents, average fts length, average terms length) of this data space,
+        cached a minute (each space its own)."""
+        corpora: dict[int, tuple[float, int, float, float]] = self._shared.corpus
+        cached = corpora.get(self.ws)
         if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
             row = self._one(
                 "SELECT count(*), coalesce(avg(fts_len), 1), coalesce(avg(terms_len), 1)"
-                " FROM candidates"
+                f" FROM candidates WHERE {self.space}"
             )
             assert row is not None
             cached = (time.monotonic(), int(row[0]), float(row[1]), float(row[2]))
-            self._shared.corpus = cached
+            if len(corpora) > 10_000:
+                corpora.clear()
+            corpora[self.ws] = cached
         return cached[1], cached[2] or 1.0, cached[3] or 1.0
 
     def _idf(self, term: Term, n: int) -> float:
-        """FTS5's idf of a term; document frequencies are cached a minute, as the corpus
-        figures are (counting a common term's matches costs as much as ranking them)."""
-        cache: dict[Term, tuple[float, float]] = self._shared.idf
-        hit = cache.get(term)
+        """FTS5's idf of a term in this data space; document frequencies are cached a
+        minute per space and term, as the corpus figures are (counting a common term's
+        matches costs as much as ranking them)."""
+        cache: dict[tuple[int, Term], tuple[float, float]] = self._shared.idf
+        key = (self.ws, term)
+        hit = cache.get(key)
         if hit is not None and time.monotonic() - hit[0] < _STATS_TTL_S:
             return hit[1]
         idf = self._count_idf(term, n)
         if len(cache) > 10_000:
             cache.clear()
-        cache[term] = (time.monotonic(), idf)
+        cache[key] = (time.monotonic(), idf)
         return idf
 
     def _count_idf(self, term: Term, n: int) -> float:
@@ -218,7 +231,8 @@ class FullText(HitSearch, PgConnection):
         # (SQLite counts the phrase): the idf, the same factor for every match, is a
         # little lower, which leaves one term's order as it was and shifts the weight
         # between several terms only where a phrase's bigrams often occur apart.
-        sql, param = _indexed(term) or _all_bigrams(term)
+        # the space's own matches: its document frequency (`_in_space`)
+        sql, param = self._in_space(_indexed(term) or _all_bigrams(term))
         row = self._one(f"SELECT count(*) FROM {sql} AS p", param)
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))

@@ -5,11 +5,14 @@ is pure and lives in `fulltext.py`; `search()` itself is `hits.py`'s, the same o
 backends; this module writes and queries the two FTS5 tables.
 
 Ranking is FTS5's own bm25 over every match (`rank`), the newest first among equals.
-A query with terms in both tables adds the two tables' bm25 scores.
+A query with terms in both tables adds the two tables' bm25 scores. Each data space has
+its own two tables (space_index.py), so bm25's figures (row count, average sizes,
+document frequencies) are the space's own: another space's transcripts never move its
+order.
 
 bm25 scores every match, so a term found in most transcripts costs time in proportion
 to its matches. The ranked rowids of recent queries are therefore kept, each
-with the state of the two full-text indexes it was computed on: FTS5's structure
+with the state of the space's two full-text indexes it was computed on: FTS5's structure
 record (whose cookie changes with every write that reaches the index, merges included)
 and its averages record (row count and total size, which bm25 reads). A query is
 answered from the cache only when both records are byte-for-byte what they were, read
@@ -28,15 +31,9 @@ from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
 from ..models import Question
+from . import space_index
 from .connection import Connection
-
-# FTS5's shadow table rows: 1 = averages (rows, total tokens), 10 = the structure
-# (segments and a cookie bumped on every change).
-_STATE_SQL = (
-    "SELECT block FROM candidates_fts_data WHERE id IN (1, 10)"
-    " UNION ALL SELECT x'00'"
-    " UNION ALL SELECT block FROM candidates_bigrams_data WHERE id IN (1, 10)"
-)
+from .driver import sqlite3
 
 _Key = tuple[int, str | None, str | None, int, str]  # (ws, trigram, bigram, limit, sort)
 _Ranked = list[tuple[int, float]]
@@ -82,23 +79,31 @@ class FullText(HitSearch, Connection):
     @staticmethod
     def _insert_fulltext(tx: Tx, found: list[tuple[int, tuple[str, str]]]) -> None:
         """Each table's rows in one statement: FTS5 keeps them in memory until the commit
-        (no savepoint in between), and writes them as one segment."""
-        if not found:
-            return
-        tx.executemany(
-            "INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)",
-            [(rid, indexed[0]) for rid, indexed in found],
-        )
-        tx.executemany(
-            "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
-            [(rid, indexed[1]) for rid, indexed in found],
-        )
+        (no savepoint in between), and writes them as one segment. Each row goes to its
+        space's tables, made by the space's first save."""
+        by_space: dict[int, list[tuple[int, tuple[str, str]]]] = {}
+        for rid, indexed in found:
+            by_space.setdefault(space_index.space_of(rid), []).append((rid, indexed))
+        for ws, some in by_space.items():
+            space_index.create(tx.execute, ws)
+            tri, bi = space_index.tables(ws)
+            tx.executemany(
+                f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)",
+                [(rid, indexed[0]) for rid, indexed in some],
+            )
+            tx.executemany(
+                f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)",
+                [(rid, indexed[1]) for rid, indexed in some],
+            )
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
         batch = self._deferring()
         if batch is not None and batch.fulltext.pop(rid, None) is not None:
             return  # saved earlier in this batch: its rows were never written
+        ws = space_index.space_of(rid)
+        if not space_index.exists(tx.execute, ws):
+            return  # the space never indexed anything
         row = tx.execute(
             "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
             " WHERE rid = ?",
@@ -115,88 +120,102 @@ class FullText(HitSearch, Connection):
             row[4],
             rows.names(row[5]),
         )
+        tri, bi = space_index.tables(ws)
+        tx.execute(f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text])
         tx.execute(
-            "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
-            [rid, text],
-        )
-        tx.execute(
-            "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
-            " VALUES ('delete', ?, ?)",
+            f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
             [rid, fulltext.bigrams(text)],
         )
 
+    def _space_erased(self, tx: Tx, ws: int) -> None:
+        """An erased space's tables go (dropped under secure_delete: their pages zeroed)."""
+        space_index.drop(tx.execute, ws)
+
     @contextmanager
-    def _snapshot(self) -> Iterator[tuple[bytes, ...] | None]:
-        """One read snapshot for the whole search, and the indexes' state in it; None
-        (no caching) inside a transaction of this connection, whose uncommitted index
-        data is not in the structure record yet."""
+    def _snapshot(self) -> Iterator[tuple[bool, tuple[bytes, ...] | None]]:
+        """One read snapshot for the whole search: whether this space has its tables yet,
+        and the state of its indexes in it; None (no caching) inside a transaction of
+        this connection, whose uncommitted index data is not in the structure record yet."""
         conn = self.db.conn
         if conn.in_transaction:
-            yield None
+            yield space_index.exists(conn.execute, self.ws), None
             return
         conn.execute("BEGIN")
         try:
-            state = tuple(bytes(r[0]) for r in conn.execute(_STATE_SQL))
-            yield state
+            try:
+                sql = space_index.state_sql(self.ws)
+                state: tuple[bytes, ...] | None = tuple(bytes(r[0]) for r in conn.execute(sql))
+            except sqlite3.OperationalError:  # (no lookup of the tables when they are there)
+                if space_index.exists(conn.execute, self.ws):
+                    raise
+                state = None
+            # no tables yet: nothing found, a state of its own until they are made
+            yield (True, state) if state is not None else (False, ())
         finally:
             conn.execute("COMMIT")  # read-only: nothing to keep or lose
 
     def _ranked_cached(
-        self, state: tuple[bytes, ...] | None, match: fulltext.Match, limit: int, sort: Sort
+        self,
+        indexed: bool,
+        state: tuple[bytes, ...] | None,
+        match: fulltext.Match,
+        limit: int,
+        sort: Sort,
     ) -> _Ranked:
+        def fresh() -> _Ranked:
+            return self._ranked(match, limit, sort) if indexed else []
+
         if state is None:
-            return self._ranked(match, limit, sort)
+            return fresh()
         key: _Key = (self.ws, match.trigram, match.bigram, limit, sort)
         cache = self._cache()
-        found = cache.get(state, key)
+        found = cache.get(state, key, self.ws)  # each space's state: its own tables'
         if found is None:
-            found = self._ranked(match, limit, sort)
-            cache.put(state, key, found)
+            found = fresh()
+            cache.put(state, key, found, self.ws)
         return list(found)
 
     def _ranked(self, match: fulltext.Match, limit: int, sort: Sort) -> list[tuple[int, float]]:
         """(rowid, score) of the best `limit` candidates matching every term; score is
         -bm25 (higher is better), 0 when sorting newest first."""
         params = {"tri": match.trigram, "bi": match.bigram, "n": limit}
-        # this space's rows only: a rid range FTS5 seeks within (base.py SPACE_BITS)
+        # this space's tables, and in them its rid range (base.py SPACE_BITS), which FTS5
+        # seeks within at no cost: a row could not be ranked in another space's order
+        trigrams, bigrams = space_index.tables(self.ws)
         low, high = self.rid_range
-        tri = f"candidates_fts MATCH :tri AND rowid BETWEEN {low:d} AND {high:d}"
-        bi = f"candidates_bigrams MATCH :bi AND rowid BETWEEN {low:d} AND {high:d}"
+        tri = f"{trigrams} MATCH :tri AND rowid BETWEEN {low:d} AND {high:d}"
+        bi = f"{bigrams} MATCH :bi AND rowid BETWEEN {low:d} AND {high:d}"
         if sort == "newest":
             if match.trigram and match.bigram:
                 sql = (
-                    f"SELECT rowid, 0 FROM candidates_fts WHERE {tri} AND +rowid IN"
-                    f" (SELECT rowid FROM candidates_bigrams WHERE {bi})"
+                    f"SELECT rowid, 0 FROM {trigrams} WHERE {tri} AND +rowid IN"
+                    f" (SELECT rowid FROM {bigrams} WHERE {bi})"
                     " ORDER BY rowid DESC LIMIT :n"
                 )
             else:
-                table, matched = (
-                    ("candidates_fts", tri) if match.trigram else ("candidates_bigrams", bi)
-                )
+                table, matched = (trigrams, tri) if match.trigram else (bigrams, bi)
                 sql = f"SELECT rowid, 0 FROM {table} WHERE {matched} ORDER BY rowid DESC LIMIT :n"
         elif match.trigram and match.bigram:
             sql = (
-                "WITH t AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM candidates_fts"
+                f"WITH t AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM {trigrams}"
                 f" WHERE {tri}),"
-                " b AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM candidates_bigrams"
+                f" b AS MATERIALIZED (SELECT rowid AS r, rank AS s FROM {bigrams}"
                 f" WHERE {bi})"
                 " SELECT t.r, t.s + b.s AS score FROM t JOIN b ON b.r = t.r"
                 " ORDER BY score, t.r DESC LIMIT :n"
             )
         else:
-            table, matched = (
-                ("candidates_fts", tri) if match.trigram else ("candidates_bigrams", bi)
-            )
+            table, matched = (trigrams, tri) if match.trigram else (bigrams, bi)
             sql = f"SELECT rowid, rank FROM {table} WHERE {matched} ORDER BY rank, rowid DESC LIMIT :n"
         return [(r[0], -float(r[1])) for r in self.db.execute(sql, params)]
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
         """Ranked candidates for some terms, all read in one snapshot (and cached)."""
-        with self._snapshot() as state:
+        with self._snapshot() as (indexed, state):
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
                 match = fulltext.match_expressions(terms)
-                return [] if match is None else self._ranked_cached(state, match, n, sort)
+                return [] if match is None else self._ranked_cached(indexed, state, match, n, sort)
 
             yield ranked

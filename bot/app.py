@@ -172,6 +172,7 @@ def create_app(
         deciders=deciders,
         webhook=settings.webhook_url is not None,
         tz=settings.tz,
+        ask_limit=settings.ask_limit_per_hour,
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
     )
     if clock is not None:

@@ -72,7 +72,7 @@ def index(
 ) -> None:
     """Index transcript files and folders (new, changed and removed files), into one
     workspace's data with --workspace."""
-    store = open_space(db_path, workspace, create=True)
+    store = open_space(db_path, workspace, create=True, writes=True)
     bulk: dict[str, Any] = {"workers": default_workers(), "batch_seconds": 2.0}
     if as_json or not sys.stderr.isatty():
         result = index_paths(store, paths, **bulk)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from functools import partial
 from typing import IO, Any, TypeVar
 
@@ -173,10 +174,30 @@ def space_of(store: Backend, key: str | None) -> Workspace:
     return spaces[0]
 
 
-def open_space(db_path: str | None, key: str | None, *, create: bool = False) -> Backend:
-    """The database (see `open_store`) as the data space of `--workspace` sees it."""
+def refuse_uninstalled(space: Workspace, db_path: str | None) -> None:
+    """A command that writes into a data space refuses one whose workspace uninstalled
+    Debrief (exit 1): its data waits for erasure, and when, in DEBRIEF_TIMEZONE. Reading,
+    exporting and forgetting it still work, so that an operator can export or erase it."""
+    if space.uninstalled_at is None or space.erased_at is not None:
+        return
+    key = space.slack_key or "?"
+    due = space.erase_after
+    if due is None or due <= datetime.now(UTC).isoformat():
+        raise Failure("cli_workspace_uninstalled_due", workspace=key)
+    when = datetime.fromisoformat(due).astimezone(settings_for(db_path).tz)
+    raise Failure("cli_workspace_uninstalled", workspace=key, when=when.strftime("%Y-%m-%d %H:%M"))
+
+
+def open_space(
+    db_path: str | None, key: str | None, *, create: bool = False, writes: bool = False
+) -> Backend:
+    """The database (see `open_store`) as the data space of `--workspace` sees it; for a
+    command that `writes` into it, refused when that workspace uninstalled Debrief."""
     store = open_store(db_path, create=create)
-    return store.in_workspace(space_of(store, key).ws)
+    space = space_of(store, key)
+    if writes:
+        refuse_uninstalled(space, db_path)
+    return store.in_workspace(space.ws)
 
 
 def echo_json(value: Any) -> None:

@@ -262,7 +262,7 @@ def digest(
     if do_post == dry_run:
         raise BadUsage("cli_digest_mode")
     settings = settings_for(db_path)
-    store = open_space(db_path, workspace)
+    store = open_space(db_path, workspace, writes=do_post)  # posting claims the day
     if dry_run:
         digester = Digester(settings, store, None)
         now = digester.now()
@@ -344,7 +344,7 @@ def remind(
     settings = settings_for(db_path)
     if do_post and not settings.bot_token:
         raise BadUsage("cli_remind_no_token")
-    store = open_space(db_path, workspace)
+    store = open_space(db_path, workspace, writes=do_post)  # sending claims each reminder
     client = web_client(settings) if settings.bot_token else None
     reminder = Reminder(settings, store, client)
     now = reminder.now()

@@ -89,6 +89,20 @@ _WORDS: dict[str, dict[Locale, str]] = {
         "zh": "工作区 {workspace} 的数据已经抹去了",
         "en": "the data of workspace {workspace} was erased already",
     },
+    "cli_workspace_uninstalled": {
+        "zh": "工作区 {workspace} 已卸载 Debrief，它的数据正等待抹去（{when} 起）：不再写入它的数据"
+        "（仍可查看、导出或抹去；重新安装 Debrief 会保留这些数据）",
+        "en": "workspace {workspace} uninstalled Debrief and its data waits for erasure (due"
+        " {when}): nothing more is written into it (it can still be read, exported and"
+        " erased; installing Debrief again keeps the data)",
+    },
+    "cli_workspace_uninstalled_due": {
+        "zh": "工作区 {workspace} 已卸载 Debrief，它的数据正等待抹去（下一次每日清理时）：不再写入它的数据"
+        "（仍可查看、导出或抹去）",
+        "en": "workspace {workspace} uninstalled Debrief and its data waits for erasure (at the"
+        " next daily run): nothing more is written into it (it can still be read, exported"
+        " and erased)",
+    },
     # -- migrate-workspace -----------------------------------------------------------------
     "migrate_workspace_named": {
         "zh": "单工作区模式的数据现在属于工作区 {workspace}：它安装 Debrief 时就会接管这些数据，一行也不改写",

@@ -216,7 +216,7 @@ def forget(
             raise BadUsage("cli_forget_what")
         _forget_workspace(db_path, workspace, yes, as_json)
         return
-    store = open_space(db_path, workspace)
+    store = open_space(db_path, workspace, writes=restore)  # restoring indexes the file
     if restore:
         source = store.restore(candidate)
         if source is None:

@@ -121,6 +121,9 @@ class Settings(BaseSettings):
     # Reviewers with overdue requests get one DM a working day at this time (HH:MM in
     # DEBRIEF_TIMEZONE); `off`: serve sends none (`debrief remind --post` still can).
     remind_time: str = Field("10:00", validation_alias="DEBRIEF_REMIND_TIME")
+    # `/candidate 邀请`: at most this many reviewers DMed by one user an hour (reminders
+    # are not asks); a reviewer asked about a candidate in the last day is not DMed again.
+    ask_limit_per_hour: int = Field(20, validation_alias="DEBRIEF_ASK_LIMIT_PER_HOUR")
 
     # kept as strings so pydantic-settings does not try to parse them as JSON
     allowed_users_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
@@ -303,6 +306,11 @@ class Settings(BaseSettings):
     @classmethod
     def _uninstall_grace(cls, value: object) -> object:
         return _whole_number(value, 30, 0, 36500, "setting_grace_range")
+
+    @field_validator("ask_limit_per_hour", mode="before")
+    @classmethod
+    def _ask_limit(cls, value: object) -> object:
+        return _whole_number(value, 20, 1, 1000, "setting_ask_limit_range")
 
     @field_validator("token_rotation_minutes", mode="before")
     @classmethod

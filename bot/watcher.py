@@ -286,10 +286,15 @@ class WorkspacesWatcher(FolderWatcher):
                 by_key.setdefault(key, []).append(path)
             else:
                 skipped.add(key)
+        # uninstalled since the last look: left alone now, not from the next look on
+        still = {w.slack_key: w.ws for w in self._spaces_of.installed_spaces()} if by_key else {}
+        skipped |= {key for key in by_key if key not in still}
         if skipped:
             self._say_skipped(skipped)
         for key, changed in by_key.items():
-            view = self.store.in_workspace(self._installed[key])
+            if key not in still:
+                continue
+            view = self.store.in_workspace(still[key])
             present = [p for p in changed if os.path.lexists(p)]
             gone = [p for p in changed if not os.path.lexists(p)]
             if gone:

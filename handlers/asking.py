@@ -2,7 +2,9 @@
 and the status message in the verdict's thread that follows their decisions.
 
 `ask_reviewers` runs after the verdict is posted in the channel (the outbox sends what
-comes before the ask first): it records the requests with the verdict's thread, audits
+comes before the ask first): it records the requests with the verdict's thread (none of
+a reviewer asked about the candidate in the last day, none past the asker's hourly
+limit: `record_asks`, exact across replicas), audits
 each (`request:<reviewer>`), posts the status message in that thread (or edits the one
 there), DMs each reviewer (`conversations.open`, then `chat.postMessage` in the DM) and
 tells the asker how it went.
@@ -54,11 +56,29 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
     if thread is None:  # the verdict did not go out here (the asker was told why)
         outbox.reply(notice(t(locale, "request_no_thread", who=escape(ask.candidate_id))))
         return
-    recorded = store.record_requests(
-        ask.candidate_id, ask.reviewers, ask.asker, ask.due.at, ask.channel, thread
+    done = store.record_asks(
+        ask.candidate_id,
+        ask.reviewers,
+        ask.asker,
+        ask.due.at,
+        ask.channel,
+        thread,
+        deps.ask_limit,
+        deps.clock(),
     )
-    if not recorded:  # forgotten or removed just now
+    if done is None:  # forgotten or removed just now
         outbox.reply(not_found_view(locale, ask.candidate_id))
+        return
+    # what was planned, as the store found it (another ask may have come first meanwhile)
+    ask = replace(
+        ask,
+        reviewers=tuple(done.asked),
+        already=ask.already + tuple(done.already),
+        limited=tuple(done.limited) + ask.limited,
+        retry_at=done.retry_at or ask.retry_at,
+    )
+    if not ask.reviewers:  # nobody left to ask: nothing recorded, nobody DMed
+        outbox.reply(ask_reply(ask, locale, deps.clock(), deps.tz))
         return
     record(
         store,

@@ -497,18 +497,25 @@ def _request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
             reviewers.append(user)
         else:
             refused.append((user, why))
+    # asked in the last day, or past the asker's hourly limit: not asked (handlers/
+    # asking.py asks the store again, in the transaction that records the requests)
+    asks = deps.store.ask_plan(c.id, reviewers, asked.user, deps.ask_limit, now)
     plan = Ask(
         candidate_id=c.id,
         candidate=named(c, loc),
         asker=asked.user,
         channel=asked.channel,
         due=due,
-        reviewers=tuple(reviewers),
+        reviewers=tuple(asks.asked),
         refused=tuple(refused),
         decided=tuple(u for u in people if u in decided_by),
+        already=tuple(asks.already),
+        limited=tuple(asks.limited),
+        limit=deps.ask_limit,
+        retry_at=asks.retry_at,
     )
     reply = ask_reply(plan, loc, now, deps.tz)
-    if not reviewers:  # nobody to ask: nothing is posted or recorded
+    if not plan.reviewers:  # nobody to ask: nothing is posted or recorded
         return [Outgoing(reply, candidate_id=c.id)]
     verdict = [] if deps.store.verdict_post(c.id, asked.channel) else _verdict(route, c, asked)
     return [*verdict, Outgoing(reply, candidate_id=c.id, kind="request", ask=plan)]

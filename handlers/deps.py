@@ -59,6 +59,8 @@ class Deps:
     webhook: bool = False
     # the team's time zone (DEBRIEF_TIMEZONE): what "today" and a deadline's day are
     tz: ZoneInfo = field(default_factory=_team_zone)
+    # reviewers one user may ask an hour (DEBRIEF_ASK_LIMIT_PER_HOUR)
+    ask_limit: int = 20
     # what time it is (aware): deadlines and what is overdue; tests hand in their own
     clock: Callable[[], datetime] = _utc_now
     # installed org-wide (Enterprise Grid): the organisation's workspaces it serves;

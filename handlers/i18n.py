@@ -329,6 +329,15 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "没有再邀请 {who}：已经给过结论。",
         "en": "Not asked again: {who}: already decided.",
     },
+    "request_already": {
+        "zh": "没有再私信 {who}：过去 24 小时内已经就这位候选人邀请过。",
+        "en": "Not messaged again: {who}: already asked about this candidate in the last 24 hours.",
+    },
+    "request_limited": {
+        "zh": "未邀请 {who}：每人每小时最多邀请 {limit} 位评审，{at} 起可以再邀请。",
+        "en": "Not asked: {who}: you may ask at most {limit} reviewers an hour; you can ask"
+        " again from {at}.",
+    },
     "request_dm_failed": {
         "zh": "无法私信 {who}（{error}）：邀请已记录，讨论串里的状态消息会 @ 他们。",
         "en": "Could not DM {who} ({error}): the request is recorded, and the status message"
@@ -968,6 +977,10 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "setting_grace_range": {
         "zh": "应为 0 到 36500 之间的整数天数（0：在下一次每日清理时删除）",
         "en": "must be a whole number of days from 0 to 36500 (0: erased at the next daily run)",
+    },
+    "setting_ask_limit_range": {
+        "zh": "应为 1 到 1000 之间的整数（每人每小时最多邀请的评审人数）",
+        "en": "must be a whole number from 1 to 1000 (reviewers one user may ask an hour)",
     },
     "setting_rotation_range": {
         "zh": "应为 1 到 719 之间的整数分钟数（令牌 12 小时后过期）",

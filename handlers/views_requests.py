@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
@@ -60,6 +60,12 @@ class Ask:
     refused: tuple[tuple[str, str], ...] = ()
     decided: tuple[str, ...] = ()
     failed: Mapping[str, str] = field(default_factory=dict)  # DMs that did not go: user -> error
+    # asked about the candidate in the last day (by anyone): not asked again
+    already: tuple[str, ...] = ()
+    # left out by the asker's hourly limit (`limit`), who may ask again from `retry_at`
+    limited: tuple[str, ...] = ()
+    limit: int = 0
+    retry_at: str | None = None  # UTC ISO
 
 
 def named(c: Candidate, locale: Locale) -> str:
@@ -83,6 +89,18 @@ def mentions(users: Iterable[str], locale: Locale, limit: int = NAMES_SHOWN) -> 
 
 def _due(ask: Ask, locale: Locale, now: datetime, tz: ZoneInfo) -> str:
     return day_text(ask.due.day, locale, today(now, tz).year)
+
+
+def time_text(at: str, locale: Locale, now: datetime, tz: ZoneInfo) -> str:
+    """A UTC ISO time as the minute it is reached in the team's zone (rounded up):
+    `14:05`, with its day before it when that is not today's."""
+    local = datetime.fromisoformat(at).astimezone(tz)
+    if local.second or local.microsecond:
+        local = local.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    clock = local.strftime("%H:%M")
+    if local.date() == today(now, tz):
+        return clock
+    return f"{day_text(local.date(), locale, today(now, tz).year)} {clock}"
 
 
 # -- what the asker is told ---------------------------------------------------------------
@@ -109,6 +127,12 @@ def ask_reply(ask: Ask, locale: Locale, now: datetime, tz: ZoneInfo) -> Message:
     lines += [t(locale, reason, who=mentions(users, locale)) for reason, users in by_reason.items()]
     if ask.decided:
         lines.append(t(locale, "request_skipped_decided", who=mentions(ask.decided, locale)))
+    if ask.already:
+        lines.append(t(locale, "request_already", who=mentions(ask.already, locale)))
+    if ask.limited:
+        at = time_text(ask.retry_at, locale, now, tz) if ask.retry_at else "?"
+        who = mentions(ask.limited, locale)
+        lines.append(t(locale, "request_limited", who=who, limit=ask.limit, at=at))
     lines += [
         t(locale, "request_dm_failed", who=mention(user), error=escape(error))
         for user, error in ask.failed.items()

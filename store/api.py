@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from .models import (
+    Asks,
     AuditEntry,
     Candidate,
     CandidateSummary,
@@ -97,6 +98,25 @@ class StoreAPI(Protocol):
         channel: str,
         thread_ts: str,
     ) -> bool: ...
+    def ask_plan(
+        self,
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        per_hour: int,
+        now: datetime | None = None,
+    ) -> Asks: ...
+    def record_asks(
+        self,
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        due_at: str,
+        channel: str,
+        thread_ts: str,
+        per_hour: int,
+        now: datetime | None = None,
+    ) -> Asks | None: ...
     def requests_for(self, candidate_id: str) -> list[Request]: ...
     def asked_of(
         self, reviewer: str, limit: int, offset: int = 0

@@ -176,6 +176,18 @@ class Request(BaseModel):
         return self.open and self.due_at < now
 
 
+class Asks(BaseModel):
+    """What asking reviewers about a candidate does (`RequestStore.record_asks`): whom it
+    asks now, who was asked about that candidate in the last day (by anyone: not asked
+    again), and whom the asker's hourly limit leaves out, with when the asker may ask
+    someone again (`retry_at`, UTC ISO)."""
+
+    asked: list[str] = Field(default_factory=list)
+    already: list[str] = Field(default_factory=list)
+    limited: list[str] = Field(default_factory=list)
+    retry_at: str | None = None
+
+
 class WebhookEvent(BaseModel):
     """A hiring decision waiting to be handed to the ATS: the body as it will be POSTed
     (the export's row and its `event_id`), how often it was tried, when to try next."""

@@ -14,14 +14,14 @@ UPDATE ... WHERE`): one sender, one replica, once, whatever restarts in between.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from . import rows
 from .base import Base, Tx
 from .clock import utcnow
-from .models import DigestLine, Request
+from .models import Asks, DigestLine, Request
 
 _COLUMNS = (
     "q.candidate_id, q.reviewer, q.asked_by, q.asked_at, q.due_at, q.channel, q.thread_ts,"
@@ -29,6 +29,8 @@ _COLUMNS = (
 )
 _LINE = "c.id, c.position, c.years, c.name, c.interviewed_at"
 MENTIONS = "mentions"  # the `meta` key: how the last `/candidate 邀请` with mentions had them
+ASK_AGAIN_AFTER = timedelta(days=1)  # a reviewer asked about a candidate is not asked again
+ASK_WINDOW = timedelta(hours=1)  # an asker's limit counts the reviewers asked in this long
 
 
 def _request(r: dict[str, Any]) -> Request:
@@ -97,6 +99,118 @@ class RequestStore(Base):
                 ],
             )
         return True
+
+    def ask_plan(
+        self,
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        per_hour: int,
+        now: datetime | None = None,
+    ) -> Asks:
+        """What `record_asks` would do now, recording nothing."""
+        return self._plan(self._rows, candidate_id, reviewers, asked_by, per_hour, now)
+
+    def record_asks(
+        self,
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        due_at: str,
+        channel: str,
+        thread_ts: str,
+        per_hour: int,
+        now: datetime | None = None,
+    ) -> Asks | None:
+        """Ask `reviewers` (in order) about the candidate, as `record_requests` does, but
+        none asked about it in the last day (by anyone) and, past `per_hour` reviewers
+        asked by `asked_by` in the last hour, none: -> who was asked, who not and why.
+        None, and nothing recorded, when the candidate is not indexed."""
+        at = (now or datetime.now(UTC)).astimezone(UTC)
+        stamp = at.isoformat(timespec="microseconds")
+        again = (at - ASK_AGAIN_AFTER).isoformat(timespec="microseconds")
+        with self.tx() as tx:
+            if not tx.execute(
+                f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+            ).fetchone():
+                return None
+            self._one_at_a_time(tx, f"debrief:asks:{self.ws:d}:{asked_by}")
+            plan = self._plan(tx.rows, candidate_id, reviewers, asked_by, per_hour, at)
+            asked: list[str] = []
+            for reviewer in plan.asked:
+                # compare-and-set: another asker's ask of this reviewer a moment ago wins
+                if tx.execute(
+                    "INSERT INTO requests (ws, candidate_id, reviewer, asked_by, asked_at,"
+                    " due_at, channel, thread_ts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (ws, candidate_id, reviewer) DO UPDATE SET"
+                    " asked_by = excluded.asked_by, asked_at = excluded.asked_at,"
+                    " due_at = excluded.due_at, channel = excluded.channel,"
+                    " thread_ts = excluded.thread_ts, closed_at = NULL, closed_by = NULL"
+                    f" WHERE requests.asked_at {self.engine.bytewise} < ? RETURNING 1",
+                    [
+                        self.ws,
+                        candidate_id,
+                        reviewer,
+                        asked_by,
+                        stamp,
+                        due_at,
+                        channel,
+                        thread_ts,
+                        again,
+                    ],
+                ).fetchone():
+                    asked.append(reviewer)
+        already = [r for r in plan.asked if r not in asked]
+        return plan.model_copy(update={"asked": asked, "already": plan.already + already})
+
+    def _plan(
+        self,
+        read: Callable[[str, list[Any]], list[dict[str, Any]]],
+        candidate_id: str,
+        reviewers: Iterable[str],
+        asked_by: str,
+        per_hour: int,
+        now: datetime | None,
+    ) -> Asks:
+        """Who of `reviewers` would be asked now, who was asked in the last day, and whom
+        the asker's hourly limit leaves out (and when it lets them ask again)."""
+        at = (now or datetime.now(UTC)).astimezone(UTC)
+        per_hour = max(1, per_hour)
+        wanted = list(dict.fromkeys(reviewers))
+        if not wanted:
+            return Asks()
+        bytewise = self.engine.bytewise
+        among, params = self.engine.in_list("reviewer", wanted)
+        recent = {
+            r["reviewer"]
+            for r in read(
+                f"SELECT reviewer FROM requests WHERE {self.space} AND candidate_id = ?"
+                f" AND {among} AND asked_at {bytewise} >= ?",
+                [candidate_id, *params, (at - ASK_AGAIN_AFTER).isoformat(timespec="microseconds")],
+            )
+        }
+        times = [
+            str(r["asked_at"])
+            for r in read(
+                f"SELECT asked_at FROM requests WHERE {self.space} AND asked_by = ?"
+                f" AND asked_at {bytewise} >= ? ORDER BY asked_at {bytewise}",
+                [asked_by, (at - ASK_WINDOW).isoformat(timespec="microseconds")],
+            )
+        ]
+        fresh = [r for r in wanted if r not in recent]
+        room = max(0, per_hour - len(times))
+        asked, limited = fresh[:room], fresh[room:]
+        retry_at = None
+        if limited:  # the hour of the ask that frees the next place ends then
+            times += [at.isoformat(timespec="microseconds")] * len(asked)
+            first = datetime.fromisoformat(times[max(0, len(times) - per_hour)])
+            retry_at = (first + ASK_WINDOW).isoformat(timespec="microseconds")
+        return Asks(
+            asked=asked,
+            already=[r for r in wanted if r in recent],
+            limited=limited,
+            retry_at=retry_at,
+        )
 
     def requests_for(self, candidate_id: str) -> list[Request]:
         """Everyone asked about the candidate, open or closed, in the order they were asked."""

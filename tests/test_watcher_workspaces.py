@@ -116,6 +116,21 @@ def test_an_uninstalled_workspace_folder_is_left_alone(store: Store, root: Path)
         assert store.in_workspace(two).ids() == []
 
 
+def test_a_workspace_uninstalled_since_the_last_look_is_left_alone_at_once(
+    store: Store, root: Path
+) -> None:
+    """Issue 34: a file changed in the folder of a workspace that uninstalled after the
+    watcher last looked (every SPACES_EVERY_S) is not indexed into its data space."""
+    one, two = install(store, "T0001"), install(store, "T0002")
+    watcher = WorkspacesWatcher(store, str(root), interval=0.2, mode="poll", spaces_every=3600)
+    assert set(watcher.installed()) == {"T0001", "T0002"}  # the last look
+    assert store.uninstall("T0002", "2999-01-01T00:00:00+00:00")
+    seed = sorted(SEEDS.glob("*.txt"))[0]
+    watcher.index_changed([str(root / "T0002" / "two.txt"), str(root / "T0001" / seed.name)])
+    assert store.in_workspace(two).ids() == []
+    assert store.in_workspace(one).ids() == [seed.stem]
+
+
 def test_the_factory_picks_the_watcher_of_the_mode(store: Store, root: Path) -> None:
     single = folder_watcher(store, str(root), mode="poll")
     assert type(single) is FolderWatcher

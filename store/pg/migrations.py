@@ -663,3 +663,9 @@ def pg024_webhook_order(conn: Conn) -> None:
     conn.execute(
         "CREATE INDEX webhook_events_ws_candidate ON webhook_events (ws, candidate_id, sequence)"
     )
+
+
+@migration
+def pg025_ask_limits(conn: Conn) -> None:
+    """SQLite's m025: the requests by space, asker and time, for the hourly limit."""
+    conn.execute("CREATE INDEX requests_asker ON requests (ws, asked_by, asked_at)")

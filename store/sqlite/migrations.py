@@ -549,3 +549,11 @@ def m024_ranking_by_space(db: sqlite_utils.Database) -> None:
     from .space_index import move_to_own_tables
 
     move_to_own_tables(db.execute)
+
+
+@migration
+def m025_ask_limits(db: sqlite_utils.Database) -> None:
+    """Issue 34: how many reviewers one user asked in the last hour (their limit,
+    DEBRIEF_ASK_LIMIT_PER_HOUR) is counted from the requests they made, by space, asker
+    and time."""
+    db.execute("CREATE INDEX IF NOT EXISTS requests_asker ON requests (ws, asked_by, asked_at)")

@@ -172,6 +172,8 @@ def create_app(
         deciders=deciders,
         webhook=settings.webhook_url is not None,
         tz=settings.tz,
+        # one workspace: the environment's; installed in many, each its own (Spaces)
+        allow_shared=settings.allow_shared_channels and found is None,
         ask_limit=settings.ask_limit_per_hour,
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
     )

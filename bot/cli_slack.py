@@ -285,6 +285,7 @@ def digest(
         "sent": cli_text.t(settings.locale, "digest_sent", channel=settings.digest_channel),
         "empty": cli_text.t(settings.locale, "digest_empty"),
         "already": cli_text.t(settings.locale, "digest_already"),
+        "shared": cli_text.t(settings.locale, "digest_shared", channel=settings.digest_channel),
     }
     if as_json:
         echo_json({"outcome": outcome})

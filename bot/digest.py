@@ -6,7 +6,10 @@ message; a failed post releases the claim so a later attempt can try again. A po
 whose outcome Slack left unknown (5xx, dropped connection) is never repeated blindly:
 the digest carries metadata (`debrief_digest`, its day) and is looked for in the
 channel first. A digest missed while the bot was down goes out when it comes back,
-that same day.
+that same day. Never in a channel shared with another organisation (Slack Connect),
+unless allowed (DEBRIEF_ALLOW_SHARED_CHANNELS; a workspace's admins in App Home): that
+day's digest is skipped and logged, and Slack not saying whether it is shared is a
+failure the next run tries again (issue 34).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.people import UserNames
 from handlers.posting import PostUnknown, find_posted, post_once
+from handlers.shared import ask_sharing, unchecked
 from handlers.views import DIGEST_PER_CATEGORY, digest_view
 from store.factory import Backend
 from store.models import DigestData
@@ -34,7 +38,7 @@ from .settings import Settings
 
 logger = logging.getLogger("debrief.digest")
 
-Outcome = Literal["sent", "empty", "not_due", "already", "no_channel"]
+Outcome = Literal["sent", "empty", "not_due", "already", "no_channel", "shared"]
 STALE_CLAIM_S = 15 * 60  # a claim older than this belonged to a sender that died
 DIGEST_EVENT = "debrief_digest"  # the metadata event type that marks a digest post
 
@@ -48,6 +52,7 @@ class Digester:
         self._lock = threading.Lock()
         self._scheduler: Any = None
         self.names = UserNames()  # who is overdue, by display name
+        self._refused_on: str | None = None  # the day a shared channel was last logged
 
     def now(self) -> datetime:
         return datetime.now(self.settings.tz)
@@ -113,6 +118,9 @@ class Digester:
                     return "empty"
                 if self.client is None:
                     raise RuntimeError("no Slack client to post the digest with")
+                if not self._may_post(channel, day):
+                    self.store.release_digest(day, self.claimer)
+                    return "shared"
                 if earlier in {"posting", "unknown"}:
                     start_of_day = datetime.fromisoformat(day).replace(tzinfo=self.settings.tz)
                     ts = self._find(channel, day, start_of_day.timestamp())
@@ -123,6 +131,28 @@ class Digester:
             except BaseException:
                 self.store.release_digest(day, self.claimer)  # not when marked unknown
                 raise
+
+    def _may_post(self, channel: str, day: str) -> bool:
+        """Whether the digest may go to `channel`: not one shared with another organisation
+        (unless allowed). Slack not saying is an error: the next run asks again."""
+        assert self.client is not None
+        if self.settings.allow_shared_channels or unchecked(channel):
+            return True
+        sharing = ask_sharing(channel, self.client)
+        if sharing == "unknown":
+            raise RuntimeError(f"cannot tell whether {channel} is shared with another organisation")
+        if sharing != "shared":
+            return True  # this organisation's (a channel the bot cannot see: the post says)
+        logger.log(
+            logging.WARNING if self._refused_on != day else logging.DEBUG,
+            "digest %s not posted: %s is shared with another organisation (Slack Connect);"
+            " DEBRIEF_ALLOW_SHARED_CHANNELS (installed in many workspaces: the workspace's"
+            " settings) allows it",
+            day,
+            channel,
+        )
+        self._refused_on = day
+        return False
 
     def _find(self, channel: str, day: str, since: float) -> str | None:
         assert self.client is not None

@@ -28,6 +28,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from handlers.i18n import Locale, reason_text, t
+from handlers.shared import sharing_of
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend, is_pg_url, open_store
 from store.private import others_can_read
@@ -225,9 +226,13 @@ class Doctor:
             return self.check(name, "fail", "doctor_channel_unreachable", exc=exc)
         data = info.get("channel") or {}
         label = f"#{data.get('name')}" if data.get("name") else channel
-        if data.get("is_member"):
-            return self.check(name, "ok", "doctor_channel_ok", channel=label)
-        return self.check(name, "fail", "doctor_channel_not_member", channel=label)
+        if not data.get("is_member"):
+            return self.check(name, "fail", "doctor_channel_not_member", channel=label)
+        if is_digest and sharing_of(data) == "shared":  # Slack Connect: another company reads it
+            allowed = self.settings.allow_shared_channels
+            key = "doctor_channel_shared_allowed" if allowed else "doctor_channel_shared"
+            return self.check(name, "warn", key, channel=label)
+        return self.check(name, "ok", "doctor_channel_ok", channel=label)
 
     def app_token(self) -> Iterator[Check]:
         """Socket Mode's token: an app-level token that may open connections, of the

@@ -131,6 +131,10 @@ class Settings(BaseSettings):
     # Who may record a hiring decision (`/candidate 结论`): user ids and user groups (`S…`).
     # Empty: nobody may, and the refusal names this setting.
     deciders_raw: str = Field("", validation_alias="DEBRIEF_DECIDERS")
+    # Candidate data (verdicts, decisions, the digest, an upload's summary) may be posted in
+    # a channel shared with another organisation (Slack Connect). Off: refused there. One
+    # workspace only: installed in many, each workspace's admins decide in App Home.
+    allow_shared_channels: bool = Field(False, validation_alias="DEBRIEF_ALLOW_SHARED_CHANNELS")
 
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         "info", validation_alias="DEBRIEF_LOG_LEVEL"
@@ -410,6 +414,8 @@ class Settings(BaseSettings):
             update["digest_time"] = own.digest_time
         if own.remind_time is not None:
             update["remind_time"] = own.remind_time
+        # a workspace's admins alone allow shared channels, never the environment (issue 34)
+        update["allow_shared_channels"] = bool(own.allow_shared_channels)
         return self.model_copy(update=update)
 
     def require_oauth(self) -> None:

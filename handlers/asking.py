@@ -31,6 +31,7 @@ from .blocks import Message, escape
 from .commands import Outgoing
 from .deps import Deps
 from .i18n import t
+from .shared import may_post
 from .views import not_found_view, notice, people_in
 from .views_decide import Target
 from .views_requests import Ask, ask_dm, ask_reply, status_message
@@ -173,6 +174,7 @@ def show_status(
             if (
                 ts is not None
                 and _later(ts, thread)
+                and may_post(channel, outbox.client, deps) == "own"  # else refused below
                 and _update(outbox.client, channel, ts, message)
             ):
                 return
@@ -194,7 +196,8 @@ def refresh_status(candidate_id: str, client: WebClient, deps: Deps) -> None:
             for channel in channels:
                 try:
                     ts = deps.store.status_post(candidate_id, channel)
-                    if ts is not None:
+                    # not in a channel shared with another organisation since (issue 34)
+                    if ts is not None and may_post(channel, client, deps) == "own":
                         _update(client, channel, ts, _status(candidate_id, channel, deps))
                 except Exception:
                     logger.exception("could not edit a request status message")

@@ -100,6 +100,9 @@ class Lookups:
     belongs: Callable[[str], bool]
     # a user group's members (None: it cannot be read)
     members: Callable[[str], list[str] | None]
+    # why candidate data may not be posted in this channel (a catalogue key: shared with
+    # another organisation, handlers/shared.py), or None
+    post_refused: Callable[[], str | None] = lambda: None
 
 
 # -- reading what was typed ------------------------------------------------------------------
@@ -378,8 +381,9 @@ def _may_decide(asked: Asked) -> str | None:
 
 def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     """Record the hiring decision, then post it in the verdict's thread in this channel.
-    Refused (nothing recorded) for anyone not in DEBRIEF_DECIDERS, and where no verdict
-    about the candidate was posted in this channel."""
+    Refused (nothing recorded) for anyone not in DEBRIEF_DECIDERS, where no verdict
+    about the candidate was posted in this channel, and in a channel shared with another
+    organisation (unless the workspace allows it)."""
     loc, store = asked.locale, asked.deps.store
     decision = HIRING_WORDS.get(route.words)
     if decision is None:
@@ -390,6 +394,9 @@ def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     thread = store.verdict_post(c.id, asked.channel) if asked.channel else None
     if thread is None:
         return [Outgoing(views.notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
+    shared = asked.lookups.post_refused() if asked.lookups is not None else None
+    if shared is not None:  # a channel another organisation reads: nothing recorded
+        return [Outgoing(views.notice(t(loc, shared)))]
     recorded, before = store.record_outcome(
         c.id, decision, route.note, asked.user, webhook=asked.deps.webhook
     )

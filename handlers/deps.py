@@ -23,6 +23,8 @@ from .i18n import Locale
 from .pacing import Pacer
 from .people import ChannelMembers, UserNames
 from .policy import GrantedTeams, Policy
+from .shared import SharedChannels
+
 
 DEPS_KEY = "deps"
 SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth.py)
@@ -73,6 +75,16 @@ class Deps:
     # installed in many workspaces: encrypts a workspace's webhook secret as its tokens
     # are (DEBRIEF_TOKEN_KEY), before the store keeps it
     seal: Callable[[str], str] | None = None
+    # candidate data may be posted in a channel shared with another organisation (its
+    # admins in App Home; one workspace: DEBRIEF_ALLOW_SHARED_CHANNELS); off by default
+    allow_shared: bool = False
+    # which channels are shared with another organisation, as Slack said (handlers/shared.py)
+    shared: SharedChannels = field(default_factory=SharedChannels)
+
+    @property
+    def org_wide(self) -> bool:
+        """Installed org-wide: its settings are the whole organisation's (issue 34)."""
+        return self.teams is not None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds
@@ -125,8 +137,15 @@ class Spaces:
             deciders = Policy(rules.deciders or [], [])
             # its hiring decisions reach an ATS: the environment's, or its own (App Home)
             webhook = self.base.webhook or bool(own.webhook_url and own.webhook_secret_enc)
+            allow_shared = bool(rules.allow_shared_channels)  # its admins' alone (issue 34)
             if found is not None:  # its settings changed: the same caches, new rules
-                made = replace(found, policy=policy, deciders=deciders, webhook=webhook)
+                made = replace(
+                    found,
+                    policy=policy,
+                    deciders=deciders,
+                    webhook=webhook,
+                    allow_shared=allow_shared,
+                )
             else:
                 uploads = self.base.uploads
                 if uploads is not None and ws != 0 and key:
@@ -142,6 +161,8 @@ class Spaces:
                     members=ChannelMembers(),
                     teams=GrantedTeams() if org else None,
                     webhook=webhook,
+                    allow_shared=allow_shared,
+                    shared=SharedChannels(),
                 )
             self._made[ws] = made
             self._keys[ws] = key

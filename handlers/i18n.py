@@ -202,6 +202,58 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "zh": "只给你看完整点评： `/candidate 点评 {who} 全文`",
         "en": "To read the whole verdict privately: `/candidate verdict {who} full`",
     },
+    # channels shared with another organisation (Slack Connect, issue 34; handlers/shared.py)
+    "shared_channel_refused": {
+        "zh": "这个频道与其他组织共享（Slack Connect），其他公司的人也能看到这里的消息，"
+        "所以我不会把候选人信息发在这里。请换一个只有本公司的人的频道；"
+        "如确需在共享频道发帖，请管理员在 Debrief 的设置里允许。",
+        "en": "This channel is shared with another organisation (Slack Connect): people of"
+        " another company read it, so I do not post candidate information here. Use a channel"
+        " of your own organisation; to post in shared channels, an admin may allow it in"
+        " Debrief's settings.",
+    },
+    "shared_channel_unknown": {
+        "zh": "无法向 Slack 确认这个频道是否与其他组织共享，为安全起见没有在这里发帖。请稍后再试。",
+        "en": "Slack could not tell me whether this channel is shared with another"
+        " organisation, so to be safe I did not post here. Please try again in a moment.",
+    },
+    "shared_only_you": {
+        "zh": "下面的内容只有你能看到。",
+        "en": "What follows is only for you.",
+    },
+    "shared_decision_kept": {
+        "zh": "你的结论已记录，但没有发在讨论串里。",
+        "en": "Your decision is recorded, but it is not posted in the thread.",
+    },
+    "settings_shared": {
+        "zh": "与其他组织共享的频道",
+        "en": "Channels shared with other organisations",
+    },
+    "settings_shared_option": {
+        "zh": "允许把候选人信息发到与其他组织共享的频道（Slack Connect）",
+        "en": "Post candidate information in channels shared with another organisation"
+        " (Slack Connect)",
+    },
+    "settings_shared_hint": {
+        "zh": "默认不允许：点评、结论、每日摘要和上传文件的总结不会发到其他公司也能看到的频道。",
+        "en": "Off by default: verdicts, decisions, the daily digest and the summaries of"
+        " uploaded files are not posted where another company reads them.",
+    },
+    "digest_shared": {
+        "zh": "没有发：{channel} 与其他组织共享（设置 DEBRIEF_ALLOW_SHARED_CHANNELS=true 才会发到这里）",
+        "en": "not posted: {channel} is shared with another organisation"
+        " (DEBRIEF_ALLOW_SHARED_CHANNELS=true allows it)",
+    },
+    "doctor_channel_shared": {
+        "zh": "{channel} 与其他组织共享：每日摘要不会发到这里（除非设置 DEBRIEF_ALLOW_SHARED_CHANNELS=true）",
+        "en": "{channel} is shared with another organisation: the digest is not posted there"
+        " (unless DEBRIEF_ALLOW_SHARED_CHANNELS=true)",
+    },
+    "doctor_channel_shared_allowed": {
+        "zh": "{channel} 与其他组织共享，而 DEBRIEF_ALLOW_SHARED_CHANNELS 允许在这里发帖：其他公司的人能读到每日摘要",
+        "en": "{channel} is shared with another organisation, and DEBRIEF_ALLOW_SHARED_CHANNELS"
+        " allows posting there: people of another company read the digest",
+    },
     "continue": {
         "zh": "继续（从第 {first} 部分起，共 {total} 部分）",
         "en": "Continue (from part {first} of {total})",

@@ -39,6 +39,7 @@ from .posting import (
     ServerErrorRetryUnlessPosted,
     post_once,
 )
+from .shared import may_post, refusal_key
 from .views import notice
 
 logger = logging.getLogger(__name__)
@@ -191,6 +192,10 @@ class SlackOutbox:
         if not self.channel:
             self.reply(outgoing.message)
             return None
+        refused = self._shared_refusal(self.channel, outgoing)
+        if refused is not None:  # told to the asker alone; nothing posted
+            self.reply(notice(refused))
+            return None
         message = outgoing.message
         self.pacer.wait(self.channel)
         marker = {"kind": outgoing.kind, "nonce": uuid.uuid4().hex}
@@ -228,6 +233,25 @@ class SlackOutbox:
         )
         record(self.store, [event])
         return ts
+
+    def _shared_refusal(self, channel: str, outgoing: Outgoing) -> str | None:
+        """Why candidate data is not posted in `channel` (shared with another organisation,
+        or Slack could not tell: handlers/shared.py), or None; audited when refused."""
+        sharing = may_post(channel, self.client, self._deps())
+        if sharing == "gone" or (sharing == "unknown" and self.direct):
+            return self._cannot_post("channel_not_found", outgoing)  # cannot post there anyway
+        key = refusal_key(sharing)
+        if key is None:
+            return None
+        logger.info("not posted in %s: %s", channel, sharing)
+        record(
+            self.store,
+            [AuditEvent(self.user or "?", "refused:shared", outgoing.candidate_id, channel)],
+        )
+        text = t(self.locale, key)
+        if outgoing.kind == "verdict" and outgoing.candidate_id:
+            text += "\n" + t(self.locale, "verdict_private", who=escape(outgoing.candidate_id))
+        return text
 
     def _cannot_post(self, error: str, outgoing: Outgoing) -> str:
         """Why the post did not go out, and what the asker can do (never lost in silence)."""

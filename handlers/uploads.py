@@ -59,6 +59,7 @@ from .audit import AuditEvent, record
 from .blocks import Message, fit
 from .deps import Deps
 from .i18n import reason_text, t
+from .shared import answer_privately, may_post, refusal_key
 from .views import notice, summary_view
 
 logger = logging.getLogger(__name__)
@@ -325,8 +326,11 @@ def _release(deps: Deps, key: str) -> None:
         logger.exception("could not release the claim on a shared file")
 
 
-def _answer(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient) -> None:
-    """Answer in the file's thread: the summary card, or what went wrong."""
+def _answer(
+    outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient, shared: bool = False
+) -> None:
+    """Answer in the file's thread: the summary card, or what went wrong; only to the
+    uploader in a channel shared with another organisation (`shared`: the event says so)."""
     channel, ts, user = str(event["channel"]), str(event["ts"]), str(event.get("user") or "")
     message = outcome.reply
     kind = ""
@@ -338,6 +342,13 @@ def _answer(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClie
     if message is None:
         return
     thread = str(event.get("thread_ts") or ts)
+    refused = refusal_key(may_post(channel, client, deps, hint=shared))
+    if refused is not None:
+        why = f"{t(deps.locale, refused)}\n{t(deps.locale, 'shared_only_you')}"
+        answer_privately(client, channel, user, thread, why, message.text, message.blocks)
+        refusal = AuditEvent(user or "?", "refused:shared", outcome.candidate_id, channel)
+        record(deps.store, [refusal])
+        return
     try:
         response = client.chat_postMessage(
             channel=channel,
@@ -368,9 +379,14 @@ _AUDIT = {
 
 
 def handle_file_share(
-    event: dict[str, Any], deps: Deps, client: WebClient, own_team: str | None
+    event: dict[str, Any],
+    deps: Deps,
+    client: WebClient,
+    own_team: str | None,
+    shared: bool = False,
 ) -> list[Outcome]:
-    """Every file of a `file_share` message: taken, answered, audited."""
+    """Every file of a `file_share` message: taken, answered, audited (`shared`: the event
+    says its channel is shared with another organisation)."""
     outcomes: list[Outcome] = []
     if not event.get("channel") or not event.get("ts"):
         return outcomes
@@ -380,18 +396,20 @@ def handle_file_share(
         outcome = handle_file(file, event, deps, client, own_team)
         if outcome is None:
             continue
-        _finish(outcome, event, deps, client)
+        _finish(outcome, event, deps, client, shared)
         outcomes.append(outcome)
     return outcomes
 
 
-def _finish(outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient) -> None:
+def _finish(
+    outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient, shared: bool = False
+) -> None:
     user = str(event.get("user") or "?")
     record(
         deps.store,
         [AuditEvent(user, _AUDIT[outcome.kind], outcome.candidate_id, str(event["channel"]))],
     )
-    _answer(outcome, event, deps, client)
+    _answer(outcome, event, deps, client, shared)
 
 
 def resume_uploads(deps: Deps, client: WebClient, own_team: str | None) -> list[Outcome]:

@@ -29,6 +29,7 @@ from store.models import WorkspaceSettings
 
 from .blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
 from .i18n import Locale, t
+from .views_shared import parse_shared, shared_block
 from .views_webhook import webhook_blocks
 
 SETTINGS = "ws_settings"  # the Home tab's button, and the modal's callback_id
@@ -67,6 +68,7 @@ def merged(own: WorkspaceSettings, defaults: WorkspaceSettings) -> WorkspaceSett
         **values,
         webhook_url=own.webhook_url,  # a workspace's own: never the environment's
         webhook_secret_enc=own.webhook_secret_enc,
+        allow_shared_channels=own.allow_shared_channels,  # its admins' alone (issue 34)
         version=own.version,
         saved_by=own.saved_by,
     )
@@ -163,6 +165,7 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
             ),
             locale,
         ),
+        shared_block(now, locale),
         *webhook_blocks(now, locale),
         ContextBlock(elements=[mrkdwn(t(locale, "settings_footer"))]),
     ]
@@ -245,6 +248,7 @@ def parse_settings(
             digest_channel=digest,
             digest_time=str(digest_time) if digest_time else None,
             remind_time=OFF if off else (str(remind_time) if remind_time else None),
+            allow_shared_channels=parse_shared(values),
         ),
         {},
     )

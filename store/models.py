@@ -260,6 +260,9 @@ class WorkspaceSettings(BaseModel):
     # signed with, encrypted with DEBRIEF_TOKEN_KEY as tokens are (never shown back)
     webhook_url: str | None = None
     webhook_secret_enc: str | None = Field(default=None, repr=False)
+    # candidate data may be posted in a channel shared with another organisation (Slack
+    # Connect); None: not (issue 34)
+    allow_shared_channels: bool | None = None
     version: int = 0
     saved_by: str | None = None
     saved_at: str | None = None

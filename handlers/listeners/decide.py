@@ -7,6 +7,10 @@ lasts 3 seconds). A submission is checked and recorded before it is acknowledged
 is wrong, or a record that could not be written, goes back into the modal
 (`response_action: errors`), so nothing typed is lost; only a recorded decision is
 posted. Each submission is recorded once, however often Slack delivers it.
+
+In a channel shared with another organisation (handlers/shared.py) the click opens a
+modal that says why instead; a submission is kept but not posted, and the reviewer is
+told so privately (known shared before the acknowledgement: refused in the modal).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ..asking import refresh_status
 from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 from ..i18n import t
+from ..shared import REFUSED, may_post, refusal_key, unchecked
 from ..views_decide import (
     DECIDE,
     DECISION_ACTION,
@@ -76,8 +81,11 @@ def open_decision(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     else:
         candidate_id = store.post_candidate(channel, thread_ts) if channel and thread_ts else None
     candidate = store.get_candidate(candidate_id) if candidate_id else None
+    refused = refusal_key(may_post(channel, client, deps)) if candidate is not None else None
     if candidate is None:
         view = notice_modal(t(locale, "decide_gone"), locale)
+    elif refused is not None:  # its thread is in a channel another organisation reads
+        view = notice_modal(t(locale, refused), locale)
     else:
         who = f"{candidate.id} · {candidate.position or t(locale, 'position_unknown')}"
         view = decide_modal(
@@ -188,6 +196,9 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
     if not reviewer:
         ack()
         return
+    if _known_shared(target.channel, deps):  # known already: said in the modal, nothing kept
+        ack(response_action="errors", errors={DECISION_BLOCK: t(locale, REFUSED)})
+        return
     provisional = _provisional.ts()
     reply = decision_reply_text(decision, submission.note, locale)
     try:
@@ -217,6 +228,13 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
         [AuditEvent(reviewer, f"decision:{decision}", target.candidate_id, target.channel)],
     )
     text = decision_post_text(_name(user), decision, submission.note, locale)
+    refused = refusal_key(may_post(target.channel, client, deps))
+    if refused is not None:  # shared with another organisation: kept, not posted
+        _tell(
+            client, target.channel, reviewer, t(locale, "shared_decision_kept"), t(locale, refused)
+        )
+        refresh_status(target.candidate_id, client, deps)
+        return
     try:
         response = client.chat_postMessage(
             channel=target.channel,
@@ -233,6 +251,22 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
         if ts and not deps.store.settle_decision(target.channel, provisional, ts):
             logger.warning("a posted decision stays under its provisional ts in %s", target.channel)
     refresh_status(target.candidate_id, client, deps)  # recorded: its status message says so
+
+
+def _known_shared(channel: str, deps: Deps) -> bool:
+    """Whether `channel` is known to be shared with another organisation, without asking
+    Slack (nothing slow before the acknowledgement): the click that opened the modal asked."""
+    if deps.allow_shared or unchecked(channel):
+        return False
+    return deps.shared.peek(channel) == "shared"
+
+
+def _tell(client: WebClient, channel: str, user: str, *lines: str) -> None:
+    """A private word to `user` in `channel` (never raises)."""
+    try:
+        client.chat_postEphemeral(channel=channel, user=user, text="\n".join(lines))
+    except Exception as exc:
+        logger.warning("could not tell a reviewer their decision was not posted (%s)", exc)
 
 
 def on_click(ack: Ack, body: dict[str, Any], client: WebClient, context: BoltContext) -> None:

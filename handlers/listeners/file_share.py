@@ -13,13 +13,16 @@ from ..uploads import handle_file_share
 from . import threads
 
 
-def on_file_share(event: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+def on_file_share(
+    event: dict[str, Any], body: dict[str, Any], client: WebClient, context: BoltContext
+) -> None:
     deps = deps_of(context)
     if event.get("thread_ts") and event.get("thread_ts") != event.get("ts"):
         handled = threads.read_message_event(event, deps, context.bot_user_id)
         threads.finish_message_event(handled, deps, client)
     own_team = context.authorize_result.team_id if context.authorize_result else None
-    handle_file_share(event, deps, client, own_team or context.team_id)
+    shared = bool(body.get("is_ext_shared_channel"))  # Slack Connect, as the event says
+    handle_file_share(event, deps, client, own_team or context.team_id, shared)
 
 
 def register(app: App) -> None:

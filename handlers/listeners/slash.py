@@ -13,6 +13,7 @@ from ..commands import Lookups, answer, parse_command
 from ..deps import Deps, deps_of
 from ..outbox import ack_now, deliver, outbox_for
 from ..people import group_members
+from ..shared import may_post, refusal_key
 from ..views import error_view
 
 logger = logging.getLogger("handlers.slash")
@@ -48,9 +49,11 @@ def lookups(body: dict[str, Any], client: WebClient, deps: Deps) -> Lookups:
     """What Slack says of the people a command names: in this workspace (the command's
     own, which the access guard checked is the token's), a user group's members."""
     team = str(body.get("team_id") or "")
+    channel = str(body.get("channel_id") or "")
     return Lookups(
         belongs=lambda user: deps.names.belongs(client, user, team),
         members=lambda group: group_members(client, group),
+        post_refused=lambda: refusal_key(may_post(channel, client, deps)) if channel else None,
     )
 
 

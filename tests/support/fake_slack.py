@@ -113,6 +113,10 @@ class FakeSlack(HttpServer):
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.unknown_users: set[str] = set()  # ids users.info does not know
         self.user_teams: dict[str, str] = {}  # Slack Connect users: id -> their own team
+        # conversations.info: channels shared with another organisation (Slack Connect:
+        # is_ext_shared), and those with an invitation to one pending (is_pending_ext_shared)
+        self.shared_channels: set[str] = set()
+        self.pending_shared: set[str] = set()
         self.socket_mode: FakeSocketModeServer | None = None
         self._lock = threading.Condition()
         self._calls: list[Call] = []

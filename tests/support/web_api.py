@@ -243,6 +243,7 @@ def _conversations_info(fake: FakeSlack, call: Call) -> Result:
     if channel.startswith(("G", "D")) and not fake.is_member(channel):
         return {"error": "channel_not_found"}  # private: invisible to a bot not in it
     is_private = channel.startswith("G")
+    shared = channel in fake.shared_channels
     return {
         "channel": {
             "id": channel,
@@ -250,6 +251,11 @@ def _conversations_info(fake: FakeSlack, call: Call) -> Result:
             "is_channel": not is_private,
             "is_private": is_private,
             "is_member": fake.is_member(channel),
+            # Slack Connect (``fake.shared_channels``, ``fake.pending_shared``)
+            "is_shared": shared,
+            "is_ext_shared": shared,
+            "is_org_shared": False,
+            "is_pending_ext_shared": channel in fake.pending_shared,
         }
     }
 

@@ -58,11 +58,13 @@ class Digester:
         return datetime.now(self.settings.tz)
 
     def day(self, now: datetime) -> str:
-        return now.date().isoformat()
+        """The day it is at `now` in the team's time zone (the workspace's own)."""
+        return now.astimezone(self.settings.tz).date().isoformat()
 
     def due(self, now: datetime) -> bool:
         hour, minute = (int(x) for x in self.settings.digest_time.split(":"))
-        return (now.hour, now.minute) >= (hour, minute)
+        local = now.astimezone(self.settings.tz)
+        return (local.hour, local.minute) >= (hour, minute)
 
     def data(self, now: datetime | None = None) -> DigestData:
         """What the digest says now: each category since the last digest, and the
@@ -184,9 +186,9 @@ class Digester:
         logger.info("digest %s posted", day)
         return "sent"
 
-    def run_safely(self) -> None:
+    def run_safely(self, now: datetime | None = None) -> None:
         try:
-            outcome = self.run()
+            outcome = self.run(now)
             logger.debug("digest run: %s", outcome)
         except Exception:
             logger.exception("the digest could not be posted; the next run will try again")

@@ -8,10 +8,11 @@ Erasing is the store's `forget` (the candidate and everything recorded about the
 one transaction; the audit keeps a pseudonym), then the transcript files shared in
 Slack are overwritten and deleted, then the erasure itself is audited.
 
-A retention policy counts from the interview's date (a date in the team's time zone,
-DEBRIEF_TIMEZONE) or, when the transcript gives none, from when its file was first
-indexed; a candidate whose file was removed while reviews remain counts from the
-removal. "Older than N days" means before the start of the day N days ago.
+A retention policy counts from the interview's date (a date in the team's time zone:
+the workspace's own, set in App Home, else DEBRIEF_TIMEZONE) or, when the transcript
+gives none, from when its file was first indexed; a candidate whose file was removed
+while reviews remain counts from the removal. "Older than N days" means before the
+start of the day N days ago.
 """
 
 from __future__ import annotations
@@ -240,9 +241,11 @@ class RetentionJob:
                     if self._stopping.is_set():
                         break
                     where = f" in {space.slack_key}" if space.slack_key else ""
+                    # "N days ago" counts in the workspace's own time zone (App Home)
+                    own = self.store.workspace_settings(space.ws)
                     done.forgot += apply(
                         self.store.in_workspace(space.ws),
-                        self.settings,
+                        self.settings.for_workspace(own),
                         self.days,
                         "debrief",
                         moment,

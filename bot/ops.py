@@ -337,6 +337,8 @@ def retention(
     if days is None:
         raise BadUsage("retention_unset")
     store = open_space(db_path, workspace)
+    if workspace:  # its own time zone (App Home) says what "N days ago" is
+        settings = settings.for_workspace(store.workspace_settings(store.ws))
     day = cutoff(settings, days)[0]
     found = due(store, settings, days) if dry_run else apply(store, settings, days, "cli")
     if as_json:

@@ -326,9 +326,9 @@ class Reminder:
 
     # -- the schedule ----------------------------------------------------------------------
 
-    def run_safely(self) -> None:
+    def run_safely(self, now: datetime | None = None) -> None:
         try:
-            outcome = self.run()
+            outcome = self.run(now)
             logger.debug("reminder run: %s", outcome.outcome)
         except Exception:
             logger.exception("the reminders could not be sent; the next run will try again")

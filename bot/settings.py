@@ -58,6 +58,16 @@ def environment_locale() -> Locale:
     return "en" if value == "en" else "zh"
 
 
+def _known_zone(name: str) -> bool:
+    """Whether zoneinfo knows `name` here (a workspace's zone was checked when saved; a
+    machine without it keeps DEBRIEF_TIMEZONE rather than fail every job)."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
 def _ids(value: object) -> list[str]:
     if value is None:
         return []
@@ -397,6 +407,7 @@ class Settings(BaseSettings):
             digest_channel=self.digest_channel or "",
             digest_time=self.digest_time,
             remind_time=self.remind_time,
+            timezone=self.timezone,
         )
 
     def for_workspace(self, own: WorkspaceSettings) -> Settings:
@@ -414,6 +425,8 @@ class Settings(BaseSettings):
             update["digest_time"] = own.digest_time
         if own.remind_time is not None:
             update["remind_time"] = own.remind_time
+        if own.timezone is not None and _known_zone(own.timezone):
+            update["timezone"] = own.timezone  # its digest, reminders, retention day
         # a workspace's admins alone allow shared channels, never the environment (issue 34)
         update["allow_shared_channels"] = bool(own.allow_shared_channels)
         return self.model_copy(update=update)

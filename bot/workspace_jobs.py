@@ -2,9 +2,10 @@
 
 Each installed workspace gets the digest and the reminders a single-workspace `serve`
 runs, with its own data space (`store.in_workspace`), its own token (renewed when
-due), and its settings. One clock for all: every minute, each workspace's jobs are
-asked whether their time has come; each decides, and claims its day in the store
-(per data space), so replicas post each once. A workspace uninstalled since the last
+due), and its settings, its time zone among them (App Home; else DEBRIEF_TIMEZONE): its
+digest and reminders come at its own local time, on its own day. One clock for all:
+every minute, each workspace's jobs are asked whether their time has come; each
+decides, and claims its day in the store (per data space), so replicas post each once. A workspace uninstalled since the last
 tick is skipped, and one installed since is picked up. The shared files a process
 left unanswered are finished once at start, workspace by workspace.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .digest import Digester
@@ -57,16 +59,17 @@ class WorkspaceJobs:
         own = self.store.workspace_settings(space.ws)
         return self.settings.for_workspace(own), own.version
 
-    def tick(self) -> None:
-        """Each installed workspace's digest and reminders, if due (each says)."""
+    def tick(self, now: datetime | None = None) -> None:
+        """Each installed workspace's digest and reminders, if due at `now` (an aware
+        time; None: the clock's) in its own time zone (each says)."""
         with self._lock:
             for space in self.installed():
                 try:
-                    self._run(space)
+                    self._run(space, now)
                 except Exception:
                     logger.exception("the jobs of workspace %s failed this time", space.slack_key)
 
-    def _run(self, space: Workspace) -> None:
+    def _run(self, space: Workspace, now: datetime | None = None) -> None:
         client = self.app.client_of(space.ws)
         if client is None:
             return  # uninstalled meanwhile, or its token could not be renewed (logged)
@@ -77,7 +80,7 @@ class WorkspaceJobs:
             if digester is None or self.versions.get(space.ws) != version:
                 digester = self.digesters[space.ws] = Digester(settings, view, client)
             digester.client = client
-            digester.run_safely()
+            digester.run_safely(now)
         if settings.remind_time != "off":
             reminder = self.reminders.get(space.ws)
             if reminder is None or self.versions.get(space.ws) != version:
@@ -89,7 +92,7 @@ class WorkspaceJobs:
             if space.kind == "enterprise":  # whoever is in a workspace it was granted
                 reminder.teams = self._granted(space)
             if space.kind != "enterprise" or reminder.teams is not None:
-                reminder.run_safely()  # (an organisation's workspaces not read yet: later)
+                reminder.run_safely(now)  # (an organisation's workspaces not read yet: later)
         self.versions[space.ws] = version
 
     def _granted(self, space: Workspace) -> frozenset[str] | None:

@@ -1,5 +1,6 @@
 """When a reviewer's decision is due: `<when>` as typed -> the end of that day in the
-team's time zone (DEBRIEF_TIMEZONE), kept as a UTC ISO time as the store keeps times.
+team's time zone (the workspace's own, else DEBRIEF_TIMEZONE), kept as a UTC ISO time
+as the store keeps times.
 
 Pure: the moment "now" is always handed in, so the day boundary is the configured
 zone's (23:30 in Shanghai is still today there, whatever UTC says). What it reads:

@@ -7,24 +7,27 @@ and the tests build `Deps` themselves and hand them to `answer`.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from slack_sdk import WebClient
 
 from store.factory import Backend
 from store.models import WorkspaceSettings
 
+from .acked import Verdicts
 from .i18n import Locale
 from .pacing import Pacer
 from .people import ChannelMembers, UserNames
 from .policy import GrantedTeams, Policy
 from .shared import SharedChannels
 
+logger = logging.getLogger(__name__)
 
 DEPS_KEY = "deps"
 SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth.py)
@@ -59,7 +62,8 @@ class Deps:
     deciders: Policy = field(default_factory=_open_to_all)
     # hiring decisions are handed to the ATS (DEBRIEF_WEBHOOK_URL): each writes its event
     webhook: bool = False
-    # the team's time zone (DEBRIEF_TIMEZONE): what "today" and a deadline's day are
+    # the team's time zone (DEBRIEF_TIMEZONE; installed in many, the workspace's own, set
+    # in App Home): what "today" and a deadline's day are
     tz: ZoneInfo = field(default_factory=_team_zone)
     # reviewers one user may ask an hour (DEBRIEF_ASK_LIMIT_PER_HOUR)
     ask_limit: int = 20
@@ -80,6 +84,9 @@ class Deps:
     allow_shared: bool = False
     # which channels are shared with another organisation, as Slack said (handlers/shared.py)
     shared: SharedChannels = field(default_factory=SharedChannels)
+    # what each request's acknowledgement decided, awaited by its lazy listener (Bolt
+    # starts both at once; the lazy one holds these same Deps: __deepcopy__)
+    acked: Verdicts = field(default_factory=Verdicts)
 
     @property
     def org_wide(self) -> bool:
@@ -90,6 +97,17 @@ class Deps:
         """Bolt hands a lazy listener a deep copy of the request's context: the copy holds
         these same Deps (one store, one pacer, one cache), never a copy of them."""
         return self
+
+
+def zone_of(settings: WorkspaceSettings, default: ZoneInfo) -> ZoneInfo:
+    """A workspace's own time zone (App Home), else `default` (DEBRIEF_TIMEZONE's); one
+    this machine's zoneinfo does not know (checked when saved) is the default too."""
+    if settings.timezone:
+        try:
+            return ZoneInfo(settings.timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            logger.warning("unknown time zone %r: using DEBRIEF_TIMEZONE", settings.timezone)
+    return default
 
 
 def deps_of(context: Mapping[str, Any]) -> Deps:
@@ -138,6 +156,7 @@ class Spaces:
             # its hiring decisions reach an ATS: the environment's, or its own (App Home)
             webhook = self.base.webhook or bool(own.webhook_url and own.webhook_secret_enc)
             allow_shared = bool(rules.allow_shared_channels)  # its admins' alone (issue 34)
+            tz = zone_of(rules, self.base.tz)  # its own time zone, else DEBRIEF_TIMEZONE
             if found is not None:  # its settings changed: the same caches, new rules
                 made = replace(
                     found,
@@ -145,6 +164,7 @@ class Spaces:
                     deciders=deciders,
                     webhook=webhook,
                     allow_shared=allow_shared,
+                    tz=tz,
                 )
             else:
                 uploads = self.base.uploads
@@ -163,6 +183,7 @@ class Spaces:
                     webhook=webhook,
                     allow_shared=allow_shared,
                     shared=SharedChannels(),
+                    tz=tz,
                 )
             self._made[ws] = made
             self._keys[ws] = key

@@ -616,8 +616,8 @@ _STRINGS: dict[str, dict[Locale, str]] = {
     "settings_remind": {"zh": "逾期提醒", "en": "Overdue reminders"},
     "settings_remind_off": {"zh": "不发提醒", "en": "Send no reminders"},
     "settings_footer": {
-        "zh": "时间按部署设置的时区计算。保存后立即生效。",
-        "en": "Times are in the deployment's time zone. Saved settings apply at once.",
+        "zh": "时间按上面的时区计算。保存后立即生效。",
+        "en": "Times are in the time zone above. Saved settings apply at once.",
     },
     "settings_not_admin": {
         "zh": "只有工作区管理员和所有者可以修改这些设置。",
@@ -632,6 +632,26 @@ _STRINGS: dict[str, dict[Locale, str]] = {
         "en": "The digest channel must be one of the channels candidates may be shown in",
     },
     "settings_bad_time": {"zh": "请选择一个时间", "en": "Choose a time"},
+    # a workspace's own time zone (issue 34)
+    "settings_timezone": {"zh": "时区", "en": "Time zone"},
+    "settings_timezone_hint": {
+        "zh": "IANA 时区名，例如 Asia/Shanghai、America/New_York。留空：使用部署设置的时区。",
+        "en": "An IANA time zone, such as Asia/Shanghai or America/New_York. Empty: the deployment's.",
+    },
+    "settings_bad_timezone": {
+        "zh": "这不是 IANA 时区名，请填写例如 Asia/Shanghai 或 America/New_York",
+        "en": "Not an IANA time zone name: give one such as Asia/Shanghai or America/New_York",
+    },
+    # a save from a modal opened before another admin's save (issue 34)
+    "settings_stale": {
+        "zh": "设置在你打开之后已被其他管理员修改，这次没有保存。请重新打开设置再修改。",
+        "en": "Settings changed meanwhile: open them again. Nothing of this save was kept.",
+    },
+    # an org-wide install's settings: its organisation's admins and owners alone (issue 34)
+    "settings_not_org_admin": {
+        "zh": "这些设置适用于整个组织，只有组织的管理员和所有者可以修改。",
+        "en": "These settings are the whole organisation's: only its admins and owners may change them.",
+    },
     "settings_saved": {
         "zh": "工作区设置已保存，立即生效。",
         "en": "The workspace's settings are saved, and apply at once.",

@@ -168,10 +168,12 @@ class ChannelMembers:
         return found
 
 
-def is_workspace_admin(client: WebClient, user: str) -> bool:
+def is_workspace_admin(client: WebClient, user: str, org_wide: bool = False) -> bool:
     """Whether Slack says `user` is an admin or owner of the workspace (or, in an
     Enterprise Grid organisation, of the organisation), asked now: never from a cache,
-    for it decides who may change a workspace's settings. Unknown is no."""
+    for it decides who may change a workspace's settings. Unknown is no. `org_wide`: the
+    settings are an org-wide install's, the whole organisation's: only its admins and
+    owners (`enterprise_user.is_admin` / `is_owner`), not one workspace's, may."""
     try:
         found = client.users_info(user=user).get("user")
     except Exception as exc:
@@ -181,4 +183,5 @@ def is_workspace_admin(client: WebClient, user: str) -> bool:
         return False
     org = found.get("enterprise_user")
     org = org if isinstance(org, dict) else {}
-    return any(bool(x.get("is_admin") or x.get("is_owner")) for x in (found, org))
+    roles = (org,) if org_wide else (found, org)
+    return any(bool(x.get("is_admin") or x.get("is_owner")) for x in roles)

@@ -8,6 +8,7 @@ channels every channel, no digest channel no digest, reminders off none.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -30,6 +31,8 @@ from store.models import WorkspaceSettings
 from .blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
 from .i18n import Locale, t
 from .views_shared import parse_shared, shared_block
+from .views_timezone import TIMEZONE as TIMEZONE  # its block id, for the tests
+from .views_timezone import parse_timezone, timezone_block
 from .views_webhook import webhook_blocks
 
 SETTINGS = "ws_settings"  # the Home tab's button, and the modal's callback_id
@@ -55,6 +58,7 @@ _FIELDS = (
     "digest_channel",
     "digest_time",
     "remind_time",
+    "timezone",
 )
 
 
@@ -143,6 +147,7 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
             locale,
             "settings_digest_hint",
         ),
+        timezone_block(now, locale),
         _input(
             DIGEST_TIME,
             "settings_digest_time",
@@ -172,12 +177,24 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
     view = View(
         type="modal",
         callback_id=SETTINGS,
+        # the version it shows: a save over a newer one is refused (issue 34)
+        private_metadata=json.dumps({"version": now.version}),
         title=plain(t(locale, "settings_title"), MAX_MODAL_TITLE),
         submit=plain(t(locale, "settings_save"), MAX_MODAL_TITLE),
         close=plain(t(locale, "close"), MAX_MODAL_TITLE),
         blocks=blocks,
     )
     return view.to_dict()
+
+
+def opened_at(view: dict[str, Any]) -> int | None:
+    """The settings' version a submitted modal was opened at (None: it does not say)."""
+    try:
+        found = json.loads(str(view.get("private_metadata") or ""))
+    except ValueError:
+        return None
+    version = found.get("version") if isinstance(found, dict) else None
+    return version if isinstance(version, int) and not isinstance(version, bool) else None
 
 
 def notice_modal(text: str, locale: Locale) -> dict[str, Any]:
@@ -238,6 +255,8 @@ def parse_settings(
     for block, value in times.items():
         if value is not None and not (isinstance(value, str) and _TIME_RE.fullmatch(value)):
             errors[block] = t(locale, "settings_bad_time")
+    zone, zone_errors = parse_timezone(values, locale)
+    errors |= zone_errors
     if errors:
         return None, errors
     return (
@@ -248,6 +267,7 @@ def parse_settings(
             digest_channel=digest,
             digest_time=str(digest_time) if digest_time else None,
             remind_time=OFF if off else (str(remind_time) if remind_time else None),
+            timezone=zone,
             allow_shared_channels=parse_shared(values),
         ),
         {},

@@ -237,22 +237,27 @@ class WorkspaceStore(Base):
             **values, version=int(row[1] or 0), saved_by=row[2], saved_at=row[3]
         )
 
-    def save_workspace_settings(self, ws: int, values: WorkspaceSettings, by: str) -> int:
+    def save_workspace_settings(
+        self, ws: int, values: WorkspaceSettings, by: str, over: int | None = None
+    ) -> int | None:
         """Keep space `ws`'s settings (every value as given, None for the environment's);
-        returns the new version."""
+        returns the new version. With `over`, only over that version (what the saver
+        saw): None, and nothing kept, when another save came first (on any replica: the
+        check and the write are one statement)."""
         kept = values.model_dump(exclude={"version", "saved_by", "saved_at"})
+        guard, params = ("", []) if over is None else (" AND settings_version = ?", [over])
         with self.tx() as tx:
-            tx.execute(
-                "UPDATE workspaces SET settings = ?, settings_by = ?, settings_at = ?,"
-                " settings_version = settings_version + 1 WHERE ws = ?",
-                [json.dumps(kept, ensure_ascii=False), by, utcnow(), ws],
-            )
             row = tx.execute(
-                "SELECT settings_version FROM workspaces WHERE ws = ?", [ws]
+                "UPDATE workspaces SET settings = ?, settings_by = ?, settings_at = ?,"
+                f" settings_version = settings_version + 1 WHERE ws = ?{guard}"
+                " RETURNING settings_version",
+                [json.dumps(kept, ensure_ascii=False), by, utcnow(), ws, *params],
             ).fetchone()
-        if row is None:
+        if row is not None:
+            return int(row[0])
+        if over is None or self._one("SELECT 1 FROM workspaces WHERE ws = ?", [ws]) is None:
             raise ValueError(f"no data space {ws}")
-        return int(row[0])
+        return None
 
     # -- rotating bot tokens ---------------------------------------------------------------
 

@@ -254,8 +254,11 @@ class WorkspaceSettings(BaseModel):
     allowed_channels: list[str] | None = None
     deciders: list[str] | None = None
     digest_channel: str | None = None
-    digest_time: str | None = None  # HH:MM, DEBRIEF_TIMEZONE
+    digest_time: str | None = None  # HH:MM, in its time zone
     remind_time: str | None = None  # HH:MM or "off"
+    # the IANA time zone its digest, reminders, deadlines and retention day follow
+    # (None: DEBRIEF_TIMEZONE); checked with zoneinfo when saved (issue 34)
+    timezone: str | None = None
     # where its hiring decisions go (None: DEBRIEF_WEBHOOK_URL), and the secret they are
     # signed with, encrypted with DEBRIEF_TOKEN_KEY as tokens are (never shown back)
     webhook_url: str | None = None

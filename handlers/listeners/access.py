@@ -240,7 +240,9 @@ def access_guard(
         # Slack keeps showing the last Home view published: replace it
         # installed in many workspaces, its admins keep the button of its settings
         label = t(deps.locale, "home_settings") if deps.defaults is not None else None
-        later = partial(_publish_no_access, context.client, event["user"], text, label)
+        later = partial(
+            _publish_no_access, context.client, event["user"], text, label, deps.org_wide
+        )
     elif event.get("subtype") == "file_share" and refusal.reason != "refused_foreign":
         later = partial(_tell_uploader, context.client, event, text)
     if later is not None and context.client is not None:
@@ -249,12 +251,16 @@ def access_guard(
 
 
 def _publish_no_access(
-    client: WebClient | None, user: str, text: str, settings: str | None = None
+    client: WebClient | None,
+    user: str,
+    text: str,
+    settings: str | None = None,
+    org_wide: bool = False,
 ) -> None:
     if client is None:
         return
     try:
-        if settings and not is_workspace_admin(client, user):
+        if settings and not is_workspace_admin(client, user, org_wide):
             settings = None
         client.views_publish(user_id=user, view=no_access_home(text, settings))
     except Exception as exc:
@@ -282,10 +288,13 @@ def home_allowed(
     user = str(event.get("user") or "")
     own_team = context.authorize_result.team_id if context.authorize_result else None
     own_team = own_team or context.team_id
+    own = {own_team} if own_team else set()
+    if deps.teams is not None:  # org-wide (no team of its own): the workspaces granted
+        own = set(deps.teams.teams or ())
     if event.get("user_team"):
         return True  # judged by the middleware already
     facts = deps.names.facts(client, user) if user else None
-    if facts is not None and own_team and own_team in facts.teams and not facts.stranger:
+    if facts is not None and own & facts.teams and not facts.stranger:
         return True
     logger.warning("refused the Home tab of a user outside the workspace")
     record(deps.store, [AuditEvent(user or "?", "refused:event_callback")])

@@ -92,7 +92,8 @@ def publish_home(
 ) -> None:
     sections = home_sections(user, deps, client, offsets or {})
     # installed in many workspaces, its admins (Slack says, now) may change its settings
-    settings = deps.defaults is not None and is_workspace_admin(client, user)
+    # (an org-wide install's: the organisation's admins and owners alone)
+    settings = deps.defaults is not None and is_workspace_admin(client, user, deps.org_wide)
     client.views_publish(user_id=user, view=home_view(sections, deps.locale, settings))
     record(deps.store, [AuditEvent(user, "lookup:home")])
 

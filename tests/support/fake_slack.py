@@ -109,6 +109,10 @@ class FakeSlack(HttpServer):
         self.oauth = FakeOAuth(scopes=manifest_scopes())
         self.admins: set[str] = set()  # users.info: workspace admins (is_admin)
         self.owners: set[str] = set()  # users.info: workspace owners (is_owner)
+        # users.info, asked with an Enterprise Grid install's token: the organisation's
+        # admins and owners (enterprise_user.is_admin / is_owner)
+        self.org_admins: set[str] = set()
+        self.org_owners: set[str] = set()
         self.usergroups: dict[str, list[str]] = {}
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
         self.unknown_users: set[str] = set()  # ids users.info does not know

@@ -390,7 +390,9 @@ def _auth_teams_list(fake: FakeSlack, call: Call) -> Result:
 def _users_info(fake: FakeSlack, call: Call) -> Result:
     """Every `U…`/`W…` id is a member of the workspace (named when ``fake.users`` names
     it), except those of ``fake.unknown_users`` and the Slack Connect users of
-    ``fake.user_teams`` (another organisation's team id)."""
+    ``fake.user_teams`` (another organisation's team id). Asked with the token of an
+    install in an Enterprise Grid organisation, its members carry `enterprise_user`
+    (their roles in the organisation: ``fake.org_admins``, ``fake.org_owners``)."""
     user = str(call.params["user"])
     if user in fake.unknown_users or not re.fullmatch(r"[UW][A-Z0-9]{2,}", user):
         return {"error": "user_not_found"}
@@ -399,16 +401,28 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     issued = fake.oauth.identity(call.token)  # asked with an install's token: its workspace
     home = issued.installer.team_id if issued is not None else None
     team = fake.user_teams.get(user, home or TEAM_ID)
-    return {
-        "user": {
-            "id": user,
-            "team_id": team,
-            "name": name.lower(),
-            "profile": profile,
-            "is_admin": user in fake.admins or user in fake.owners,  # owners are admins too
-            "is_owner": user in fake.owners,
-        }
+    found: dict[str, Any] = {
+        "id": user,
+        "team_id": team,
+        "name": name.lower(),
+        "profile": profile,
+        "is_admin": user in fake.admins or user in fake.owners,  # owners are admins too
+        "is_owner": user in fake.owners,
     }
+    grid = issued.installer if issued is not None else None
+    member = user not in fake.user_teams or (grid is not None and team in grid.teams)
+    if grid is not None and grid.enterprise_id and member:
+        # a member of the install's organisation (Slack's objs_enterprise_user): their
+        # roles in the organisation, and its workspaces they are in
+        found["enterprise_user"] = {
+            "id": user,
+            "enterprise_id": grid.enterprise_id,
+            "enterprise_name": grid.enterprise_name or "",
+            "is_admin": user in fake.org_admins or user in fake.org_owners,
+            "is_owner": user in fake.org_owners,
+            "teams": [team],
+        }
+    return {"user": found}
 
 
 def _conversations_open(fake: FakeSlack, call: Call) -> Result:

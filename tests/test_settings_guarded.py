@@ -17,6 +17,8 @@ import pytest
 from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
+from support.settings_ui import click_settings as clicked
+from support.settings_ui import where
 from support.signed import action_body, event_payload, post_signed
 from support.slackbot import SECRET, Bot, all_text
 from support.waiting import wait_until
@@ -38,45 +40,9 @@ ORG, ORG_TEAM = "E0001", "T0101"
 # -- talking to the bot as Slack does ------------------------------------------------------
 
 
-def _where(org: bool, team: str) -> dict[str, Any]:
-    """The fields of an interaction that say where it comes from."""
-    fields: dict[str, Any] = {"team": {"id": team, "domain": team.lower()}}
-    if org:
-        fields["team"]["enterprise_id"] = ORG
-        fields |= {"enterprise": {"id": ORG, "name": "Org"}, "is_enterprise_install": True}
-    return fields
-
-
 def click_settings(bot: Bot, user: str, team: str = BETA, org: bool = False) -> dict[str, Any]:
     """`user` clicks the Home tab's settings button; the modal (or notice) opened."""
-    before = len(bot.fake.calls("views.open"))
-    payload = {
-        "type": "block_actions",
-        **_where(org, team),
-        "user": {"id": user, "username": user, "name": user, "team_id": team},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "container": {"type": "view", "view_id": "VHOME"},
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {"id": "VHOME", "type": "home", "team_id": team},
-        "actions": [
-            {
-                "action_id": SETTINGS,
-                "block_id": "b",
-                "value": "{}",
-                "type": "button",
-                "action_ts": str(time.time()),
-            }
-        ],
-    }
-    status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    call = bot.fake.wait_for("views.open", count=before + 1)[before]
-    assert call.ok, call.error
-    view = call.json_param("view")
-    assert isinstance(view, dict)
-    return view
+    return clicked(bot, user, team, ORG if org else None)
 
 
 def as_shown(modal: dict[str, Any]) -> dict[str, Any]:
@@ -118,7 +84,7 @@ def submit(
     """`user` saves `modal` (opened earlier) with `changes` made to what it showed."""
     payload = {
         "type": "view_submission",
-        **_where(org, team),
+        **where(team, ORG if org else None),
         "user": {"id": user, "username": user, "name": user, "team_id": team},
         "api_app_id": "A1",
         "token": "verification-token",

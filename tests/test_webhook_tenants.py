@@ -13,7 +13,6 @@ import csv
 import io
 import json
 import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,6 +24,7 @@ from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
 from support.servers import free_port
+from support.settings_ui import click_settings
 from support.signed import action_body, post_signed
 from support.slackbot import SECRET, Bot
 from support.waiting import wait_until
@@ -128,34 +128,7 @@ def submit_webhook(
 
 
 def open_settings(bot: Bot, team: str) -> dict[str, Any]:
-    before = len(bot.fake.calls("views.open"))
-    payload = {
-        "type": "block_actions",
-        "team": {"id": team, "domain": team.lower()},
-        "user": {"id": "UADMIN", "username": "admin", "name": "admin", "team_id": team},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "container": {"type": "view", "view_id": "VHOME"},
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {"id": "VHOME", "type": "home", "team_id": team},
-        "actions": [
-            {
-                "action_id": SETTINGS,
-                "block_id": "b",
-                "value": "{}",
-                "type": "button",
-                "action_ts": str(time.time()),
-            }
-        ],
-    }
-    status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    call = bot.fake.wait_for("views.open", count=before + 1)[before]
-    assert call.ok, call.error
-    view = call.json_param("view")
-    assert isinstance(view, dict)
-    return view
+    return click_settings(bot, "UADMIN", team)
 
 
 def decide(bot: Bot, team: str, channel: str, words: str) -> None:

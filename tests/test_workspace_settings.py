@@ -14,6 +14,7 @@ import pytest
 from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
+from support.settings_ui import click_settings as clicked
 from support.signed import action_body, command_body, event_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
@@ -74,34 +75,7 @@ def has_settings_button(view: dict[str, Any]) -> bool:
 
 
 def click_settings(bot: Bot, user: str) -> dict[str, Any]:
-    before = len(bot.fake.calls("views.open"))
-    payload = {
-        "type": "block_actions",
-        "team": {"id": BETA, "domain": "beta"},
-        "user": {"id": user, "username": user, "name": user, "team_id": BETA},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "container": {"type": "view", "view_id": "VHOME"},
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {"id": "VHOME", "type": "home", "team_id": BETA},
-        "actions": [
-            {
-                "action_id": SETTINGS,
-                "block_id": "b",
-                "value": "{}",
-                "type": "button",
-                "action_ts": str(time.time()),
-            }
-        ],
-    }
-    status, _h, _b = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    call = bot.fake.wait_for("views.open", count=before + 1)[before]
-    assert call.ok, call.error
-    view = call.json_param("view")
-    assert isinstance(view, dict)
-    return view
+    return clicked(bot, user, BETA)
 
 
 def submit(bot: Bot, user: str, values: dict[str, Any]) -> dict[str, Any]:

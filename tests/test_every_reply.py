@@ -1,4 +1,4 @@
-"""Every reply the bot can give, through the real `debrief ask` process, in both languages:
+"""Every reply the bot can give, through `debrief ask` (the CLI in-process), in both languages:
 it exits as it should, prints no traceback, and its text shows every word the reply's
 blocks carry (headers, sections, context, buttons, overflow menus), in the asker's
 language; the block kinds Slack has and the bot may send each render as words."""
@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
+import traceback
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
+
+from bot.cli import cli
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
@@ -26,15 +28,30 @@ LONG = "岗位：架构师 从业年限：9年\n问题1：谈谈缓存？\n考�
 )
 
 
-def debrief(db: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=full | {"DEBRIEF_DB": str(db)} | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+@dataclass(frozen=True)
+class Ran:
+    """What one `debrief` command did: its exit code and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def debrief(db: Path, *args: str, **env: str) -> Ran:
+    """`debrief ARGS`, run in-process (click's CliRunner): the CLI's own code, exit code
+    and output, without starting an interpreter for each of the 104 replies. A Python
+    exception that escaped the CLI is printed as the traceback a process would show."""
+    unset: dict[str, str | None] = {
+        k: None for k in os.environ if k.startswith(("SLACK_", "DEBRIEF_"))
+    }
+    done = CliRunner().invoke(cli, list(args), env=unset | {"DEBRIEF_DB": str(db)} | env)
+    stderr = done.stderr
+    if done.exception is not None and not isinstance(done.exception, SystemExit):
+        assert done.exc_info is not None
+        stderr += "Traceback (most recent call last):\n" + "".join(
+            traceback.format_exception(*done.exc_info)
+        )
+    return Ran(done.exit_code, done.stdout, stderr)
 
 
 @pytest.fixture(scope="module")
@@ -111,11 +128,9 @@ def ask_both(db: Path, typed: str, locale: str) -> tuple[Any, Any]:
 
 @pytest.fixture(scope="module")
 def answers(db: Path) -> dict[tuple[str, str], tuple[Any, Any]]:
-    """Every reply, asked once (two processes at a time: the machine has two cores)."""
+    """Every reply, asked once."""
     asked = [(locale, typed) for typed, _n, locale in CASES]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done = list(pool.map(lambda c: ask_both(db, c[1], c[0]), asked))
-    return dict(zip(asked, done, strict=True))
+    return {(locale, typed): ask_both(db, typed, locale) for locale, typed in asked}
 
 
 @pytest.mark.parametrize(("typed", "locale"), [(typed, loc) for typed, _n, loc in CASES])

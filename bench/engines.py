@@ -61,7 +61,7 @@ from store import fulltext, rows  # noqa: E402
 from store.fulltext import Sort, Term  # noqa: E402
 from store.hits import Ranking  # noqa: E402
 from store.sqlite.driver import sqlite3  # noqa: E402
-from store.sqlite.search import indexed_questions  # noqa: E402
+from store.sqlite.space_index import indexed_questions  # noqa: E402
 from store.sqlite.store import Store  # noqa: E402
 
 HEAP_BYTES = 256_000_000  # tantivy writer's memory budget

@@ -169,7 +169,7 @@ class Serving:
         warm()  # the word splitter loaded before /healthz says ready: no request waits for it
         logger.info("the word splitter's dictionary is loaded")
         if settings.search_workers:  # ranking off the interpreter that acknowledges Slack
-            from store.pool import SearchPool
+            from .search_pool import SearchPool
 
             pool = SearchPool(settings.db_path, settings.search_workers).start()
             store.use_search_pool(pool)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from store.errors import SearchBusyError
 from store.models import DIGEST_CATEGORIES, HIRINGS, Candidate, Hiring
-from store.pool import SearchBusyError
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
 from . import deadlines, views

@@ -17,13 +17,10 @@ import logging
 import threading
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-
-if TYPE_CHECKING:
-    from .deps import Deps
 
 logger = logging.getLogger("handlers.shared")
 
@@ -117,7 +114,17 @@ def ask_sharing(channel: str, client: WebClient) -> Sharing:
     return sharing_of(found) if isinstance(found, dict) else "unknown"
 
 
-def may_post(channel: str, client: WebClient, deps: Deps, hint: bool = False) -> Sharing:
+class SharingRules(Protocol):
+    """What `may_post` reads of a workspace's Deps (handlers/deps.py holds one)."""
+
+    @property
+    def allow_shared(self) -> bool: ...
+
+    @property
+    def shared(self) -> SharedChannels: ...
+
+
+def may_post(channel: str, client: WebClient, deps: SharingRules, hint: bool = False) -> Sharing:
     """Whether candidate data may be posted in `channel`: "own" (it may: this organisation's
     channel, a DM, or a workspace that allows shared channels), "shared" (refused),
     "unknown" (refused: Slack could not tell), "gone" (Slack does not show the bot the

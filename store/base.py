@@ -69,7 +69,7 @@ class Shared:
     def __init__(self) -> None:
         self.lock = threading.Lock()  # for making what is made on first use
         self.rank_cache: Any = None  # hits.RankCache, made by the first search
-        self.search_pool: Any = None  # pool.SearchPool ranking the searches, if any
+        self.search_pool: Any = None  # hits.Ranker ranking the searches, if any
         self.audit_writer: Any = None  # audit._AuditWriter (SQLite's one writer thread)
         self.audit_key: bytes | None = None  # the pseudonym key, once read
         self.closes = 0  # SQLite: how many times close() ran (older connections are shut)

@@ -42,6 +42,11 @@ class BusyError(StoreError):
     """Another writer held what this write needed for longer than it may wait."""
 
 
+class SearchBusyError(StoreError):
+    """The searches' worker processes are all busy and their queue is full, or the search
+    took too long: a polite "busy, try again" rather than a late answer."""
+
+
 class UnreachableError(StoreError):
     """The database server cannot be reached (down, refusing, a wrong address)."""
 

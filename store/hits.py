@@ -11,14 +11,26 @@ from abc import abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
+from typing import Protocol
 
 from . import rows
 from .base import Base
 from .fulltext import Sort, Term
 from .models import SearchHit
-from .pool import SearchPool
 
 Ranking = Callable[[list[Term], int], rows.Ranked]
+
+
+class Ranker(Protocol):
+    """What ranks a store's searches elsewhere: the search workers `serve` starts
+    (bot/search_pool.py), so that the process answering Slack never ranks. It raises
+    SearchBusyError (store/errors.py) when it cannot take one more in good time."""
+
+    def search(
+        self, query: str, limit: int, snippets: bool, sort: Sort, ws: int
+    ) -> list[SearchHit]: ...
+
+
 _CACHE_ENTRIES = 256
 
 
@@ -68,13 +80,13 @@ class RankCache:
 
 
 class HitSearch(Base):
-    def use_search_pool(self, pool: SearchPool | None) -> None:
+    def use_search_pool(self, pool: Ranker | None) -> None:
         """Rank this store's searches in `pool`'s worker processes (None: here again)."""
         self._shared.search_pool = pool
 
     @property
-    def search_pool(self) -> SearchPool | None:
-        pool: SearchPool | None = self._shared.search_pool
+    def search_pool(self) -> Ranker | None:
+        pool: Ranker | None = self._shared.search_pool
         return pool
 
     def clear_search_cache(self) -> None:

@@ -76,7 +76,7 @@ def _as_before_the_facts(store: Store) -> None:
     """The database as a release that did not keep the facts left it: no such columns,
     no such migration, and (SQLite) the full-text rows indexed without the names."""
     from store import fulltext, rows
-    from store.sqlite.search import indexed_questions
+    from store.sqlite.space_index import indexed_questions
 
     with store.tx() as tx:
         if store.engine.name == "sqlite":

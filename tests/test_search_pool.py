@@ -1,4 +1,4 @@
-"""Searches ranked in worker processes (store/pool.py): the same answers as ranking in
+"""Searches ranked in worker processes (bot/search_pool.py): the same answers as ranking in
 the serving process, on SQLite and PostgreSQL; a full pool answers "busy" at once; a
 worker that dies is replaced; `/candidate search` through the real wire says "busy"
 kindly. (That the ack then never waits for ranking is measured by bench/, not here.)"""
@@ -18,10 +18,10 @@ from support.fake_slack import FakeSlack
 from support.slackbot import Bot, all_text, start_bot
 from support.waiting import wait_until
 
-from store.errors import StoreError
+from bot.search_pool import SearchPool
+from store.errors import SearchBusyError, StoreError
 from store.factory import Backend
 from store.indexer import index_paths
-from store.pool import SearchBusyError, SearchPool
 
 pytestmark = pytest.mark.both_backends
 
@@ -155,7 +155,7 @@ def test_workers_end_when_the_serving_process_is_killed(
     """SIGKILL leaves no worker behind holding the database (or the process's output)."""
     code = (
         "import sys\n"
-        "from store.pool import SearchPool\n"
+        "from bot.search_pool import SearchPool\n"
         "pool = SearchPool(sys.argv[1], workers=2).start()\n"
         "print(*pool.pids, flush=True)\n"
         "sys.stdin.read()\n"

@@ -19,7 +19,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
-from store.pool import SearchBusyError
+from store.errors import SearchBusyError
 
 from ..audit import AuditEvent, record
 from ..blocks import read_value

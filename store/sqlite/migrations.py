@@ -241,7 +241,7 @@ def m008_search_terms(db: sqlite_utils.Database) -> None:
     occurrence with positions (bm25 needs their counts) plus short Latin words (AI, Go,
     C#) as whole-word tokens. Rebuilt from the stored text (see store/fulltext.py)."""
     from .. import fulltext
-    from .search import indexed_questions
+    from .space_index import indexed_questions
 
     db.execute("DROP TABLE IF EXISTS candidates_bigrams")
     db.execute(

@@ -22,7 +22,7 @@ bm25 query would give. Snippets and candidate fields are always read fresh.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,25 +30,12 @@ from .. import fulltext, rows
 from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
-from ..models import Question
 from . import space_index
 from .connection import Connection
 from .driver import sqlite3
 
 _Key = tuple[int, str | None, str | None, int, str]  # (ws, trigram, bigram, limit, sort)
 _Ranked = list[tuple[int, float]]
-
-
-def indexed_questions(execute: Callable[[str, list[Any]], Any], rid: int) -> list[Question]:
-    """A candidate's questions as its indexed text holds them (`execute` is a
-    connection's or a transaction's: the migrations read them too)."""
-    return [
-        rows.question([*r, None])
-        for r in execute(
-            f"SELECT {rows.QUESTION_COLUMNS} FROM questions WHERE candidate_rid = ? ORDER BY seq",
-            [rid],
-        ).fetchall()
-    ]
 
 
 class FullText(HitSearch, Connection):
@@ -115,7 +102,7 @@ class FullText(HitSearch, Connection):
             row[0],
             row[1],
             row[2],
-            indexed_questions(tx.execute, rid),
+            space_index.indexed_questions(tx.execute, rid),
             row[3],
             row[4],
             rows.names(row[5]),

@@ -27,10 +27,23 @@ from typing import Any
 
 from .. import fulltext, rows
 from ..base import SPACE_BITS
+from ..models import Question
 
 Execute = Callable[..., Any]
 
 _HASHSIZE = 67108864  # as m001/m008: a bigger in-memory hash before each flush
+
+
+def indexed_questions(execute: Callable[[str, list[Any]], Any], rid: int) -> list[Question]:
+    """A candidate's questions as its indexed text holds them (`execute` is a
+    connection's or a transaction's: the migrations read them too)."""
+    return [
+        rows.question([*r, None])
+        for r in execute(
+            f"SELECT {rows.QUESTION_COLUMNS} FROM questions WHERE candidate_rid = ? ORDER BY seq",
+            [rid],
+        ).fetchall()
+    ]
 
 
 def tables(ws: int) -> tuple[str, str]:
@@ -92,8 +105,6 @@ def move_to_own_tables(execute: Execute) -> int:
     space 0's tables, moved into their space's own (each row rebuilt from the stored text,
     as a delete rebuilds it); returns how many. Space 0's tables then hold its rows
     alone, and every space's bm25 its own figures."""
-    from .search import indexed_questions
-
     moved = 0
     found = execute(
         "SELECT rid, position, intro, summary, verdict, name, interviewers FROM candidates"

@@ -29,21 +29,19 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from .errors import StoreError
+from store.errors import SearchBusyError, StoreError
+from store.factory import open_store
+from store.fulltext import warm
 
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Barrier
 
-    from .fulltext import Sort
-    from .models import SearchHit
+    from store.fulltext import Sort
+    from store.models import SearchHit
 
 log = logging.getLogger("debrief.search")
 
 START_TIMEOUT_S = 120.0  # spawning and warming a worker (imports, dictionary, database)
-
-
-class SearchBusyError(StoreError):
-    """Every worker is busy and the queue is full, or the search took too long."""
 
 
 # -- in each worker process ---------------------------------------------------------------
@@ -69,9 +67,6 @@ def _end_with_parent() -> None:
 def _init_worker(target: str, barrier: Barrier) -> None:
     """A worker's start: its own store on the same database, the word splitter loaded."""
     global _worker_store, _worker_barrier
-    from .factory import open_store
-    from .fulltext import warm
-
     _end_with_parent()
     warm()
     _worker_store = open_store(target, create=False)

@@ -21,23 +21,20 @@ import logging
 import threading
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from .audit import AuditEvent, record
 from .blocks import Message, escape
-from .commands import Outgoing
 from .deps import Deps
 from .i18n import t
+from .outbox import SlackOutbox
+from .outgoing import Outgoing
 from .shared import may_post
 from .views import not_found_view, notice, people_in
 from .views_decide import Target
 from .views_requests import Ask, ask_dm, ask_reply, status_message
-
-if TYPE_CHECKING:
-    from .outbox import SlackOutbox
 
 logger = logging.getLogger("handlers.asking")
 

@@ -29,6 +29,7 @@ from .audit import AuditEvent
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import Locale, t
+from .outgoing import Outgoing
 from .views_requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
 
 FULL_WORDS = {"full", "all", "全文", "全部"}
@@ -69,23 +70,6 @@ class Route:
     people: tuple[str, ...] = ()  # the users (U…, W…) and user groups (S…) mentioned
     when: str | None = None  # a deadline as typed (None: none was)
     problem: str = ""  # why the typed words cannot be read (a catalogue key; `words`: which)
-
-
-@dataclass
-class Outgoing:
-    message: Message
-    post: bool = False  # into the channel with chat.postMessage (so it has a ts for threads)
-    candidate_id: str | None = None
-    kind: str = ""
-    # the asker must say something else: no such candidate, several match, a number missing
-    unresolved: bool = False
-    thread_ts: str | None = None  # posted in this thread (a verdict's) rather than the channel
-    audit: str | None = None  # what the audit says about it, when not a lookup
-    # reviewers to ask (handlers/asking.py), once the posts before it are out; `message`
-    # is then what the asker is told should everything go as planned
-    ask: Ask | None = None
-    # a candidate whose request status messages are brought up to date once this is sent
-    refresh: str | None = None
 
 
 # user ids -> display names, for what is posted in a channel (None: ids as plain text)

@@ -1,14 +1,16 @@
 """Where rendered messages go: back to the asker, or into the channel.
 
-`SlackOutbox` speaks to Slack (response_url first, chat.postEphemeral once the
-response_url is spent or expired, chat.postMessage for posts) and remembers every
-post about a candidate so replies in its thread can be tied to them, and in the
-audit.
+`deliver` carries out a plan (a list of `Outgoing`, handlers/outgoing.py) through an
+`Outbox`, in order. `SlackOutbox` speaks to Slack (response_url first,
+chat.postEphemeral once the response_url is spent or expired, chat.postMessage for
+posts) and remembers every post about a candidate so replies in its thread can be tied
+to them, and in the audit; it knows nothing of what asked for a message.
 `RecordingOutbox` keeps the payloads, for `debrief ask`.
 
-An answer may end with reviewers to ask (`Outgoing.ask`: handlers/asking.py carries it
-out once the verdict before it is posted), or name a candidate whose request status
-messages are to be brought up to date once it is sent (`Outgoing.refresh`).
+An answer may end with reviewers to ask (`Outgoing.ask`), or name a candidate whose
+request status messages are to be brought up to date once it is sent
+(`Outgoing.refresh`): the Outbox that carries those out in Slack is
+handlers/sending.py's, which hands them to handlers/asking.py.
 """
 
 from __future__ import annotations
@@ -26,12 +28,11 @@ from slack_sdk.webhook import WebhookClient
 
 from store.factory import Backend
 
-from .asking import ask_reviewers, refresh_status
 from .audit import AuditEvent, record
 from .blocks import Message, escape
-from .commands import Outgoing
 from .deps import Deps
 from .i18n import Locale, t
+from .outgoing import Outgoing
 from .pacing import Pacer
 from .posting import (
     ConnectionRetryUnlessPosted,
@@ -68,18 +69,6 @@ def is_direct(channel: str | None, channel_name: str | None) -> bool:
     """A DM or group DM: no bot can be invited there (`D…`, `directmessage`, `mpdm-…`)."""
     name = channel_name or ""
     return (channel or "").startswith("D") or name == "directmessage" or name.startswith("mpdm")
-
-
-def outbox_for(body: dict[str, Any], client: WebClient, deps: Deps) -> SlackOutbox:
-    """The outbox that answers a command or a button click: its channel, user, response_url."""
-    channel = body.get("channel_id") or (body.get("channel") or {}).get("id")
-    user = body.get("user_id") or (body.get("user") or {}).get("id")
-    name = body.get("channel_name") or (body.get("channel") or {}).get("name")
-    outbox = SlackOutbox(client, deps.store, deps.locale, channel, user, body.get("response_url"))
-    outbox.pacer = deps.pacer
-    outbox.deps = deps
-    outbox.direct = is_direct(channel, name)
-    return outbox
 
 
 class Outbox(Protocol):
@@ -133,37 +122,31 @@ class RecordingOutbox:
 
 
 class SlackOutbox:
+    """Replies and posts in Slack for one command or click: its channel, its user, its
+    response_url; `direct`: the channel is a DM or group DM (posting there cannot be
+    fixed with /invite). Posts are paced by the app's pacer (about one a second a
+    channel) and never go into a channel shared with another organisation unless the
+    workspace allows it (handlers/shared.py)."""
+
     def __init__(
         self,
         client: WebClient,
-        store: Backend,
-        locale: Locale,
+        deps: Deps,
         channel: str | None,
         user: str | None,
         response_url: str | None,
+        direct: bool = False,
     ) -> None:
         self.client = client
-        self.store = store
-        self.locale = locale
+        self.deps = deps
+        self.store: Backend = deps.store
+        self.locale: Locale = deps.locale
+        self.pacer: Pacer = deps.pacer
         self.channel = channel
         self.user = user
         self.response_url = response_url
+        self.direct = direct
         self.sent_to_url = 0
-        self.pacer = Pacer()  # outbox_for shares the app's: about one post a second a channel
-        self.direct = False  # a DM or group DM: posting there cannot be fixed with /invite
-        self.deps: Deps | None = None  # outbox_for hands in the app's (asking needs them)
-
-    def _deps(self) -> Deps:
-        return self.deps if self.deps is not None else Deps(self.store, self.locale)
-
-    def ask(self, outgoing: Outgoing) -> None:
-        """Ask the reviewers of `outgoing.ask` (handlers/asking.py)."""
-        assert outgoing.ask is not None
-        ask_reviewers(outgoing.ask, self, self._deps())
-
-    def refresh(self, candidate_id: str) -> None:
-        """The candidate's request status messages, brought up to date (never raises)."""
-        refresh_status(candidate_id, self.client, self._deps())
 
     def reply(self, message: Message, replace_original: bool = False) -> None:
         payload: dict[str, Any] = {**message.payload(), "replace_original": replace_original}
@@ -237,7 +220,7 @@ class SlackOutbox:
     def _shared_refusal(self, channel: str, outgoing: Outgoing) -> str | None:
         """Why candidate data is not posted in `channel` (shared with another organisation,
         or Slack could not tell: handlers/shared.py), or None; audited when refused."""
-        sharing = may_post(channel, self.client, self._deps())
+        sharing = may_post(channel, self.client, self.deps)
         if sharing == "gone" or (sharing == "unknown" and self.direct):
             return self._cannot_post("channel_not_found", outgoing)  # cannot post there anyway
         key = refusal_key(sharing)

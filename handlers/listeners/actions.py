@@ -12,10 +12,12 @@ from slack_sdk import WebClient
 
 from ..audit import record
 from ..blocks import decode_value
-from ..commands import Outgoing, answer, route_from_value
+from ..commands import answer, route_from_value
 from ..deps import Deps, deps_of
 from ..i18n import t
-from ..outbox import SlackOutbox, ack_now, deliver, outbox_for
+from ..outbox import ack_now, deliver
+from ..outgoing import Outgoing
+from ..sending import SlackSender, sender_for
 from ..views import CONTINUE, OPEN, PAGE, POST, error_view, notice
 
 logger = logging.getLogger("handlers.actions")
@@ -32,7 +34,7 @@ def on_click(body: dict[str, Any], client: WebClient, context: BoltContext) -> N
     button opens one."""
     deps = deps_of(context)
     action = _action(body)
-    outbox = outbox_for(body, client, deps)
+    outbox = sender_for(body, client, deps)
     posting = action.get("action_id") == POST
     try:
         route = route_from_value(decode_value(action.get("value")))
@@ -58,7 +60,7 @@ def on_click(body: dict[str, Any], client: WebClient, context: BoltContext) -> N
         outbox.reply(error_view(deps.locale))
 
 
-def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackOutbox) -> None:
+def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackSender) -> None:
     """A pick-list, search, list or digest button: show that view to whoever clicked."""
     in_private = (body.get("container") or {}).get("is_ephemeral", False)
     if in_private and len(out) == 1 and not out[0].post:
@@ -67,7 +69,7 @@ def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackOutbox) -
         deliver(out, outbox)
 
 
-def _post_in_channel(out: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
+def _post_in_channel(out: list[Outgoing], outbox: SlackSender, deps: Deps) -> None:
     """Post the private reply's view for everyone in the channel."""
     posted = bool(out) and any(o.post for o in out) and deliver(out, outbox)
     if posted:

@@ -11,8 +11,9 @@ from slack_sdk import WebClient
 from ..audit import record
 from ..commands import Lookups, answer, parse_command
 from ..deps import Deps, deps_of
-from ..outbox import ack_now, deliver, outbox_for
+from ..outbox import ack_now, deliver
 from ..people import group_members
+from ..sending import sender_for
 from ..shared import may_post, refusal_key
 from ..views import error_view
 
@@ -24,7 +25,7 @@ COMMAND = "/candidate"
 def on_command(body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
     """Answer `/candidate <text>` (after the ack); a failure is one kind sentence to the user."""
     deps = deps_of(context)
-    outbox = outbox_for(body, client, deps)
+    outbox = sender_for(body, client, deps)
     try:
         route = parse_command(str(body.get("text") or ""))
         result = answer(

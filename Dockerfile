@@ -1,4 +1,4 @@
-# Debrief in a container: `docker build -t debrief .`, then see the README's "Docker".
+# Debrief in a container: `docker build -t debrief .`, then see docs/running.md, "Docker".
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -32,7 +32,7 @@ from .export import export
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, migrate_workspace, retention, stats
 
-# The --json contracts: these keys, as the README spells them.
+# The --json contracts: these keys, as docs/reference.md spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question", "matched", "partial"}
 # who and when, from the transcript's header: in `show --json` and `list --json`
 FACT_KEYS = ("name", "interviewers", "interviewed_at", "interviewed_at_text", "round")

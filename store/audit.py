@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from .base import Base, Tx
 from .clock import utcnow
 from .models import AuditEntry
+from .schema.tables import forgotten_by
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
 RETENTION_DAY = "retention_day"  # the last day the retention job was claimed for
@@ -226,7 +227,6 @@ class AuditStore(Base):
                 f"SELECT hash, source FROM retired WHERE {space} AND id = ?", [candidate_id]
             ).fetchone()
             content_hash, source = gone if gone is not None else ("", "")
-        tx.execute(f"DELETE FROM retired WHERE {space} AND id = ?", [candidate_id])
         # The threads stay forgotten: record_reply checks this in its own transaction.
         tx.execute(
             f"INSERT INTO forgotten_threads (ws, channel, ts) SELECT {self.ws:d}, channel, ts"
@@ -235,8 +235,8 @@ class AuditStore(Base):
             " AND candidate_id = ? ON CONFLICT DO NOTHING",
             [candidate_id, candidate_id],
         )
-        for table in ("replies", "posts", "outcomes", "requests", "webhook_events"):
-            tx.execute(f"DELETE FROM {table} WHERE {space} AND candidate_id = ?", [candidate_id])
+        for t in forgotten_by("rows"):
+            tx.execute(f"DELETE FROM {t.name} WHERE {space} AND {t.subject} = ?", [candidate_id])
         if row is not None or not already:
             tx.execute(
                 "INSERT INTO forgotten (ws, id, hash, source, forgotten_at)"
@@ -263,17 +263,10 @@ class AuditStore(Base):
         space = self.space
         if self._one(f"SELECT 1 FROM candidates WHERE {space} AND id = ?", [candidate_id]):
             return "indexed"
-        for table in (
-            "retired",
-            "replies",
-            "posts",
-            "outcomes",
-            "requests",
-            "webhook_events",
-            "audit",
-        ):
-            column = "id" if table == "retired" else "candidate_id"
-            if self._one(f"SELECT 1 FROM {table} WHERE {space} AND {column} = ?", [candidate_id]):
+        for t in forgotten_by("rows", "pseudonym"):
+            if self._one(
+                f"SELECT 1 FROM {t.name} WHERE {space} AND {t.subject} = ?", [candidate_id]
+            ):
                 return "reviews"
         if self._one(f"SELECT 1 FROM forgotten WHERE {space} AND id = ?", [candidate_id]):
             return "forgotten"

@@ -38,7 +38,7 @@ from pathlib import Path
 from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, ParseFailure, SkippedFile
-from .registry import REPARSE_MTIME
+from .schema import REPARSE_MTIME
 from .transcripts.files import (
     Found,
     Prepared,

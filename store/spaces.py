@@ -27,6 +27,7 @@ from .installations import _WORKSPACE
 from .maintenance import WORKSPACE
 from .models import SpaceRefusal, SpaceStep, Workspace, ZeroNaming
 from .rows import LAST_INDEX_RUN
+from .schema.tables import emptied_by, forgotten_by
 
 _W = ", ".join(f"w.{c}" for c in _WORKSPACE.split(", "))
 
@@ -36,14 +37,9 @@ ROWS_A_STEP = 1000
 """At most this many other rows of one table deleted in one transaction."""
 FILES_A_STEP = 500
 
-_SUBJECT_SOURCES = (
-    "SELECT id FROM candidates WHERE {space} LIMIT ?",
-    "SELECT id FROM retired WHERE {space} LIMIT ?",
-    "SELECT DISTINCT candidate_id FROM replies WHERE {space} AND candidate_id IS NOT NULL LIMIT ?",
-    "SELECT DISTINCT candidate_id FROM posts WHERE {space} AND candidate_id IS NOT NULL LIMIT ?",
-    "SELECT candidate_id FROM outcomes WHERE {space} LIMIT ?",
-    "SELECT DISTINCT candidate_id FROM requests WHERE {space} LIMIT ?",
-    "SELECT DISTINCT candidate_id FROM webhook_events WHERE {space} LIMIT ?",
+_SUBJECT_SOURCES = tuple(
+    f"SELECT DISTINCT {t.subject} FROM {t.name} WHERE {{space}} AND {t.subject} IS NOT NULL LIMIT ?"
+    for t in forgotten_by("candidate", "rows")
 )
 """Where a space's candidates are named, besides the audit: each id found is erased as
 `forget` erases it, which removes it from all of these."""
@@ -56,20 +52,7 @@ _AUDIT_SUBJECTS = (
 """Ids the audit names that no pseudonym stands for yet (someone looked up once, whose
 file went): after `after`, in the database's own order, so a pass reads each once."""
 
-SPACE_ROWS = (
-    ("posts", "channel, ts"),
-    ("replies", "channel, ts"),
-    ("forgotten_threads", "channel, ts"),
-    ("submissions", "key"),
-    ("outcomes", "candidate_id"),
-    ("requests", "candidate_id, reviewer"),
-    ("reminders", "reviewer, day"),
-    ("webhook_events", "event_id"),
-    ("uploads", "key"),
-    ("digests", "day"),
-    ("forgotten", "id"),
-    ("retired", "id"),
-)
+SPACE_ROWS = tuple((t.name, str(t.key)) for t in emptied_by("rows"))
 """The tables whose rows of an erased space go once its candidates have (each with its
 key within the space). `candidates` are empty by then, `audit` is kept (pseudonymized),
 and `erased` goes last, with the mark (`finish_space_erasure`)."""
@@ -247,15 +230,12 @@ class SpaceStore(AuditStore):
         workspace, installed again, gets a fresh space; and what was deleted is wiped
         from the database's files. False when it may not be erased or something is
         left (written meanwhile): erase on, then finish again."""
-        from .registry import SPACE_TABLES_M018
 
         def write(tx: Tx) -> bool | None:
             if self._refusal(tx, ws) is not None:
                 return None
-            for table in SPACE_TABLES_M018:
-                if table in ("audit", "erased"):
-                    continue
-                if tx.execute(f"SELECT 1 FROM {table} WHERE ws = ? LIMIT 1", [ws]).fetchone():
+            for t in emptied_by("forget", "rows"):
+                if tx.execute(f"SELECT 1 FROM {t.name} WHERE ws = ? LIMIT 1", [ws]).fetchone():
                     return None
             tx.execute("DELETE FROM erased WHERE ws = ?", [ws])
             tx.execute("DELETE FROM meta WHERE key = ?", [f"{LAST_INDEX_RUN}:{ws:d}"])

@@ -23,6 +23,7 @@ from store.fulltext import Sort
 from store.indexer import index_paths
 from store.pg import PgStore
 from store.pg import migrations as pg_migrations
+from store.schema.steps import known
 from store.sqlite.store import Store
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
@@ -53,7 +54,7 @@ def test_the_factory_picks_the_backend(pg_url: str, tmp_path: Path) -> None:
 def test_migrations_run_once_in_order_and_a_newer_schema_is_refused(pg_url: str) -> None:
     store = PgStore(pg_url)
     names = [r[0] for r in store.db.execute("SELECT name FROM _migrations ORDER BY applied_at")]
-    assert names == pg_migrations.known()
+    assert names == known("pg")
     with psycopg.connect(store.url, autocommit=True) as conn:
         assert pg_migrations.migrate(conn) == []  # a second start has nothing to do
         conn.execute("INSERT INTO _migrations VALUES ('pg999_from_the_future', 'x')")
@@ -71,7 +72,7 @@ def test_replicas_starting_at_once_migrate_once(pg_url: str) -> None:
         t.join()
     assert len(opened) == 4
     (count,) = opened[0].db.execute("SELECT count(*) FROM _migrations").fetchone()
-    assert count == len(pg_migrations.known())
+    assert count == len(known("pg"))
 
 
 def test_reading_never_creates(pg_url: str) -> None:
@@ -234,7 +235,7 @@ def test_stats_health_and_backup_say_postgresql(pg_url: str, tmp_path: Path) -> 
     index_paths(store, [SEEDS])
     stats = store.stats()
     assert stats.candidates == 4 and stats.database_bytes > 0
-    assert stats.schema_version == pg_migrations.known()[-1]
+    assert stats.schema_version == known("pg")[-1]
     health = store.health()
     assert health.writable and health.quick_check == "ok"
     try:

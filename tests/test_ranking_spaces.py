@@ -160,16 +160,15 @@ def test_a_database_written_before_keeps_its_transcripts_searchable_with_each_sp
     """Schema step m024 on a database whose spaces' rows earlier releases wrote into space
     0's FTS5 tables: after it, each space finds what it found, with its own figures, and
     space 0's tables hold space 0's rows alone (FTS5's integrity check passes)."""
-    import store.sqlite.migrations as steps
+    from store.schema import steps
     from store.sqlite import space_index
 
     assert not is_pg_url(db_target)
-    step = next(fn for fn in steps.MIGRATIONS if fn.__name__ == "m024_ranking_by_space")
-    before = [fn for fn in steps.MIGRATIONS if fn is not step]
+    before = [s for s in steps.STEPS if s.sqlite != "m024_ranking_by_space"]
+    assert len(before) == len(steps.STEPS) - 1
     b = folder(tmp_path, "b", B_BODIES)
     with monkeypatch.context() as m:  # the release before: one pair of tables for all
-        m.setattr(steps, "MIGRATIONS", before)
-        m.setattr(steps.REGISTRY, "migrations", before)
+        m.setattr(steps, "STEPS", before)
         m.setattr(space_index, "tables", lambda ws: ("candidates_fts", "candidates_bigrams"))
         m.setattr(space_index, "exists", lambda execute, ws: True)
         debrief(db_target, "index", str(folder(tmp_path, "zero", B_BODIES[:3])), "--json")

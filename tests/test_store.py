@@ -12,7 +12,7 @@ import pytest
 
 from store.api import IndexTarget, StoreAPI
 from store.indexer import index_paths
-from store.sqlite.migrations import MIGRATIONS
+from store.schema.steps import known
 from store.sqlite.store import Store
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
@@ -39,7 +39,7 @@ def folder(tmp_path: Path, seeds_dir: Path) -> Path:
 @pytest.mark.sqlite_only
 def test_schema_is_migrated_once(store: Store) -> None:
     names = [r["name"] for r in store.db.query("SELECT name FROM _migrations ORDER BY rowid")]
-    assert names == [m.__name__ for m in MIGRATIONS]
+    assert names == known("sqlite")
     again = Store(store.path)
     assert [
         r["name"] for r in again.db.query("SELECT name FROM _migrations ORDER BY rowid")

@@ -300,17 +300,13 @@ def test_an_event_waiting_from_the_release_before_is_superseded_by_a_newer_decis
 ) -> None:
     """A database of the release before step m023/pg024, with a decision and its event
     not yet delivered: upgraded, a newer decision supersedes it and counts on."""
-    from store.factory import is_pg_url
+    from store.schema import steps
 
-    if is_pg_url(db_target):
-        import store.pg.migrations as steps
-    else:
-        import store.sqlite.migrations as steps  # type: ignore[no-redef]
-    step = next(fn for fn in steps.MIGRATIONS if fn.__name__.endswith("_webhook_order"))
-    before = steps.MIGRATIONS[: steps.MIGRATIONS.index(step)]
+    step = next(s for s in steps.STEPS if s.sqlite == "m023_webhook_order")
+    assert step.pg == "pg024_webhook_order"
+    before = steps.STEPS[: steps.STEPS.index(step)]
     with monkeypatch.context() as m:
-        m.setattr(steps, "MIGRATIONS", before)
-        m.setattr(steps.REGISTRY, "migrations", before)
+        m.setattr(steps, "STEPS", before)
         old = open_store(db_target)
         assert not index_paths(old, [SEEDS]).failed
         with old.tx() as tx:  # as that release's record_outcome wrote them

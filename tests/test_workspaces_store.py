@@ -179,17 +179,14 @@ def test_a_database_of_the_release_before_keeps_its_installs_and_handles_events(
 ) -> None:
     """m022 / pg023 on a database the release before wrote: installs kept, the states it
     had handed out gone (a state is signed now), uninstall events handled once."""
-    from store.factory import is_pg_url, open_store
+    from store.factory import open_store
+    from store.schema import steps
 
-    if is_pg_url(db_target):
-        import store.pg.migrations as steps
-    else:
-        import store.sqlite.migrations as steps  # type: ignore[no-redef]
-    step = next(fn for fn in steps.MIGRATIONS if "uninstall_events" in fn.__name__)
-    before = steps.MIGRATIONS[: steps.MIGRATIONS.index(step)]
+    step = next(s for s in steps.STEPS if s.sqlite == "m022_uninstall_events")
+    assert step.pg == "pg023_uninstall_events"
+    before = steps.STEPS[: steps.STEPS.index(step)]
     with monkeypatch.context() as m:
-        m.setattr(steps, "MIGRATIONS", before)
-        m.setattr(steps.REGISTRY, "migrations", before)
+        m.setattr(steps, "STEPS", before)
         old = open_store(db_target)
         ws = old.save_installation(installed("T0001", installed_at=iso(minutes=-5)))
         with old.tx() as tx:
@@ -272,12 +269,12 @@ def test_a_token_rotation_is_claimed_once_and_saved_only_by_its_claimer(store: S
 def test_every_row_of_data_belongs_to_space_zero_until_spaces_are_used(
     seeded_store: Store,
 ) -> None:
-    from store.registry import SPACE_TABLES_M018
+    from store.schema.tables import in_spaces
 
     seeded_store.record_post("C1", "100.1", seeded_store.ids()[0], "verdict")
     seeded_store.audit("U1", "show", seeded_store.ids()[0], "C1")
     seeded_store.flush_audit()
-    for table in SPACE_TABLES_M018:
+    for table in (t.name for t in in_spaces()):
         spaces = seeded_store._all(f"SELECT DISTINCT ws FROM {table}")
         assert spaces in ([], [(0,)]), table
     assert seeded_store._scalar("SELECT count(*) FROM candidates WHERE ws = 0") == len(
@@ -461,15 +458,13 @@ def test_the_keys_move_into_spaces_and_every_row_comes_along(
     """Step 9 (m019 / pg020) on a database written before it (its rows written as that
     release's SQL did): every row of every rekeyed table is there after, whole, and the
     same keys may then exist in two spaces."""
-    from store.factory import is_pg_url, open_store
+    from store.factory import open_store
     from store.indexer import index_paths
+    from store.schema import steps
 
-    if is_pg_url(db_target):
-        import store.pg.migrations as steps
-    else:
-        import store.sqlite.migrations as steps  # type: ignore[no-redef]
-    step = next(fn for fn in steps.MIGRATIONS if "keys_in_a_space" in fn.__name__)
-    before = steps.MIGRATIONS[: steps.MIGRATIONS.index(step)]
+    step = next(s for s in steps.STEPS if s.sqlite == "m019_keys_in_a_space")
+    assert step.pg == "pg020_keys_in_a_space"
+    before = steps.STEPS[: steps.STEPS.index(step)]
     rows = {
         "posts (channel, ts, candidate_id, kind, posted_at)": ["C1", "100.1", "c1", "verdict", "t"],
         "replies (channel, ts, thread_ts, candidate_id, reviewer, text, decision, recorded_at)": [
@@ -527,8 +522,7 @@ def test_the_keys_move_into_spaces_and_every_row_comes_along(
         "forgotten_threads (channel, ts)": ["C1", "100.9"],
     }
     with monkeypatch.context() as m:  # the release before step 9
-        m.setattr(steps, "MIGRATIONS", before)
-        m.setattr(steps.REGISTRY, "migrations", before)
+        m.setattr(steps, "STEPS", before)
         old = open_store(db_target)
         with old.tx() as tx:
             for table, values in rows.items():

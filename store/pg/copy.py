@@ -1,9 +1,10 @@
 """Copy a SQLite database into an empty PostgreSQL one (`debrief migrate-db`).
 
-Every table the bot keeps is copied row for row in one PostgreSQL transaction (all of
-it lands, or none of it): candidates with their questions (and the full-text columns
-built from the same text as SQLite's index), reviews (thread replies and button
-decisions), posts, digests, the audit, what was forgotten and erased, meta, claims.
+Every table the bot keeps (`store/schema/tables.py`, in its order) is copied row for
+row in one PostgreSQL transaction (all of it lands, or none of it): candidates with
+their questions (and the full-text columns built from the same text as SQLite's index),
+reviews (thread replies and button decisions), posts, digests, the audit, what was
+forgotten and erased, meta, claims, the workspaces.
 Row ids are kept, so "newest first" is the same order on both; then the counts of every
 table are compared. The SQLite database is only read.
 """
@@ -18,6 +19,7 @@ from .. import fulltext, rows
 from ..base import SPACE_BITS
 from ..errors import StoreError
 from ..models import Question
+from ..schema.tables import TABLES
 from ..sqlite.store import Store
 from .connection import Conn
 from .postings import Rows
@@ -26,32 +28,6 @@ from .search import counted_text
 if TYPE_CHECKING:
     from . import PgStore
 
-TABLES = (
-    "candidates",
-    "questions",
-    "replies",
-    "posts",
-    "digests",
-    "audit",
-    "forgotten",
-    "forgotten_threads",
-    "erased",
-    "meta",
-    "submissions",
-    "uploads",
-    "retired",
-    "outcomes",
-    "requests",
-    "reminders",
-    "webhook_events",
-    "workspaces",
-    "installations",
-    "oauth_states",
-    "uninstall_events",
-)
-"""In an order that satisfies the foreign keys (questions after candidates)."""
-
-_IDENTITY = {"candidates": "rid", "audit": "seq", "workspaces": "ws"}
 _BATCH = 2000
 
 
@@ -100,7 +76,7 @@ def copy_sqlite(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
 
 def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
     present = set(src.db.table_names())
-    tables = [t for t in TABLES if t in present]
+    tables = [t for t in TABLES if t.name in present]
     questions = _questions_by_rid(src) if "candidates" in present else {}
     with dst.tx() as tx:
         conn: Conn = tx.conn
@@ -116,12 +92,13 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
             conn.execute("DELETE FROM oauth_states")
             conn.execute("DELETE FROM workspaces")
         frequencies = Rows()  # the candidates' postings, words and runs (pg/postings.py)
-        for table in tables:
+        for spec in tables:
+            table = spec.name
             theirs = _columns(conn, table)
             batch: list[list[Any]] = []
             cols: list[str] = []
             for r in _sqlite_rows(src, table):
-                if table == "candidates":
+                if spec.copy == "text":
                     text = fulltext.doc_text(
                         r["position"],
                         r["intro"] or "",
@@ -146,7 +123,7 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
             if batch:
                 _insert(conn, table, cols, batch)
             frequencies.write(conn)
-            key = _IDENTITY.get(table)
+            key = spec.identity
             if key:
                 # candidates: the identity numbers space 0's rids alone; other spaces own
                 # rid ranges of their own above it (base.py SPACE_BITS)
@@ -156,7 +133,7 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                     f" coalesce((SELECT max({key}) FROM {table}{below}), 0) + 1, false)"
                 )
     counts: dict[str, tuple[int, int]] = {}
-    for table in tables:
+    for table in (t.name for t in tables):
         (ours,) = src.db.execute(f"SELECT count(*) FROM [{table}]").fetchone()
         theirs_count = dst._scalar(f"SELECT count(*) FROM {table}")
         counts[table] = (int(ours), int(theirs_count or 0))

@@ -25,7 +25,7 @@ Since pg015 those three are views over compressed rows: a row per key and block 
 frequencies as two arrays) and a row per block of everyone's lengths (`block_lengths`);
 at 100,000 transcripts 137 million posting rows became under 4 million. A save appends
 to its keys' block rows; a delete or a new text takes the candidate's offset out of
-them (trigger `candidates_blocks`, migrations.py).
+them (trigger `candidates_blocks`, store/schema/pg_search.py).
 
 `Rows` collects them: a save outside a batch writes its own at once; inside an index run's
 batch (`PgConnection.batch`) they are written at the batch's commit, one statement per

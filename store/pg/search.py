@@ -2,7 +2,8 @@
 over them. The same terms as SQLite find the same candidates.
 
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
-SQL over the frequency tables (postings.py) and the `fts` column (see migrations.py):
+SQL over the frequency tables (postings.py) and the `fts` column (see
+store/schema/pg_search.py):
 
 - a CJK term of 3+ characters: a case-folded substring of `fts` (as FTS5's trigram
   tokenizer matches it), looked for only in the candidates holding all its bigrams
@@ -160,7 +161,7 @@ class FullText(HitSearch, PgConnection):
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
         """Nothing to do: the old frequency rows go with the update (triggers, see
-        migrations.py)."""
+        store/schema/pg_search.py)."""
 
     def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
         """The new frequency rows are written now, or with the batch, last: a save that

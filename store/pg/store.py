@@ -7,7 +7,7 @@ module at store/'s top holds its queries once) with what is PostgreSQL's own:
 - `connection.py`: connections, transactions, batches, advisory locks;
 - `search.py` and `postings.py`: the full-text columns and frequency rows of a save,
   and bm25 over them;
-- `migrations.py`: the schema (its own registry);
+- `migrations.py`: running the schema's steps (`store/schema/`);
 - here: backups (pg_dump), the health check, the database's size.
 
 Select it with `DEBRIEF_DB=postgresql://...` (see store/factory.py).

@@ -5,7 +5,7 @@ module at store/'s top holds its queries once) with what is SQLite's own:
 
 - `connection.py`: opening the database (WAL, busy timeout), `tx()`, batched writes;
 - `search.py`: the FTS5 rows of a save, and ranking with them;
-- `migrations.py`: the schema;
+- `migrations.py`: running the schema's steps (`store/schema/`);
 - here: online backups, the health check, the database's size.
 
 One `Store` per database file; it is safe to share between threads (each thread

@@ -1,0 +1,222 @@
+"""The schema's steps, in one ordered list for both backends (after simonw/llm's
+migrations, and element-hq/synapse's delta folders, where each dialect's DDL sits side
+by side only where the two differ).
+
+A step is written once: the SQL both dialects take as written (`both`, run first), and
+each dialect's own body where they differ (`on_sqlite`, `on_pg`). Each backend records
+a step under its own name in `_migrations` (`sqlite`, `pg`: the names earlier releases
+recorded, so a database they wrote upgrades unchanged); a step one backend has no need
+of has no name there. PostgreSQL came at SQLite's m010: its first step is the whole
+schema m001-m010 built, so m002-m010 have no PostgreSQL side; its full-text tables
+(`pg_search.py`) have no SQLite side.
+
+A database that has a step this release does not know was written by a newer Debrief
+and is not touched: NewerSchemaError. Adding a step: append it at the end, with the
+next name of each backend it touches (and the table's declaration, `tables.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..errors import NewerSchemaError
+from . import pg_first, pg_search, sqlite_first
+from . import workspaces as ws
+
+if TYPE_CHECKING:
+    import psycopg
+    import sqlite_utils
+
+Backend = Literal["sqlite", "pg"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One schema step: its name in each backend's `_migrations` (None: not a step
+    there), the SQL both run as written, then each one's own body."""
+
+    sqlite: str | None
+    pg: str | None
+    both: tuple[str, ...] = ()
+    on_sqlite: Callable[[sqlite_utils.Database], None] | None = None
+    on_pg: Callable[[psycopg.Connection[Any]], None] | None = None
+
+    def name(self, backend: Backend) -> str | None:
+        return self.sqlite if backend == "sqlite" else self.pg
+
+    def run(self, backend: Backend, db: Any) -> None:
+        """Apply the step to `db` (a sqlite_utils Database, a psycopg connection), in the
+        caller's transaction."""
+        for sql in self.both:
+            db.execute(sql)
+        body = self.on_sqlite if backend == "sqlite" else self.on_pg
+        if body is not None:
+            body(db)
+
+
+def _sqlite(name: str, body: Callable[[sqlite_utils.Database], None]) -> Step:
+    return Step(sqlite=name, pg=None, on_sqlite=body)
+
+
+def _pg(name: str, body: Callable[[psycopg.Connection[Any]], None]) -> Step:
+    return Step(sqlite=None, pg=name, on_pg=body)
+
+
+s1, p1, pgs = sqlite_first, pg_first, pg_search
+
+STEPS: list[Step] = [
+    Step("m001_transcripts", "pg001_schema", on_sqlite=s1.m001_transcripts, on_pg=p1.pg001_schema),
+    _sqlite("m002_posts", s1.m002_posts),
+    _sqlite("m003_replies", s1.m003_replies),
+    _sqlite("m004_digests", s1.m004_digests),
+    _sqlite("m005_audit_and_forgotten", s1.m005_audit_and_forgotten),
+    _sqlite("m006_meta", s1.m006_meta),
+    _sqlite("m007_erasure", s1.m007_erasure),
+    _sqlite("m008_search_terms", s1.m008_search_terms),
+    _sqlite("m009_transcript_facts", s1.m009_transcript_facts),
+    _sqlite("m010_button_decisions", s1.m010_button_decisions),
+    Step("m011_uploads", "pg002_uploads", on_sqlite=s1.m011_uploads, on_pg=p1.pg002_uploads),
+    # The Home tab asks per reviewer: verdict posts by channel, a reviewer's decisions.
+    Step(
+        "m012_home_queues",
+        "pg003_home_queues",
+        both=(
+            "CREATE INDEX IF NOT EXISTS posts_kind_channel ON posts (kind, channel)",
+            "CREATE INDEX IF NOT EXISTS replies_reviewer ON replies (reviewer, candidate_id, ts)",
+        ),
+    ),
+    _pg("pg004_postings", pgs.pg004_postings),
+    _pg("pg005_words", pgs.pg005_words),
+    _pg("pg006_runs", pgs.pg006_runs),
+    _pg("pg007_no_terms_index", pgs.pg007_no_terms_index),
+    _pg("pg008_fts_version", pgs.pg008_fts_version),
+    _pg("pg009_candidates_length", pgs.pg009_candidates_length),
+    _pg("pg010_long_keys", pgs.pg010_long_keys),
+    # The content and path a removed candidate last had, kept while anything recorded
+    # about them (a post, a reply, a decision) still names their id: a different file
+    # that comes later with the same name gets an id of its own, not their history.
+    Step(
+        "m013_retired_ids",
+        "pg011_retired_ids",
+        both=(
+            "CREATE TABLE IF NOT EXISTS retired (id TEXT PRIMARY KEY, hash TEXT NOT NULL,"
+            " source TEXT NOT NULL, at TEXT NOT NULL)",
+        ),
+    ),
+    Step(
+        "m014_interview_facts",
+        "pg012_interview_facts",
+        on_sqlite=s1.m014_interview_facts,
+        on_pg=p1.pg012_interview_facts,
+    ),
+    # The hiring decision about a candidate (hire, reject, hold): one row each, a later
+    # decision replaces the earlier one (the audit keeps every one).
+    Step(
+        "m015_outcomes",
+        "pg013_outcomes",
+        both=(
+            "CREATE TABLE IF NOT EXISTS outcomes (candidate_id TEXT PRIMARY KEY,"
+            " decision TEXT NOT NULL, note TEXT NOT NULL DEFAULT '', decided_by TEXT NOT NULL,"
+            " decided_at TEXT NOT NULL)",
+        ),
+    ),
+    Step(
+        "m016_requests_reminders_webhooks",
+        "pg014_requests_reminders_webhooks",
+        on_sqlite=s1.m016_requests_reminders_webhooks,
+        on_pg=p1.pg014_requests_reminders_webhooks,
+    ),
+    _pg("pg015_blocks", pgs.pg015_blocks),
+    _pg("pg016_no_text_trigram_index", pgs.pg016_no_text_trigram_index),
+    _pg("pg017_cheaper_candidate_writes", pgs.pg017_cheaper_candidate_writes),
+    Step(
+        "m017_workspaces",
+        "pg018_workspaces",
+        on_sqlite=ws.m017_workspaces,
+        on_pg=ws.pg018_workspaces,
+    ),
+    Step(
+        "m018_workspace_columns",
+        "pg019_workspace_columns",
+        on_sqlite=ws.m018_workspace_columns,
+        on_pg=ws.pg019_workspace_columns,
+    ),
+    Step(
+        "m019_keys_in_a_space",
+        "pg020_keys_in_a_space",
+        on_sqlite=ws.m019_keys_in_a_space,
+        on_pg=ws.pg020_keys_in_a_space,
+    ),
+    # The audit's lines by data space and subject: forgetting someone rewrites their
+    # lines to a pseudonym, and erasing a whole space walks its subjects; both read every
+    # line of the audit without it. PostgreSQL's pg001 had an index on the subject alone:
+    # every query names a space, so it goes.
+    Step(
+        "m020_audit_by_subject",
+        "pg021_audit_by_subject",
+        both=("CREATE INDEX IF NOT EXISTS audit_subject ON audit (ws, candidate_id)",),
+        on_pg=ws.pg021_no_audit_candidate,
+    ),
+    Step(
+        "m021_workspace_settings",
+        "pg022_workspace_settings",
+        on_sqlite=ws.m021_workspace_settings,
+        on_pg=ws.pg022_workspace_settings,
+    ),
+    Step(
+        "m022_uninstall_events",
+        "pg023_uninstall_events",
+        on_sqlite=ws.m022_uninstall_events,
+        on_pg=ws.pg023_uninstall_events,
+    ),
+    Step(
+        "m023_webhook_order",
+        "pg024_webhook_order",
+        on_sqlite=ws.m023_webhook_order,
+        on_pg=ws.pg024_webhook_order,
+    ),
+    _sqlite("m024_ranking_by_space", ws.m024_ranking_by_space),
+    # Issue 34: how many reviewers one user asked in the last hour (their limit,
+    # DEBRIEF_ASK_LIMIT_PER_HOUR) is counted from the requests they made, by space, asker
+    # and time.
+    Step(
+        "m025_ask_limits",
+        "pg025_ask_limits",
+        both=("CREATE INDEX IF NOT EXISTS requests_asker ON requests (ws, asked_by, asked_at)",),
+    ),
+]
+"""Every step, in the order they run: each backend's own steps keep their order here."""
+
+
+def steps(backend: Backend) -> list[tuple[str, Step]]:
+    """`backend`'s steps with the names it records them under, in order."""
+    return [(name, step) for step in STEPS if (name := step.name(backend)) is not None]
+
+
+def known(backend: Backend) -> list[str]:
+    """This release's step names for `backend`, in order."""
+    return [name for name, _step in steps(backend)]
+
+
+def pending(backend: Backend, done: Iterable[str]) -> list[str]:
+    """This release's steps not among `done`, in order."""
+    have = set(done)
+    return [name for name in known(backend) if name not in have]
+
+
+def unknown(backend: Backend, done: Iterable[str]) -> list[str]:
+    """The steps among `done` that this release does not have, in their order."""
+    ours = set(known(backend))
+    return [name for name in done if name not in ours]
+
+
+def refuse_newer(backend: Backend, done: Iterable[str]) -> None:
+    """NewerSchemaError when `done` (in the order applied) has a step this release does
+    not know."""
+    newer = unknown(backend, done)
+    if newer:
+        raise NewerSchemaError(
+            f"written by a newer Debrief (schema step {newer[-1]} is unknown to this"
+            " release): upgrade Debrief, or restore a backup made by this release"
+        )

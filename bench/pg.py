@@ -116,7 +116,7 @@ _COMMON = [
 ]
 
 
-BUSY_REPLY = "稍后再试"  # handlers/i18n.py "search_busy", in the default locale
+BUSY_REPLY = "稍后再试"  # handlers/words/cards.py "search_busy", in the default locale
 
 
 def replicas_under_load(

@@ -415,7 +415,7 @@ def bench_serve(db: Path, ids: list[str], repeat: int) -> dict[str, Any]:
 
 # -- 5. /candidate during a full index run (issue 13 item 1) -------------------------------
 
-ERROR_REPLY = "出了点问题"  # handlers/i18n.py "error", in the default locale
+ERROR_REPLY = "出了点问题"  # handlers/words/cards.py "error", in the default locale
 
 
 class IndexedIds:

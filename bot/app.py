@@ -17,7 +17,6 @@ from slack_sdk.webhook import WebhookClient
 
 from handlers import listeners
 from handlers.deps import Deps, Spaces
-from handlers.i18n import t
 from handlers.outbox import retry_handlers
 from handlers.policy import Policy
 from handlers.views import error_view
@@ -27,6 +26,7 @@ from store.installations import WorkspaceStore
 from .oauth import Installs, TokenCipher, installs
 from .settings import Settings
 from .uninstall import uninstall_listener
+from .words import t
 
 logger = logging.getLogger("debrief")
 

@@ -10,9 +10,10 @@ from typing import Any
 
 import click
 
+from handlers.i18n import reason_text
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
-from store.models import Candidate, IndexResult, plain_years
+from store.models import Candidate, IndexResult, Locale, plain_years
 from store.resolve import Resolution
 
 from . import cli_text as text
@@ -31,6 +32,7 @@ from .cli_slack import ask, digest, remind, serve
 from .export import export
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, migrate_workspace, retention, stats
+from .words import t
 
 # The --json contracts: these keys, as docs/reference.md spells them.
 SEARCH_KEYS = {"id", "position", "years", "snippet", "score", "question", "matched", "partial"}
@@ -89,13 +91,13 @@ def index(
 
         loc = settings_for(db_path).locale
         columns = (
-            TextColumn(text.t(loc, "progress_indexing")),
+            TextColumn(t(loc, "progress_indexing")),
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
             TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn(text.t(loc, "progress_left")),
+            TextColumn(t(loc, "progress_left")),
             TimeRemainingColumn(),
         )
         with Progress(*columns, transient=True) as bar:
@@ -103,7 +105,7 @@ def index(
 
             def progress(done: int, total: int) -> None:
                 speed = bar.tasks[0].speed
-                rate = text.t(loc, "progress_rate", n=f"{speed:,.0f}") if speed else ""
+                rate = t(loc, "progress_rate", n=f"{speed:,.0f}") if speed else ""
                 bar.update(task, completed=done, total=total, rate=rate)
 
             result = index_paths(store, paths, progress=progress, **bulk)
@@ -114,12 +116,12 @@ def index(
         loc = settings_for(db_path).locale
         click.echo(text.index_summary(result, loc))
         for s in result.skipped:
-            why = text.reason_text(loc, s.reason)
-            click.secho(text.t(loc, "skipped_file", path=s.path, reason=why), err=True)
+            why = reason_text(loc, s.reason)
+            click.secho(t(loc, "skipped_file", path=s.path, reason=why), err=True)
         for f in result.failed:
             where = f"{f.path}:{f.line}" if f.line else f.path
-            why = text.reason_text(loc, f.error, f.code, f.params)
-            click.secho(text.t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
+            why = reason_text(loc, f.error, f.code, f.params)
+            click.secho(t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
     sys.exit(1 if result.failed else 0)
 
 
@@ -173,12 +175,12 @@ def resolve_or_exit(store: Backend, who: str, as_json: bool) -> Candidate:
         raise Failure("cli_no_match", query=who)
     matches = found.matches
 
-    def pick(loc: text.Locale) -> str:
+    def pick(loc: Locale) -> str:
         lines = "\n".join(
             "  " + text.pick_line(m, loc)  # id, name · position · round · date · interviewers
             for m in matches
         )
-        return text.t(loc, "cli_ambiguous", count=len(matches), query=who, lines=lines)
+        return t(loc, "cli_ambiguous", count=len(matches), query=who, lines=lines)
 
     raise Failure(pick)
 
@@ -237,7 +239,7 @@ def search(
         return
     loc = settings_for(db_path).locale
     if not hits:
-        click.echo(text.t(loc, "no_matches"))
+        click.echo(t(loc, "no_matches"))
     for h in hits:
         click.echo(text.hit_text(h, loc))
 

@@ -3,7 +3,7 @@ cause into one clean line and an exit code, and the `--db` and `--json` options.
 
 A failure the user can act on raises `Failure` (exit 1) or, for something they must
 say or configure differently, `BadUsage` (exit 2): each names a catalogue entry
-(handlers/i18n.py), said in DEBRIEF_LOCALE as one line on stderr, `错误：…` or
+(bot/words/), said in DEBRIEF_LOCALE as one line on stderr, `错误：…` or
 `Error: …`. Only click's own usage errors (an unknown option) stay in English."""
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ import click
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
 from store.factory import open_store as open_backend
-from store.models import Workspace
+from store.models import Locale, Workspace
 
-from .cli_text import Locale, has, store_error, t
+from .cli_text import store_error
 from .settings import Settings, SettingsError, environment_locale, load_settings
+from .words import has, t
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import cli_text
 from .cli_common import (
     BadUsage,
     Failure,
@@ -21,12 +20,13 @@ from .cli_common import (
     settings_for,
     workspace_option,
 )
+from .words import t
 
 if TYPE_CHECKING:
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    from store.models import DigestData
+    from store.models import DigestData, Locale
 
     from .remind import RemindRun
 
@@ -240,7 +240,7 @@ def ask(
             if i:
                 click.echo("")
             if payload.get("response_type") == "in_channel":
-                click.secho(cli_text.t(settings.locale, "posted_in", channel=channel), dim=True)
+                click.secho(t(settings.locale, "posted_in", channel=channel), dim=True)
             click.echo(render_text(payload))
     if not result.resolved:  # unknown or ambiguous candidate, a missing number: say so
         raise SystemExit(1)
@@ -272,7 +272,7 @@ def digest(
             shown = {"text": message.text, "blocks": message.blocks} if message else {}
             echo_json({"text": "", "blocks": []} | shown | {"overdue": _overdue_json(data)})
         elif message is None:
-            click.echo(cli_text.t(settings.locale, "digest_nothing", day=day))
+            click.echo(t(settings.locale, "digest_nothing", day=day))
         else:
             click.echo(render_text(message.payload()))
         return
@@ -282,10 +282,10 @@ def digest(
         raise BadUsage("cli_digest_no_token")
     outcome = Digester(settings, store, web_client(settings)).run(force=True)
     words = {
-        "sent": cli_text.t(settings.locale, "digest_sent", channel=settings.digest_channel),
-        "empty": cli_text.t(settings.locale, "digest_empty"),
-        "already": cli_text.t(settings.locale, "digest_already"),
-        "shared": cli_text.t(settings.locale, "digest_shared", channel=settings.digest_channel),
+        "sent": t(settings.locale, "digest_sent", channel=settings.digest_channel),
+        "empty": t(settings.locale, "digest_empty"),
+        "already": t(settings.locale, "digest_already"),
+        "shared": t(settings.locale, "digest_shared", channel=settings.digest_channel),
     }
     if as_json:
         echo_json({"outcome": outcome})
@@ -358,21 +358,21 @@ def remind(
         raise SystemExit(1)
 
 
-def _remind_text(done: RemindRun, locale: cli_text.Locale, now: datetime, tz: ZoneInfo) -> str:
+def _remind_text(done: RemindRun, locale: Locale, now: datetime, tz: ZoneInfo) -> str:
     """One line a reviewer (what became of their reminder), then one a candidate."""
     from handlers.views_common import _who
     from handlers.views_remind import days_overdue, deadline_text, overdue_text
 
     if not done.reminders:
-        return cli_text.t(locale, "remind_none", day=done.day)
+        return t(locale, "remind_none", day=done.day)
     lines: list[str] = []
     for reminded in done.reminders:
         key = f"remind_status_{reminded.status}"
-        lines.append(cli_text.t(locale, key, reviewer=reminded.reviewer))
+        lines.append(t(locale, key, reviewer=reminded.reviewer))
         for item in reminded.items:
             r = item.request
             lines.append(
-                cli_text.t(
+                t(
                     locale,
                     "remind_item",
                     who=_who(item.candidate, locale),

@@ -2,7 +2,7 @@
 setting to fix.
 
 `Doctor.checks()` puts the checks together, each a small method yielding `Check`s, in
-the words of the catalogue (handlers/i18n.py): the team's language for a terminal,
+the words of the catalogue (bot/words/): the team's language for a terminal,
 English for `--json`, whose output is the same whatever DEBRIEF_LOCALE says. Nothing
 here changes anything: the database is opened without being created, the transcripts
 folder is parsed but not indexed, and Slack is only asked questions.
@@ -27,15 +27,17 @@ from pydantic import BaseModel
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from handlers.i18n import Locale, reason_text, t
+from handlers.i18n import reason_text
 from handlers.shared import sharing_of
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend, is_pg_url, open_store
+from store.models import Locale
 from store.private import others_can_read
 from store.transcripts.files import collect, prepare
 
 from .cli_text import store_error
 from .settings import Settings, SettingsError
+from .words import t
 
 REQUIRED_SCOPES = (
     "commands",

@@ -25,10 +25,10 @@ import click
 
 from store.models import ExportRow
 
-from . import cli_text as text
 from .cli_common import BadUsage, db_option, open_space, workspace_option
 from .ops import parse_since
 from .settings import load_settings
+from .words import t
 
 COLUMNS = (
     "id",
@@ -161,7 +161,7 @@ def export(
     content = as_csv(found) if fmt == "csv" else as_json(found) + "\n"
     if output:
         _write(output, content, force)
-        click.echo(text.t(settings.locale, "exported", n=len(found), path=output), err=True)
+        click.echo(t(settings.locale, "exported", n=len(found), path=output), err=True)
     else:
         sys.stdout.buffer.write(content.encode("utf-8"))
         sys.stdout.buffer.flush()

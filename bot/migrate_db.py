@@ -13,7 +13,7 @@ import click
 from store.factory import is_shared, open_store
 
 from .cli_common import BadUsage, Failure, db_option, echo_json, json_option, settings_for
-from .cli_text import t
+from .words import t
 
 
 @click.command("migrate-db")

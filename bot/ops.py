@@ -33,6 +33,7 @@ from .cli_common import (
 )
 from .doctor import Check, run_checks
 from .settings import load_settings
+from .words import t
 
 _AGO_RE = re.compile(r"(\d{1,5})\s*([dhm])", re.I)
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}
@@ -84,7 +85,7 @@ def audit(since: str | None, db_path: str | None, workspace: str | None, as_json
         echo_json([e.model_dump() for e in entries])
         return
     if not entries:
-        click.echo(text.t(settings.locale, "no_audit"))
+        click.echo(t(settings.locale, "no_audit"))
     for e in entries:
         click.echo(f"{e.when}  {e.who}  {e.what}  {e.candidate or '-'}  {e.channel or '-'}")
 
@@ -120,11 +121,9 @@ def doctor(db_path: str | None, as_json: bool) -> None:
         echo_json({"ok": not failed, "checks": [c.model_dump() for c in checks]})
     else:
         for c in checks:
-            said = text.t(loc, "labelled", label=c.name, text=c.detail) if c.detail else c.name
+            said = t(loc, "labelled", label=c.name, text=c.detail) if c.detail else c.name
             click.secho(f"{_MARKS[c.status]} {said}", fg=_COLORS[c.status])
-        click.echo(
-            text.t(loc, "doctor_failed", n=len(failed)) if failed else text.t(loc, "doctor_passed")
-        )
+        click.echo(t(loc, "doctor_failed", n=len(failed)) if failed else t(loc, "doctor_passed"))
     if failed:
         raise SystemExit(1)
 
@@ -149,7 +148,7 @@ def backup(file: str, force: bool, db_path: str | None) -> None:
             raise BadUsage("backup_exists", path=file) from exc
         folder = str(Path(file).expanduser().resolve().parent)
         raise BadUsage("backup_no_folder", folder=folder) from exc
-    click.echo(text.t(loc, "backed_up", src=store.path, dest=file, size=_size(size)))
+    click.echo(t(loc, "backed_up", src=store.path, dest=file, size=_size(size)))
 
 
 @click.command()
@@ -164,21 +163,21 @@ def stats(db_path: str | None, workspace: str | None, as_json: bool) -> None:
         return
     loc = load_settings(db_path=db_path).locale
     run = figures.last_index_run
-    never = text.t(loc, "never")
+    never = t(loc, "never")
     last_run = (
-        text.t(loc, "index_run", at=run.finished_at, **run.model_dump(exclude={"finished_at"}))
+        t(loc, "index_run", at=run.finished_at, **run.model_dump(exclude={"finished_at"}))
         if run
         else never
     )
     rows = [
-        (text.t(loc, "n_candidates"), str(figures.candidates)),
-        (text.t(loc, "n_questions"), str(figures.questions)),
-        (text.t(loc, "n_unanswered"), str(figures.unanswered)),
-        (text.t(loc, "n_decisions"), str(figures.decisions)),
-        (text.t(loc, "stat_database"), _size(figures.database_bytes)),
-        (text.t(loc, "stat_schema"), figures.schema_version),
-        (text.t(loc, "stat_index_run"), last_run),
-        (text.t(loc, "stat_digest"), figures.last_digest or never),
+        (t(loc, "n_candidates"), str(figures.candidates)),
+        (t(loc, "n_questions"), str(figures.questions)),
+        (t(loc, "n_unanswered"), str(figures.unanswered)),
+        (t(loc, "n_decisions"), str(figures.decisions)),
+        (t(loc, "stat_database"), _size(figures.database_bytes)),
+        (t(loc, "stat_schema"), figures.schema_version),
+        (t(loc, "stat_index_run"), last_run),
+        (t(loc, "stat_digest"), figures.last_digest or never),
     ]
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
@@ -227,7 +226,7 @@ def forget(
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})
         else:
             key = "restored_indexed" if result and result.indexed else "restored_later"
-            click.echo(text.t(loc, key, id=candidate))
+            click.echo(t(loc, key, id=candidate))
         return
     state = store.erasure_state(candidate)
     if state is None:
@@ -235,8 +234,8 @@ def forget(
     if state == "forgotten":
         raise BadUsage("forget_already", id=candidate)
     asking = not yes and sys.stdin.isatty()  # no terminal (cron, a pipe): nobody to ask
-    if asking and not click.confirm(text.t(loc, "forget_confirm", id=candidate), err=True):
-        click.echo(text.t(loc, "forget_kept", id=candidate), err=True)
+    if asking and not click.confirm(t(loc, "forget_confirm", id=candidate), err=True):
+        click.echo(t(loc, "forget_kept", id=candidate), err=True)
         raise SystemExit(1)
     counts = erase(store, candidate, "cli", "forget")
     if counts is None:  # forgotten by someone else meanwhile
@@ -244,7 +243,7 @@ def forget(
     if as_json:
         echo_json({"forgotten": candidate, "removed": counts})
         return
-    click.echo(text.t(loc, "forgot", id=candidate, parts=text.removed_parts(counts, loc)))
+    click.echo(t(loc, "forgot", id=candidate, parts=text.removed_parts(counts, loc)))
 
 
 def _forget_workspace(db_path: str | None, key: str, yes: bool, as_json: bool) -> None:
@@ -261,9 +260,9 @@ def _forget_workspace(db_path: str | None, key: str, yes: bool, as_json: bool) -
     asking = not yes and _terminal()  # no terminal (cron, a pipe): nobody to ask
     count = store.in_workspace(space.ws).count()
     if asking and not click.confirm(
-        text.t(loc, "forget_workspace_confirm", workspace=key, n=count), err=True
+        t(loc, "forget_workspace_confirm", workspace=key, n=count), err=True
     ):
-        click.echo(text.t(loc, "forget_workspace_kept", workspace=key), err=True)
+        click.echo(t(loc, "forget_workspace_kept", workspace=key), err=True)
         raise SystemExit(1)
     done = erase_space(store, space, "cli")
     if done.refused is not None:  # installed again meanwhile
@@ -280,7 +279,7 @@ def _forget_workspace(db_path: str | None, key: str, yes: bool, as_json: bool) -
         )
         return
     click.echo(
-        text.t(
+        t(
             loc,
             "forgot_workspace",
             workspace=key,
@@ -346,16 +345,16 @@ def retention(
         echo_json({"days": days, "before": day, key: [e.model_dump() for e in found]})
         return
     for e in found:
-        basis = text.t(loc, f"retention_basis_{e.basis}")
+        basis = t(loc, f"retention_basis_{e.basis}")
         when = e.when  # an interview's date as the transcript gave it; else a UTC time:
         if e.basis != "interview":  # said in DEBRIEF_TIMEZONE
             when = datetime.fromisoformat(e.when).astimezone(settings.tz).strftime("%Y-%m-%d %H:%M")
-        click.echo(text.t(loc, "retention_line", id=e.id, basis=basis, when=when))
+        click.echo(t(loc, "retention_line", id=e.id, basis=basis, when=when))
     if not found:
-        click.echo(text.t(loc, "retention_none", days=days, day=day))
+        click.echo(t(loc, "retention_none", days=days, day=day))
     else:
         key = "retention_would" if dry_run else "retention_done"
-        click.echo(text.t(loc, key, n=len(found), days=days, day=day))
+        click.echo(t(loc, key, n=len(found), days=days, day=day))
 
 
 @click.command(name="migrate-workspace")
@@ -394,4 +393,4 @@ def migrate_workspace(key: str, force: bool, db_path: str | None, as_json: bool)
     if as_json:
         echo_json({"workspace": key, "space": 0, "changed": outcome == "named"})
         return
-    click.echo(text.t(loc, f"migrate_workspace_{outcome}", workspace=key))
+    click.echo(t(loc, f"migrate_workspace_{outcome}", workspace=key))

@@ -436,16 +436,17 @@ def serve(settings: Settings, host: str, port: int, health_port: bool) -> None:
             wait_for_stop(serving.stop, serving.begin)
     except OSError as exc:  # the port is taken, or the address is not ours
         serving.stop()
-        from . import cli_text
+        from .cli_text import os_reason
+        from .words import t
 
         refused = exc
         raise Failure(
-            lambda loc: cli_text.t(
+            lambda loc: t(
                 loc,
                 "cli_cannot_listen",
                 host=host,
                 port=port,
-                reason=cli_text.os_reason(refused, loc),
+                reason=os_reason(refused, loc),
             )
         ) from exc
     if serving.failure is not None:

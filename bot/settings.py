@@ -13,14 +13,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from handlers.i18n import Locale, has, t
-from store.models import WorkspaceSettings
+from store.models import Locale, WorkspaceSettings
+
+from .words import has, t
 
 
 class SettingsError(Exception):
     """A missing or contradictory setting; the message names the variable.
 
-    Made from a catalogue key (handlers/i18n.py) and its values, it is said in either
+    Made from a catalogue key (bot/words/) and its values, it is said in either
     language (`said`); its str() is the English. A plain message is said as it is."""
 
     def __init__(self, message: str, problem: Problem | None = None, **values: object) -> None:

@@ -14,7 +14,7 @@ Decision = Literal["strong_hire", "hire", "hold", "no_hire", "strong_no_hire"]
 DECISIONS: tuple[Decision, ...] = get_args(Decision)  # the order tallies are shown in
 UnansweredReason = Literal["empty", "skipped", "dont_know"]
 # What each reason is called, in the two languages the bot and the CLI speak (one home:
-# handlers/i18n.py and bot/cli_text.py both read it).
+# handlers/i18n.py and bot/words/ both read it).
 Locale = Literal["zh", "en"]
 UNANSWERED_LABELS: dict[UnansweredReason, dict[Locale, str]] = {
     "empty": {"zh": "未作答", "en": "unanswered"},

@@ -277,7 +277,7 @@ def test_migrate_workspace_wants_force_for_another_team_than_it_served(seeded: s
 
 
 def test_the_command_lines_own_words_have_both_languages() -> None:
-    from bot.cli_text import _WORDS
+    from bot.words.workspaces import WORDS as _WORDS
 
     def fields(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}

@@ -28,7 +28,7 @@ from support.slackbot import SECRET, Bot, all_text
 from support.waiting import wait_until
 
 from bot.oauth import DebriefStateStore
-from handlers.i18n import t
+from bot.words import t
 from store.indexer import index_paths
 from store.models import Installation
 

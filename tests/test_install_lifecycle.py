@@ -23,7 +23,7 @@ from support.signed import command_body, event_payload, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
 from bot.erasure import erase_due_spaces
-from handlers.i18n import t
+from bot.words import t
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL

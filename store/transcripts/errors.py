@@ -3,9 +3,10 @@
 indexer reports the first as failed and skips the other two, saying why.
 
 Each reason is English (what `--json` and the logs show) and has a stable code, with
-the values it names (`params`): the catalogue (handlers/i18n.py, `why_<code>`) says it
-in the team's language, and says what to do about it. A reason that is always the same
-sentence is declared once with `reason()`, which remembers its code."""
+the values it names (`params`): the catalogue (store/transcripts/words.py, `why_<code>`,
+said by handlers/i18n.py) says it in the team's language, and says what to do about it.
+A reason that is always the same sentence is declared once with `reason()`, which
+remembers its code."""
 
 from __future__ import annotations
 

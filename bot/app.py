@@ -17,9 +17,9 @@ from slack_sdk.webhook import WebhookClient
 
 from handlers import listeners
 from handlers.deps import Deps, Spaces
-from handlers.outbox import retry_handlers
 from handlers.policy import Policy
-from handlers.views import error_view
+from handlers.sending.outbox import retry_handlers
+from handlers.views.replies import error_view
 from store.factory import Backend
 from store.installations import WorkspaceStore
 

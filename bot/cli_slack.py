@@ -212,7 +212,7 @@ def ask(
     from handlers.audit import record
     from handlers.commands import Kind, answer, parse_command
     from handlers.deps import Deps
-    from handlers.outbox import RecordingOutbox, deliver
+    from handlers.sending.outbox import RecordingOutbox, deliver
 
     settings = settings_for(db_path)
     # every Unicode space is a space: a Chinese input method types `／candidate　总结　000`
@@ -360,8 +360,8 @@ def remind(
 
 def _remind_text(done: RemindRun, locale: Locale, now: datetime, tz: ZoneInfo) -> str:
     """One line a reviewer (what became of their reminder), then one a candidate."""
-    from handlers.views_common import _who
-    from handlers.views_remind import days_overdue, deadline_text, overdue_text
+    from handlers.views.common import _who
+    from handlers.views.remind import days_overdue, deadline_text, overdue_text
 
     if not done.reminders:
         return t(locale, "remind_none", day=done.day)

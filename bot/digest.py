@@ -28,9 +28,9 @@ from slack_sdk import WebClient
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.people import UserNames
-from handlers.posting import PostUnknown, find_posted, post_once
+from handlers.sending.posting import PostUnknown, find_posted, post_once
 from handlers.shared import ask_sharing, unchecked
-from handlers.views import DIGEST_PER_CATEGORY, digest_view
+from handlers.views.lists import DIGEST_PER_CATEGORY, digest_view
 from store.factory import Backend
 from store.models import DigestData
 

@@ -30,11 +30,11 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from handlers.audit import AuditEvent, record
-from handlers.pacing import Pacer
 from handlers.people import user_facts
 from handlers.policy import Policy
-from handlers.posting import PostUnknown, find_posted, post_once
-from handlers.views_remind import reminder_view
+from handlers.sending.pacing import Pacer
+from handlers.sending.posting import PostUnknown, find_posted, post_once
+from handlers.views.remind import reminder_view
 from store.factory import Backend
 from store.models import Candidate, Request
 

@@ -29,12 +29,14 @@ from .audit import AuditEvent, record
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import t
-from .outbox import SlackOutbox
-from .outgoing import Outgoing
+from .sending.outbox import SlackOutbox
+from .sending.outgoing import Outgoing
 from .shared import may_post
-from .views import not_found_view, notice, people_in
-from .views_decide import Target
-from .views_requests import Ask, ask_dm, ask_reply, status_message
+from .views.cards import people_in
+from .views.common import notice
+from .views.decide import Target
+from .views.replies import not_found_view
+from .views.requests import Ask, ask_dm, ask_reply, status_message
 
 logger = logging.getLogger("handlers.asking")
 

@@ -24,13 +24,32 @@ from store.errors import SearchBusyError
 from store.models import DIGEST_CATEGORIES, HIRINGS, Candidate, Hiring
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
-from . import deadlines, views
+from . import deadlines
 from .audit import AuditEvent
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import Locale, t
-from .outgoing import Outgoing
-from .views_requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
+from .sending.outgoing import Outgoing
+from .views.cards import (
+    full_summary_views,
+    outcome_label,
+    outcome_post_text,
+    people_in,
+    summary_view,
+    verdict_views,
+    window,
+)
+from .views.common import notice
+from .views.lists import (
+    OVERVIEW_LIMIT,
+    PAGE_SIZE,
+    digest_list_view,
+    list_view,
+    overview_view,
+    search_view,
+)
+from .views.replies import help_view, not_found_view, pick_view, question_views, unanswered_view
+from .views.requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
 
 FULL_WORDS = {"full", "all", "全文", "全部"}
 MAX_TEXT = 4000
@@ -243,12 +262,12 @@ def _parts(msgs: list[Message], route: Route, asked: Asked, ref: dict[str, Any])
     the fifth ending with a button that goes on. A post in the channel: all of them."""
     if asked.posting:
         return msgs
-    return views.window(msgs, route.part, ref, asked.locale)
+    return window(msgs, route.part, ref, asked.locale)
 
 
 def _help(route: Route, asked: Asked) -> list[Outgoing]:
     lead = t(asked.locale, "empty_command") if route.lead == "empty" else None
-    return [Outgoing(views.help_view(asked.locale, lead))]
+    return [Outgoing(help_view(asked.locale, lead))]
 
 
 # `/candidate search 分布式 最新`: newest first instead of best first
@@ -261,12 +280,12 @@ def _search(route: Route, asked: Asked) -> list[Outgoing]:
     newest = len(words) > 1 and words[-1].casefold() in NEWEST_WORDS
     query = " ".join(words[:-1]) if newest else route.words
     if not query.strip():
-        return [Outgoing(views.notice(t(loc, "need_words")))]
+        return [Outgoing(notice(t(loc, "need_words")))]
     try:
-        hits = store.search(query, limit=views.PAGE_SIZE, sort="newest" if newest else "relevance")
+        hits = store.search(query, limit=PAGE_SIZE, sort="newest" if newest else "relevance")
     except SearchBusyError:  # a burst beyond what the workers can rank in good time
-        return [Outgoing(views.notice(t(loc, "search_busy")))]
-    msg = views.search_view(query, hits, loc, asked.posted_by, newest=newest)
+        return [Outgoing(notice(t(loc, "search_busy")))]
+    msg = search_view(query, hits, loc, asked.posted_by, newest=newest)
     return [Outgoing(msg, post=asked.posting, kind="search")]
 
 
@@ -274,17 +293,17 @@ def _list(route: Route, asked: Asked) -> list[Outgoing]:
     store = asked.deps.store
     position = route.words.strip() or None
     total = store.count(position)
-    rows = store.list_candidates(position, limit=views.PAGE_SIZE, offset=route.offset)
-    msg = views.list_view(rows, total, route.offset, position, asked.locale, asked.posted_by)
+    rows = store.list_candidates(position, limit=PAGE_SIZE, offset=route.offset)
+    msg = list_view(rows, total, route.offset, position, asked.locale, asked.posted_by)
     return [Outgoing(msg, post=asked.posting, kind="list")]
 
 
 def _digest(route: Route, asked: Asked) -> list[Outgoing]:
     loc, store = asked.locale, asked.deps.store
     if route.words not in DIGEST_CATEGORIES:
-        return [Outgoing(views.notice(t(loc, "need_words")))]
-    lines, total = store.digest_lines(route.words, route.since, views.PAGE_SIZE, route.offset)
-    msg = views.digest_list_view(route.words, route.since, lines, total, route.offset, loc)
+        return [Outgoing(notice(t(loc, "need_words")))]
+    lines, total = store.digest_lines(route.words, route.since, PAGE_SIZE, route.offset)
+    msg = digest_list_view(route.words, route.since, lines, total, route.offset, loc)
     return [Outgoing(msg)]
 
 
@@ -292,28 +311,24 @@ def _overview(route: Route, asked: Asked) -> list[Outgoing]:
     """`未回答` without a candidate: who has unanswered questions."""
     store = asked.deps.store
     total = store.count_unanswered()
-    rows = store.list_candidates(
-        limit=views.OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True
-    )
-    msg = views.overview_view(rows, total, route.offset, asked.locale, asked.posted_by)
+    rows = store.list_candidates(limit=OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True)
+    msg = overview_view(rows, total, route.offset, asked.locale, asked.posted_by)
     return [Outgoing(msg, post=asked.posting, kind="unanswered")]
 
 
 def _summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    people = asked.people(views.people_in(c))
-    msg = views.summary_view(c, asked.locale, asked.posted_by, people)
+    people = asked.people(people_in(c))
+    msg = summary_view(c, asked.locale, asked.posted_by, people)
     return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
 
 
 def _full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    msgs = _parts(
-        views.full_summary_views(c, asked.locale), route, asked, {"v": "full", "id": c.id}
-    )
+    msgs = _parts(full_summary_views(c, asked.locale), route, asked, {"v": "full", "id": c.id})
     return [Outgoing(m) for m in msgs]
 
 
 def _unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    msgs = views.unanswered_view(c, asked.locale, asked.posted_by)
+    msgs = unanswered_view(c, asked.locale, asked.posted_by)
     msgs = _parts(msgs, route, asked, {"v": "unanswered", "id": c.id})
     return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="unanswered") for m in msgs]
 
@@ -321,14 +336,14 @@ def _unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
 def _verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     # The verdict is posted for everyone on purpose: reviewers reply in its thread. A long
     # one goes out in several messages, each remembered (a reply in any thread counts).
-    msgs = views.verdict_views(c, asked.locale, asked.name_of(asked.user))
+    msgs = verdict_views(c, asked.locale, asked.name_of(asked.user))
     return [Outgoing(m, post=True, candidate_id=c.id, kind="verdict") for m in msgs]
 
 
 def _verdict_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     """The whole verdict for the asker alone (the summary's "cut short" points here)."""
-    msgs = views.verdict_views(c, asked.locale, None)
-    msgs = views.window(msgs, route.part, {"v": "verdict_full", "id": c.id}, asked.locale)
+    msgs = verdict_views(c, asked.locale, None)
+    msgs = window(msgs, route.part, {"v": "verdict_full", "id": c.id}, asked.locale)
     return [Outgoing(m, candidate_id=c.id) for m in msgs]
 
 
@@ -336,20 +351,20 @@ def _question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     loc = asked.locale
     if route.n is None:
         text = t(loc, "need_number", who=escape(c.id), count=len(c.questions))
-        return [Outgoing(views.notice(text), unresolved=True)]
+        return [Outgoing(notice(text), unresolved=True)]
     matching = [q for q in c.questions if q.number == route.n]
     if not matching:
         text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
-        return [Outgoing(views.notice(text), unresolved=True)]
+        return [Outgoing(notice(text), unresolved=True)]
     q = matching[0]
     people = asked.people([f.reviewer for f in c.followups if f.number == q.number])
-    msgs = views.question_views(c, q, loc, asked.posted_by, people)
+    msgs = question_views(c, q, loc, asked.posted_by, people)
     msgs = _parts(msgs, route, asked, {"v": "question", "id": c.id, "n": q.number})
     return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="question") for m in msgs]
 
 
 def _decide_usage(route: Route, asked: Asked) -> list[Outgoing]:
-    return [Outgoing(views.notice(t(asked.locale, "outcome_need")), unresolved=True)]
+    return [Outgoing(notice(t(asked.locale, "outcome_need")), unresolved=True)]
 
 
 def _may_decide(asked: Asked) -> str | None:
@@ -374,24 +389,24 @@ def _decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
         return _decide_usage(route, asked)
     refused = _may_decide(asked)
     if refused is not None:
-        return [Outgoing(views.notice(t(loc, refused)))]
+        return [Outgoing(notice(t(loc, refused)))]
     thread = store.verdict_post(c.id, asked.channel) if asked.channel else None
     if thread is None:
-        return [Outgoing(views.notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
+        return [Outgoing(notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
     shared = asked.lookups.post_refused() if asked.lookups is not None else None
     if shared is not None:  # a channel another organisation reads: nothing recorded
-        return [Outgoing(views.notice(t(loc, shared)))]
+        return [Outgoing(notice(t(loc, shared)))]
     recorded, before = store.record_outcome(
         c.id, decision, route.note, asked.user, webhook=asked.deps.webhook
     )
     outcome = store.outcome(c.id) if recorded else None
     if outcome is None:  # forgotten or removed just now
-        return [Outgoing(views.not_found_view(loc, route.who), unresolved=True)]
+        return [Outgoing(not_found_view(loc, route.who), unresolved=True)]
     before_by = asked.name_of(before.by) if before is not None else ""
-    text = views.outcome_post_text(asked.name_of(asked.user), outcome, before, before_by, loc)
+    text = outcome_post_text(asked.name_of(asked.user), outcome, before, before_by, loc)
     return [
         Outgoing(
-            views.notice(text),
+            notice(text),
             post=True,
             candidate_id=c.id,
             kind="outcome",
@@ -412,7 +427,7 @@ def _request_general(route: Route, asked: Asked) -> list[Outgoing]:
         text = t(loc, "request_not_people", mentions=escape(route.words))
     else:
         text = t(loc, "request_usage")
-    return [Outgoing(views.notice(text), unresolved=True)]
+    return [Outgoing(notice(text), unresolved=True)]
 
 
 def _may_not_see(user: str, asked: Asked) -> str | None:
@@ -462,21 +477,21 @@ def _request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
         on = deadlines.today(now, deps.tz)
         day = deadlines.read_day(route.when or "", on)
         said = deadlines.day_text(day, loc, on.year) if day else escape(route.when or "")
-        return [Outgoing(views.notice(t(loc, "request_past", due=said)), unresolved=True)]
+        return [Outgoing(notice(t(loc, "request_past", due=said)), unresolved=True)]
     if not isinstance(due, deadlines.Due):
-        return [Outgoing(views.notice(t(loc, "request_usage")), unresolved=True)]
+        return [Outgoing(notice(t(loc, "request_usage")), unresolved=True)]
     if c.outcome is not None:
-        decision = views.outcome_label(loc, c.outcome.decision)
+        decision = outcome_label(loc, c.outcome.decision)
         text = t(loc, "request_has_outcome", who=escape(c.id), decision=decision)
-        return [Outgoing(views.notice(text), candidate_id=c.id)]
+        return [Outgoing(notice(text), candidate_id=c.id)]
     if not asked.channel:
-        return [Outgoing(views.notice(t(loc, "request_no_thread", who=escape(c.id))))]
+        return [Outgoing(notice(t(loc, "request_no_thread", who=escape(c.id))))]
     people, unreadable = _members(route.people, asked)
     if unreadable is not None:
         text = t(loc, "request_group_unreadable", group=f"<!subteam^{unreadable}>")
-        return [Outgoing(views.notice(text))]
+        return [Outgoing(notice(text))]
     if len(people) > MAX_REVIEWERS:
-        return [Outgoing(views.notice(t(loc, "request_too_many", limit=MAX_REVIEWERS)))]
+        return [Outgoing(notice(t(loc, "request_too_many", limit=MAX_REVIEWERS)))]
     decided_by = {d.reviewer for d in c.decisions}
     reviewers: list[str] = []
     refused: list[tuple[str, str]] = []
@@ -662,12 +677,12 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
     assert sub.about is not None, route.kind
     named = sub.alias_of or route.kind
     if not route.who.strip():
-        need_who = views.notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc)
+        need_who = notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc)
         return [Outgoing(need_who, unresolved=True)]
     try:
         found = store.resolve(route.who)
     except SearchBusyError:  # its full-text part waits for a search worker, as searches do
-        return [Outgoing(views.notice(t(loc, "search_busy")))]
+        return [Outgoing(notice(t(loc, "search_busy")))]
     if not found.matches:
         suggestion = None
         if route.kind == Kind.WHO:  # `总接 王磊`: a subcommand mistyped, not a candidate
@@ -675,13 +690,13 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
             meant = suggest_subcommand(first)
             if meant is not None:
                 suggestion = (meant, f"/candidate {meant} {rest.strip()}".rstrip())
-        return [Outgoing(views.not_found_view(loc, route.who, suggestion), unresolved=True)]
+        return [Outgoing(not_found_view(loc, route.who, suggestion), unresolved=True)]
     if found.unique is None:
         ref: dict[str, Any] = {"v": named}
         if route.n is not None:
             ref["n"] = route.n
-        return [Outgoing(views.pick_view(loc, route.who, found.matches, ref), unresolved=True)]
+        return [Outgoing(pick_view(loc, route.who, found.matches, ref), unresolved=True)]
     candidate = store.get_candidate(found.unique.id)
     if candidate is None:  # removed between the two reads
-        return [Outgoing(views.not_found_view(loc, route.who), unresolved=True)]
+        return [Outgoing(not_found_view(loc, route.who), unresolved=True)]
     return sub.about(route, candidate, asked)

@@ -23,7 +23,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from store.transcripts.values import MONTHS
+from store.transcripts.dates import MONTHS
 
 from .i18n import Locale, t
 

@@ -18,19 +18,19 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from slack_sdk import WebClient
 
 from store.factory import Backend
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
 from .acked import Verdicts
 from .i18n import Locale
-from .pacing import Pacer
 from .people import ChannelMembers, UserNames
 from .policy import GrantedTeams, Policy
+from .sending.pacing import Pacer
 from .shared import SharedChannels
 
 logger = logging.getLogger(__name__)
 
 DEPS_KEY = "deps"
-SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth.py)
+SPACE_KEY = "workspace"  # the data space the authorize step found (bot/oauth_authorize.py)
 SPACE_NAME_KEY = "workspace_key"  # … and its Slack id, T… or E…
 
 
@@ -143,7 +143,7 @@ class Spaces:
 
     def of(self, ws: int, key: str | None) -> Deps:
         """The Deps of data space `ws` (Slack id `key`), as its settings are now."""
-        from .views_settings import merged
+        from .views.settings import merged
 
         own = self.base.store.workspace_settings(ws)
         with self._lock:

@@ -45,22 +45,17 @@ from store.indexer import index_paths
 from store.private import private_dir
 from store.transcripts.errors import ZIP
 from store.transcripts.formats import byte_limit, too_large_error
-from store.transcripts.parser import (
-    MAX_BYTES,
-    MAX_DOCUMENT_BYTES,
-    NotATranscript,
-    ParseError,
-    Unreadable,
-    content_hash,
-    parse_transcript,
-)
+from store.transcripts.formats import MAX_BYTES, MAX_DOCUMENT_BYTES
+from store.transcripts.errors import NotATranscript, ParseError, Unreadable
+from store.transcripts.parser import content_hash, parse_transcript
 
 from .audit import AuditEvent, record
 from .blocks import Message, fit
 from .deps import Deps
 from .i18n import reason_text, t
 from .shared import answer_privately, may_post, refusal_key
-from .views import notice, summary_view
+from .views.cards import summary_view
+from .views.common import notice
 
 logger = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from support.slackbot import SECRET, Bot, start_bot
 from support.waiting import wait_until
 from support.web_api import METHODS, Call
 
-from handlers.views import verdict_view
-from handlers.views_decide import Target, decide_actions, targets
+from handlers.views.cards import verdict_view
+from handlers.views.decide import Target, decide_actions, targets
 from store.indexer import index_paths
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"

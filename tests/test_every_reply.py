@@ -251,8 +251,8 @@ def test_every_block_and_element_kind_renders_as_its_words() -> None:
     )
 
     from bot.cli_slack import render_text
-    from handlers.views_decide import Target, decide_modal
-    from handlers.views_home import search_modal
+    from handlers.views.decide import Target, decide_modal
+    from handlers.views.home import search_modal
 
     def opt(text: str) -> Option:
         return Option(value=text, text=PlainTextObject(text=text))

@@ -13,7 +13,7 @@ from support.signed import action_body, block_actions_payload, post_signed
 from support.slackbot import SECRET, Bot
 from support.waiting import wait_until
 
-from handlers.views_home import HomeLine, HomeSection, home_view
+from handlers.views.home import HomeLine, HomeSection, home_view
 from store.indexer import index_paths
 from store.models import DigestLine
 

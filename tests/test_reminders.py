@@ -25,7 +25,7 @@ from support.waiting import wait_until
 from bot.app import web_client
 from bot.remind import Reminder
 from bot.settings import Settings, load_settings
-from handlers.views_decide import Target
+from handlers.views.decide import Target
 from store.factory import open_store
 from store.indexer import index_paths
 

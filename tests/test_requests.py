@@ -29,10 +29,11 @@ from test_home import click, lines, open_home, section_of
 from bot.cli import cli
 from handlers.blocks import MESSAGE_BUDGET, json_size
 from handlers.deadlines import end_of_day
-from handlers.views_decide import Target
-from handlers.views_requests import ask_dm, status_message
+from handlers.views.decide import Target
+from handlers.views.requests import ask_dm, status_message
 from store.indexer import index_paths
-from store.models import Candidate, Request
+from store.models import Candidate
+from store.request_models import Request
 from store.transcripts.parser import parse_transcript
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL

@@ -25,10 +25,10 @@ from support.waiting import wait_until
 from support.web_api import METHODS, Call
 
 from handlers.i18n import t
-from handlers.views_home import HOME_SEARCH
-from handlers.views_settings import DIGEST_TIME, SETTINGS, USERS
+from handlers.views.home import HOME_SEARCH
+from handlers.views.settings import DIGEST_TIME, SETTINGS, USERS
 from store.indexer import index_paths
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
 pytestmark = pytest.mark.both_backends
 

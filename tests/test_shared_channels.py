@@ -27,8 +27,8 @@ from test_workspace_settings import submit as submit_settings
 
 from bot.cli import cli
 from handlers.i18n import t
-from handlers.views_decide import DECIDE, Target
-from handlers.views_shared import SHARED
+from handlers.views.decide import DECIDE, Target
+from handlers.views.shared import SHARED
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends

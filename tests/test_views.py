@@ -15,7 +15,8 @@ from handlers.blocks import marker_problems
 from handlers.commands import Route, answer, parse_command
 from handlers.deps import Deps
 from handlers.i18n import Locale
-from handlers.views import digest_list_view, digest_view, help_view
+from handlers.views.lists import digest_list_view, digest_view
+from handlers.views.replies import help_view
 from store.indexer import index_paths
 from store.sqlite.store import Store
 

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from handlers.i18n import Locale
-from handlers.views import question_views, summary_view, unanswered_view
+from handlers.views.cards import summary_view
+from handlers.views.replies import question_views, unanswered_view
 from store.models import Candidate, Followup
 from store.transcripts.parser import parse_transcript
 

@@ -40,7 +40,7 @@ from test_webhook import (
 
 from bot.cli import cli
 from bot.webhook import Deliverer
-from handlers.views_settings import DECIDERS, SETTINGS
+from handlers.views.settings import DECIDERS, SETTINGS
 from store.factory import Backend, open_store
 from store.indexer import index_paths
 
@@ -49,7 +49,7 @@ pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 ALPHA, BETA = "T0002", "T0003"
 ALPHA_SECRET = "alpha-own-secret-5e4d3c2b1a"
-# the settings modal's webhook fields (handlers/views_webhook.py)
+# the settings modal's webhook fields (handlers/views/webhook.py)
 HOOK_URL, SECRET_BLOCK, HOOK_CLEAR = "s_hook_url", "s_hook_secret", "s_hook_clear"
 
 
@@ -347,7 +347,7 @@ def delivering() -> Iterator[list[Deliverer]]:
 def test_an_organisation_s_rows_name_the_organisation(db_target: str) -> None:
     """An org-wide install's space is the organisation's (`enterprise_id` alone); a
     workspace of an Enterprise Grid installed on its own names both."""
-    from store.models import Installation
+    from store.workspace_models import Installation
 
     store = open_store(db_target)
     try:

@@ -19,7 +19,7 @@ from support.signed import action_body, command_body, event_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
 from handlers.i18n import t
-from handlers.views_settings import (
+from handlers.views.settings import (
     CHANNELS,
     DIGEST_CHANNEL,
     DIGEST_TIME,

@@ -27,7 +27,7 @@ from bot.cli import cli
 from bot.erasure import RetentionJob
 from bot.workspace_jobs import WorkspaceJobs
 from handlers.i18n import t
-from handlers.views_settings import CHANNELS, DIGEST_CHANNEL, DIGEST_TIME, TIMEZONE
+from handlers.views.settings import CHANNELS, DIGEST_CHANNEL, DIGEST_TIME, TIMEZONE
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends

@@ -33,11 +33,10 @@ from ..deps import Deps, deps_of
 from ..i18n import t
 from ..people import is_workspace_admin
 from ..policy import GrantedTeams, Policy
-from ..views import notice
-from ..views_common import no_access_home
-from ..views_decide import Target
-from ..views_home import HOME_SETTINGS
-from ..views_settings import SETTINGS
+from ..views.common import no_access_home, notice
+from ..views.decide import Target
+from ..views.home import HOME_SETTINGS
+from ..views.settings import SETTINGS
 
 logger = logging.getLogger("handlers.access")
 

@@ -15,10 +15,11 @@ from ..blocks import decode_value
 from ..commands import answer, route_from_value
 from ..deps import Deps, deps_of
 from ..i18n import t
-from ..outbox import ack_now, deliver
-from ..outgoing import Outgoing
-from ..sending import SlackSender, sender_for
-from ..views import CONTINUE, OPEN, PAGE, POST, error_view, notice
+from ..sending.outbox import ack_now, deliver
+from ..sending.outgoing import Outgoing
+from ..sending.slack import SlackSender, sender_for
+from ..views.common import CONTINUE, OPEN, PAGE, POST, notice
+from ..views.replies import error_view
 
 logger = logging.getLogger("handlers.actions")
 

@@ -35,7 +35,7 @@ from ..audit import AuditEvent, record
 from ..deps import Deps, deps_of
 from ..i18n import t
 from ..shared import REFUSED, may_post, refusal_key, unchecked
-from ..views_decide import (
+from ..views.decide import (
     DECIDE,
     DECISION_ACTION,
     DECISION_BLOCK,

@@ -26,9 +26,9 @@ from ..blocks import read_value
 from ..deps import Deps, deps_of
 from ..i18n import Locale, t
 from ..people import is_workspace_admin
-from ..views import summary_view
-from ..views_decide import label
-from ..views_home import (
+from ..views.cards import summary_view
+from ..views.decide import label
+from ..views.home import (
     HOME_OPEN,
     HOME_PAGE,
     HOME_SEARCH,
@@ -46,7 +46,7 @@ from ..views_home import (
     search_modal,
     summary_modal,
 )
-from ..views_requests import home_note
+from ..views.requests import home_note
 from .access import home_allowed
 
 

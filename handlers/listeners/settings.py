@@ -27,8 +27,8 @@ from ..audit import AuditEvent, record
 from ..deps import deps_of
 from ..i18n import t
 from ..people import is_workspace_admin
-from ..views_home import HOME_SETTINGS
-from ..views_settings import (
+from ..views.home import HOME_SETTINGS
+from ..views.settings import (
     SETTINGS,
     USERS,
     merged,
@@ -37,7 +37,7 @@ from ..views_settings import (
     parse_settings,
     settings_modal,
 )
-from ..views_webhook import WebhookChange, parse_webhook, with_webhook
+from ..views.webhook import WebhookChange, parse_webhook, with_webhook
 from .home import publish_home
 
 logger = logging.getLogger("handlers.settings")

@@ -11,11 +11,11 @@ from slack_sdk import WebClient
 from ..audit import record
 from ..commands import Lookups, answer, parse_command
 from ..deps import Deps, deps_of
-from ..outbox import ack_now, deliver
 from ..people import group_members
-from ..sending import sender_for
+from ..sending.outbox import ack_now, deliver
+from ..sending.slack import sender_for
 from ..shared import may_post, refusal_key
-from ..views import error_view
+from ..views.replies import error_view
 
 logger = logging.getLogger("handlers.slash")
 

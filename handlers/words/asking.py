@@ -7,7 +7,7 @@ from __future__ import annotations
 from store.models import Locale
 
 WORDS: dict[str, dict[Locale, str]] = {
-    # asking reviewers (`/candidate 邀请`, handlers/commands.py, asking.py, views_requests.py)
+    # asking reviewers (`/candidate 邀请`, handlers/commands.py, asking.py, views/requests.py)
     "request_usage": {
         "zh": "请这样写：`/candidate 邀请 &lt;候选人&gt; @评审… [截止 &lt;时间&gt;]`。"
         "时间可以是 `周五`、`明天`、`12月4日`、`2026-12-04`、`3天`，不写则为两个工作日后。"

@@ -96,7 +96,7 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "这些设置适用于整个组织，只有组织的管理员和所有者可以修改。",
         "en": "These settings are the whole organisation's: only its admins and owners may change them.",
     },
-    # the workspace's own webhook for its ATS (issue 34; handlers/views_webhook.py)
+    # the workspace's own webhook for its ATS (issue 34; handlers/views/webhook.py)
     "settings_hook_url": {
         "zh": "录用结论发送到（ATS 的 Webhook 地址）",
         "en": "Send hiring decisions to (your ATS's webhook URL)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from handlers.views_settings import SETTINGS
+from handlers.views.settings import SETTINGS
 from support.signed import action_body, post_signed
 from support.slackbot import SECRET, Bot
 

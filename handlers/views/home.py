@@ -25,14 +25,14 @@ from slack_sdk.models.views import View
 
 from store.models import DigestLine, SearchHit, plain_years
 
-from .blocks import MAX_MODAL_TITLE, actions, button, escape, fit, header, mrkdwn, plain, section
-from .i18n import Locale, t
-from .views_common import POST, _dated
+from ..blocks import MAX_MODAL_TITLE, actions, button, escape, fit, header, mrkdwn, plain, section
+from ..i18n import Locale, t
+from .common import POST, _dated
 
 HOME_OPEN = "home_open"  # `home_open:<n>`, value {"id": candidate}
 HOME_PAGE = "home_page"  # `home_page:<section>:<prev|next>`, value {"s": section, "o": offset}
 HOME_SEARCH = "home_search"  # the search button, and the search modal's callback_id
-HOME_SETTINGS = "ws_settings"  # the workspace settings button (handlers/views_settings.py)
+HOME_SETTINGS = "ws_settings"  # the workspace settings button (handlers/views/settings.py)
 SEARCH_BLOCK, SEARCH_ACTION = "query", "home_search_query"
 PER_SECTION = 10
 SEARCH_RESULTS = 20

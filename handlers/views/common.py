@@ -19,7 +19,7 @@ from store.models import (
     plain_years,
 )
 
-from .blocks import (
+from ..blocks import (
     Message,
     actions,
     button,
@@ -31,7 +31,7 @@ from .blocks import (
     section,
     unescape,
 )
-from .i18n import Locale, t
+from ..i18n import Locale, t
 
 POSITION_LIMIT = 100
 # a header is at most 150 characters (Slack): name, position, round and date fit in it

@@ -9,10 +9,10 @@ from typing import Any
 
 from slack_sdk.models.blocks import CheckboxesElement, InputBlock, Option
 
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
-from .blocks import plain
-from .i18n import Locale, t
+from ..blocks import plain
+from ..i18n import Locale, t
 
 SHARED = "s_shared"  # the block id (its element's action id is "v")
 ALLOW = "allow"

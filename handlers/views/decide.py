@@ -26,8 +26,8 @@ from slack_sdk.models.views import View
 
 from store.models import DECISIONS, Decision
 
-from .blocks import MAX_MODAL_TITLE, escape, fit, mrkdwn, plain, read_value
-from .i18n import Locale, t
+from ..blocks import MAX_MODAL_TITLE, escape, fit, mrkdwn, plain, read_value
+from ..i18n import Locale, t
 
 DECIDE = "decide"  # action ids `decide:<decision>` and `decide:more`; the modal's callback_id
 MORE = f"{DECIDE}:more"

@@ -9,16 +9,10 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from store.models import (
-    DIGEST_CATEGORIES,
-    CandidateSummary,
-    DigestData,
-    DigestLine,
-    Request,
-    SearchHit,
-)
+from store.models import DIGEST_CATEGORIES, CandidateSummary, DigestData, DigestLine, SearchHit
+from store.request_models import Request
 
-from .blocks import (
+from ..blocks import (
     MAX_BLOCKS,
     MESSAGE_BUDGET,
     Message,
@@ -32,8 +26,8 @@ from .blocks import (
     message,
     section,
 )
-from .i18n import Locale, t
-from .views_common import (
+from ..i18n import Locale, t
+from .common import (
     OPEN,
     PAGE,
     POST,
@@ -47,7 +41,7 @@ from .views_common import (
     person,
     spaced,
 )
-from .views_remind import deadline_text
+from .remind import deadline_text
 
 SNIPPET_LIMIT = 400
 NEWEST_WORD = "newest"  # what the post button adds to the words to keep the order

@@ -20,9 +20,10 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Candidate, Request
+from store.models import Candidate
+from store.request_models import Request
 
-from .blocks import (
+from ..blocks import (
     MAX_BLOCKS,
     MESSAGE_BUDGET,
     Message,
@@ -34,11 +35,11 @@ from .blocks import (
     message,
     section,
 )
-from .deadlines import Due, day_text, due_text, local_day, today, utc_iso
-from .i18n import Locale, t
-from .views import summary_view
-from .views_common import People, _who
-from .views_decide import Target, decide_actions, label, targets
+from ..deadlines import Due, day_text, due_text, local_day, today, utc_iso
+from ..i18n import Locale, t
+from .cards import summary_view
+from .common import People, _who
+from .decide import Target, decide_actions, label, targets
 
 MAX_REVIEWERS = 30  # asked at once (a user group counts its members)
 NAMES_SHOWN = 40  # people named on one line of the status message; the rest are counted

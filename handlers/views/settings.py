@@ -26,14 +26,14 @@ from slack_sdk.models.blocks import (
 )
 from slack_sdk.models.views import View
 
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
-from .blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
-from .i18n import Locale, t
-from .views_shared import parse_shared, shared_block
-from .views_timezone import TIMEZONE as TIMEZONE  # its block id, for the tests
-from .views_timezone import parse_timezone, timezone_block
-from .views_webhook import webhook_blocks
+from ..blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
+from ..i18n import Locale, t
+from .shared import parse_shared, shared_block
+from .timezone import TIMEZONE as TIMEZONE
+from .timezone import parse_timezone, timezone_block
+from .webhook import webhook_blocks
 
 SETTINGS = "ws_settings"  # the Home tab's button, and the modal's callback_id
 _GROUP_RE = re.compile(r"S[A-Z0-9]+")

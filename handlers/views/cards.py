@@ -11,20 +11,20 @@ space, where Slack would show the marker instead of the formatting (`spaced`).
 People are `<@U…>` mentions only in private replies; a message for the channel gets
 `people` (user id -> display name) and names them in plain text.
 
-The lists (search, list, overview, digest) are in views_lists.py.
+The replies to the asker (help, a pick list, the questions, the error) are in
+replies.py, the lists (search, list, overview, digest) in lists.py.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Candidate, CandidateSummary, Outcome, Question
+from store.models import Candidate, Outcome
 
-from .blocks import (
+from ..blocks import (
     Message,
     actions,
     button,
@@ -38,12 +38,10 @@ from .blocks import (
     section,
     unescape,
 )
-from .i18n import Locale, t
-from .views_common import (
+from ..i18n import Locale, t
+from .common import (
     CONTINUE,
     OPEN,
-    PAGE,
-    POST,
     People,
     _post_button,
     _posted_by,
@@ -54,10 +52,9 @@ from .views_common import (
     decision_label,
     headline,
     interviewers_text,
-    notice,
     person,
 )
-from .views_decide import decide_actions
+from .decide import decide_actions
 
 # The card fits a phone screen: the profile's and the summary's first sentences, the rest
 # one click away (the full view, `Kind.FULL`).
@@ -66,25 +63,7 @@ SUMMARY_GIST = 200
 GIST_LIMIT = 160
 OPEN_SHOWN = 5  # unanswered questions listed on the card, each with its first words
 FIRST_WORDS = 40
-PICK_LIMIT = 10
 MAX_PARTS = 5  # messages one response_url takes (Slack: 5 posts in 30 minutes)
-
-
-def _gist(text: str, limit: int = GIST_LIMIT) -> tuple[str, bool]:
-    """The first sentences of a verdict, up to `limit`."""
-    sentences = re.split(r"(?<=[。！？!?])", text.strip())
-    gist = ""
-    for s in sentences:
-        if len(gist) + len(s) > limit:
-            break
-        gist += s
-    if not gist:
-        return fit(text, limit)
-    escaped, _ = fit(gist, limit)
-    return escaped, len(gist.strip()) < len(text.strip())
-
-
-# -- messages in parts ------------------------------------------------------------------------
 
 
 def label_parts(messages: list[Message], locale: Locale) -> list[Message]:
@@ -111,50 +90,24 @@ def window(
     return shown
 
 
+def _gist(text: str, limit: int = GIST_LIMIT) -> tuple[str, bool]:
+    """The first sentences of a verdict, up to `limit`."""
+    sentences = re.split(r"(?<=[。！？!?])", text.strip())
+    gist = ""
+    for s in sentences:
+        if len(gist) + len(s) > limit:
+            break
+        gist += s
+    if not gist:
+        return fit(text, limit)
+    escaped, _ = fit(gist, limit)
+    return escaped, len(gist.strip()) < len(text.strip())
+
+
+# -- messages in parts ------------------------------------------------------------------------
+
+
 # -- help and simple answers ----------------------------------------------------------------
-
-
-def help_view(locale: Locale, lead: str | None = None) -> Message:
-    blocks: list[Block] = [header(t(locale, "help_title"))]
-    if lead:
-        blocks.append(section(escape(lead)))
-    blocks.append(section(t(locale, "help_body")))
-    return message(t(locale, "help_title"), blocks)
-
-
-def not_found_view(
-    locale: Locale, query: str, suggestion: tuple[str, str] | None = None
-) -> Message:
-    """No candidate matches `query`. When its first word looks like a mistyped subcommand,
-    `suggestion` (the subcommand's name, the command with it) is the whole answer: the
-    command as it was meant, nothing else to read past."""
-    if suggestion is not None:
-        _name, example = suggestion
-        return notice(t(locale, "did_you_mean", example=fit(example, 200)[0]))
-    q, _ = fit(query, 200)
-    return notice(t(locale, "not_found", query=q), with_help=True, locale=locale)
-
-
-def pick_view(
-    locale: Locale, query: str, matches: Sequence[CandidateSummary], ref: dict[str, Any]
-) -> Message:
-    """Who matches, each as `name · position · round · date` and the interviewers, so
-    two interviews of one person (or two people of one name) are told apart."""
-    q, _ = fit(query, 200)
-    blocks: list[Block] = [section(t(locale, "pick", count=len(matches), query=q))]
-    for i, m in enumerate(matches[:PICK_LIMIT]):
-        facts = [
-            interviewers_text(m.interviewers, locale),
-            _years(m.years, locale, m.years_text),
-            t(locale, "questions_count", total=m.questions, open=m.unanswered),
-        ]
-        line = f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f)
-        blocks.append(
-            section(line, accessory=button(t(locale, "open"), f"{OPEN}:{i}", {**ref, "id": m.id}))
-        )
-    if len(matches) > PICK_LIMIT:
-        blocks.append(context(t(locale, "pick_more", shown=PICK_LIMIT)))
-    return message(t(locale, "pick", count=len(matches), query=query), blocks)
 
 
 # -- summary -------------------------------------------------------------------------------
@@ -370,112 +323,4 @@ def verdict_view(c: Candidate, locale: Locale, posted_by: str | None) -> Message
 # -- unanswered ----------------------------------------------------------------------------
 
 
-def _question_line(q: Question, locale: Locale) -> str:
-    question, _ = fit(q.question, 1200)
-    text = f"*{t(locale, 'question', n=q.number)}* ({_reason(q, locale)}) {question}"
-    if q.goal:
-        goal, _ = fit(q.goal, 800)
-        text += f"\n_{t(locale, 'goal')}_ {goal}"
-    return text
-
-
-def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> list[Message]:
-    open_qs = c.open_questions
-    head: list[Block] = [header(f"{t(locale, 'unanswered_title')} · {_who(c, locale)}")]
-    if not open_qs:
-        head.append(section(t(locale, "none_unanswered", who=escape(c.id))))
-    body: list[Block] = [section(_question_line(q, locale)) for q in open_qs]
-    tail: list[Block] = (
-        _posted_by(locale, posted_by)
-        if posted_by
-        else [_post_button(locale, {"v": "unanswered", "id": c.id})]
-    )
-    fallback = f"{t(locale, 'unanswered_title')} · {_who(c, locale)}: {len(open_qs)}"
-    kind = "in_channel" if posted_by else "ephemeral"
-    return label_parts(pack(head, body, fallback, kind, tail), locale)
-
-
 # -- one question in full ------------------------------------------------------------------
-
-
-def question_views(
-    c: Candidate,
-    q: Question,
-    locale: Locale,
-    posted_by: str | None = None,
-    people: People | None = None,
-) -> list[Message]:
-    head: list[Block] = [header(f"{_who(c, locale)} · {t(locale, 'question', n=q.number)}")]
-    body: list[Block] = [section(p) for p in chunks(q.question)]
-    if q.goal:
-        body.append(section(f"_{t(locale, 'goal')}_"))
-        body += [section(p) for p in chunks(q.goal)]
-    answer_title = f"*{t(locale, 'answer')}*"
-    if c.is_open(q) and q.answer:  # `不知道`, `跳过`: say what it means
-        answer_title += f" ({_reason(q, locale)})"
-    body.append(section(answer_title))
-    if q.answer:
-        body += [section(p) for p in chunks(q.answer)]
-    else:
-        body.append(section(t(locale, "no_answer")))
-    followup = c.followup_for(q.number)
-    if followup:
-        who = person(followup.reviewer, None if not posted_by else (people or {}))
-        body.append(section(f"*{t(locale, 'followup', who=who)}*"))
-        body += [section(p) for p in chunks(followup.answer)]
-    tail: list[Block] = (
-        _posted_by(locale, posted_by)
-        if posted_by
-        else [_post_button(locale, {"v": "question", "id": c.id, "n": q.number})]
-    )
-    fallback = f"{_who(c, locale)} · {t(locale, 'question', n=q.number)}: {q.question}"
-    messages = pack(head, body, fallback, "in_channel" if posted_by else "ephemeral", tail)
-    return label_parts(messages, locale)
-
-
-def error_view(locale: Locale) -> Message:
-    return notice(t(locale, "error"))
-
-
-# The lists live in their own module; these names stay importable from here.
-from .views_lists import (  # noqa: E402
-    DIGEST_PER_CATEGORY,
-    OVERVIEW_LIMIT,
-    PAGE_SIZE,
-    SNIPPET_LIMIT,
-    digest_list_view,
-    digest_view,
-    list_view,
-    overview_view,
-    search_view,
-)
-
-__all__ = [
-    "CONTINUE",
-    "DIGEST_PER_CATEGORY",
-    "MAX_PARTS",
-    "OPEN",
-    "OVERVIEW_LIMIT",
-    "PAGE",
-    "PAGE_SIZE",
-    "POST",
-    "SNIPPET_LIMIT",
-    "digest_list_view",
-    "digest_view",
-    "error_view",
-    "full_summary_views",
-    "help_view",
-    "label_parts",
-    "list_view",
-    "not_found_view",
-    "notice",
-    "overview_view",
-    "pick_view",
-    "question_views",
-    "search_view",
-    "summary_view",
-    "unanswered_view",
-    "verdict_view",
-    "verdict_views",
-    "window",
-]

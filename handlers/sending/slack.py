@@ -9,15 +9,15 @@ from typing import Any
 
 from slack_sdk import WebClient
 
-from .asking import ask_reviewers, refresh_status
-from .blocks import Message
-from .deps import Deps
+from ..asking import ask_reviewers, refresh_status
+from ..blocks import Message
+from ..deps import Deps
 from .outbox import SlackOutbox, is_direct
 from .outgoing import Outgoing
 
 
 class SlackSender:
-    """The Outbox `deliver` carries a plan out through, in Slack (handlers/outbox.py)."""
+    """The Outbox `deliver` carries a plan out through, in Slack (handlers/sending/outbox.py)."""
 
     def __init__(self, outbox: SlackOutbox) -> None:
         self.outbox = outbox

@@ -15,9 +15,9 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
-from store.models import Request
+from store.request_models import Request
 
-from .blocks import (
+from ..blocks import (
     MAX_BLOCKS,
     MESSAGE_BUDGET,
     Message,
@@ -28,9 +28,9 @@ from .blocks import (
     message,
     section,
 )
-from .i18n import Locale, t
-from .views_common import Shown, _who
-from .views_decide import Target, decide_actions, targets
+from ..i18n import Locale, t
+from .common import Shown, _who
+from .decide import Target, decide_actions, targets
 
 REMIND_MAX = 10  # candidates listed in one reminder at most; the rest are counted
 _TAIL_BLOCKS = 2  # "and N more" and the closing line

@@ -1,14 +1,14 @@
 """What a listener or a command hands the sender: one message to send, and how (the
 asker alone, or posted in the channel), with what follows it (reviewers to ask, status
-messages to bring up to date). A list of them is a plan: handlers/outbox.py `deliver`
+messages to bring up to date). A list of them is a plan: handlers/sending/outbox.py `deliver`
 carries it out, in order, and calls back into nothing that made it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .blocks import Message
-from .views_requests import Ask
+from ..blocks import Message
+from ..views.requests import Ask
 
 
 @dataclass

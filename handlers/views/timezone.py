@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from slack_sdk.models.blocks import InputBlock, PlainTextInputElement
 
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
-from .blocks import plain
-from .i18n import Locale, t
+from ..blocks import plain
+from ..i18n import Locale, t
 
 TIMEZONE = "s_tz"  # its block id (its element's action id is "v")
 MAX_ZONE = 64  # the longest IANA name is about 32 characters

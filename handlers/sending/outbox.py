@@ -1,6 +1,6 @@
 """Where rendered messages go: back to the asker, or into the channel.
 
-`deliver` carries out a plan (a list of `Outgoing`, handlers/outgoing.py) through an
+`deliver` carries out a plan (a list of `Outgoing`, handlers/sending/outgoing.py) through an
 `Outbox`, in order. `SlackOutbox` speaks to Slack (response_url first,
 chat.postEphemeral once the response_url is spent or expired, chat.postMessage for
 posts) and remembers every post about a candidate so replies in its thread can be tied
@@ -10,7 +10,7 @@ to them, and in the audit; it knows nothing of what asked for a message.
 An answer may end with reviewers to ask (`Outgoing.ask`), or name a candidate whose
 request status messages are to be brought up to date once it is sent
 (`Outgoing.refresh`): the Outbox that carries those out in Slack is
-handlers/sending.py's, which hands them to handlers/asking.py.
+handlers/sending/slack.py's, which hands them to handlers/asking.py.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from slack_sdk.webhook import WebhookClient
 
 from store.factory import Backend
 
-from .audit import AuditEvent, record
-from .blocks import Message, escape
-from .deps import Deps
-from .i18n import Locale, t
+from ..audit import AuditEvent, record
+from ..blocks import Message, escape
+from ..deps import Deps
+from ..i18n import Locale, t
+from ..shared import may_post, refusal_key
+from ..views.common import notice
 from .outgoing import Outgoing
 from .pacing import Pacer
 from .posting import (
@@ -40,8 +42,6 @@ from .posting import (
     ServerErrorRetryUnlessPosted,
     post_once,
 )
-from .shared import may_post, refusal_key
-from .views import notice
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ RESPONSE_URL_POSTS = 5  # Slack accepts 5 posts to one response_url in 30 minute
 def retry_handlers() -> list[Any]:
     """Slack answering 429 is retried (Retry-After honoured: it did not process the call);
     a 5xx or a dropped connection too, except for chat.postMessage, which may have been
-    posted: its sender looks before posting again (handlers/posting.py)."""
+    posted: its sender looks before posting again (handlers/sending/posting.py)."""
     return [
         ConnectionRetryUnlessPosted(max_retry_count=2),
         RateLimitErrorRetryHandler(max_retry_count=3),

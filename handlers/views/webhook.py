@@ -16,10 +16,10 @@ from urllib.parse import urlsplit
 
 from slack_sdk.models.blocks import CheckboxesElement, InputBlock, Option, PlainTextInputElement
 
-from store.models import WorkspaceSettings
+from store.workspace_models import WorkspaceSettings
 
-from .blocks import plain
-from .i18n import Locale, t
+from ..blocks import plain
+from ..i18n import Locale, t
 
 HOOK_URL, HOOK_SECRET, HOOK_CLEAR = "s_hook_url", "s_hook_secret", "s_hook_clear"
 CLEAR = "clear"

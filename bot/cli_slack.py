@@ -210,8 +210,9 @@ def ask(
 ) -> None:
     """Run a /candidate command without Slack: `debrief ask "/candidate 总结 000"`."""
     from handlers.audit import record
-    from handlers.commands import Kind, answer, parse_command
+    from handlers.commands import answer, parse_command
     from handlers.deps import Deps
+    from handlers.route import Kind
     from handlers.sending.outbox import RecordingOutbox, deliver
 
     settings = settings_for(db_path)

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from handlers.commands import SUBCOMMANDS, Kind, Route, parse_command, route_from_value
+from handlers.commands import SUBCOMMANDS, parse_command, route_from_value
+from handlers.route import Kind, Route
 
 H, W, S, F, U, V, Q, SE, L, D = (
     Kind.HELP,

@@ -28,11 +28,14 @@ from support.fake_slack import FakeClock, FakeSlack
 from support.signed import command_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
-from handlers.commands import Route, answer, parse_command
+from handlers.commands import answer, parse_command
 from handlers.deps import Deps
+from handlers.route import Route
 from store.models import SearchHit, Transcript
 from store.sqlite.store import Store
-from store.transcripts.parser import MAX_BYTES, ParseError, parse_transcript
+from store.transcripts.errors import ParseError
+from store.transcripts.formats import MAX_BYTES
+from store.transcripts.parser import parse_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"

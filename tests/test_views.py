@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from handlers.blocks import marker_problems
-from handlers.commands import Route, answer, parse_command
+from handlers.commands import answer, parse_command
 from handlers.deps import Deps
 from handlers.i18n import Locale
+from handlers.route import Route
 from handlers.views.lists import digest_list_view, digest_view
 from handlers.views.replies import help_view
 from store.indexer import index_paths

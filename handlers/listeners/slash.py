@@ -8,8 +8,9 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from ..answers import Lookups
 from ..audit import record
-from ..commands import Lookups, answer, parse_command
+from ..commands import answer, parse_command
 from ..deps import Deps, deps_of
 from ..people import group_members
 from ..sending.outbox import ack_now, deliver

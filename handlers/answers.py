@@ -1,0 +1,361 @@
+"""Each subcommand's answer (pure but for the store it asks): a route in, a plan of
+`Outgoing` out. Named by handlers/commands.py's table; `Asked` is who asked, from
+where, and what only Slack can say of the people a request names (`Lookups`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from store.errors import SearchBusyError
+from store.models import DIGEST_CATEGORIES, Candidate
+
+from . import deadlines
+from .blocks import Message, escape
+from .deps import Deps
+from .i18n import Locale, t
+from .route import HIRING_WORDS, Route
+from .sending.outgoing import Outgoing
+from .views.cards import (
+    full_summary_views,
+    outcome_label,
+    outcome_post_text,
+    people_in,
+    summary_view,
+    verdict_views,
+    window,
+)
+from .views.common import notice
+from .views.lists import (
+    OVERVIEW_LIMIT,
+    PAGE_SIZE,
+    digest_list_view,
+    list_view,
+    overview_view,
+    search_view,
+)
+from .views.replies import help_view, not_found_view, question_views, unanswered_view
+from .views.requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
+
+# user ids -> display names, for what is posted in a channel (None: ids as plain text)
+Names = Callable[[Iterable[str]], Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """What only Slack can say, for asking reviewers (read after the acknowledgement)."""
+
+    # whether a user belongs to this workspace (not another organisation's, in Slack Connect)
+    belongs: Callable[[str], bool]
+    # a user group's members (None: it cannot be read)
+    members: Callable[[str], list[str] | None]
+    # why candidate data may not be posted in this channel (a catalogue key: shared with
+    # another organisation, handlers/shared.py), or None
+    post_refused: Callable[[], str | None] = lambda: None
+
+
+# -- answering ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Who asked, and whether the answer is for everyone in the channel."""
+
+    deps: Deps
+    user: str
+    posting: bool
+    names: Names | None = None
+    channel: str | None = None
+    lookups: Lookups | None = None
+
+    @property
+    def locale(self) -> Locale:
+        return self.deps.locale
+
+    @property
+    def posted_by(self) -> str | None:
+        """Who posted it, by display name: a post in a channel notifies nobody it names."""
+        return self.name_of(self.user) if self.posting else None
+
+    def name_of(self, user: str) -> str:
+        """A user's display name (their ID as plain text when Slack cannot say)."""
+        found = dict(self.names([user])) if self.names is not None else {}
+        return found.get(user, user)
+
+    def people(self, ids: Iterable[str]) -> Mapping[str, str] | None:
+        """How to name `ids`: None in a private reply (mentions); display names in a post."""
+        if not self.posting:
+            return None
+        wanted = list(ids)
+        return dict(self.names(wanted)) if self.names is not None and wanted else {}
+
+
+def _parts(msgs: list[Message], route: Route, asked: Asked, ref: dict[str, Any]) -> list[Message]:
+    """A private reply: at most five messages (one response_url), from `route.part` on,
+    the fifth ending with a button that goes on. A post in the channel: all of them."""
+    if asked.posting:
+        return msgs
+    return window(msgs, route.part, ref, asked.locale)
+
+
+def on_help(route: Route, asked: Asked) -> list[Outgoing]:
+    lead = t(asked.locale, "empty_command") if route.lead == "empty" else None
+    return [Outgoing(help_view(asked.locale, lead))]
+
+
+# `/candidate search 分布式 最新`: newest first instead of best first
+NEWEST_WORDS = frozenset({"最新", "newest"})
+
+
+def on_search(route: Route, asked: Asked) -> list[Outgoing]:
+    loc, store = asked.locale, asked.deps.store
+    words = route.words.split()
+    newest = len(words) > 1 and words[-1].casefold() in NEWEST_WORDS
+    query = " ".join(words[:-1]) if newest else route.words
+    if not query.strip():
+        return [Outgoing(notice(t(loc, "need_words")))]
+    try:
+        hits = store.search(query, limit=PAGE_SIZE, sort="newest" if newest else "relevance")
+    except SearchBusyError:  # a burst beyond what the workers can rank in good time
+        return [Outgoing(notice(t(loc, "search_busy")))]
+    msg = search_view(query, hits, loc, asked.posted_by, newest=newest)
+    return [Outgoing(msg, post=asked.posting, kind="search")]
+
+
+def on_list(route: Route, asked: Asked) -> list[Outgoing]:
+    store = asked.deps.store
+    position = route.words.strip() or None
+    total = store.count(position)
+    rows = store.list_candidates(position, limit=PAGE_SIZE, offset=route.offset)
+    msg = list_view(rows, total, route.offset, position, asked.locale, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, kind="list")]
+
+
+def on_digest(route: Route, asked: Asked) -> list[Outgoing]:
+    loc, store = asked.locale, asked.deps.store
+    if route.words not in DIGEST_CATEGORIES:
+        return [Outgoing(notice(t(loc, "need_words")))]
+    lines, total = store.digest_lines(route.words, route.since, PAGE_SIZE, route.offset)
+    msg = digest_list_view(route.words, route.since, lines, total, route.offset, loc)
+    return [Outgoing(msg)]
+
+
+def on_overview(route: Route, asked: Asked) -> list[Outgoing]:
+    """`未回答` without a candidate: who has unanswered questions."""
+    store = asked.deps.store
+    total = store.count_unanswered()
+    rows = store.list_candidates(limit=OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True)
+    msg = overview_view(rows, total, route.offset, asked.locale, asked.posted_by)
+    return [Outgoing(msg, post=asked.posting, kind="unanswered")]
+
+
+def on_summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    people = asked.people(people_in(c))
+    msg = summary_view(c, asked.locale, asked.posted_by, people)
+    return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
+
+
+def on_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    msgs = _parts(full_summary_views(c, asked.locale), route, asked, {"v": "full", "id": c.id})
+    return [Outgoing(m) for m in msgs]
+
+
+def on_unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    msgs = unanswered_view(c, asked.locale, asked.posted_by)
+    msgs = _parts(msgs, route, asked, {"v": "unanswered", "id": c.id})
+    return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="unanswered") for m in msgs]
+
+
+def on_verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    # The verdict is posted for everyone on purpose: reviewers reply in its thread. A long
+    # one goes out in several messages, each remembered (a reply in any thread counts).
+    msgs = verdict_views(c, asked.locale, asked.name_of(asked.user))
+    return [Outgoing(m, post=True, candidate_id=c.id, kind="verdict") for m in msgs]
+
+
+def on_verdict_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """The whole verdict for the asker alone (the summary's "cut short" points here)."""
+    msgs = verdict_views(c, asked.locale, None)
+    msgs = window(msgs, route.part, {"v": "verdict_full", "id": c.id}, asked.locale)
+    return [Outgoing(m, candidate_id=c.id) for m in msgs]
+
+
+def on_question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    loc = asked.locale
+    if route.n is None:
+        text = t(loc, "need_number", who=escape(c.id), count=len(c.questions))
+        return [Outgoing(notice(text), unresolved=True)]
+    matching = [q for q in c.questions if q.number == route.n]
+    if not matching:
+        text = t(loc, "no_such_question", who=escape(c.id), n=route.n, count=len(c.questions))
+        return [Outgoing(notice(text), unresolved=True)]
+    q = matching[0]
+    people = asked.people([f.reviewer for f in c.followups if f.number == q.number])
+    msgs = question_views(c, q, loc, asked.posted_by, people)
+    msgs = _parts(msgs, route, asked, {"v": "question", "id": c.id, "n": q.number})
+    return [Outgoing(m, post=asked.posting, candidate_id=c.id, kind="question") for m in msgs]
+
+
+def on_decide_usage(route: Route, asked: Asked) -> list[Outgoing]:
+    return [Outgoing(notice(t(asked.locale, "outcome_need")), unresolved=True)]
+
+
+def _may_decide(asked: Asked) -> str | None:
+    """Why the asker may not record a hiring decision (a catalogue key), or None."""
+    deciders = asked.deps.deciders
+    if deciders.open_to_all:  # DEBRIEF_DECIDERS is empty: nobody may
+        return "outcome_no_deciders"
+    verdict = deciders.decide(asked.user)
+    if verdict == "pending":  # its user groups not read yet
+        return "outcome_pending"
+    return None if verdict == "yes" else "outcome_not_decider"
+
+
+def on_decide(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """Record the hiring decision, then post it in the verdict's thread in this channel.
+    Refused (nothing recorded) for anyone not in DEBRIEF_DECIDERS, where no verdict
+    about the candidate was posted in this channel, and in a channel shared with another
+    organisation (unless the workspace allows it)."""
+    loc, store = asked.locale, asked.deps.store
+    decision = HIRING_WORDS.get(route.words)
+    if decision is None:
+        return on_decide_usage(route, asked)
+    refused = _may_decide(asked)
+    if refused is not None:
+        return [Outgoing(notice(t(loc, refused)))]
+    thread = store.verdict_post(c.id, asked.channel) if asked.channel else None
+    if thread is None:
+        return [Outgoing(notice(t(loc, "outcome_no_thread", who=escape(c.id))))]
+    shared = asked.lookups.post_refused() if asked.lookups is not None else None
+    if shared is not None:  # a channel another organisation reads: nothing recorded
+        return [Outgoing(notice(t(loc, shared)))]
+    recorded, before = store.record_outcome(
+        c.id, decision, route.note, asked.user, webhook=asked.deps.webhook
+    )
+    outcome = store.outcome(c.id) if recorded else None
+    if outcome is None:  # forgotten or removed just now
+        return [Outgoing(not_found_view(loc, route.who), unresolved=True)]
+    before_by = asked.name_of(before.by) if before is not None else ""
+    text = outcome_post_text(asked.name_of(asked.user), outcome, before, before_by, loc)
+    return [
+        Outgoing(
+            notice(text),
+            post=True,
+            candidate_id=c.id,
+            kind="outcome",
+            thread_ts=thread,
+            audit=f"outcome:{decision}",
+            refresh=c.id,  # it closed the open requests: their status message says so
+        )
+    ]
+
+
+def on_request_general(route: Route, asked: Asked) -> list[Outgoing]:
+    """What cannot be asked: a mention that arrived as plain text, `@here`, no candidate."""
+    loc = asked.locale
+    if route.problem == "request_unescaped":
+        asked.deps.store.note_mentions(escaped=False)  # for `debrief doctor`
+        text = t(loc, "request_unescaped", mentions=escape(route.words))
+    elif route.problem == "request_not_people":
+        text = t(loc, "request_not_people", mentions=escape(route.words))
+    else:
+        text = t(loc, "request_usage")
+    return [Outgoing(notice(text), unresolved=True)]
+
+
+def _may_not_see(user: str, asked: Asked) -> str | None:
+    """Why `user` may not be shown candidates (a catalogue key), or None: the access rules
+    (DEBRIEF_ALLOWED_USERS and its user groups), then Slack's word that the user is of
+    this workspace (a Slack Connect user of another organisation is not)."""
+    verdict = asked.deps.policy.decide(user)
+    if verdict == "pending":
+        return "request_refused_pending"
+    if verdict == "no":
+        return "request_refused_access"
+    if asked.lookups is None or not asked.lookups.belongs(user):
+        return "request_refused_foreign"
+    return None
+
+
+def _members(people: tuple[str, ...], asked: Asked) -> tuple[list[str], str | None]:
+    """The users mentioned, each user group's members in its place, once each; or the
+    first group that cannot be read."""
+    found: list[str] = []
+    for mentioned in people:
+        if mentioned.startswith("S"):
+            members = asked.lookups.members(mentioned) if asked.lookups is not None else None
+            if members is None:
+                return [], mentioned
+            found += members
+        else:
+            found.append(mentioned)
+    return list(dict.fromkeys(found)), None
+
+
+def on_request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
+    """Ask the reviewers mentioned (`Ask`, carried out by handlers/asking.py once the
+    verdict is posted in this channel, posting it first when it is not); without a
+    mention, who was asked. Nobody is asked about a candidate with a hiring decision;
+    a reviewer who may not see candidates is refused by name, one who decided already
+    is not asked again."""
+    if not route.people:
+        requests = asked.deps.store.requests_for(c.id)
+        msg = request_list(c, requests, asked.locale, asked.deps.clock(), asked.deps.tz)
+        return [Outgoing(msg, candidate_id=c.id)]
+    loc, deps = asked.locale, asked.deps
+    deps.store.note_mentions(escaped=True)  # for `debrief doctor`
+    now = deps.clock()
+    due = deadlines.deadline(route.when, now, deps.tz)
+    if due == deadlines.PAST:
+        on = deadlines.today(now, deps.tz)
+        day = deadlines.read_day(route.when or "", on)
+        said = deadlines.day_text(day, loc, on.year) if day else escape(route.when or "")
+        return [Outgoing(notice(t(loc, "request_past", due=said)), unresolved=True)]
+    if not isinstance(due, deadlines.Due):
+        return [Outgoing(notice(t(loc, "request_usage")), unresolved=True)]
+    if c.outcome is not None:
+        decision = outcome_label(loc, c.outcome.decision)
+        text = t(loc, "request_has_outcome", who=escape(c.id), decision=decision)
+        return [Outgoing(notice(text), candidate_id=c.id)]
+    if not asked.channel:
+        return [Outgoing(notice(t(loc, "request_no_thread", who=escape(c.id))))]
+    people, unreadable = _members(route.people, asked)
+    if unreadable is not None:
+        text = t(loc, "request_group_unreadable", group=f"<!subteam^{unreadable}>")
+        return [Outgoing(notice(text))]
+    if len(people) > MAX_REVIEWERS:
+        return [Outgoing(notice(t(loc, "request_too_many", limit=MAX_REVIEWERS)))]
+    decided_by = {d.reviewer for d in c.decisions}
+    reviewers: list[str] = []
+    refused: list[tuple[str, str]] = []
+    for user in people:
+        if user in decided_by:
+            continue
+        why = _may_not_see(user, asked)
+        if why is None:
+            reviewers.append(user)
+        else:
+            refused.append((user, why))
+    # asked in the last day, or past the asker's hourly limit: not asked (handlers/
+    # asking.py asks the store again, in the transaction that records the requests)
+    asks = deps.store.ask_plan(c.id, reviewers, asked.user, deps.ask_limit, now)
+    plan = Ask(
+        candidate_id=c.id,
+        candidate=named(c, loc),
+        asker=asked.user,
+        channel=asked.channel,
+        due=due,
+        reviewers=tuple(asks.asked),
+        refused=tuple(refused),
+        decided=tuple(u for u in people if u in decided_by),
+        already=tuple(asks.already),
+        limited=tuple(asks.limited),
+        limit=deps.ask_limit,
+        retry_at=asks.retry_at,
+    )
+    reply = ask_reply(plan, loc, now, deps.tz)
+    if not plan.reviewers:  # nobody to ask: nothing is posted or recorded
+        return [Outgoing(reply, candidate_id=c.id)]
+    verdict = [] if deps.store.verdict_post(c.id, asked.channel) else on_verdict(route, c, asked)
+    return [*verdict, Outgoing(reply, candidate_id=c.id, kind="request", ask=plan)]

@@ -25,7 +25,8 @@ from support.waiting import wait_until
 from support.web_api import FakeFile
 
 from bot.cli import cli
-from handlers.uploads import DownloadError, _SameOriginsOnly, safe_name, token_origins
+from handlers.downloads import DownloadError, _SameOriginsOnly, token_origins
+from handlers.uploads import safe_name
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL

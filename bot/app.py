@@ -23,7 +23,8 @@ from handlers.views.replies import error_view
 from store.factory import Backend
 from store.installations import WorkspaceStore
 
-from .oauth import Installs, TokenCipher, installs
+from .oauth import Installs, installs
+from .oauth_cipher import TokenCipher
 from .settings import Settings
 from .uninstall import uninstall_listener
 from .words import t
@@ -137,7 +138,7 @@ def create_app(
         # given, so that Bolt reads nothing of the environment on its own
         settings.require_oauth()
         assert isinstance(store, WorkspaceStore)
-        from .doctor import REQUIRED_SCOPES
+        from .doctor_slack import REQUIRED_SCOPES
 
         found = installs(settings, store, client, list(REQUIRED_SCOPES))
         many = {

@@ -20,7 +20,8 @@ import click
 from store.errors import NoDatabaseError, StoreError
 from store.factory import Backend
 from store.factory import open_store as open_backend
-from store.models import Locale, Workspace
+from store.models import Locale
+from store.workspace_models import Workspace
 
 from .cli_text import store_error
 from .settings import Settings, SettingsError, environment_locale, load_settings

@@ -28,8 +28,8 @@ from handlers.audit import AuditEvent, record
 from handlers.uploads import erase_files
 from store.audit import Expired
 from store.factory import Backend
-from store.models import SpaceRefusal, Workspace
 from store.spaces import SpaceStore
+from store.workspace_models import SpaceRefusal, Workspace
 
 from .settings import Settings
 

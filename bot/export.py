@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from store.models import ExportRow
+from store.export_models import ExportRow
 
 from .cli_common import BadUsage, db_option, open_space, workspace_option
 from .ops import parse_since

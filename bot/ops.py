@@ -31,7 +31,8 @@ from .cli_common import (
     workspace_key,
     workspace_option,
 )
-from .doctor import Check, run_checks
+from .doctor import run_checks
+from .doctor_check import Check
 from .settings import load_settings
 from .words import t
 

@@ -36,7 +36,8 @@ from handlers.sending.pacing import Pacer
 from handlers.sending.posting import PostUnknown, find_posted, post_once
 from handlers.views.remind import reminder_view
 from store.factory import Backend
-from store.models import Candidate, Request
+from store.models import Candidate
+from store.request_models import Request
 
 from .settings import Settings
 

@@ -1,20 +1,47 @@
-"""All configuration, read once from the environment. Nothing else reads os.environ."""
+"""All configuration, read once from the environment. Nothing else reads os.environ.
+
+Each field's type reads and checks its variable (bot/settings_values.py); a bad one is
+said as a `SettingsError` naming the variable (`load_settings`)."""
 
 from __future__ import annotations
 
-import base64
 import os
-import re
 from pathlib import Path
 from typing import Literal, get_args
-from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from store.models import Locale, WorkspaceSettings
+from store.models import Locale
+from store.workspace_models import WorkspaceSettings
 
+from .settings_values import (
+    ApiUrl,
+    AskLimit,
+    Blank,
+    ChannelId,
+    ChannelIds,
+    ClockTime,
+    ClockTimeOrOff,
+    Days,
+    GraceDays,
+    LocaleName,
+    LogFormat,
+    LogLevel,
+    Problem,
+    RedirectUri,
+    RotationMinutes,
+    SearchWorkers,
+    Timezone,
+    TokenKeys,
+    UserIds,
+    Watch,
+    WebhookSecret,
+    WebhookUrl,
+    ids,
+    known_zone,
+)
 from .words import has, t
 
 
@@ -39,19 +66,6 @@ class SettingsError(Exception):
         return t(locale, self.key, **values)
 
 
-class Problem(ValueError):
-    """What a validator finds wrong with one value: a catalogue key and its values
-    (pydantic keeps the exception, so `load_settings` can say it in either language)."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        self.key = key
-        self.values = values
-        super().__init__(self.said("en"))
-
-    def said(self, locale: Locale) -> str:
-        return t(locale, self.key, **self.values)
-
-
 def environment_locale() -> Locale:
     """DEBRIEF_LOCALE as errors are said in, even when it is not valid (zh, the default,
     then): what the command line says before, or instead of, reading the settings."""
@@ -59,111 +73,56 @@ def environment_locale() -> Locale:
     return "en" if value == "en" else "zh"
 
 
-def _known_zone(name: str) -> bool:
-    """Whether zoneinfo knows `name` here (a workspace's zone was checked when saved; a
-    machine without it keeps DEBRIEF_TIMEZONE rather than fail every job)."""
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
-
-
-def _ids(value: object) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, list | tuple):
-        return [str(v).strip() for v in value if str(v).strip()]
-    raise ValueError("expected a comma-separated list of IDs")
-
-
-def _whole_number(value: object, unset: int, low: int, high: int, key: str) -> object:
-    """A whole number from low to high (a blank variable: `unset`); Problem(key) if not."""
-    if isinstance(value, str):
-        value = value.strip()
-        if not value:
-            return unset
-        if not value.isascii() or not value.isdigit():
-            raise Problem(key)
-        value = int(value)
-    if isinstance(value, int) and not low <= value <= high:
-        raise Problem(key)
-    return value
-
-
-def _is_fernet_key(key: str) -> bool:
-    """A Fernet key: 32 bytes in URL-safe base64 (`Fernet.generate_key()`)."""
-    try:
-        return len(base64.urlsafe_b64decode(key.encode("ascii"))) == 32 and len(key) == 44
-    except (ValueError, UnicodeEncodeError):
-        return False
-
-
-_USER_ID_RE = re.compile(r"[UWS][A-Z0-9]+")
-_CHANNEL_ID_RE = re.compile(r"[CG][A-Z0-9]+")
-
-
-def _check_ids(value: str, pattern: re.Pattern[str], key: str) -> str:
-    for entry in _ids(value):
-        if not pattern.fullmatch(entry):
-            raise Problem(key, entry=entry)
-    return value
-
-
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(extra="ignore", populate_by_name=True)
 
     db_path: str = Field("debrief.db", validation_alias="DEBRIEF_DB")
-    transcripts: str | None = Field(None, validation_alias="DEBRIEF_TRANSCRIPTS")
+    transcripts: Blank = Field(None, validation_alias="DEBRIEF_TRANSCRIPTS")
     # transcripts shared in Slack are saved here; default: `uploads/` beside the database
     uploads: str | None = Field(None, validation_alias="DEBRIEF_UPLOADS")
-    locale: Literal["zh", "en"] = Field("zh", validation_alias="DEBRIEF_LOCALE")
+    locale: LocaleName = Field("zh", validation_alias="DEBRIEF_LOCALE")
 
-    bot_token: str | None = Field(None, validation_alias="SLACK_BOT_TOKEN")
-    app_token: str | None = Field(None, validation_alias="SLACK_APP_TOKEN")
-    signing_secret: str | None = Field(None, validation_alias="SLACK_SIGNING_SECRET")
-    api_url: str = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
+    bot_token: Blank = Field(None, validation_alias="SLACK_BOT_TOKEN")
+    app_token: Blank = Field(None, validation_alias="SLACK_APP_TOKEN")
+    signing_secret: Blank = Field(None, validation_alias="SLACK_SIGNING_SECRET")
+    api_url: ApiUrl = Field("https://slack.com/api/", validation_alias="SLACK_API_URL")
 
-    digest_time: str = Field("09:30", validation_alias="DEBRIEF_DIGEST_TIME")
-    timezone: str = Field("Asia/Shanghai", validation_alias="DEBRIEF_TIMEZONE")
-    digest_channel: str | None = Field(None, validation_alias="DEBRIEF_DIGEST_CHANNEL")
+    digest_time: ClockTime = Field("09:30", validation_alias="DEBRIEF_DIGEST_TIME")
+    timezone: Timezone = Field("Asia/Shanghai", validation_alias="DEBRIEF_TIMEZONE")
+    digest_channel: ChannelId = Field(None, validation_alias="DEBRIEF_DIGEST_CHANNEL")
     # Reviewers with overdue requests get one DM a working day at this time (HH:MM in
     # DEBRIEF_TIMEZONE); `off`: serve sends none (`debrief remind --post` still can).
-    remind_time: str = Field("10:00", validation_alias="DEBRIEF_REMIND_TIME")
+    remind_time: ClockTimeOrOff = Field("10:00", validation_alias="DEBRIEF_REMIND_TIME")
     # `/candidate 邀请`: at most this many reviewers DMed by one user an hour (reminders
     # are not asks); a reviewer asked about a candidate in the last day is not DMed again.
-    ask_limit_per_hour: int = Field(20, validation_alias="DEBRIEF_ASK_LIMIT_PER_HOUR")
+    ask_limit_per_hour: AskLimit = Field(20, validation_alias="DEBRIEF_ASK_LIMIT_PER_HOUR")
 
     # kept as strings so pydantic-settings does not try to parse them as JSON
-    allowed_users_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
-    allowed_channels_raw: str = Field("", validation_alias="DEBRIEF_ALLOWED_CHANNELS")
+    allowed_users_raw: UserIds = Field("", validation_alias="DEBRIEF_ALLOWED_USERS")
+    allowed_channels_raw: ChannelIds = Field("", validation_alias="DEBRIEF_ALLOWED_CHANNELS")
     # Who may record a hiring decision (`/candidate 结论`): user ids and user groups (`S…`).
     # Empty: nobody may, and the refusal names this setting.
-    deciders_raw: str = Field("", validation_alias="DEBRIEF_DECIDERS")
+    deciders_raw: UserIds = Field("", validation_alias="DEBRIEF_DECIDERS")
     # Candidate data (verdicts, decisions, the digest, an upload's summary) may be posted in
     # a channel shared with another organisation (Slack Connect). Off: refused there. One
     # workspace only: installed in many, each workspace's admins decide in App Home.
     allow_shared_channels: bool = Field(False, validation_alias="DEBRIEF_ALLOW_SHARED_CHANNELS")
 
-    log_level: Literal["debug", "info", "warning", "error"] = Field(
-        "info", validation_alias="DEBRIEF_LOG_LEVEL"
-    )
-    log_format: Literal["text", "json"] = Field("text", validation_alias="DEBRIEF_LOG_FORMAT")
+    log_level: LogLevel = Field("info", validation_alias="DEBRIEF_LOG_LEVEL")
+    log_format: LogFormat = Field("text", validation_alias="DEBRIEF_LOG_FORMAT")
     # How serve sees new transcripts: file-system events (falling back to polling when
     # they cannot be set up), or `poll` for network file systems that send no events.
-    watch: Literal["auto", "poll"] = Field("auto", validation_alias="DEBRIEF_WATCH")
+    watch: Watch = Field("auto", validation_alias="DEBRIEF_WATCH")
     # Candidates are forgotten this many days after their interview (or, without its
     # date, after their file was first indexed). Unset: kept until `debrief forget`.
-    retention_days: int | None = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
+    retention_days: Days = Field(None, validation_alias="DEBRIEF_RETENTION_DAYS")
     # Searches are ranked in this many worker processes, so that ranking never holds the
     # interpreter that acknowledges Slack; 0 ranks in the serving process itself.
-    search_workers: int = Field(2, validation_alias="DEBRIEF_SEARCH_WORKERS")
+    search_workers: SearchWorkers = Field(2, validation_alias="DEBRIEF_SEARCH_WORKERS")
     # Each hiring decision is POSTed here for the ATS, signed with the secret (required
     # with the URL: the receiver checks it). Unset: decisions are not handed over.
-    webhook_url: str | None = Field(None, validation_alias="DEBRIEF_WEBHOOK_URL")
-    webhook_secret: str | None = Field(
+    webhook_url: WebhookUrl = Field(None, validation_alias="DEBRIEF_WEBHOOK_URL")
+    webhook_secret: WebhookSecret = Field(
         None, validation_alias="DEBRIEF_WEBHOOK_SECRET", validate_default=True
     )
 
@@ -171,178 +130,30 @@ class Settings(BaseSettings):
     # with SLACK_BOT_TOKEN: the app's credentials, the secret that signs the install's
     # state, where Slack sends the installer back (https), and the Fernet key(s) that
     # encrypt the stored bot tokens (comma-separated: the first encrypts, any decrypts).
-    client_id: str | None = Field(None, validation_alias="SLACK_CLIENT_ID")
-    client_secret: str | None = Field(None, validation_alias="SLACK_CLIENT_SECRET", repr=False)
-    state_secret: str | None = Field(None, validation_alias="SLACK_STATE_SECRET", repr=False)
-    redirect_uri: str | None = Field(None, validation_alias="SLACK_REDIRECT_URI")
-    token_key: str | None = Field(None, validation_alias="DEBRIEF_TOKEN_KEY", repr=False)
+    client_id: Blank = Field(None, validation_alias="SLACK_CLIENT_ID")
+    client_secret: Blank = Field(None, validation_alias="SLACK_CLIENT_SECRET", repr=False)
+    state_secret: Blank = Field(None, validation_alias="SLACK_STATE_SECRET", repr=False)
+    redirect_uri: RedirectUri = Field(None, validation_alias="SLACK_REDIRECT_URI")
+    token_key: TokenKeys = Field(None, validation_alias="DEBRIEF_TOKEN_KEY", repr=False)
     # An uninstalled workspace's data is erased this many days later (0: at the next
     # daily run), so that a reinstall by mistake loses nothing.
-    uninstall_grace_days: int = Field(30, validation_alias="DEBRIEF_UNINSTALL_GRACE")
+    uninstall_grace_days: GraceDays = Field(30, validation_alias="DEBRIEF_UNINSTALL_GRACE")
     # A rotating bot token is refreshed this many minutes before it expires (12 hours).
-    token_rotation_minutes: int = Field(120, validation_alias="DEBRIEF_TOKEN_ROTATION_MINUTES")
-
-    @field_validator("allowed_users_raw", "deciders_raw")
-    @classmethod
-    def _allowed_users(cls, value: str) -> str:
-        return _check_ids(value, _USER_ID_RE, "setting_not_user_id")
-
-    @field_validator("allowed_channels_raw")
-    @classmethod
-    def _allowed_channels(cls, value: str) -> str:
-        return _check_ids(value, _CHANNEL_ID_RE, "setting_not_channel_id")
-
-    @field_validator("digest_channel")
-    @classmethod
-    def _digest_channel(cls, value: str | None) -> str | None:
-        value = value.strip() or None if value is not None else None
-        if value is not None and not _CHANNEL_ID_RE.fullmatch(value):
-            raise Problem("setting_not_channel_id", entry=value)
-        return value
-
-    @field_validator("locale", "log_level", "log_format", "watch", mode="before")
-    @classmethod
-    def _lower(cls, value: object) -> object:
-        return value.strip().lower() if isinstance(value, str) else value
-
-    @field_validator("search_workers", mode="before")
-    @classmethod
-    def _search_workers(cls, value: object) -> object:
-        if isinstance(value, str):
-            value = value.strip() or "2"
-            if not value.isascii() or not value.isdigit():
-                raise Problem("setting_workers_range")
-            value = int(value)
-        if isinstance(value, int) and not 0 <= value <= 32:
-            raise Problem("setting_workers_range")
-        return value
-
-    @field_validator("retention_days", mode="before")
-    @classmethod
-    def _retention_days(cls, value: object) -> object:
-        if isinstance(value, str):
-            value = value.strip()
-            if not value:
-                return None
-            if not value.isascii() or not value.isdigit():
-                raise Problem("setting_not_days")
-            value = int(value)
-        if isinstance(value, int) and not 1 <= value <= 36500:
-            raise Problem("setting_days_range")
-        return value
-
-    @field_validator("api_url")
-    @classmethod
-    def _api_url(cls, value: str) -> str:
-        value = value.strip()
-        if not re.match(r"^https?://", value):
-            raise Problem("setting_not_url")
-        return value if value.endswith("/") else value + "/"
-
-    @field_validator("digest_time")
-    @classmethod
-    def _digest_time(cls, value: str) -> str:
-        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
-        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-            raise Problem("setting_not_time")
-        return f"{int(m.group(1)):02d}:{m.group(2)}"
-
-    @field_validator("remind_time")
-    @classmethod
-    def _remind_time(cls, value: str) -> str:
-        if value.strip().lower() == "off":
-            return "off"
-        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*", value)
-        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-            raise Problem("setting_not_time_or_off")
-        return f"{int(m.group(1)):02d}:{m.group(2)}"
-
-    @field_validator("timezone")
-    @classmethod
-    def _timezone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value.strip())
-        except (ZoneInfoNotFoundError, ValueError):
-            raise Problem("setting_not_timezone") from None
-        return value.strip()
-
-    @field_validator("webhook_url")
-    @classmethod
-    def _webhook_url(cls, value: str | None) -> str | None:
-        value = value.strip() or None if value is not None else None
-        if value is not None:
-            parts = urlsplit(value)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise Problem("setting_not_webhook_url")
-        return value
-
-    @field_validator("webhook_secret")
-    @classmethod
-    def _webhook_secret(cls, value: str | None, info: ValidationInfo) -> str | None:
-        value = value.strip() or None if value is not None else None
-        if value is None and info.data.get("webhook_url"):
-            raise Problem("setting_webhook_no_secret")
-        return value
-
-    @field_validator(
-        "bot_token",
-        "app_token",
-        "signing_secret",
-        "transcripts",
-        "client_id",
-        "client_secret",
-        "state_secret",
+    token_rotation_minutes: RotationMinutes = Field(
+        120, validation_alias="DEBRIEF_TOKEN_ROTATION_MINUTES"
     )
-    @classmethod
-    def _blank_is_none(cls, value: str | None) -> str | None:
-        return value.strip() or None if value is not None else None
-
-    @field_validator("redirect_uri")
-    @classmethod
-    def _redirect_uri(cls, value: str | None) -> str | None:
-        value = value.strip() or None if value is not None else None
-        if value is not None:
-            parts = urlsplit(value)
-            if parts.scheme != "https" or not parts.hostname:
-                raise Problem("setting_not_redirect_uri")
-        return value
-
-    @field_validator("token_key")
-    @classmethod
-    def _token_key(cls, value: str | None) -> str | None:
-        value = value.strip() or None if value is not None else None
-        if value is not None:
-            for key in (part.strip() for part in value.split(",")):
-                if not _is_fernet_key(key):
-                    raise Problem("setting_not_token_key")
-        return value
-
-    @field_validator("uninstall_grace_days", mode="before")
-    @classmethod
-    def _uninstall_grace(cls, value: object) -> object:
-        return _whole_number(value, 30, 0, 36500, "setting_grace_range")
-
-    @field_validator("ask_limit_per_hour", mode="before")
-    @classmethod
-    def _ask_limit(cls, value: object) -> object:
-        return _whole_number(value, 20, 1, 1000, "setting_ask_limit_range")
-
-    @field_validator("token_rotation_minutes", mode="before")
-    @classmethod
-    def _rotation_minutes(cls, value: object) -> object:
-        return _whole_number(value, 120, 1, 719, "setting_rotation_range")
 
     @property
     def allowed_users(self) -> list[str]:
-        return _ids(self.allowed_users_raw)
+        return ids(self.allowed_users_raw)
 
     @property
     def deciders(self) -> list[str]:
-        return _ids(self.deciders_raw)
+        return ids(self.deciders_raw)
 
     @property
     def allowed_channels(self) -> list[str]:
-        return _ids(self.allowed_channels_raw)
+        return ids(self.allowed_channels_raw)
 
     @property
     def uploads_dir(self) -> Path:
@@ -426,7 +237,7 @@ class Settings(BaseSettings):
             update["digest_time"] = own.digest_time
         if own.remind_time is not None:
             update["remind_time"] = own.remind_time
-        if own.timezone is not None and _known_zone(own.timezone):
+        if own.timezone is not None and known_zone(own.timezone):
             update["timezone"] = own.timezone  # its digest, reminders, retention day
         # a workspace's admins alone allow shared channels, never the environment (issue 34)
         update["allow_shared_channels"] = bool(own.allow_shared_channels)

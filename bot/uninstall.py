@@ -19,7 +19,7 @@ from slack_bolt.context import BoltContext
 
 from store.errors import StoreError
 
-from .oauth import DebriefInstallationStore, workspace_key
+from .oauth_installations import DebriefInstallationStore, workspace_key
 
 logger = logging.getLogger("debrief.oauth")
 

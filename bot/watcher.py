@@ -30,9 +30,10 @@ from typing import Literal
 from store.errors import DiskFullError
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
-from store.models import IndexResult, Workspace
+from store.models import IndexResult
 from store.spaces import SpaceStore
 from store.transcripts.files import display_path
+from store.workspace_models import Workspace
 
 logger = logging.getLogger("debrief.watcher")
 

@@ -45,8 +45,8 @@ from handlers.audit import AuditEvent, record
 from store.errors import StoreError
 
 if TYPE_CHECKING:
+    from store.export_models import WebhookEvent
     from store.factory import Backend
-    from store.models import WebhookEvent
 
     from .settings import Settings
 
@@ -205,7 +205,7 @@ class Deliverer:
         """The deliverer `serve` runs (`options`: the schedule, the poll, … for tests)."""
         decrypt = None
         if settings.many_workspaces and settings.token_key:
-            from .oauth import TokenCipher
+            from .oauth_cipher import TokenCipher
 
             decrypt = TokenCipher(settings.token_key).decrypt
         url, secret = settings.webhook_url, settings.webhook_secret

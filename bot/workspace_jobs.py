@@ -22,7 +22,7 @@ from .remind import Reminder
 
 if TYPE_CHECKING:
     from store.factory import Backend
-    from store.models import Workspace
+    from store.workspace_models import Workspace
 
     from .app import DebriefApp
     from .settings import Settings

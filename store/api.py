@@ -13,8 +13,8 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from .export_models import ExportRow, WebhookEvent
 from .models import (
-    Asks,
     AuditEntry,
     Candidate,
     CandidateSummary,
@@ -22,15 +22,13 @@ from .models import (
     DigestCategory,
     DigestData,
     DigestLine,
-    ExportRow,
     Hiring,
     Outcome,
     PendingUpload,
-    Request,
     SearchHit,
     Transcript,
-    WebhookEvent,
 )
+from .request_models import Asks, Request
 
 if TYPE_CHECKING:
     from .fulltext import Sort

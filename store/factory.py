@@ -15,15 +15,8 @@ from typing import Protocol, Self
 from .api import IndexTarget, StoreAPI
 from .audit import ErasureState, Expired
 from .hits import Ranker
-from .models import (
-    HealthCheck,
-    IndexResult,
-    IndexRun,
-    Installation,
-    Stats,
-    Workspace,
-    WorkspaceSettings,
-)
+from .models import HealthCheck, IndexResult, IndexRun, Stats
+from .workspace_models import Installation, Workspace, WorkspaceSettings
 
 
 class Backend(StoreAPI, IndexTarget, Protocol):

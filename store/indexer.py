@@ -39,6 +39,7 @@ from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
+from .transcripts.errors import ParseError
 from .transcripts.files import (
     Found,
     Prepared,
@@ -49,7 +50,7 @@ from .transcripts.files import (
     source_path,
     special_file,
 )
-from .transcripts.parser import ParseError, transcript_id
+from .transcripts.parser import transcript_id
 
 Progress = Callable[[int, int], None]
 

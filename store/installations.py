@@ -32,7 +32,7 @@ from typing import Any
 from .base import Base, Tx
 from .clock import utcnow
 from .maintenance import WORKSPACE
-from .models import Installation, Workspace, WorkspaceSettings
+from .workspace_models import Installation, Workspace, WorkspaceSettings
 
 _WORKSPACE = "ws, slack_key, kind, name, created_at, uninstalled_at, erase_after, erased_at"
 _SAVED = (

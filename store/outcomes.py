@@ -22,8 +22,9 @@ from . import rows
 from .base import Base
 from .clock import utcnow
 from .engine import Engine
+from .export_models import ExportReview, ExportRow
 from .identity import space_owner
-from .models import HIRINGS, ExportReview, ExportRow, Hiring, Outcome
+from .models import HIRINGS, Hiring, Outcome
 from .requests import close_requests
 from .webhooks import supersede_events
 

@@ -21,7 +21,8 @@ from typing import Any, Literal
 from . import rows
 from .base import Base, Tx
 from .clock import utcnow
-from .models import Asks, DigestLine, Request
+from .models import DigestLine
+from .request_models import Asks, Request
 
 _COLUMNS = (
     "q.candidate_id, q.reviewer, q.asked_by, q.asked_at, q.due_at, q.channel, q.thread_ts,"

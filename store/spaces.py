@@ -25,9 +25,9 @@ from .base import Tx
 from .clock import utcnow
 from .installations import _WORKSPACE
 from .maintenance import WORKSPACE
-from .models import SpaceRefusal, SpaceStep, Workspace, ZeroNaming
 from .rows import LAST_INDEX_RUN
 from .schema.tables import emptied_by, forgotten_by
+from .workspace_models import SpaceRefusal, SpaceStep, Workspace, ZeroNaming
 
 _W = ", ".join(f"w.{c}" for c in _WORKSPACE.split(", "))
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from .base import Base, Tx
 from .clock import utcnow
-from .models import WebhookEvent
+from .export_models import WebhookEvent
 
 _COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error, ws, sequence"
 _WAITING = "delivered_at IS NULL AND superseded_at IS NULL"

@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 
 from bot.cli import cli
 from store.factory import Backend, open_store
-from store.models import Installation
+from store.workspace_models import Installation
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

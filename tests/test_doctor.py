@@ -314,8 +314,8 @@ def test_installed_in_many_workspaces_the_token_key_must_decrypt_every_token(
 ) -> None:
     from cryptography.fernet import Fernet
 
-    from bot.oauth import TokenCipher
-    from store.models import Installation
+    from bot.oauth_cipher import TokenCipher
+    from store.workspace_models import Installation
 
     old, new = Fernet.generate_key().decode(), Fernet.generate_key().decode()
     store = Store(str(db))

@@ -20,8 +20,8 @@ from click.testing import CliRunner, Result
 
 from bot.cli import cli
 from bot.export import as_csv
+from store.export_models import ExportReview, ExportRow
 from store.factory import open_store
-from store.models import ExportReview, ExportRow
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

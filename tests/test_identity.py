@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from store.transcripts.dates import parse_interview_date
+from store.transcripts.names import split_names
 from store.transcripts.parser import parse_transcript
-from store.transcripts.values import parse_interview_date, split_names
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
@@ -334,7 +335,7 @@ def test_inside_the_position_a_value_that_is_no_name_stays_the_position() -> Non
 
 
 def test_identity_alone_is_not_a_transcript() -> None:
-    from store.transcripts.parser import NotATranscript
+    from store.transcripts.errors import NotATranscript
 
     with pytest.raises(NotATranscript):
         parse("Name: Alice\nDate: 2026-11-28\n")

@@ -27,10 +27,10 @@ from support.signed import command_body, event_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 from support.waiting import wait_until
 
-from bot.oauth import DebriefStateStore
+from bot.oauth_state import DebriefStateStore
 from bot.words import t
 from store.indexer import index_paths
-from store.models import Installation
+from store.workspace_models import Installation
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
@@ -375,7 +375,7 @@ def test_in_socket_mode_the_install_pages_are_served_on_the_health_port(
     from support.servers import WsgiServer
 
     from bot.app import create_app
-    from bot.server import Health, health_app
+    from bot.http_app import Health, health_app
     from bot.settings import load_settings
     from store.factory import open_store
 

@@ -20,14 +20,10 @@ from support.fake_oauth import CLIENT_ID, CLIENT_SECRET, Installer
 from support.fake_slack import FakeSlack
 from support.spec import manifest_scopes
 
-from bot.oauth import (
-    DebriefInstallationStore,
-    DebriefStateStore,
-    TokenCipher,
-    TokenKeyError,
-    WorkspaceAuthorize,
-    WorkspaceTokens,
-)
+from bot.oauth_authorize import WorkspaceAuthorize, WorkspaceTokens
+from bot.oauth_cipher import TokenCipher, TokenKeyError
+from bot.oauth_installations import DebriefInstallationStore
+from bot.oauth_state import DebriefStateStore
 from store.sqlite.store import Store
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL

@@ -9,14 +9,10 @@ from typing import Any
 
 import pytest
 
-from store.transcripts.parser import (
-    NotATranscript,
-    ParseError,
-    is_placeholder,
-    parse_transcript,
-    parse_years,
-    unanswered_reason,
-)
+from store.transcripts.answers import is_placeholder, unanswered_reason
+from store.transcripts.errors import NotATranscript, ParseError
+from store.transcripts.parser import parse_transcript
+from store.transcripts.years import parse_years
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SEED_000 = (SEEDS / "000_9e6b3ecb0732fcf3.txt").read_text("utf-8")

@@ -12,9 +12,9 @@ from support.pg_fixtures import fresh_pg_url
 
 from bot.cli import cli
 from store.indexer import index_paths
-from store.models import Installation
 from store.pg import PgStore
 from store.sqlite.store import Store
+from store.workspace_models import Installation
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from bot.cli import cli
 from store import fulltext
 from store.factory import is_pg_url, open_store
-from store.models import Installation
 from store.sqlite.driver import sqlite3
 from store.transcripts.parser import parse_transcript
+from store.workspace_models import Installation
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

@@ -23,7 +23,8 @@ from support.socket_mode import FakeSocketModeServer
 from support.waiting import wait_until
 
 from bot.app import create_app
-from bot.server import MAX_BODY, socket_mode_handler
+from bot.http_limits import MAX_BODY
+from bot.server import socket_mode_handler
 from bot.settings import load_settings
 from store.indexer import index_paths
 from store.sqlite.store import Store

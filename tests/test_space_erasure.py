@@ -14,9 +14,9 @@ import pytest
 from bot.erasure import RetentionJob, erase_space
 from bot.settings import load_settings
 from store.indexer import index_paths
-from store.models import Installation, Workspace
 from store.schema.tables import in_spaces
 from store.sqlite.store import Store
+from store.workspace_models import Installation, Workspace
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

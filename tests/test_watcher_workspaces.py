@@ -14,8 +14,8 @@ import pytest
 from support.waiting import wait_until
 
 from bot.watcher import FolderWatcher, WatchMode, WorkspacesWatcher, folder_watcher
-from store.models import Installation
 from store.sqlite.store import Store
+from store.workspace_models import Installation
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

@@ -40,9 +40,9 @@ from support.waiting import wait_until
 
 from bot.settings import SettingsError, load_settings
 from bot.webhook import Deliverer, signed_headers
+from store.export_models import ExportRow
 from store.factory import Backend, open_store
 from store.indexer import index_paths
-from store.models import ExportRow
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from store.models import Installation
 from store.sqlite.store import Store
+from store.workspace_models import Installation
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 

@@ -22,8 +22,8 @@ from ..models import Question
 from ..schema.tables import TABLES
 from ..sqlite.store import Store
 from .connection import Conn
+from .indexing import counted_text
 from .postings import Rows
-from .search import counted_text
 
 if TYPE_CHECKING:
     from . import PgStore

@@ -1,5 +1,5 @@
-"""Full text on PostgreSQL: the columns and frequency rows a save writes, and search
-over them. The same terms as SQLite find the same candidates.
+"""Search on PostgreSQL: bm25 over the columns and frequency rows a save writes
+(indexing.py). The same terms as SQLite find the same candidates.
 
 What a query means comes from `fulltext.py` (pure, shared with SQLite); here it becomes
 SQL over the frequency tables (postings.py) and the `fts` column (see
@@ -16,9 +16,8 @@ Ranking is bm25 with FTS5's constants (k1 = 1.2, b = 0.75, its idf), the documen
 lengths as FTS5 counts them (characters for the trigram side, tokens for the bigram
 side); the two sides' scores add up, as they do on SQLite. Every figure bm25 takes
 from the corpus (document count, average lengths, each term's document frequency) is
-that of the searching data space alone, as SQLite's per-space FTS5 tables give it: one
-company's transcripts never move another's order. They are cached for a minute, per
-space. Term frequencies come from an index where one holds
+that of the searching data space alone, as SQLite's per-space FTS5 tables give it
+(figures.py). Term frequencies come from an index where one holds
 them exactly (`_indexed`: `postings` for the bigram side, `words` and `runs` for other
 terms of 3+ characters); a CJK term of 3+ characters is counted in the text, and only
 for the candidates a postings bound says can reach the top (`_bounded`).
@@ -28,8 +27,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,15 +34,14 @@ from typing import Any
 from psycopg import pq
 
 from .. import rows
-from ..base import Tx
 from ..fulltext import Sort, Term, is_cjk
 from ..hits import HitSearch, Ranking
-from .connection import PgConnection
-from .postings import LONG, WORD_RE, Rows, text_array
+from .figures import Figures
+from .indexing import Indexing
+from .postings import LONG, WORD_RE
 
 K1 = 1.2
 B = 0.75
-_STATS_TTL_S = 60.0
 # Searches a process ranks at once; more wait their turn. A common term's bm25 takes
 # much of the database's CPU: replicas that started every new search at once left the
 # acknowledgements Slack needs within 3 s waiting for a CPU behind them.
@@ -128,61 +124,8 @@ def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
     )
 
 
-class Counted:
-    """A candidate's bigram-side tokens, split and counted once for both the candidate's
-    columns and its frequency rows."""
-
-    __slots__ = ("counts", "tokens")
-
-    def __init__(self, bigrams: str) -> None:
-        tokens = bigrams.split()
-        self.counts = Counter(tokens)
-        self.tokens = len(tokens)
-
-
-def counted_text(text: str, bigrams: str) -> tuple[str, Counted]:
-    """A candidate's `fts` (its indexed text, case-folded) and its counted tokens."""
-    return text.casefold().replace("\x00", ""), Counted(bigrams)
-
-
-class FullText(HitSearch, PgConnection):
-    """The full-text columns and frequency rows of every save, and bm25 over them."""
-
-    def _index_columns(self, indexed: tuple[str, str]) -> tuple[dict[str, Any], Any]:
-        fts, counted = counted_text(*indexed)
-        # `terms` in no order: the trigger only asks whether a key is among them
-        columns = {
-            "fts": fts,
-            "fts_len": len(fts),
-            "terms": text_array(list(counted.counts)),
-            "terms_len": counted.tokens,
-        }
-        return columns, (fts, counted)
-
-    def _reindexing(self, tx: Tx, candidate_id: str) -> None:
-        """Nothing to do: the old frequency rows go with the update (triggers, see
-        store/schema/pg_search.py)."""
-
-    def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
-        """The new frequency rows are written now, or with the batch, last: a save that
-        failed before leaves none behind."""
-        fts, counted = prepared
-        batch = self.batch_rows()
-        pending = Rows() if batch is None else batch
-        pending.add(rid, counted.counts, counted.tokens, fts)
-        if batch is None:
-            pending.write(tx.conn)
-
-    def _unindex(self, tx: Tx, rid: int) -> None:
-        """The written rows go with the delete (triggers); those saved earlier in this
-        batch are not written at all."""
-        batch = self.batch_rows()
-        if batch is not None:
-            batch.drop(rid)
-
-    def _space_erased(self, tx: Tx, ws: int) -> None:
-        """Nothing to do: the frequency rows went with the space's candidates (triggers),
-        and bm25's figures are counted per space at search time."""
+class FullText(HitSearch, Figures, Indexing):
+    """bm25 over the full-text columns and frequency rows of every save."""
 
     def _search_slots(self) -> threading.BoundedSemaphore:
         """The searches this process ranks at once (SEARCH_SLOTS), one bound for the store
@@ -192,38 +135,6 @@ class FullText(HitSearch, PgConnection):
             if shared.slots is None:
                 shared.slots = threading.BoundedSemaphore(SEARCH_SLOTS)
             return shared.slots
-
-    def _corpus(self) -> tuple[int, float, float]:
-        """(documents, average fts length, average terms length) of this data space,
-        cached a minute (each space its own)."""
-        corpora: dict[int, tuple[float, int, float, float]] = self._shared.corpus
-        cached = corpora.get(self.ws)
-        if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
-            row = self._one(
-                "SELECT count(*), coalesce(avg(fts_len), 1), coalesce(avg(terms_len), 1)"
-                f" FROM candidates WHERE {self.space}"
-            )
-            assert row is not None
-            cached = (time.monotonic(), int(row[0]), float(row[1]), float(row[2]))
-            if len(corpora) > 10_000:
-                corpora.clear()
-            corpora[self.ws] = cached
-        return cached[1], cached[2] or 1.0, cached[3] or 1.0
-
-    def _idf(self, term: Term, n: int) -> float:
-        """FTS5's idf of a term in this data space; document frequencies are cached a
-        minute per space and term, as the corpus figures are (counting a common term's
-        matches costs as much as ranking them)."""
-        cache: dict[tuple[int, Term], tuple[float, float]] = self._shared.idf
-        key = (self.ws, term)
-        hit = cache.get(key)
-        if hit is not None and time.monotonic() - hit[0] < _STATS_TTL_S:
-            return hit[1]
-        idf = self._count_idf(term, n)
-        if len(cache) > 10_000:
-            cache.clear()
-        cache[key] = (time.monotonic(), idf)
-        return idf
 
     def _count_idf(self, term: Term, n: int) -> float:
         # A CJK term of 3+ characters is not in an index: counting the transcripts that
@@ -238,20 +149,6 @@ class FullText(HitSearch, PgConnection):
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
         return idf if idf > 0 else 1e-6
-
-    def _in_space(self, source: tuple[str, list[Any]]) -> tuple[str, list[Any]]:
-        """A (rid, tf, dl) subquery kept to this store's data space: its rid range
-        (base.py SPACE_BITS), so that another space's match never takes a place in the top."""
-        sql, params = source
-        return f"(SELECT * FROM {sql} AS s WHERE {self._rids_in_space('s.rid')})", params
-
-    def _rids_in_space(self, rid: str) -> str:
-        """`rid` within this space's range. A source's rid is computed per posting (a block
-        and an offset), and each comparison recomputes it: space 0's lowest rid is 0, which
-        every rid passes, so its one test is the upper bound (at 100,000, two-character
-        searches, p50: 62 ms with the two-sided test, 49 ms with this, 47 ms with none)."""
-        low, high = self.rid_range
-        return f"{rid} <= {high:d}" if low == 0 else f"{rid} BETWEEN {low:d} AND {high:d}"
 
     def _ranked(self, terms: list[Term], limit: int, sort: Sort) -> list[tuple[int, float]]:
         """(rid, score) of the best `limit` candidates matching every term; score is

@@ -5,8 +5,8 @@ for several `debrief serve` replicas sharing one database.
 module at store/'s top holds its queries once) with what is PostgreSQL's own:
 
 - `connection.py`: connections, transactions, batches, advisory locks;
-- `search.py` and `postings.py`: the full-text columns and frequency rows of a save,
-  and bm25 over them;
+- `indexing.py` and `postings.py`: the full-text columns and frequency rows of a save;
+  `search.py` and `figures.py`: bm25 over them, with each data space's own figures;
 - `migrations.py`: running the schema's steps (`store/schema/`);
 - here: backups (pg_dump), the health check, the database's size.
 

@@ -202,7 +202,7 @@ def m009_transcript_facts(db: sqlite_utils.Database) -> None:
     Rows indexed before are given the reason their answer text shows, and marked for a
     re-parse, so the next index run fills `years_text`, the new label names and years
     like `1年半` from the files themselves."""
-    from ..transcripts.parser import unanswered_reason
+    from ..transcripts.answers import unanswered_reason
 
     db.execute("ALTER TABLE candidates ADD COLUMN years_text TEXT NOT NULL DEFAULT ''")
     db.execute("ALTER TABLE questions ADD COLUMN unanswered_reason TEXT")

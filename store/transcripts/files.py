@@ -30,10 +30,12 @@ from .errors import (
     NOT_REGULAR,
     SOCKET,
     SYMLINK_LOOP,
+    NotATranscript,
+    ParseError,
     code_of,
 )
-from .formats import byte_limit, too_large_error
-from .parser import MAX_BYTES, NotATranscript, ParseError, content_hash, parse_transcript
+from .formats import MAX_BYTES, byte_limit, too_large_error
+from .parser import content_hash, parse_transcript
 
 IGNORE_FILE = ".debriefignore"
 _IGNORE_MAX_BYTES = 1024 * 1024

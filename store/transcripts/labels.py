@@ -1,13 +1,15 @@
 """The transcript format's labels: every name people give each label, and the patterns
 that find them at the start of a line (`岗位：`, `Position:`, `问题（一）`, `Q1.`…).
 
-Pure data and regular expressions, used by `parser.py`; nothing here reads a file.
+Pure data and regular expressions, used by `parser.py`; nothing here reads a file. Each
+expression is compiled on its first use: the bot answering Slack parses no file.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Literal
 
 from .numerals import CN_NUMERALS
@@ -15,7 +17,7 @@ from .numerals import CN_NUMERALS
 # Spaces that people (and word processors) put around labels.
 WS = r"[ \t\u3000\u00a0\u2000-\u200b\u202f\u205f\ufeff]"
 COLON = r"[:：﹕∶]"
-CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0d-\x1f]")
+control_re = cache(lambda: re.compile(r"[\x00-\x08\x0b\x0d-\x1f]"))
 
 Kind = Literal["position", "years", "intro", "goal", "answer", "verdict", "summary"]
 HEADER_KINDS: tuple[Kind, ...] = ("position", "years", "intro")
@@ -128,36 +130,40 @@ _CLOSE = rf"{WS}*[*】\]]*"
 _FIELD_ALTERNATIVES = (
     "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
 )
-FIELD_RE = re.compile(
-    _PREFIX + _FIELD_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-    re.IGNORECASE,
+_field_re = cache(
+    lambda: re.compile(
+        _PREFIX + _FIELD_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        re.IGNORECASE,
+    )
 )
 # Labels with no colon, where the layout itself marks them: in brackets (`【岗位】前端`,
 # `[点评] 通过`), in bold before the value (`**岗位** 前端`), or alone on their line as a
 # heading or a bare word (`## 点评`, `**简介**`, `回答`), the value on the next lines.
-FIELD_NO_COLON_RES = (
-    re.compile(rf"^{WS}*【{WS}*{_FIELD_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
-    re.compile(rf"^{WS}*\[{WS}*{_FIELD_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
-    re.compile(
-        rf"^{WS}*\*\*{WS}*{_FIELD_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"^{WS}*#+{WS}*{_FIELD_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
-    # a two-column table row: `| 岗位 | 数据工程师 |`
-    re.compile(
-        rf"^{WS}*\|{WS}*(?:\*\*)?{_FIELD_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
-        rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
-        re.IGNORECASE,
-    ),
-    # a bare word only in Chinese: a line `Feedback` or `Background` is as likely a title
-    re.compile(
-        rf"^{WS}*(?:"
-        + "|".join(
-            f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(words, key=len, reverse=True))})"
-            for kind, words in FIELD_LABELS.items()
-        )
-        + rf"){WS}*(?P<rest>)$"
-    ),
+_field_no_colon_res = cache(
+    lambda: (
+        re.compile(rf"^{WS}*【{WS}*{_FIELD_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
+        re.compile(rf"^{WS}*\[{WS}*{_FIELD_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
+        re.compile(
+            rf"^{WS}*\*\*{WS}*{_FIELD_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+            re.IGNORECASE,
+        ),
+        re.compile(rf"^{WS}*#+{WS}*{_FIELD_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+        # a two-column table row: `| 岗位 | 数据工程师 |`
+        re.compile(
+            rf"^{WS}*\|{WS}*(?:\*\*)?{_FIELD_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+            rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
+            re.IGNORECASE,
+        ),
+        # a bare word only in Chinese: a line `Feedback` or `Background` is as likely a title
+        re.compile(
+            rf"^{WS}*(?:"
+            + "|".join(
+                f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(words, key=len, reverse=True))})"
+                for kind, words in FIELD_LABELS.items()
+            )
+            + rf"){WS}*(?P<rest>)$"
+        ),
+    )
 )
 
 
@@ -166,30 +172,38 @@ _IDENTITY_ALTERNATIVES = (
 )
 # The same layouts as the other labels, but never a bare word on its own line (`日期`,
 # `候选人` alone are as likely a title or the dialogue's speaker).
-IDENTITY_RES = (
-    re.compile(
-        _PREFIX + _IDENTITY_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"^{WS}*【{WS}*{_IDENTITY_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
-    re.compile(rf"^{WS}*\[{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
-    re.compile(
-        rf"^{WS}*\*\*{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
-        re.IGNORECASE,
-    ),
-    re.compile(rf"^{WS}*#+{WS}*{_IDENTITY_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
-    re.compile(
-        rf"^{WS}*\|{WS}*(?:\*\*)?{_IDENTITY_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
-        rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
-        re.IGNORECASE,
-    ),
+_identity_res = cache(
+    lambda: (
+        re.compile(
+            _PREFIX
+            + _IDENTITY_ALTERNATIVES
+            + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            rf"^{WS}*【{WS}*{_IDENTITY_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
+        ),
+        re.compile(
+            rf"^{WS}*\[{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE
+        ),
+        re.compile(
+            rf"^{WS}*\*\*{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+            re.IGNORECASE,
+        ),
+        re.compile(rf"^{WS}*#+{WS}*{_IDENTITY_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+        re.compile(
+            rf"^{WS}*\|{WS}*(?:\*\*)?{_IDENTITY_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+            rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
+            re.IGNORECASE,
+        ),
+    )
 )
 
 
 def match_identity(line: str) -> re.Match[str] | None:
     """A who-or-when label at the start of `line`: `姓名：张三`, `【面试官】李四`,
     `| 日期 | 2026-11-28 |`, `**Round:** 2`."""
-    for regex in IDENTITY_RES:
+    for regex in _identity_res():
         m = regex.match(line)
         if m is not None:
             return m
@@ -201,14 +215,14 @@ def identity_kind(m: re.Match[str]) -> IdentityKind:
 
 
 # A markdown table's rule line, `|---|:---:|`: layout, not text, around the header.
-TABLE_RULE_RE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")
+table_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
 
 
 def match_field(line: str) -> re.Match[str] | None:
     """A field label at the start of `line`: `岗位：…`, or one of the colon-less forms."""
-    m = FIELD_RE.match(line)
+    m = _field_re().match(line)
     if m is None:
-        for regex in FIELD_NO_COLON_RES:
+        for regex in _field_no_colon_res():
             m = regex.match(line)
             if m is not None:
                 break
@@ -220,58 +234,70 @@ _NUM = rf"[0-9０-９]{{1,30}}|[{CN_NUMERALS}]{{1,30}}"
 _STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
 # a space is enough after 问题1 / 第一题, and a closing bracket or bold: `【问题1】什么是…`
 _LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$|(?<=[】\]])|(?<=\*\*))"
-QUESTION_RE = re.compile(
-    _PREFIX
-    + "(?:"
-    + rf"(?:{spaced('问题')}|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
-    + rf"|{spaced('问题')}{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
-    + rf"|第{WS}*(?P<n3>{_NUM}){WS}*(?:道)?[题问]{_CLOSE}{_LOOSE_SEP}"
-    + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
-    # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
-    + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
-    + rf"|(?:问题|question){_CLOSE}{WS}*{COLON}"
-    + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-    re.IGNORECASE,
+question_re = cache(
+    lambda: re.compile(
+        _PREFIX
+        + "(?:"
+        + rf"(?:{spaced('问题')}|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
+        + rf"|{spaced('问题')}{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
+        + rf"|第{WS}*(?P<n3>{_NUM}){WS}*(?:道)?[题问]{_CLOSE}{_LOOSE_SEP}"
+        + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
+        # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
+        + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
+        + rf"|(?:问题|question){_CLOSE}{WS}*{COLON}"
+        + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        re.IGNORECASE,
+    )
 )
 
 # A numbered list used for the questions, in a file with no 问题N labels: `1. 什么是闭包？`,
 # `一、…`, `(3) …`. Such a line is a question only where a 考察目标 or 回答 follows it
 # (the parser decides); inside an answer it is a list item.
-NUMBERED_RE = re.compile(
-    rf"^{WS}*(?:#+{WS}*|\*\*{WS}*)?(?:"
-    rf"(?P<n6>[0-9０-９]{{1,3}}){WS}*(?:[、．)）]|\.(?![0-9]))"
-    rf"|(?P<n7>[{CN_NUMERALS}]{{1,4}}){WS}*[、．.]"
-    rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{CN_NUMERALS}]{{1,4}}){WS}*[)）]"
-    rf"|(?P<unnumbered>问|提问|q){WS}*{COLON}"  # `问：…` / `答：…`, `Q: …` / `A: …`
-    rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-    re.IGNORECASE,
+numbered_re = cache(
+    lambda: re.compile(
+        rf"^{WS}*(?:#+{WS}*|\*\*{WS}*)?(?:"
+        rf"(?P<n6>[0-9０-９]{{1,3}}){WS}*(?:[、．)）]|\.(?![0-9]))"
+        rf"|(?P<n7>[{CN_NUMERALS}]{{1,4}}){WS}*[、．.]"
+        rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{CN_NUMERALS}]{{1,4}}){WS}*[)）]"
+        rf"|(?P<unnumbered>问|提问|q){WS}*{COLON}"  # `问：…` / `答：…`, `Q: …` / `A: …`
+        rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        re.IGNORECASE,
+    )
 )
 
 # Inside the 岗位 line: `岗位：视频开发工程师 从业年限：3年` (and the other way round).
-INLINE_HEADER_RE = re.compile(
-    r"(?:^|(?<=[\s,，;；、|/]))(?:"
-    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in HEADER_KINDS)
-    + ")"
-    rf"{WS}*{COLON}",
-    re.IGNORECASE,
+_inline_header_re = cache(
+    lambda: re.compile(
+        r"(?:^|(?<=[\s,，;；、|/]))(?:"
+        + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in HEADER_KINDS)
+        + ")"
+        rf"{WS}*{COLON}",
+        re.IGNORECASE,
+    )
 )
 
 # The same, and the who-and-when labels: `姓名：张三 岗位：… 面试官：李四 日期：…`.
-INLINE_LABEL_RE = re.compile(
-    r"(?:^|(?<=[\s,，;；、|/]))(?:"
-    + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in (*HEADER_KINDS, *IDENTITY_KINDS))
-    + ")"
-    rf"{WS}*{COLON}",
-    re.IGNORECASE,
+_inline_label_re = cache(
+    lambda: re.compile(
+        r"(?:^|(?<=[\s,，;；、|/]))(?:"
+        + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in (*HEADER_KINDS, *IDENTITY_KINDS))
+        + ")"
+        rf"{WS}*{COLON}",
+        re.IGNORECASE,
+    )
 )
 
-TITLE_RE = re.compile(
-    r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
+title_re = cache(
+    lambda: re.compile(
+        r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
+    )
 )
-SUMMARY_LABEL_RE = re.compile(
-    rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?(?:{alternatives('summary')})"
-    rf"{_CLOSE}{WS}*{COLON}{WS}*",
-    re.I,
+summary_label_re = cache(
+    lambda: re.compile(
+        rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?(?:{alternatives('summary')})"
+        rf"{_CLOSE}{WS}*{COLON}{WS}*",
+        re.I,
+    )
 )
 SENTENCE_END = tuple('。！？.!?；;…）)」”"')
 
@@ -283,13 +309,15 @@ NEXT_LINE_VALUE_MAX = 60
 # label counts there only after a space or a sentence's end, and never the one-character
 # `答`, which ends too many ordinary clauses (`怎么答：`).
 INLINE_QA_KINDS: tuple[Kind, ...] = ("goal", "answer")
-INLINE_QA_RE = re.compile(
-    r"(?<=[\s？?。！!；;])(?:"
-    + "|".join(
-        f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(FIELD_LABELS[kind], key=len, reverse=True) if len(w) > 1)})"
-        for kind in INLINE_QA_KINDS
+_inline_qa_re = cache(
+    lambda: re.compile(
+        r"(?<=[\s？?。！!；;])(?:"
+        + "|".join(
+            f"(?P<{kind}>{'|'.join(spaced(w) for w in sorted(FIELD_LABELS[kind], key=len, reverse=True) if len(w) > 1)})"
+            for kind in INLINE_QA_KINDS
+        )
+        + rf"){WS}*{COLON}",
     )
-    + rf"){WS}*{COLON}",
 )
 
 
@@ -297,7 +325,7 @@ def split_inline_qa(first: str) -> tuple[str, list[tuple[Kind, str]]]:
     """`讲讲闭包？ 考察目标：JS 回答：不清楚` -> (`讲讲闭包？`, [(goal, JS), (answer, 不清楚)])."""
     parts: list[tuple[Kind, str]] = []
     head_end, key, pos = None, None, 0
-    for m in INLINE_QA_RE.finditer(first):
+    for m in _inline_qa_re().finditer(first):
         if key is None:
             head_end = m.start()
         else:
@@ -329,7 +357,7 @@ def split_header(
 
     With `accept`, the who-and-when labels split the line too, where `accept(kind,
     value)` takes what follows them (a `候选人：男，28岁` inside the line stays text)."""
-    regex = INLINE_HEADER_RE if accept is None else INLINE_LABEL_RE
+    regex = _inline_header_re() if accept is None else _inline_label_re()
     cuts = [(m.start(), m.end(), _header_kind(m)) for m in regex.finditer(rest)]
     kept: list[tuple[int, int, HeaderKind]] = []
     end = len(rest)

@@ -18,7 +18,9 @@ Labels count only at the start of a line, followed by a colon (question labels m
 also end with `、`, `.` or a space: `问题1、`, `第一题 `, `Q1.`). A label's value may
 be on the same line or on the next. Colons may be ASCII or full-width with any spaces
 around them; numbers may be ASCII, full-width or Chinese numerals. Each label has
-other names people give it (`labels.py`); what years and answers mean is `values.py`.
+other names people give it (`labels.py`); what years, answers, dates and names mean is
+`years.py`, `answers.py`, `dates.py` and `names.py`; the pieces the parse puts together
+(a question as it is read, a block of lines, the summary without its title) `drafts.py`.
 
 Where a label counts:
 
@@ -43,7 +45,7 @@ position and years is the profile. The Chinese 摘要/总结/概述 are always t
 
 One long function, on purpose: the reading is one pass over the lines whose states
 (summary, header, question, goal, answer, verdict) only make sense together; the
-grammar it matches and what values mean already live in `labels.py` and `values.py`.
+grammar it matches and what values mean already live in the modules named above.
 
 A file with no transcript label at all (a README, notes) raises `NotATranscript`;
 a file that has labels but neither a position nor a question raises `ParseError`.
@@ -53,125 +55,38 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from ..models import Question, Transcript
+from ..models import Transcript
+from .dates import parse_interview_date
+from .drafts import Draft, block, clean_summary, identity_accepted, questions
 from .errors import (
     CONTROL_CHARACTERS,
     NO_LABELS,
     NO_POSITION_NOR_QUESTION,
     NotATranscript,
     ParseError,
-    Unreadable,
 )
-from .formats import (
-    MAX_BYTES,
-    MAX_DOCUMENT_BYTES,
-    byte_limit,
-    decode,
-    extract_text,
-    too_large_error,
-)
+from .formats import byte_limit, extract_text, too_large_error
 from .labels import (
-    CONTROL_RE,
     HEADER_KINDS,
     IDENTITY_KINDS,
     NEXT_LINE_VALUE_MAX,
-    NUMBERED_RE,
-    QUESTION_RE,
-    SENTENCE_END,
-    SUMMARY_LABEL_RE,
-    TABLE_RULE_RE,
-    TITLE_RE,
     HeaderKind,
+    control_re,
     identity_kind,
     label_kind,
     match_field,
     match_identity,
+    numbered_re,
+    question_re,
     split_header,
     split_inline_qa,
+    table_rule_re,
 )
-from .numerals import MAX_QUESTION, parse_question_number
-from .values import (
-    NAME_MAX,
-    is_placeholder,
-    looks_like_name,
-    parse_interview_date,
-    parse_years,
-    says_nothing,
-    split_names,
-    unanswered_reason,
-)
-
-__all__ = [
-    "MAX_BYTES",
-    "MAX_DOCUMENT_BYTES",
-    "MAX_QUESTION",
-    "NotATranscript",
-    "ParseError",
-    "Unreadable",
-    "content_hash",
-    "decode",
-    "extract_text",
-    "is_placeholder",
-    "parse_transcript",
-    "parse_years",
-    "transcript_id",
-    "unanswered_reason",
-]
-
-
-@dataclass
-class _Draft:
-    number: int
-    line: int
-    question: list[str] = field(default_factory=list)
-    goal: list[str] = field(default_factory=list)
-    answer: list[str] = field(default_factory=list)
-    has_goal: bool = False
-    has_answer: bool = False
-
-
-def _block(lines: list[str]) -> str:
-    """Join lines, keeping inner line breaks and paragraphs, trimming the edges."""
-    text = "\n".join(line.rstrip(" \t\u3000\u00a0") for line in lines)
-    return text.strip("\n \t\u3000\u00a0\ufeff")
-
-
-def _clean_summary(lines: list[str]) -> str:
-    """The text before 岗位, without a title line such as `XX面试笔记` or `# …`."""
-    non_blank = [i for i, line in enumerate(lines) if line.strip(" \t\u3000\u00a0")]
-    if non_blank:
-        first = lines[non_blank[0]].strip(" \t\u3000\u00a0")
-        is_title = not SUMMARY_LABEL_RE.match(first) and (
-            first.startswith("#")
-            or (
-                len(first) <= 40
-                and not first.endswith(SENTENCE_END)
-                and bool(TITLE_RE.match(first))
-            )
-        )
-        if not is_title and len(non_blank) > 1 and not SUMMARY_LABEL_RE.match(first):
-            is_title = len(first) <= 30 and not first.endswith(SENTENCE_END)
-        if is_title:
-            lines = lines[non_blank[0] + 1 :]
-    return SUMMARY_LABEL_RE.sub("", _block(lines), count=1)
-
-
-def identity_accepted(kind: HeaderKind, value: str) -> bool:
-    """Does `value` read as what a who-or-when label says? A name that looks like one,
-    names, a date of any form (what cannot be read is kept as text), a short round.
-    Otherwise the label and its value stay text where they are."""
-    if says_nothing(value):
-        return True
-    if kind == "name":
-        return looks_like_name(value)
-    if kind == "interviewers":
-        return split_names(value) is not None
-    if kind == "date":
-        return len(value) <= NEXT_LINE_VALUE_MAX
-    return kind == "round" and len(value) <= NAME_MAX
+from .names import says_nothing, split_names
+from .numerals import parse_question_number
+from .years import parse_years
 
 
 def content_hash(data: bytes) -> str:
@@ -192,7 +107,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     text = extract_text(data, name).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     lines = text.split("\n")
 
-    bad = len(CONTROL_RE.findall(text)) + text.count("\ufffd")
+    bad = len(control_re().findall(text)) + text.count("\ufffd")
     if bad > max(8, len(text) // 100):
         raise ParseError(CONTROL_CHARACTERS)
 
@@ -201,7 +116,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     position: str | None = None
     years_text = ""
     intro: list[str] = []
-    drafts: list[_Draft] = []
+    drafts: list[Draft] = []
     verdict: list[str] | None = None
     verdict_open = False  # lines go to the verdict
     who: str | None = None  # the candidate's name
@@ -264,7 +179,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
 
     field_matches = [match_field(line) for line in lines]
     question_matches = [
-        None if fm else QUESTION_RE.match(line)
+        None if fm else question_re().match(line)
         for fm, line in zip(field_matches, lines, strict=True)
     ]
     # Numbered lists count as questions only in a file with no question label at all.
@@ -279,7 +194,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             if not drafts and identity_line(lines[later]) is not None:
                 continue  # `候选人：张三` in the header is who, not an answer
             if fm is None:
-                if question_matches[later] or NUMBERED_RE.match(lines[later]):
+                if question_matches[later] or numbered_re().match(lines[later]):
                     return False
                 continue
             found = label_kind(fm)
@@ -295,7 +210,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         fm = field_matches[index - 1]
         qm = question_matches[index - 1]
         if numbered_ok and fm is None and not verdict_open:
-            nm = NUMBERED_RE.match(line)
+            nm = numbered_re().match(line)
             if (
                 nm is not None
                 and (
@@ -323,7 +238,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             if not im.group(found).isascii() and any(k in HEADER_KINDS for k in taken):
                 evidence.add("cn")  # `姓名：张三 岗位：…`: a Chinese header label
             continue
-        if fm is None and qm is None and not drafts and TABLE_RULE_RE.match(line):
+        if fm is None and qm is None and not drafts and table_rule_re().match(line):
             continue  # the rule line of a header table
         if fm is None and qm is None:
             if pending is not None and line.strip(" \t\u3000\u00a0"):
@@ -406,7 +321,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         if number is None:
             number = drafts[-1].number + 1 if drafts else 1
         head, inline = split_inline_qa(qm.group("rest"))
-        draft = _Draft(number=number, line=index, question=[head])
+        draft = Draft(number=number, line=index, question=[head])
         drafts.append(draft)
         target = draft.question
         for kind, value in inline:  # `问题1：…？ 考察目标：… 回答：…` on one line
@@ -418,7 +333,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 draft.has_answer = True
                 draft.answer.append(value)
                 target = draft.answer
-        evidence.add("listed question" if qm.re is NUMBERED_RE else "question")
+        evidence.add("listed question" if qm.re is numbered_re() else "question")
 
     english_position = "position" in evidence and "cn" not in evidence
     if evidence == {"listed question"} and not any(d.has_goal for d in drafts):
@@ -430,21 +345,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             raise ParseError(NO_POSITION_NOR_QUESTION)
         raise NotATranscript(NO_LABELS)
 
-    questions = []
-    for d in drafts:
-        answer = _block(d.answer)
-        reason = unanswered_reason(answer)
-        questions.append(
-            Question(
-                number=d.number,
-                question=_block(d.question),
-                goal=_block(d.goal),
-                answer=answer,
-                answered=reason is None,
-                unanswered_reason=reason,
-            )
-        )
-    verdict_text = _block(verdict) if verdict is not None else ""
+    verdict_text = block(verdict) if verdict is not None else ""
     return Transcript(
         id=transcript_id(name),
         position=position or None,
@@ -455,9 +356,9 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         interviewed_at=parse_interview_date(date_text) if date_text else None,
         interviewed_at_text=date_text,
         round=round_,
-        intro=_block(intro),
-        summary=_block([_clean_summary(summary), "", *late_summary]),
-        questions=questions,
+        intro=block(intro),
+        summary=block([clean_summary(summary), "", *late_summary]),
+        questions=questions(drafts),
         verdict=verdict_text or None,
         source=source if source is not None else name,
         hash=content_hash(data),

@@ -14,7 +14,8 @@ from typing import Any
 from slack_bolt import App
 
 from bot.app import DebriefApp, create_app
-from bot.server import listener_executors, wsgi_app
+from bot.http_app import wsgi_app
+from bot.server import listener_executors
 from bot.settings import Settings, load_settings
 from store.factory import open_store
 from store.sqlite.store import Store

@@ -1,0 +1,81 @@
+"""Who was there: the candidate's name and the interviewers (`李四、王五`, `张三和李四`),
+and values that only say there is none (`不详`, `N/A`). Pure functions, used by the parser.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from .answers import compact
+
+NAME_MAX = 30
+# A name has no digits and no clause punctuation: `候选人：男，28岁，本科` describes one.
+_not_in_names = cache(lambda: re.compile(r"[0-9，,。．；;：:！!？?、/@#<>\[\]{}|\\\"“”]"))
+# `张三 和 李四`, `Alice and Bob`; and `,` `，` `、` `/` `;` `；` between names.
+_name_separators = cache(
+    lambda: re.compile(r"\s*(?:[、，,/;；]|\s(?:和|and|&)\s)\s*", re.IGNORECASE)
+)
+_cjk_name_re = cache(lambda: re.compile(r"[\u3400-\u9fff]{2,4}"))
+_SENTENCE_ENDS = ("。", ".", "！", "!", "？", "?", "…")
+
+
+def looks_like_name(value: str) -> bool:
+    """Can `value` be a person's name (`张三`, `欧阳娜娜`, `Zhang San`, `王五（HR）`)? Not a
+    description (`男，28岁`), not a sentence, not longer than NAME_MAX characters or five
+    words."""
+    value = unicodedata.normalize("NFKC", value).strip()
+    return (
+        0 < len(value) <= NAME_MAX
+        and len(value.split()) <= 5
+        and _not_in_names().search(value) is None
+        and not value.endswith(_SENTENCE_ENDS)
+    )
+
+
+def _split_he(name: str) -> list[str]:
+    """`张三和李四` -> [张三, 李四]; but a name with 和 in it stays whole (`和平`, `王和平`):
+    split only where every piece is a name of two to four Chinese characters."""
+    pieces = name.split("和")
+    if len(pieces) > 1 and all(_cjk_name_re().fullmatch(p) for p in pieces):
+        return pieces
+    return [name]
+
+
+def split_names(value: str) -> list[str] | None:
+    """The interviewers in `张三、李四`, `张三, 李四 and Bob`, `张三/李四`, `张三和李四`;
+    None when one of them does not look like a name (the value is then text)."""
+    names: list[str] = []
+    for part in _name_separators().split(value.strip()):
+        part = re.sub(r"^(?:and|和|&)\s+", "", part.strip(), flags=re.IGNORECASE)
+        if not part:
+            continue
+        for name in _split_he(part):
+            if not looks_like_name(name):
+                return None
+            if name not in names:
+                names.append(name)
+    return names
+
+
+_NOBODY = {
+    "无",
+    "暂无",
+    "不详",
+    "未知",
+    "待定",
+    "待补充",
+    "待填写",
+    "na",
+    "n/a",
+    "none",
+    "unknown",
+    "tbd",
+}
+
+
+def says_nothing(value: str) -> bool:
+    """A value that only says there is none: empty, `无`, `不详`, `-`, `N/A`."""
+    kept = compact(value)
+    return kept in _NOBODY or kept.strip("/") in _NOBODY or not kept

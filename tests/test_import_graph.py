@@ -1,4 +1,5 @@
-"""No import circle in bot/, handlers/, store/ (issue 35): every import counts, those
+"""No import circle in bot/, handlers/, store/, and no module of theirs over 400 lines
+(issue 35): every import counts, those
 inside functions and under TYPE_CHECKING too, for a circle hidden there is still two
 modules that cannot be understood, or changed, one without the other. Read with `ast`,
 nothing imported: `python tests/test_import_graph.py` prints the circles it finds."""
@@ -118,6 +119,18 @@ def test_bot_handlers_and_store_have_no_import_circle() -> None:
     found = modules()
     assert "store.factory" in found and "handlers.sending.outbox" in found  # read what is there
     assert circles(graph(found)) == []
+
+
+MAX_LINES = 400  # a module about one thing, read in one sitting
+
+
+def test_no_product_module_is_over_400_lines() -> None:
+    found = modules()
+    sizes = {
+        name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in found.items()
+    }
+    assert len(sizes) > 100  # read what is there
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
 
 
 if __name__ == "__main__":

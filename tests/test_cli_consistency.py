@@ -1,33 +1,25 @@
 """The command line, consistent: exit codes, paging, --since, and text in DEBRIEF_LOCALE.
 
-Every case runs the real `debrief` process on an indexed copy of the seeds."""
+Every case runs `debrief` (the CLI in-process) on an indexed copy of the seeds."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 
 from bot.ops import parse_since
 
 
-def debrief(db: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=full | {"DEBRIEF_DB": str(db)} | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def debrief(db: Path, *args: str, **env: str) -> Ran:
+    return run_debrief(*args, env={"DEBRIEF_DB": str(db)} | env)
 
 
 @pytest.fixture(scope="module")

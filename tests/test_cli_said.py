@@ -1,28 +1,20 @@
 """Every message the command line prints follows DEBRIEF_LOCALE: its errors (`错误：…` or
-`Error: …`, one line on stderr), naming the thing to fix, in the real `debrief` process."""
+`Error: …`, one line on stderr), naming the thing to fix, through `debrief` (the CLI
+in-process, as a process would print it)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 
 
-def debrief(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=full | env,
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def debrief(*args: str, cwd: Path | None = None, **env: str) -> Ran:
+    return run_debrief(*args, env=env, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +25,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def one_line(done: subprocess.CompletedProcess[str]) -> str:
+def one_line(done: Ran) -> str:
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr

@@ -1,4 +1,4 @@
-"""`debrief doctor` (the real process, against the strict fake Web API) names the token or
+"""`debrief doctor` (the CLI in-process, against the strict fake Web API) names the token or
 setting to fix: an app-level token where the bot token goes, a revoked token, a token of
 another workspace or app, a bad app-level token, a signing secret of the wrong shape,
 both modes configured; it reports the retention policy. `--json` says it in English
@@ -7,13 +7,12 @@ whatever the locale; a terminal gets the team's language."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
 from support.socket_mode import FakeSocketModeServer
 
@@ -23,15 +22,8 @@ SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SECRET_32 = "0123456789abcdef0123456789abcdef"  # the shape of Slack's signing secrets
 
 
-def debrief(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    kept = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=kept | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def debrief(*args: str, **env: str) -> Ran:
+    return run_debrief(*args, env=env)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Erasure that erases: `debrief forget` (a real process) against a bot serving on loopback.
+"""Erasure that erases: `debrief forget` (the CLI in-process, its own connections) against a bot serving on loopback.
 
 Whether or not the file is still there, the candidate, their reviews, posts and threads go
 in one transaction; later replies in their threads are not recorded; `--restore` brings
@@ -8,13 +8,13 @@ pseudonym instead of the id."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
 from support.slackbot import Bot, start_bot
 from support.waiting import wait_until
@@ -34,10 +34,8 @@ TRANSCRIPT = (
 )
 
 
-def debrief(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args], capture_output=True, text=True, check=False
-    )
+def debrief(*args: str) -> Ran:
+    return run_debrief(*args)
 
 
 def debrief_json(*args: str) -> Any:
@@ -83,7 +81,15 @@ def reviewed(bot: Bot) -> str:
     reply(bot, parent, "1800000000.2", "问题2：补充了缓存的答案")
     wait_until('count(bot.store, "replies") == 2', lambda: count(bot.store, "replies") == 2)
     bot.fake.wait_for("reactions.add")
+    settled(bot)
     return parent
+
+
+def settled(bot: Bot) -> None:
+    """The bot finished with every request it took, and wrote their audit lines: what
+    `debrief` reads or erases next (in-process, with no start-up to wait out) sees them."""
+    bot.idle()
+    assert bot.store.flush_audit()
 
 
 def database_bytes(db_path: str) -> bytes:
@@ -115,6 +121,7 @@ def test_forget_after_the_file_was_removed(served: Bot, folder: Path) -> None:
     # A reply arriving later in their thread is not recorded (nor acknowledged with a reaction).
     reply(bot, parent, "1800000000.3", "no hire")
     reply(bot, parent, "1800000000.3", "no hire")  # Slack's retry: the same event again
+    settled(bot)
     assert count(bot.store, "replies") == 0
     assert len(bot.fake.calls("reactions.add")) == 1
 
@@ -150,6 +157,7 @@ def test_restore_brings_back_the_transcript_only(served: Bot, folder: Path) -> N
     assert shown["decisions"] == [] and shown["followups"] == []
     # its old thread stays forgotten
     reply(bot, parent, "1800000000.4", "hire")
+    settled(bot)
     assert count(bot.store, "replies") == 0
     assert bot.store.post_candidate("C123", parent) is None
     # the audit keeps the pseudonym for every event about them, the restore included

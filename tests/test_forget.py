@@ -1,6 +1,7 @@
-"""`debrief forget` through the real process, on SQLite and PostgreSQL: it asks first on a
-terminal (`--yes` does not; without a terminal nobody is asked), and an unknown or
-already forgotten id is an error (exit 2) whose hint names the id."""
+"""`debrief forget` on SQLite and PostgreSQL: it asks first on a terminal (a real process
+on a pseudo-terminal; `--yes` does not; without a terminal, the CLI in-process, nobody is
+asked), and an unknown or already forgotten id is an error (exit 2) whose hint names
+the id."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 
 pytestmark = pytest.mark.both_backends
 
@@ -26,20 +29,14 @@ def env_of(db: str, **values: str) -> dict[str, str]:
     return kept | {"DEBRIEF_DB": db} | values
 
 
-def debrief(db: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=env_of(db, **env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
+def debrief(db: str, *args: str, **env: str) -> Ran:
+    return run_debrief(*args, env={"DEBRIEF_DB": db} | env)
 
 
 def on_a_terminal(db: str, args: list[str], answer: str, **env: str) -> tuple[int, str]:
     """`debrief ARGS` on a terminal (a pseudo-terminal), answering `answer` to whatever
-    it asks; its exit code and everything it wrote."""
+    it asks; its exit code and everything it wrote. A real process: the terminal is the
+    point (whether it asks depends on stdin being one)."""
     leader, follower = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", *args],

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -23,16 +21,14 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from test_identity import IDENTITY, LABELS, NOBODY
 
+from store.transcripts.errors import NotATranscript, ParseError, Unreadable
 from store.transcripts.files import prepare
-from store.transcripts.parser import (
-    NotATranscript,
-    ParseError,
-    Unreadable,
-    extract_text,
-    parse_transcript,
-)
+from store.transcripts.formats import extract_text
+from store.transcripts.parser import parse_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -390,16 +386,8 @@ def test_prepare_skips_with_the_reason(tmp_path: Path) -> None:
 # -- debrief index over a folder of all of them --------------------------------------------------
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    # The timeout only turns a hang into a failure; nothing waits on time.
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+def run_cli(*args: str) -> Ran:
+    return run_debrief(*args, cwd=ROOT)
 
 
 def test_index_a_folder_of_every_format(tmp_path: Path) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 
 from store.indexer import index_paths
 from store.models import IndexResult
@@ -66,16 +66,8 @@ def test_a_transcript_that_cannot_be_parsed_still_fails(store: Store, tmp_path: 
     assert sorted(Path(f.path).name for f in result.failed) == ["bigq.txt", "half.txt"]
 
 
-def _index_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    # The safety timeout only turns a hang into a failure; nothing waits on time.
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "index", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+def _index_cli(*args: str) -> Ran:
+    return run_debrief("index", *args, cwd=ROOT)
 
 
 def test_index_json_lists_skipped_files_and_exits_0(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Who and when through the real `debrief` command line: files in every format (plain
+"""Who and when through the `debrief` command line (in-process): files in every format (plain
 text, Markdown, Word, PDF), written here with every name of every header label and a
 file with none of them, indexed, shown, listed in order, looked up by name and searched,
 on SQLite and PostgreSQL."""
@@ -6,14 +6,13 @@ on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from test_formats import docx_paragraphs, docx_table, pdf_file
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
@@ -129,18 +128,8 @@ def write_folder(folder: Path) -> None:
         (folder / f"none_{fmt}.{fmt}").write_bytes(WRITERS[fmt](["数据工程师面试记录", *BODY]))
 
 
-def debrief(db: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    # The timeout only turns a hang into a failure; nothing waits on time.
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        env=full | {"DEBRIEF_DB": db} | env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+def debrief(db: str, *args: str, **env: str) -> Ran:
+    return run_debrief(*args, env={"DEBRIEF_DB": db} | env, cwd=ROOT)
 
 
 def as_json(db: str, *args: str) -> Any:

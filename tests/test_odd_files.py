@@ -7,7 +7,8 @@ long run finds it, with the same hits on both backends. And a file the database 
 when its batch commits (a constraint the test adds) fails alone: the rest of its batch
 is kept, and the run's report says which file and why.
 
-Every index run here is the real `debrief` process, except the store-level batch tests.
+Every index run here is `debrief index` (the CLI in-process), except the store-level batch
+tests.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import hashlib
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import psycopg
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.pg_fixtures import fresh_pg_url
 
 from bot.watcher import FolderWatcher
@@ -83,16 +84,8 @@ QUERIES = {
 }
 
 
-def debrief(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+def debrief(*args: str) -> Ran:
+    return run_debrief(*args)
 
 
 def index_json(folder: Path, db: str) -> tuple[int, dict[str, list[object]]]:

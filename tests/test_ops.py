@@ -1,22 +1,22 @@
-"""The operator's side through the real `debrief` process: reading never creates a
+"""The operator's side through `debrief` (the CLI in-process): reading never creates a
 database, `doctor`, `backup`, `stats`, and a database from a newer Debrief refused."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 import yaml
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
 
-from bot.doctor import REQUIRED_SCOPES, next_digest
+from bot.doctor_database import next_digest
+from bot.doctor_slack import REQUIRED_SCOPES
 from bot.settings import load_settings
 from store.sqlite.store import Store
 
@@ -24,16 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NO_DB = "没有数据库"
 
 
-def debrief(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        env=full | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def debrief(*args: str, cwd: Path, **env: str) -> Ran:
+    return run_debrief(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture

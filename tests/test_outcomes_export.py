@@ -1,21 +1,20 @@
 """The hiring decision as the store keeps it (one per candidate, a later one replaces it),
 `show --json`'s `outcome`, `forget` erasing it, and `debrief export` (CSV with a BOM,
-JSON, --since, --output) through the real command line, on SQLite and PostgreSQL."""
+JSON, --since, --output) through the command line (in-process), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import os
 import stat
 import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import debrief as run_debrief
 from support.pg_fixtures import fresh_pg_url
 
 from store.factory import open_store
@@ -50,15 +49,10 @@ def transcript(name: str, date: str, round_: str) -> str:
 
 
 def debrief(db: str, *args: str) -> subprocess.CompletedProcess[bytes]:
-    # The timeout only turns a hang into a failure; nothing waits on time.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        env=env | {"DEBRIEF_DB": db, "DEBRIEF_LOCALE": "en"},
-        capture_output=True,
-        timeout=180,
-        check=False,
+    """`debrief ARGS` in-process, its output as the bytes a process writes."""
+    done = run_debrief(*args, cwd=ROOT, env={"DEBRIEF_DB": db, "DEBRIEF_LOCALE": "en"})
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout_bytes, done.stderr.encode()
     )
 
 

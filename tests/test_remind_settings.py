@@ -3,12 +3,10 @@ else stops `debrief serve` with one line naming it, as the other settings do."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.cli import serve_stopped_by_settings
 
 from bot.settings import SettingsError, load_settings
 
@@ -22,15 +20,9 @@ BASE_ENV = {
 
 @pytest.mark.parametrize("value", ["25:00", "10", "daily", "10:5", ""])
 def test_a_bad_remind_time_stops_serve_naming_it(tmp_path: Path, value: str) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    env |= BASE_ENV | {"DEBRIEF_DB": str(tmp_path / "d.db"), "DEBRIEF_REMIND_TIME": value}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "serve", "--port", "0", "--host", "127.0.0.1"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    env = BASE_ENV | {"DEBRIEF_DB": str(tmp_path / "d.db"), "DEBRIEF_REMIND_TIME": value}
+    # in-process: the settings stop it before it serves (support/cli.py)
+    done = serve_stopped_by_settings("--port", "0", "--host", "127.0.0.1", env=env)
     assert done.returncode == 2, done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr

@@ -5,9 +5,6 @@ SQLite and PostgreSQL. The clock is handed in (`now`), as the digest's is."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from datetime import UTC, datetime
@@ -17,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
 from support.signed import action_body, block_actions_payload, post_signed
 from support.slackbot import SECRET, Bot, all_text
@@ -383,24 +382,14 @@ def test_serve_starts_the_reminders_and_off_starts_nothing(
 # -- the command line --------------------------------------------------------------------------
 
 
-def debrief(fake: FakeSlack, db: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=ROOT,
-        env=base
-        | {
-            "DEBRIEF_DB": db,
-            "SLACK_BOT_TOKEN": "xoxb-test",
-            "SLACK_API_URL": fake.base_url,
-            "DEBRIEF_LOCALE": "en",
-        }
-        | env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+def debrief(fake: FakeSlack, db: str, *args: str, **env: str) -> Ran:
+    said = {
+        "DEBRIEF_DB": db,
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_API_URL": fake.base_url,
+        "DEBRIEF_LOCALE": "en",
+    }
+    return run_debrief(*args, cwd=ROOT, env=said | env)
 
 
 REQUEST_KEYS = {

@@ -17,6 +17,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from support.cli import Ran
+from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
 from support.servers import free_port
 from support.slackbot import SECRET
@@ -39,15 +41,8 @@ def env_of(db: str, **values: str) -> dict[str, str]:
     return kept | {"DEBRIEF_DB": db, "DEBRIEF_TIMEZONE": ZONE} | values
 
 
-def debrief(db: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        env=env_of(db, **env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
+def debrief(db: str, *args: str, **env: str) -> Ran:
+    return run_debrief(*args, env={"DEBRIEF_DB": db, "DEBRIEF_TIMEZONE": ZONE} | env)
 
 
 def days_ago(n: int) -> str:
@@ -156,6 +151,9 @@ def test_without_a_policy_or_a_mode_it_says_what_to_give(db: str) -> None:
 
 
 class Serve:
+    """The real `debrief serve`: the point is its daily job across restarts and two
+    replicas on one database."""
+
     def __init__(self, db: str, fake: FakeSlack, uploads: Path, **env: str) -> None:
         self.proc = subprocess.Popen(
             [

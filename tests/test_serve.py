@@ -1,4 +1,5 @@
-"""`debrief serve` as a real process, and Socket Mode against a local WebSocket server."""
+"""`debrief serve` as a real process (bad settings: in-process, stopped before it serves),
+and Socket Mode against a local WebSocket server."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.cli import serve_stopped_by_settings
 from support.fake_slack import FakeSlack
 from support.servers import free_port
 from support.signed import command_body, command_payload, post_signed
@@ -58,14 +60,7 @@ def clean_env(**values: str) -> dict[str, str]:
 def test_bad_settings_exit_2_with_one_line(
     tmp_path: Path, env: dict[str, str], variable: str
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "serve", "--db", str(tmp_path / "x.db")],
-        env=clean_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = serve_stopped_by_settings("--db", str(tmp_path / "x.db"), env=env)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and variable in lines[0], done.stderr

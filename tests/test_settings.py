@@ -1,7 +1,8 @@
 """Settings an operator gets wrong stop `debrief serve` with one line naming the variable.
 
-Each case runs the real `debrief serve` process: it must exit 2 before it reaches Slack
-(no fake Web API is running, so a process that went on would wait for one, and time out).
+Each bad setting runs `debrief serve` in-process: it must exit 2 before it serves (were
+it to go on, serving raises at once: support/cli.py). Valid settings, and what only
+serving checks, run the real `debrief serve` process: its start-up is the point there.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.cli import Ran, serve_stopped_by_settings
 
 BASE_ENV = {
     "SLACK_BOT_TOKEN": "xoxb-test",
@@ -21,7 +23,14 @@ BASE_ENV = {
 }
 
 
-def serve(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def serve(tmp_path: Path, **env: str) -> Ran:
+    """`debrief serve` with settings that must stop it before it serves."""
+    given = BASE_ENV | {"DEBRIEF_DB": str(tmp_path / "d.db")} | env
+    return serve_stopped_by_settings("--port", "0", "--host", "127.0.0.1", env=given)
+
+
+def serve_process(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The real `debrief serve`, for settings that pass: it starts, and stops at Slack."""
     full = {
         k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))
     } | BASE_ENV
@@ -115,7 +124,7 @@ def test_good_ids_pass_the_settings_check(tmp_path: Path) -> None:
 
     with FakeSlack() as fake:
         fake.set_result("auth.test", {"ok": False, "error": "invalid_auth"})
-        done = serve(
+        done = serve_process(
             tmp_path,
             SLACK_API_URL=fake.base_url,
             DEBRIEF_ALLOWED_USERS="U0123ABC, W0456DEF, S0789GHI",

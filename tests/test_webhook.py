@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.cli import debrief
 from support.fake_slack import FakeSlack
 from support.serve import ServeProcess
 from support.servers import HttpServer, free_port
@@ -479,14 +480,7 @@ def test_a_restart_between_the_decision_and_its_delivery_delivers_it_once(
 
 
 def doctor(db: str, **env: str) -> dict[str, Any]:
-    kept = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DEBRIEF_"))}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "doctor", "--json"],
-        env=kept | {"DEBRIEF_DB": db} | env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = debrief("doctor", "--json", env={"DEBRIEF_DB": db} | env)
     checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
     found = checks["webhook"]
     assert isinstance(found, dict)

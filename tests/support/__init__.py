@@ -12,4 +12,6 @@
 * ``slackbot`` - the real app on loopback, wired to the fake Slack.
 * ``pgserver`` / ``pg_fixtures`` - a throwaway PostgreSQL, one fresh schema per test.
 * ``waiting`` - waiting on a condition with a deadline, instead of sleeping.
+* ``cli`` - ``debrief ARGS`` in-process (click's CliRunner), as a process would end and
+  print; ``serve`` - the real ``debrief serve`` process, where the process is the point.
 """

@@ -16,7 +16,7 @@ from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
 from handlers import listeners
-from handlers.deps import Deps, Spaces
+from handlers.deps import Deps, Spaces, utc_now
 from handlers.policy import Policy
 from handlers.sending.outbox import retry_handlers
 from handlers.views.replies import error_view
@@ -177,9 +177,8 @@ def create_app(
         allow_shared=settings.allow_shared_channels and found is None,
         ask_limit=settings.ask_limit_per_hour,
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
+        clock=clock if clock is not None else utc_now,
     )
-    if clock is not None:
-        deps.clock = clock
     app.deps = deps
     if found is not None:
         app.installs = found

@@ -38,7 +38,7 @@ def _open_to_all() -> Policy:
     return Policy([], [])
 
 
-def _utc_now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
@@ -68,7 +68,7 @@ class Deps:
     # reviewers one user may ask an hour (DEBRIEF_ASK_LIMIT_PER_HOUR)
     ask_limit: int = 20
     # what time it is (aware): deadlines and what is overdue; tests hand in their own
-    clock: Callable[[], datetime] = _utc_now
+    clock: Callable[[], datetime] = utc_now
     # installed org-wide (Enterprise Grid): the organisation's workspaces it serves;
     # None: the one workspace of the token
     teams: GrantedTeams | None = None

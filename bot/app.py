@@ -93,10 +93,16 @@ class DebriefApp(App):
     Installed in many workspaces, `installs` is how it finds each one's token and
     `spaces` each one's Deps."""
 
-    deps: Deps
-    settings: Settings
-    installs: Installs | None = None
-    spaces: Spaces | None = None
+    def __init__(
+        self, *, settings: Settings, deps: Deps, installs: Installs | None, **bolt: Any
+    ) -> None:
+        self.settings = settings
+        self.deps = deps
+        self.installs = installs
+        super().__init__(**bolt)
+        self.spaces: Spaces | None = None
+        if installs is not None:
+            self.spaces = Spaces(deps, settings.as_workspace(), self.client_of)
 
     def close(self) -> None:
         """Stop reading user groups: after this, the app calls Slack only for requests."""
@@ -146,23 +152,6 @@ def create_app(
             "authorize": found.authorize,
             "user_facing_authorize_error_message": t(settings.locale, "not_installed"),
         }
-    app = DebriefApp(
-        client=client,
-        signing_secret=settings.signing_secret or "",
-        request_verification_enabled=not socket_mode,
-        token_verification_enabled=verify_token and not settings.many_workspaces,
-        process_before_response=False,
-        logger=bolt_logger,
-        listener_executor=ThreadPoolExecutor(LISTENER_THREADS, "debrief-listener"),
-        # a request no listener takes goes to `on_error` below instead of Bolt's 404
-        raise_error_for_unhandled_request=True,
-        **many,
-    )
-    app.settings = settings
-    # as Bolt's own adapters (AWS Lambda, Django) put lazy listeners where they belong
-    app.listener_runner.lazy_listener_runner = ThreadLazyListenerRunner(
-        bolt_logger, ThreadPoolExecutor(ANSWER_THREADS, "debrief-answer")
-    )
     policy = Policy(settings.allowed_users, settings.allowed_channels)
     deciders = Policy(settings.deciders, [])
     deps = Deps(
@@ -179,10 +168,26 @@ def create_app(
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
         clock=clock if clock is not None else utc_now,
     )
-    app.deps = deps
-    if found is not None:
-        app.installs = found
-        app.spaces = Spaces(deps, settings.as_workspace(), app.client_of)
+    app = DebriefApp(
+        settings=settings,
+        deps=deps,
+        installs=found,
+        client=client,
+        signing_secret=settings.signing_secret or "",
+        request_verification_enabled=not socket_mode,
+        token_verification_enabled=verify_token and not settings.many_workspaces,
+        process_before_response=False,
+        logger=bolt_logger,
+        listener_executor=ThreadPoolExecutor(LISTENER_THREADS, "debrief-listener"),
+        # a request no listener takes goes to `on_error` below instead of Bolt's 404
+        raise_error_for_unhandled_request=True,
+        **many,
+    )
+    # as Bolt's own adapters (AWS Lambda, Django) put lazy listeners where they belong
+    app.listener_runner.lazy_listener_runner = ThreadLazyListenerRunner(
+        bolt_logger, ThreadPoolExecutor(ANSWER_THREADS, "debrief-answer")
+    )
+    if found is not None and app.spaces is not None:
         # before every other middleware: an uninstall carries no user to check
         app.middleware(uninstall_listener(found.installations, app.spaces.teams_changed))
     listeners.register(app, deps, app.spaces)

@@ -4,12 +4,14 @@ socket_mode, signed), over real HTTP."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from slack_sdk import WebClient
@@ -151,6 +153,23 @@ def test_the_token_comes_in_the_authorization_header(fake: FakeSlack) -> None:
     assert json.loads(body)["error"] == "not_allowed_token_type"
     _, body = raw_post(fake.base_url + "apps.connections.open", {}, token="xoxb-1")
     assert json.loads(body)["error"] == "not_allowed_token_type"
+
+
+def test_a_request_cut_short_by_its_sender_s_death_is_not_processed(fake: FakeSlack) -> None:
+    """A bot killed mid-request (SIGKILL) sends a body shorter than its Content-Length:
+    Slack never gets a whole request, so nothing is done and nothing refused."""
+    host, port = urlsplit(fake.base_url).hostname, urlsplit(fake.base_url).port
+    body = b"channel=C1&name=eyes&timestamp=1700000000.000100"
+    with socket.create_connection((host, port), timeout=5) as sock:
+        sock.sendall(
+            b"POST /api/reactions.add HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer xoxb-1\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            + f"Content-Length: {len(body) + 40}\r\n\r\n".encode()
+            + body[:20]
+        )
+        sock.shutdown(socket.SHUT_WR)  # the sender is gone
+        assert sock.recv(1024) == b""  # closed without an answer
+    assert fake.calls("reactions.add") == [] and fake.refusals() == []
 
 
 # -- Block Kit limits ------------------------------------------------------------------------

@@ -471,6 +471,9 @@ def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
             url = urlsplit(self.path)
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length > 0 else b""
+            if len(body) < length:  # the sender died mid-request (a SIGKILL test): no whole
+                self.close_connection = True  # request arrived, so Slack would process nothing
+                return
             headers = {k.lower(): v for k, v in self.headers.items()}
             path = url.path.strip("/")
             kind, _, rest = path.partition("/")

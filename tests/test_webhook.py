@@ -443,10 +443,12 @@ def test_a_restart_between_the_decision_and_its_delivery_delivers_it_once(
 
     first = Serve(fake_slack, db_target, **hook)
     try:
+        # a real process on a loaded machine, posts paced a second apart in a channel:
+        # its posts are waited for as long as the log line below (5 s was missed twice)
         first.command(fake_slack, "点评 000", "verdict", "U777")
-        fake_slack.wait_for("chat.postMessage")
+        fake_slack.wait_for("chat.postMessage", timeout=60)
         first.command(fake_slack, "结论 000 录用 稳", "decide", "ULEAD")
-        fake_slack.wait_for("chat.postMessage", count=2)
+        fake_slack.wait_for("chat.postMessage", count=2, timeout=60)
         wait_until("a failed attempt", lambda: "connection refused" in first.log, 60)
     finally:
         log = first.stop()

@@ -16,6 +16,7 @@ import pytest
 from support.fake_slack import FakeClock, FakeSlack
 from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
     fresh_pg_url,
+    migrated_pg_url,
     pg_server,
     pytest_report_header,
 )
@@ -56,9 +57,12 @@ def backend() -> str:
 
 @pytest.fixture
 def db_target(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
-    """Where the test's database lives: a SQLite file, or a fresh PostgreSQL schema."""
+    """Where the test's database lives: a SQLite file, or a PostgreSQL database of its own
+    with every schema step run (an empty schema for a test marked `pg_empty`)."""
     if backend == "postgresql":
-        return str(fresh_pg_url(request))
+        if request.node.get_closest_marker("pg_empty") is not None:
+            return str(fresh_pg_url(request))
+        return str(migrated_pg_url(request))
     return str(tmp_path / "debrief.db")
 
 
@@ -87,6 +91,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "both_backends: the test's db_target is SQLite, then PostgreSQL"
+    )
+    config.addinivalue_line(
+        "markers",
+        "pg_empty: the test writes its own schema (a release before): on PostgreSQL its"
+        " db_target starts empty, not cloned from the migrated template",
     )
 
 

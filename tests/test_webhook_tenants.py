@@ -295,6 +295,7 @@ def test_a_newer_event_waits_while_an_older_one_is_in_flight_on_another_replica(
     assert [(e["outcome"], e["sequence"]) for e in mine] == [("hire", 1), ("reject", 2)]
 
 
+@pytest.mark.pg_empty
 def test_an_event_waiting_from_the_release_before_is_superseded_by_a_newer_decision(
     db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -174,6 +174,7 @@ def test_two_replicas_given_one_uninstall_event_handle_it_once(db_target: str) -
             s.close()
 
 
+@pytest.mark.pg_empty
 def test_a_database_of_the_release_before_keeps_its_installs_and_handles_events(
     db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -452,6 +453,7 @@ def test_uploads_home_digest_audit_and_erasure_stay_in_their_space(
     assert {e.id for e in zero.expired("9999-12-31", iso(days=1))} == set(zero.ids())
 
 
+@pytest.mark.pg_empty
 def test_the_keys_move_into_spaces_and_every_row_comes_along(
     db_target: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

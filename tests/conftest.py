@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
+from support import bot_server
 from support.fake_slack import FakeClock, FakeSlack
 from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
     fresh_pg_url,
@@ -116,14 +117,37 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-def fake_slack(clock: FakeClock) -> Iterator[FakeSlack]:
-    with FakeSlack(clock=clock) as fake:
+@pytest.fixture(scope="session")
+def slack_server() -> Iterator[FakeSlack]:
+    """The fake Slack of the whole run (of one xdist worker): `fake_slack` resets it."""
+    with FakeSlack(name="fake-slack-shared") as fake:
         yield fake
-        # Listeners still at work (a status edit, a DM) finish while Slack is still
-        # there: after it, they would log a refused connection into a later test.
-        for started in fake.bots:
-            started.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bot_server() -> Iterator[None]:
+    """The bot's HTTP server of the run (support/bot_server.py) stops at its end."""
+    yield
+    bot_server.stop_shared()
+
+
+@pytest.fixture(autouse=True)
+def _bot_server_vacated(_bot_server: None) -> Iterator[None]:
+    """A test's bot is out of the run's server at the test's end, even one never stopped."""
+    yield
+    bot_server.vacate()
+
+
+@pytest.fixture
+def fake_slack(slack_server: FakeSlack, clock: FakeClock) -> Iterator[FakeSlack]:
+    """The run's fake Slack, as a new one (`FakeSlack(clock=clock)`) would be: nothing of
+    the test before, whose requests it now refuses (FakeSlack.reset)."""
+    slack_server.reset(clock=clock)
+    yield slack_server
+    # Listeners still at work (a status edit, a DM) finish while Slack is still
+    # there: after it, they would log a refused connection into a later test.
+    for started in slack_server.bots:
+        started.close()
 
 
 @pytest.fixture

@@ -7,6 +7,11 @@ published spec (``support.spec``), messages and views against Slack's limits
 their 5-posts / 30-minutes budget. Faults (429 with ``Retry-After``, 5xx, a dropped
 connection after processing) can be scripted per method for the next N calls. The methods
 it answers are ``support.web_api.METHODS``.
+
+One fake serves a whole test run: ``reset()`` between tests puts every piece of its state
+back to what a new one has and starts a new generation. The addresses it gives out after
+(``url``, ``base_url``, response_urls, file downloads) carry it, and a request of an
+earlier generation is refused unrecorded (``support.fake_slack_http``).
 """
 
 from __future__ import annotations
@@ -14,19 +19,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
-import json
+import re
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlsplit
 
 from .fake_oauth import FakeOAuth
+from .fake_slack_http import Reply, StampingServer, make_handler
 from .limits import RESPONSE_URL_LIFETIME, RESPONSE_URL_POSTS, RULE_ERRORS, block_problem
-from .servers import CONTENT_TYPE_JSON, DEFAULT_TIMEOUT, HttpServer
+from .servers import DEFAULT_TIMEOUT, HttpServer
 from .spec import APP_TOKEN_METHODS, CLIENT_METHODS, METHOD_SCOPES, manifest_scopes, web_api_spec
 from .web_api import METHODS, Call, FakeFile, Result, ResultFactory
 from .workspace import MEMBER_CHANNELS, TEAM_ID
@@ -67,15 +71,6 @@ class _ResponseUrl:
     posts: int = 0
 
 
-@dataclass
-class _Reply:
-    status: int
-    json_body: dict[str, Any] | None
-    headers: dict[str, str] = field(default_factory=dict)
-    raw: bytes = b""
-    drop: bool = False
-
-
 class FakeSlack(HttpServer):
     """Strict fake Slack Web API + response_url sink on ``http://127.0.0.1:<port>``.
 
@@ -88,8 +83,11 @@ class FakeSlack(HttpServer):
 
     ``clock`` (seconds, monotonic) decides when a response_url expires; ``member_channels``
     are the channels the bot was invited to; ``scopes`` go out in ``x-oauth-scopes``;
-    ``port``: a port chosen beforehand, for a Slack that comes up late (0: any free one).
+    ``port``: a port chosen beforehand, for a Slack that comes up late (0: any free one);
+    ``name``: its serving thread's.
     """
+
+    GENERATION = re.compile(r"g(\d+)")  # the first segment of a path of a reset fake
 
     def __init__(
         self,
@@ -98,8 +96,21 @@ class FakeSlack(HttpServer):
         member_channels: Iterable[str] = MEMBER_CHANNELS,
         scopes: Iterable[str] | None = None,
         port: int = 0,
+        name: str = "fake-slack-http",
     ) -> None:
-        super().__init__(_make_handler(self), name="fake-slack-http", port=port)
+        super().__init__(make_handler(self), name=name, port=port)
+        self._lock = threading.Condition()
+        self._generation = 0  # how many times reset(): the test this fake now serves
+        self._in_flight = 0  # requests being handled
+        self._fresh(clock, member_channels, scopes)
+
+    def _fresh(
+        self,
+        clock: Callable[[], float],
+        member_channels: Iterable[str],
+        scopes: Iterable[str] | None,
+    ) -> None:
+        """Every piece of state a test may see or change, as a new fake has it."""
         self.spec = web_api_spec()
         self.clock = clock
         self.member_channels = set(member_channels)
@@ -122,7 +133,6 @@ class FakeSlack(HttpServer):
         self.shared_channels: set[str] = set()
         self.pending_shared: set[str] = set()
         self.socket_mode: FakeSocketModeServer | None = None
-        self._lock = threading.Condition()
         self._calls: list[Call] = []
         self._faults: dict[str, list[_Fault]] = {}
         self._results: dict[str, Result | ResultFactory] = {}
@@ -147,8 +157,39 @@ class FakeSlack(HttpServer):
 
     @property
     def url(self) -> str:
-        """Root URL, ``http://127.0.0.1:PORT/``."""
-        return f"http://127.0.0.1:{self.port}/"
+        """Root URL, ``http://127.0.0.1:PORT/`` (``…/g<N>/`` once reset N times)."""
+        prefix = f"g{self._generation}/" if self._generation else ""
+        return f"http://127.0.0.1:{self.port}/{prefix}"
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    def _make_httpd(self, address: tuple[str, int]) -> StampingServer:
+        return StampingServer(address, self._handler, self)
+
+    @property
+    def connections(self) -> int:
+        """How many connections it accepted so far."""
+        httpd = self._httpd
+        return httpd.accepted if isinstance(httpd, StampingServer) else 0
+
+    def enter(self, stamp: int, path: str) -> str | None:
+        """A request begins: its path without the generation, or None when it belongs to
+        an earlier one (its connection was accepted before the last reset, or its address
+        was given out before it). Each path returned is ended by ``leave()``."""
+        segment, _, rest = path.partition("/")
+        given = self.GENERATION.fullmatch(segment)
+        with self._lock:
+            if stamp != self._generation or (given and int(given[1]) != self._generation):
+                return None
+            self._in_flight += 1
+        return rest if given else path
+
+    def leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+            self._lock.notify_all()
 
     @property
     def base_url(self) -> str:
@@ -181,7 +222,7 @@ class FakeSlack(HttpServer):
             self.files[file.id] = file
         return file
 
-    def _serve_file(self, rest: str, headers: dict[str, str]) -> _Reply:
+    def _serve_file(self, rest: str, headers: dict[str, str]) -> Reply:
         """A file's bytes, to a request carrying the bot token; Slack's login page otherwise."""
         call = Call(
             method=f"files/{rest.split('/')[0]}",
@@ -194,14 +235,14 @@ class FakeSlack(HttpServer):
         with self._lock:
             found = self.files.get(file_id)
         if call.token != self.bot_token:
-            reply = _Reply(200, None, {"Content-Type": "text/html"}, b"<html>Sign in</html>")
+            reply = Reply(200, None, {"Content-Type": "text/html"}, b"<html>Sign in</html>")
             error: str | None = "not_authed"
         elif found is None:
-            reply, error = _Reply(404, None, {}, b"not found"), "file_not_found"
+            reply, error = Reply(404, None, {}, b"not found"), "file_not_found"
         elif found.redirect:
-            reply, error = _Reply(302, None, {"Location": found.redirect}, b""), None
+            reply, error = Reply(302, None, {"Location": found.redirect}, b""), None
         else:
-            reply = _Reply(200, None, {"Content-Type": found.mimetype}, found.content)
+            reply = Reply(200, None, {"Content-Type": found.mimetype}, found.content)
             error = None
         with self._lock:
             self._calls.append(dataclasses.replace(call, status=reply.status, error=error))
@@ -270,12 +311,21 @@ class FakeSlack(HttpServer):
         with self._lock:
             self._results[method] = result
 
-    def reset(self) -> None:
-        """Forget recorded calls, pending faults and result overrides."""
+    def reset(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        member_channels: Iterable[str] = MEMBER_CHANNELS,
+        scopes: Iterable[str] | None = None,
+    ) -> None:
+        """The fake as ``FakeSlack(clock=…, member_channels=…, scopes=…)`` would be, for
+        the next test: no call, fault, result, message, user, view, file, install… of the
+        one before. A new generation begins first; the requests still being handled end
+        before the state is replaced, and any request of an earlier one is refused."""
         with self._lock:
-            self._calls.clear()
-            self._faults.clear()
-            self._results.clear()
+            self._generation += 1
+            self._lock.wait_for(lambda: self._in_flight == 0, DEFAULT_TIMEOUT)
+            self._fresh(clock, member_channels, scopes)
 
     # -- inspection --------------------------------------------------------
 
@@ -329,7 +379,7 @@ class FakeSlack(HttpServer):
 
     def _handle(
         self, path: str, params: dict[str, Any], headers: dict[str, str], body: bytes
-    ) -> _Reply:
+    ) -> Reply:
         kind, _, rest = path.partition("/")
         call = Call(
             method=rest if kind == "api" else f"response/{rest.split('/')[0]}",
@@ -344,10 +394,10 @@ class FakeSlack(HttpServer):
         fault = None if error else self._take_fault(call.method)
         if error:
             status = 404 if call.kind == "response" else 200
-            reply = _Reply(status, {"ok": False, "error": error})
+            reply = Reply(status, {"ok": False, "error": error})
         elif fault is not None and not fault.drop:
             extra = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
-            reply = _Reply(fault.status, {"ok": False, "error": fault.error}, extra)
+            reply = Reply(fault.status, {"ok": False, "error": fault.error}, extra)
         elif call.kind == "response":
             reply = self._respond(rest, call)
         else:
@@ -398,15 +448,15 @@ class FakeSlack(HttpServer):
                 return "used_url"
         return None
 
-    def _respond(self, key: str, call: Call) -> _Reply:
+    def _respond(self, key: str, call: Call) -> Reply:
         error = block_problem(call.params.get("blocks"))
         if error:
-            return _Reply(400, {"ok": False, "error": error})
+            return Reply(400, {"ok": False, "error": error})
         with self._lock:
             self._response_urls[key].posts += 1
-        return _Reply(200, None, {}, b"ok")
+        return Reply(200, None, {}, b"ok")
 
-    def _answer(self, call: Call) -> _Reply:
+    def _answer(self, call: Call) -> Reply:
         with self._lock:
             override = self._results.get(call.method)
         if override is not None:
@@ -420,7 +470,7 @@ class FakeSlack(HttpServer):
             )
         if "error" in result:
             result.setdefault("ok", False)
-        return _Reply(200, {"ok": True, **result})
+        return Reply(200, {"ok": True, **result})
 
     def _take_fault(self, method: str) -> _Fault | None:
         with self._lock:
@@ -432,84 +482,3 @@ class FakeSlack(HttpServer):
             if fault.remaining <= 0:
                 queue.pop(0)
             return fault
-
-
-def _parse_params(query: str, body: bytes, content_type: str) -> dict[str, Any]:
-    """Query string and body, form-encoded or JSON, as Slack reads them."""
-    params: dict[str, Any] = _form(query)
-    if not body:
-        return params
-    if content_type.lower().startswith(CONTENT_TYPE_JSON):
-        loaded = json.loads(body.decode("utf-8"))
-        if not isinstance(loaded, dict):
-            raise ValueError("a JSON body must be an object")
-        params.update(loaded)
-    else:
-        params.update(_form(body.decode("utf-8")))
-    return params
-
-
-def _form(text: str) -> dict[str, Any]:
-    parsed = parse_qs(text, keep_blank_values=True)
-    return {k: v[0] if len(v) == 1 else v for k, v in parsed.items()}
-
-
-def _make_handler(fake: FakeSlack) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "FakeSlack/1.0"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            self._dispatch()
-
-        def do_POST(self) -> None:
-            self._dispatch()
-
-        def _dispatch(self) -> None:
-            url = urlsplit(self.path)
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length > 0 else b""
-            if len(body) < length:  # the sender died mid-request (a SIGKILL test): no whole
-                self.close_connection = True  # request arrived, so Slack would process nothing
-                return
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            path = url.path.strip("/")
-            kind, _, rest = path.partition("/")
-            if kind == "files-pri" and rest:
-                self._send(fake._serve_file(rest, headers))
-                return
-            if path == "oauth/v2/authorize" and self.command == "GET":  # an installer's browser
-                status, extra, page = fake.oauth.authorize(url.query)
-                self._send(_Reply(status, None, {"Content-Type": "text/plain", **extra}, page))
-                return
-            if kind not in ("api", "response") or not rest:
-                self._send(_Reply(404, {"ok": False, "error": "unknown_path"}))
-                return
-            try:
-                params = _parse_params(url.query, body, headers.get("content-type", ""))
-            except (ValueError, UnicodeDecodeError):
-                self._send(_Reply(400, {"ok": False, "error": "invalid_form_data"}))
-                return
-            self._send(fake._handle(path, params, headers, body))
-
-        def _send(self, reply: _Reply) -> None:
-            if reply.drop:  # processed; now close the socket without an answer
-                self.close_connection = True
-                return
-            if reply.json_body is not None:
-                payload = json.dumps(reply.json_body).encode("utf-8")
-                content_type = "application/json; charset=utf-8"
-            else:
-                payload = reply.raw
-                content_type = reply.headers.pop("Content-Type", "text/html")
-            self.send_response(reply.status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(payload)))
-            for key, value in reply.headers.items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(payload)
-
-    return Handler

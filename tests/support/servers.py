@@ -112,8 +112,12 @@ class HttpServer(LoopbackServer):
         self._fixed_port = port
         self._httpd: ThreadingHTTPServer | None = None
 
+    def _make_httpd(self, address: tuple[str, int]) -> ThreadingHTTPServer:
+        """The ``http.server`` to bind (a subclass may bring its own kind)."""
+        return ThreadingHTTPServer(address, self._handler)
+
     def _bind(self) -> Callable[[], None]:
-        httpd = ThreadingHTTPServer(("127.0.0.1", self._fixed_port), self._handler)
+        httpd = self._make_httpd(("127.0.0.1", self._fixed_port))
         httpd.daemon_threads = True
         self._httpd = httpd
         return lambda: httpd.serve_forever(poll_interval=0.05)
@@ -172,9 +176,12 @@ class WaitressServer(LoopbackServer):
 class WsgiServer(WaitressServer):
     """Serve a WSGI app with waitress on ``127.0.0.1:<ephemeral>``."""
 
-    def __init__(self, app: WSGIApplication, *, threads: int = 4) -> None:
+    def __init__(
+        self, app: WSGIApplication, *, threads: int = 4, name: str = "wsgi-server"
+    ) -> None:
         super().__init__(
             lambda: waitress.create_server(
                 app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True
-            )
+            ),
+            name=name,
         )

@@ -20,8 +20,10 @@ from bot.settings import Settings, load_settings
 from store.factory import open_store
 from store.sqlite.store import Store
 
+from . import bot_server
+from .bot_server import BotServer
 from .fake_slack import FakeSlack
-from .servers import WaitressServer, WsgiServer
+from .servers import WsgiServer
 from .signed import action_body, block_actions_payload, command_body, event_body, post_signed
 
 SECRET = "test-signing-secret"
@@ -80,7 +82,7 @@ class TrackedExecutor(Executor):
 @dataclass
 class Bot:
     fake: FakeSlack
-    server: WaitressServer
+    server: BotServer  # the run's (a `bot_server.Lease`) or its own
     store: Store
     settings: Settings
     work: Tracker | None = field(default=None, repr=False)
@@ -88,7 +90,9 @@ class Bot:
 
     def close(self) -> None:
         """Its background readers and listeners end while its fake Slack is still up:
-        after, they would log refused connections into a later test."""
+        after, they would log refused connections into a later test. Its server takes
+        no more requests (the run's is free for the next test's bot)."""
+        self.server.stop()
         if self.app is not None:
             self.app.close()
         if self.work is not None:
@@ -202,10 +206,14 @@ def start_bot(
     fake: FakeSlack,
     db_path: str,
     clock: Callable[[], datetime] | None = None,
+    *,
+    own_server: bool = False,
     **settings: Any,
 ) -> Bot:
     """The app over HTTP on loopback; `clock` (aware datetimes) stands for the time of
-    day deadlines are read at."""
+    day deadlines are read at. It is served by the run's server (support/bot_server.py)
+    unless another bot is on it or `own_server` asks for a server of its own (a bot that
+    outlives one test needs one: the run's is vacated at the end of each test)."""
     values: dict[str, Any] = {
         "bot_token": "xoxb-test",
         "signing_secret": SECRET,
@@ -216,7 +224,10 @@ def start_bot(
     store = open_store(s.db_path)
     app = create_app(s, store, clock=clock)
     work = Tracker(app)
-    server = WsgiServer(wsgi_app(app, SECRET)).start()  # type: ignore[arg-type]
+    wsgi: Any = wsgi_app(app, SECRET)
+    server: BotServer | None = None if own_server else bot_server.lease(wsgi)
+    if server is None:
+        server = WsgiServer(wsgi).start()
     bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app)
     fake.bots.append(bot)  # their listeners finish before this fake Slack goes away
     return bot

@@ -55,6 +55,7 @@ def web_api_spec() -> dict[str, frozenset[str]]:
     return methods | NEWER_THAN_SPEC | {m: frozenset() for m in CLIENT_METHODS}
 
 
+@functools.cache
 def manifest_scopes() -> tuple[str, ...]:
     """The bot scopes manifest.yml asks for: what a real token would be granted."""
     manifest = yaml.safe_load((ROOT / "manifest.yml").read_text("utf-8"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-from urllib.error import URLError
 
 import click
 
@@ -239,13 +238,3 @@ def os_reason(exc: OSError, locale: Locale) -> str:
     if name and has(key):
         return t(locale, key)
     return t(locale, "os_other", detail=exc.strerror or str(exc) or type(exc).__name__)
-
-
-def failure_reason(cause: object, locale: Locale) -> str:
-    """An error met on the way somewhere (a connection, a file), in `locale` where the
-    system's words can be: an OSError's, or the one a URLError wraps."""
-    if isinstance(cause, URLError) and isinstance(cause.reason, OSError):
-        cause = cause.reason
-    if isinstance(cause, OSError) and cause.errno is not None:
-        return os_reason(cause, locale)
-    return str(cause)

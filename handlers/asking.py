@@ -1,37 +1,38 @@
 """Asking reviewers, once `/candidate 邀请` decided whom (`Ask`, handlers/commands.py),
-and the status message in the verdict's thread that follows their decisions.
+and the status message in the verdict's thread that follows their decisions. This
+module plans what to send (pure but for the store it asks) and hands each plan to the
+sender (handlers/sending/), which calls back into nothing here.
 
-`ask_reviewers` runs after the verdict is posted in the channel (the outbox sends what
-comes before the ask first): it records the requests with the verdict's thread (none of
-a reviewer asked about the candidate in the last day, none past the asker's hourly
-limit: `record_asks`, exact across replicas), audits
-each (`request:<reviewer>`), posts the status message in that thread (or edits the one
-there), DMs each reviewer (`conversations.open`, then `chat.postMessage` in the DM) and
-tells the asker how it went.
+`carry_out` sends an answer's plan, then what follows it: `ask_reviewers` once the
+verdict is posted in the channel, `refresh` once a decision was recorded.
 
-`refresh_status` brings a candidate's status messages up to date (`chat.update`) when a
+`ask_reviewers` records the requests with the verdict's thread (none of a reviewer
+asked about the candidate in the last day, none past the asker's hourly limit:
+`record_asks`, exact across replicas), audits each (`request:<reviewer>`), posts the
+status message in that thread (or edits the one there), DMs each reviewer and tells
+the asker how it went.
+
+`refresh` brings a candidate's status messages up to date (`chat.update`) when a
 decision arrives by any path: a reply in the thread, a button and its modal, a hiring
 decision. It never raises: a message that cannot be edited leaves the decision as it is.
 """
 
 from __future__ import annotations
 
-import http.client
 import logging
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from .audit import AuditEvent, record
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import t
-from .sending.outbox import SlackOutbox
-from .sending.outgoing import Outgoing
-from .shared import may_post
+from .sending.outbox import SlackOutbox, deliver
+from .sending.outgoing import DirectMessage, Edit, Outgoing, Send
 from .views.cards import people_in
 from .views.common import notice
 from .views.decide import Target
@@ -41,7 +42,8 @@ from .views.requests import Ask, ask_dm, ask_reply, status_message
 logger = logging.getLogger("handlers.asking")
 
 # One candidate's status messages are edited by one thread at a time, so that the last
-# edit shows the last decision (two decisions at once would otherwise race).
+# edit shows the last decision (two decisions at once would otherwise race): each is
+# planned and sent under its candidate's lock.
 _LOCKS = tuple(threading.Lock() for _ in range(64))
 
 
@@ -49,13 +51,42 @@ def _lock(candidate_id: str) -> threading.Lock:
     return _LOCKS[hash(candidate_id) % len(_LOCKS)]
 
 
+def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
+    """Send an answer's plan, then what follows it: the status messages of a candidate it
+    decided on (recorded before the plan was sent: whether or not its post went), and
+    its ask, once every post before it went out."""
+    delivered = deliver([o for o in plan if o.ask is None], outbox)
+    for item in plan:
+        if item.refresh is not None:
+            refresh(item.refresh, outbox, deps)
+        if item.ask is not None and delivered.posted:
+            ask_reviewers(item.ask, outbox, deps)
+
+
+# -- asking -----------------------------------------------------------------------------
+
+
 def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
     """Record, audit, the status message, the DMs, then the asker's reply."""
+    recorded = _record(ask, deps)
+    if isinstance(recorded, Message):
+        outbox.reply(recorded)
+        return
+    ask, thread = recorded
+    show_status(ask.candidate_id, ask.channel, thread, outbox, deps)
+    dms = dm_plan(ask, thread, deps, lambda ids: deps.names.lookup(outbox.client, ids))
+    failed = deliver(dms, outbox).failed if dms is not None else _gone(ask)
+    outbox.reply(ask_reply(replace(ask, failed=failed), deps.locale, deps.clock(), deps.tz))
+
+
+def _record(ask: Ask, deps: Deps) -> tuple[Ask, str] | Message:
+    """The requests recorded and audited: the ask as the store carried it out (another ask
+    may have come first meanwhile), and the verdict's thread; or what the asker is told
+    instead (no verdict here, the candidate gone, nobody left to ask)."""
     store, locale = deps.store, deps.locale
     thread = store.verdict_post(ask.candidate_id, ask.channel)
     if thread is None:  # the verdict did not go out here (the asker was told why)
-        outbox.reply(notice(t(locale, "request_no_thread", who=escape(ask.candidate_id))))
-        return
+        return notice(t(locale, "request_no_thread", who=escape(ask.candidate_id)))
     done = store.record_asks(
         ask.candidate_id,
         ask.reviewers,
@@ -67,9 +98,7 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
         deps.clock(),
     )
     if done is None:  # forgotten or removed just now
-        outbox.reply(not_found_view(locale, ask.candidate_id))
-        return
-    # what was planned, as the store found it (another ask may have come first meanwhile)
+        return not_found_view(locale, ask.candidate_id)
     ask = replace(
         ask,
         reviewers=tuple(done.asked),
@@ -78,8 +107,7 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
         retry_at=done.retry_at or ask.retry_at,
     )
     if not ask.reviewers:  # nobody left to ask: nothing recorded, nobody DMed
-        outbox.reply(ask_reply(ask, locale, deps.clock(), deps.tz))
-        return
+        return ask_reply(ask, locale, deps.clock(), deps.tz)
     record(
         store,
         [
@@ -87,49 +115,26 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
             for r in ask.reviewers
         ],
     )
-    show_status(ask.candidate_id, ask.channel, thread, outbox, deps)
-    failed = send_dms(ask, thread, outbox.client, deps)
-    outbox.reply(ask_reply(replace(ask, failed=failed), locale, deps.clock(), deps.tz))
+    return ask, thread
 
 
-def send_dms(ask: Ask, thread: str, client: WebClient, deps: Deps) -> dict[str, str]:
-    """Each reviewer's DM: who asked, the card, the deadline, the decision buttons.
-    -> the reviewers whose DM did not go, with Slack's error."""
+def dm_plan(
+    ask: Ask, thread: str, deps: Deps, names: Callable[[Iterable[str]], Mapping[str, str]]
+) -> list[DirectMessage] | None:
+    """Each reviewer's DM: who asked (by display name: `names`), the card, the deadline,
+    the decision buttons. None when the candidate is gone."""
     c = deps.store.get_candidate(ask.candidate_id)
     if c is None:
-        return {r: "candidate_gone" for r in ask.reviewers}
-    people = deps.names.lookup(client, [ask.asker, *people_in(c)])
+        return None
+    people = names([ask.asker, *people_in(c)])
     target = Target(c.id, ask.channel, thread)
     asker = people.get(ask.asker, ask.asker)
     dm = ask_dm(c, asker, ask.due.at, target, people, deps.locale, deps.clock(), deps.tz)
-    failed: dict[str, str] = {}
-    for reviewer in ask.reviewers:
-        error = _dm(client, reviewer, dm)
-        if error is not None:
-            failed[reviewer] = error
-    return failed
+    return [DirectMessage(reviewer, dm) for reviewer in ask.reviewers]
 
 
-def _dm(client: WebClient, user: str, message: Message) -> str | None:
-    """Send `message` to `user` in the bot's DM with them; Slack's error, or None."""
-    try:
-        opened = client.conversations_open(users=user)
-        channel = str((opened.get("channel") or {}).get("id") or "")
-        client.chat_postMessage(
-            channel=channel,
-            text=message.text,
-            blocks=message.blocks,
-            unfurl_links=False,
-            unfurl_media=False,
-        )
-    except SlackApiError as exc:
-        error = str((exc.response or {}).get("error") or "error")
-        logger.warning("could not DM a reviewer (%s)", error)
-        return error
-    except (OSError, http.client.HTTPException) as exc:  # dropped, timed out: never retried
-        logger.warning("could not DM a reviewer (%s)", type(exc).__name__)
-        return type(exc).__name__
-    return None
+def _gone(ask: Ask) -> dict[str, str]:
+    return {r: "candidate_gone" for r in ask.reviewers}
 
 
 # -- the status message -------------------------------------------------------------------
@@ -148,57 +153,48 @@ def _later(ts: str, than: str) -> bool:
         return False
 
 
-def _update(client: WebClient, channel: str, ts: str, message: Message) -> bool:
-    """Edit the status message; False when it is gone (deleted: post another)."""
-    try:
-        client.chat_update(channel=channel, ts=ts, text=message.text, blocks=message.blocks)
-    except SlackApiError as exc:
-        error = (exc.response or {}).get("error")
-        if error == "message_not_found":
-            return False
-        logger.warning("could not edit a request status message (%s)", error)
-    return True
+def status_plan(candidate_id: str, channel: str, thread: str, deps: Deps) -> Send:
+    """The status message in the verdict's thread: the one there edited, else posted
+    there (recorded as a post of kind `status`). One in an older verdict's thread stays
+    there: this thread gets its own."""
+    message = _status(candidate_id, channel, deps)
+    post = Outgoing(message, post=True, candidate_id=candidate_id, kind="status", thread_ts=thread)
+    ts = deps.store.status_post(candidate_id, channel)
+    if ts is not None and _later(ts, thread):
+        return Edit(channel, ts, message, instead=post)
+    return post
 
 
 def show_status(
     candidate_id: str, channel: str, thread: str, outbox: SlackOutbox, deps: Deps
 ) -> None:
-    """Edit the status message in the verdict's thread, or post it there (recorded as a
-    post of kind `status`) when there is none in this thread yet. Never raises."""
+    """The status message in the verdict's thread, planned and sent. Never raises."""
     try:
         with _lock(candidate_id):
-            message = _status(candidate_id, channel, deps)
-            ts = deps.store.status_post(candidate_id, channel)
-            # one in an older verdict's thread stays there: this thread gets its own
-            if (
-                ts is not None
-                and _later(ts, thread)
-                and may_post(channel, outbox.client, deps) == "own"  # else refused below
-                and _update(outbox.client, channel, ts, message)
-            ):
-                return
-            outbox.post(
-                Outgoing(
-                    message, post=True, candidate_id=candidate_id, kind="status", thread_ts=thread
-                )
-            )
+            deliver([status_plan(candidate_id, channel, thread, deps)], outbox)
     except Exception:
         logger.exception("could not post a request status message")
 
 
-def refresh_status(candidate_id: str, client: WebClient, deps: Deps) -> None:
-    """A decision on the candidate arrived: each of its status messages says so. Never
-    raises (the decision is recorded whatever becomes of its status message)."""
+def refresh(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
+    """A decision on the candidate arrived: each of its status messages says so (not in a
+    channel shared with another organisation since, issue 34). Never raises (the decision
+    is recorded whatever becomes of its status message)."""
     try:
         with _lock(candidate_id):
             channels = dict.fromkeys(r.channel for r in deps.store.requests_for(candidate_id))
             for channel in channels:
                 try:
                     ts = deps.store.status_post(candidate_id, channel)
-                    # not in a channel shared with another organisation since (issue 34)
-                    if ts is not None and may_post(channel, client, deps) == "own":
-                        _update(client, channel, ts, _status(candidate_id, channel, deps))
+                    if ts is not None:
+                        message = _status(candidate_id, channel, deps)
+                        deliver([Edit(channel, ts, message)], outbox)
                 except Exception:
                     logger.exception("could not edit a request status message")
     except Exception:
         logger.exception("could not read the requests of a decided candidate")
+
+
+def refresh_status(candidate_id: str, client: WebClient, deps: Deps) -> None:
+    """`refresh`, for a listener with no command to answer (a reply, a modal)."""
+    refresh(candidate_id, SlackOutbox(client, deps, None, None, None), deps)

@@ -76,6 +76,9 @@ class Deps:
     # admins may replace with their own in App Home; None: one workspace, set by the
     # environment alone
     defaults: WorkspaceSettings | None = None
+    # installed in many workspaces: what its admins saved, as read for this request (the
+    # one read of it a request makes: `Spaces.of`); None: one workspace
+    own: WorkspaceSettings | None = None
     # installed in many workspaces: encrypts a workspace's webhook secret as its tokens
     # are (DEBRIEF_TOKEN_KEY), before the store keeps it
     seal: Callable[[str], str] | None = None
@@ -160,6 +163,7 @@ class Spaces:
             if found is not None:  # its settings changed: the same caches, new rules
                 made = replace(
                     found,
+                    own=own,
                     policy=policy,
                     deciders=deciders,
                     webhook=webhook,
@@ -174,6 +178,7 @@ class Spaces:
                 made = replace(
                     self.base,
                     store=self.base.store.in_workspace(ws),
+                    own=own,
                     uploads=uploads,
                     policy=policy,
                     deciders=deciders,

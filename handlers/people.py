@@ -4,17 +4,19 @@ App Home tab) and in a user group (for asking reviewers).
 
 `users.info` (scope `users:read`) gives the name; names are kept in memory for an hour.
 A lookup that fails leaves the id, shown as plain text: never a mention. A channel's
-members (`conversations.members`) are kept for a few minutes."""
+members (`conversations.members`) are kept for a few minutes. Both are cachetools'
+expiring caches, shared by every listener thread (behind a lock: they are not
+thread-safe on their own)."""
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import TLRUCache, TTLCache
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -24,6 +26,8 @@ members_logger = logging.getLogger("handlers.home")  # what the Home tab could n
 NAME_TTL = 3600.0  # seconds a display name is kept
 FAILED_TTL = 60.0  # seconds before a failed lookup is tried again
 MAX_LOOKUPS = 20  # users.info calls for one message at most (the rest show their ids)
+USERS_KEPT = 20_000  # users whose facts are kept at most (the least recently used go)
+_UNKNOWN = object()  # not in the cache (None there is a lookup that failed)
 
 
 def display_name(user: Mapping[str, Any]) -> str:
@@ -58,14 +62,17 @@ def user_facts(user: Mapping[str, Any]) -> UserFacts:
     return UserFacts(display_name(user), frozenset(teams), bool(user.get("is_stranger")))
 
 
-class UserNames:
-    """User id -> display name (and workspaces), cached with a TTL; shared by every
-    listener thread."""
+def _expires(user: str, facts: UserFacts | None, now: float) -> float:
+    """When what `users.info` said of a user is asked again: a failed lookup soon."""
+    return now + (NAME_TTL if facts is not None else FAILED_TTL)
 
-    def __init__(self, ttl: float = NAME_TTL, clock: Callable[[], float] = time.monotonic) -> None:
-        self.ttl = ttl
-        self.clock = clock
-        self._cache: dict[str, tuple[UserFacts | None, float]] = {}  # id -> (facts, expires)
+
+class UserNames:
+    """User id -> display name (and workspaces), kept `NAME_TTL` seconds (a failed
+    lookup `FAILED_TTL`); shared by every listener thread."""
+
+    def __init__(self) -> None:
+        self._cache: TLRUCache[str, UserFacts | None] = TLRUCache(USERS_KEPT, _expires)
         self._lock = threading.Lock()
 
     def lookup(self, client: WebClient, ids: Iterable[str]) -> dict[str, str]:
@@ -74,8 +81,8 @@ class UserNames:
         asked = 0
         for user in dict.fromkeys(ids):
             with self._lock:
-                cached = self._cache.get(user)
-            if cached is None or cached[1] <= self.clock():
+                known = user in self._cache
+            if not known:
                 if asked >= MAX_LOOKUPS:
                     continue
                 asked += 1
@@ -87,12 +94,13 @@ class UserNames:
     def facts(self, client: WebClient, user: str) -> UserFacts | None:
         """What Slack says of `user` (cached); None when it could not be read."""
         with self._lock:
-            cached = self._cache.get(user)
-        if cached is not None and cached[1] > self.clock():
-            return cached[0]
-        facts, ttl = self._ask(client, user)
+            # one read: an entry may expire between a membership test and a read
+            cached = self._cache.get(user, _UNKNOWN)
+        if cached is not _UNKNOWN:
+            return cached  # type: ignore[return-value]
+        facts = self._ask(client, user)
         with self._lock:
-            self._cache[user] = (facts, self.clock() + ttl)
+            self._cache[user] = facts
         return facts
 
     def belongs(self, client: WebClient, user: str, team: str) -> bool:
@@ -101,20 +109,18 @@ class UserNames:
         facts = self.facts(client, user)
         return facts is not None and bool(team) and team in facts.teams and not facts.stranger
 
-    def _ask(self, client: WebClient, user: str) -> tuple[UserFacts | None, float]:
+    def _ask(self, client: WebClient, user: str) -> UserFacts | None:
         try:
             response = client.users_info(user=user)
         except SlackApiError as exc:
             error = exc.response.get("error") if exc.response is not None else None
             logger.warning("users.info failed for a user (%s): showing the id", error)
-            return None, FAILED_TTL
+            return None
         except Exception as exc:  # Slack unreachable: the id, and try again soon
             logger.warning("users.info failed (%s): showing the id", type(exc).__name__)
-            return None, FAILED_TTL
+            return None
         found = response.get("user")
-        if not isinstance(found, dict):
-            return None, FAILED_TTL
-        return user_facts(found), self.ttl
+        return user_facts(found) if isinstance(found, dict) else None
 
 
 def group_members(client: WebClient, group: str) -> list[str] | None:
@@ -133,21 +139,22 @@ def group_members(client: WebClient, group: str) -> list[str] | None:
 
 
 MEMBERS_TTL_S = 300.0
+CHANNELS_KEPT = 5000  # channels whose members are kept at most
 
 
 class ChannelMembers:
-    """Who is in a channel (`conversations.members`, every page), cached for a while."""
+    """Who is in a channel (`conversations.members`, every page), kept `MEMBERS_TTL_S`
+    seconds."""
 
-    def __init__(self, ttl_s: float = MEMBERS_TTL_S) -> None:
-        self.ttl_s = ttl_s
-        self._cache: dict[str, tuple[float, frozenset[str]]] = {}
+    def __init__(self) -> None:
+        self._cache: TTLCache[str, frozenset[str]] = TTLCache(CHANNELS_KEPT, MEMBERS_TTL_S)
         self._lock = threading.Lock()
 
     def of(self, channel: str, client: WebClient) -> frozenset[str]:
         with self._lock:
             cached = self._cache.get(channel)
-        if cached is not None and time.monotonic() - cached[0] < self.ttl_s:
-            return cached[1]
+        if cached is not None:
+            return cached
         members: set[str] = set()
         cursor = ""
         try:
@@ -161,10 +168,10 @@ class ChannelMembers:
             members_logger.warning(
                 "cannot read the members of %s: %s", channel, exc.response.get("error")
             )
-            return cached[1] if cached is not None else frozenset()
+            return frozenset()
         found = frozenset(members)
         with self._lock:
-            self._cache[channel] = (time.monotonic(), found)
+            self._cache[channel] = found
         return found
 
 

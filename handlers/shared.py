@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol
 
+from cachetools import TTLCache
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -29,6 +29,7 @@ logger = logging.getLogger("handlers.shared")
 # could not be asked, or did not say
 Sharing = Literal["own", "shared", "gone", "unknown"]
 SHARED_TTL_S = 300.0  # seconds an answer is kept (a channel shared meanwhile: at most this)
+CHANNELS_KEPT = 5000  # answers kept at most (the least recently used go)
 GONE = frozenset({"channel_not_found", "not_in_channel"})
 
 REFUSED = "shared_channel_refused"  # catalogue keys (handlers/i18n.py)
@@ -54,20 +55,17 @@ def unchecked(channel: str) -> bool:
 
 class SharedChannels:
     """Channel id -> whether it is shared with another organisation, asked of Slack and
-    kept `ttl_s` seconds (an answer Slack could not give is not kept); one per workspace."""
+    kept `SHARED_TTL_S` seconds (an answer Slack could not give is not kept); one per
+    workspace."""
 
-    def __init__(self, ttl_s: float = SHARED_TTL_S) -> None:
-        self.ttl_s = ttl_s
-        self._cache: dict[str, tuple[float, Sharing]] = {}
+    def __init__(self) -> None:
+        self._cache: TTLCache[str, Sharing] = TTLCache(CHANNELS_KEPT, SHARED_TTL_S)
         self._lock = threading.Lock()
 
     def peek(self, channel: str) -> Sharing | None:
         """What is known of `channel` now, without asking Slack (None: nothing)."""
         with self._lock:
-            found = self._cache.get(channel)
-        if found is None or time.monotonic() - found[0] >= self.ttl_s:
-            return None
-        return found[1]
+            return self._cache.get(channel)
 
     def mark_shared(self, channel: str) -> None:
         """An event said the channel is shared (`is_ext_shared_channel`)."""
@@ -85,10 +83,7 @@ class SharedChannels:
 
     def _keep(self, channel: str, sharing: Sharing) -> None:
         with self._lock:
-            self._cache[channel] = (time.monotonic(), sharing)
-            if len(self._cache) > 5000:  # forget answers long expired
-                now = time.monotonic()
-                self._cache = {c: v for c, v in self._cache.items() if now - v[0] < self.ttl_s}
+            self._cache[channel] = sharing
 
 
 def ask_sharing(channel: str, client: WebClient) -> Sharing:

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.markers import marker_problems
 
-from handlers.blocks import marker_problems
 from handlers.commands import answer, parse_command
 from handlers.deps import Deps
 from handlers.i18n import Locale

@@ -209,3 +209,26 @@ def test_an_admin_who_left_themselves_out_can_still_change_the_settings(beta: Bo
     submit(beta, "UADMIN", state(users=["U888", "UADMIN"]))
     assert beta.store.workspace_settings(ws(beta)).version == 2
     assert "视频开发工程师" in ask(beta, "000", "UADMIN", "CHIRE", "back")
+
+
+def test_a_submission_reads_the_workspace_s_settings_once(
+    beta: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a submission is checked and kept over is read once (issue 35): with the
+    request's workspace (handlers/deps.py), not again by its acknowledgement, nor by its
+    lazy listener; the save stays a compare-and-set over that version."""
+    space = ws(beta)
+    kind = type(beta.store.in_workspace(space))
+    read = kind.workspace_settings
+    reads: list[int] = []
+
+    def counted(self: Any, ws: int) -> Any:
+        reads.append(ws)
+        return read(self, ws)
+
+    monkeypatch.setattr(kind, "workspace_settings", counted)
+    assert submit(beta, "UADMIN", state(users=["U888"])) == {}
+    assert reads == [space]
+    monkeypatch.undo()
+    saved = beta.store.workspace_settings(space)
+    assert saved.version == 1 and saved.allowed_users == ["U888"]

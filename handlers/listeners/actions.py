@@ -15,9 +15,8 @@ from ..blocks import decode_value
 from ..commands import answer, route_from_value
 from ..deps import Deps, deps_of
 from ..i18n import t
-from ..sending.outbox import ack_now, deliver
+from ..sending.outbox import SlackOutbox, ack_now, deliver, sender_for
 from ..sending.outgoing import Outgoing
-from ..sending.slack import SlackSender, sender_for
 from ..views.common import CONTINUE, OPEN, PAGE, POST, notice
 from ..views.replies import error_view
 
@@ -61,7 +60,7 @@ def on_click(body: dict[str, Any], client: WebClient, context: BoltContext) -> N
         outbox.reply(error_view(deps.locale))
 
 
-def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackSender) -> None:
+def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackOutbox) -> None:
     """A pick-list, search, list or digest button: show that view to whoever clicked."""
     in_private = (body.get("container") or {}).get("is_ephemeral", False)
     if in_private and len(out) == 1 and not out[0].post:
@@ -70,9 +69,9 @@ def _open_view(out: list[Outgoing], body: dict[str, Any], outbox: SlackSender) -
         deliver(out, outbox)
 
 
-def _post_in_channel(out: list[Outgoing], outbox: SlackSender, deps: Deps) -> None:
+def _post_in_channel(out: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
     """Post the private reply's view for everyone in the channel."""
-    posted = bool(out) and any(o.post for o in out) and deliver(out, outbox)
+    posted = bool(out) and any(o.post for o in out) and deliver(out, outbox).posted
     if posted:
         outbox.reply(notice(t(deps.locale, "posted")), replace_original=True)
 

@@ -9,12 +9,12 @@ from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
 from ..answers import Lookups
+from ..asking import carry_out
 from ..audit import record
 from ..commands import answer, parse_command
 from ..deps import Deps, deps_of
 from ..people import group_members
-from ..sending.outbox import ack_now, deliver
-from ..sending.slack import sender_for
+from ..sending.outbox import ack_now, sender_for
 from ..shared import may_post, refusal_key
 from ..views.replies import error_view
 
@@ -38,7 +38,7 @@ def on_command(body: dict[str, Any], client: WebClient, context: BoltContext) ->
             lookups=lookups(body, client, deps),  # the reviewers a 邀请 names
         )
         record(deps.store, result.events)
-        deliver(result.outgoing, outbox)
+        carry_out(result.outgoing, outbox, deps)
     except Exception:
         logger.exception("/candidate failed")
         try:

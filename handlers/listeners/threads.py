@@ -49,13 +49,7 @@ class Handled:
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
     decided: str | None = None  # the candidate a decision was recorded about (its status)
-
-
-def handle_message_event(
-    event: dict[str, Any], deps: Deps, client: WebClient, bot_user_id: str | None
-) -> None:
-    """Record a reply in one of the bot's threads; the audit first, then the ✅ reaction."""
-    finish_message_event(read_message_event(event, deps, bot_user_id), deps, client)
+    said: Said | None = None  # a note just recorded: checked for unsupported claims
 
 
 def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:

@@ -1,23 +1,27 @@
 """Where rendered messages go: back to the asker, or into the channel.
 
-`deliver` carries out a plan (a list of `Outgoing`, handlers/sending/outgoing.py) through an
-`Outbox`, in order. `SlackOutbox` speaks to Slack (response_url first,
-chat.postEphemeral once the response_url is spent or expired, chat.postMessage for
-posts) and remembers every post about a candidate so replies in its thread can be tied
-to them, and in the audit; it knows nothing of what asked for a message.
-`RecordingOutbox` keeps the payloads, for `debrief ask`.
+`deliver` carries out a plan (replies, posts, DMs, edits: handlers/sending/outgoing.py)
+through an `Outbox`, in order, and says how it went. `SlackOutbox` speaks to Slack
+(response_url first, chat.postEphemeral once the response_url is spent or expired,
+chat.postMessage for posts, a DM, chat.update) and remembers every post about a
+candidate so replies in its thread can be tied to them, and in the audit; it knows
+nothing of what asked for a message. `RecordingOutbox` keeps the payloads, for
+`debrief ask`.
 
 An answer may end with reviewers to ask (`Outgoing.ask`), or name a candidate whose
 request status messages are to be brought up to date once it is sent
-(`Outgoing.refresh`): the Outbox that carries those out in Slack is
-handlers/sending/slack.py's, which hands them to handlers/asking.py.
+(`Outgoing.refresh`): those are not the sender's to plan; handlers/asking.py, which
+made them, plans them and hands the sender their plans.
 """
 
 from __future__ import annotations
 
+import http.client
 import logging
 import time
 import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from slack_bolt import Ack
@@ -34,7 +38,7 @@ from ..deps import Deps
 from ..i18n import Locale, t
 from ..shared import may_post, refusal_key
 from ..views.common import notice
-from .outgoing import Outgoing
+from .outgoing import DirectMessage, Edit, Outgoing, Send
 from .pacing import Pacer
 from .posting import (
     ConnectionRetryUnlessPosted,
@@ -71,33 +75,72 @@ def is_direct(channel: str | None, channel_name: str | None) -> bool:
     return (channel or "").startswith("D") or name == "directmessage" or name.startswith("mpdm")
 
 
+def sender_for(body: dict[str, Any], client: WebClient, deps: Deps) -> SlackOutbox:
+    """What answers a command or a button click: its channel, user, response_url."""
+    channel = body.get("channel_id") or (body.get("channel") or {}).get("id")
+    user = body.get("user_id") or (body.get("user") or {}).get("id")
+    name = body.get("channel_name") or (body.get("channel") or {}).get("name")
+    direct = is_direct(channel, name)
+    return SlackOutbox(client, deps, channel, user, body.get("response_url"), direct=direct)
+
+
+def direct_message(client: WebClient, user: str, message: Message, what: str) -> str | None:
+    """`message` in the bot's DM with `user`: Slack's error, or None. A refusal or a
+    dropped connection is logged ("could not `what`") and never retried."""
+    try:
+        opened = client.conversations_open(users=user)
+        channel = str((opened.get("channel") or {}).get("id") or "")
+        client.chat_postMessage(
+            channel=channel,
+            text=message.text,
+            blocks=message.blocks or None,
+            unfurl_links=False,
+            unfurl_media=False,
+        )
+    except SlackApiError as exc:
+        error = str((exc.response or {}).get("error") or "error")
+        logger.warning("could not %s (%s)", what, error)
+        return error
+    except (OSError, http.client.HTTPException) as exc:  # dropped, timed out
+        logger.warning("could not %s (%s)", what, type(exc).__name__)
+        return type(exc).__name__
+    return None
+
+
 class Outbox(Protocol):
     def reply(self, message: Message, replace_original: bool = False) -> None: ...
 
     def post(self, outgoing: Outgoing) -> str | None: ...
 
-    def ask(self, outgoing: Outgoing) -> None: ...
+    def dm(self, user: str, message: Message) -> str | None: ...
 
-    def refresh(self, candidate_id: str) -> None: ...
+    def edit(self, edit: Edit) -> None: ...
 
 
-def deliver(outgoing: list[Outgoing], outbox: Outbox) -> bool:
+@dataclass(frozen=True)
+class Delivered:
+    """How a plan went: whether every post went out, and the DMs that did not go."""
+
+    posted: bool
+    failed: Mapping[str, str]  # user -> Slack's error
+
+
+def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
     """Send each in order; once a post fails (the asker was told why), what comes after
-    it is not tried (an ask after its verdict, say). True when every post went out."""
-    for item in outgoing:
-        if item.ask is not None:
-            outbox.ask(item)
-            continue
-        sent = True
-        if item.post:
-            sent = outbox.post(item) is not None
-        else:
+    it is not tried. A DM that does not go is said in `failed`, and the rest go on."""
+    failed: dict[str, str] = {}
+    for item in plan:
+        if isinstance(item, DirectMessage):
+            error = outbox.dm(item.user, item.message)
+            if error is not None:
+                failed[item.user] = error
+        elif isinstance(item, Edit):
+            outbox.edit(item)
+        elif not item.post:
             outbox.reply(item.message)
-        if item.refresh is not None:  # recorded before it was sent: whether or not it went
-            outbox.refresh(item.refresh)
-        if not sent:
-            return False
-    return True
+        elif outbox.post(item) is None:
+            return Delivered(False, failed)
+    return Delivered(True, failed)
 
 
 class RecordingOutbox:
@@ -113,12 +156,12 @@ class RecordingOutbox:
         self.payloads.append({**outgoing.message.payload(), "response_type": "in_channel"})
         return "recorded"
 
-    def ask(self, outgoing: Outgoing) -> None:
-        """What the asker would be told (`debrief ask` itself refuses to ask anyone)."""
-        self.payloads.append(outgoing.message.payload())
+    def dm(self, user: str, message: Message) -> str | None:
+        self.payloads.append({**message.payload(), "channel": user})
+        return None
 
-    def refresh(self, candidate_id: str) -> None:
-        """Nothing in Slack to edit."""
+    def edit(self, edit: Edit) -> None:
+        self.payloads.append({**edit.message.payload(), "channel": edit.channel, "ts": edit.ts})
 
 
 class SlackOutbox:
@@ -204,6 +247,31 @@ class SlackOutbox:
             self.reply(notice(t(self.locale, "post_unknown")))
             return None
         return self._posted(outgoing, self.channel, {"ts": ts})
+
+    def dm(self, user: str, message: Message) -> str | None:
+        return direct_message(self.client, user, message, "DM a reviewer")
+
+    def edit(self, edit: Edit) -> None:
+        """chat.update where the channel is still the workspace's own; else, or when the
+        message is gone, `edit.instead` is posted (refused in a shared channel)."""
+        if may_post(edit.channel, self.client, self.deps) == "own" and self._update(edit):
+            return
+        if edit.instead is not None:
+            self.post(edit.instead)
+
+    def _update(self, edit: Edit) -> bool:
+        """False when the message is gone (deleted); Slack's other refusals are logged."""
+        message = edit.message
+        try:
+            self.client.chat_update(
+                channel=edit.channel, ts=edit.ts, text=message.text, blocks=message.blocks
+            )
+        except SlackApiError as exc:
+            error = (exc.response or {}).get("error")
+            if error == "message_not_found":
+                return False
+            logger.warning("could not edit a request status message (%s)", error)
+        return True
 
     def _posted(self, outgoing: Outgoing, channel: str, response: Any) -> str:
         """Slack took the post: remember it for its thread, and in the audit."""

@@ -1,7 +1,10 @@
-"""What a listener or a command hands the sender: one message to send, and how (the
-asker alone, or posted in the channel), with what follows it (reviewers to ask, status
-messages to bring up to date). A list of them is a plan: handlers/sending/outbox.py `deliver`
-carries it out, in order, and calls back into nothing that made it."""
+"""What a listener or a command hands the sender: a plan, the list of what to send in
+order. An `Outgoing` is one message, to the asker alone or posted in the channel, with
+what follows it (reviewers to ask, status messages to bring up to date: the code that
+made the plan carries those out, handlers/asking.py); a `DirectMessage` goes to one
+person in the bot's DM with them; an `Edit` makes a message the bot posted say
+something else. handlers/sending/outbox.py `deliver` carries a plan out, in order, and
+calls back into nothing that made it."""
 
 from __future__ import annotations
 
@@ -22,7 +25,31 @@ class Outgoing:
     thread_ts: str | None = None  # posted in this thread (a verdict's) rather than the channel
     audit: str | None = None  # what the audit says about it, when not a lookup
     # reviewers to ask (handlers/asking.py), once the posts before it are out; `message`
-    # is then what the asker is told should everything go as planned
+    # is then what the asker is told should everything go as planned (`deliver` replies it)
     ask: Ask | None = None
     # a candidate whose request status messages are brought up to date once this is sent
     refresh: str | None = None
+
+
+@dataclass(frozen=True)
+class DirectMessage:
+    """`message` to `user` alone, in the bot's DM with them."""
+
+    user: str
+    message: Message
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The bot's message `ts` in `channel` made to say `message` (chat.update), where the
+    channel is still the workspace's own. When the message is gone (deleted) or the
+    channel is not the workspace's own any more, `instead` is posted (refused in a
+    channel shared with another organisation: its asker is told why); None: nothing."""
+
+    channel: str
+    ts: str
+    message: Message
+    instead: Outgoing | None = None
+
+
+Send = Outgoing | DirectMessage | Edit  # one step of a plan

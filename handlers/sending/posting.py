@@ -158,23 +158,13 @@ def find_posted(
     cursor: str | None = None
     oldest = f"{max(since - CLOCK_SKEW_S, 0):.6f}"
     for _ in range(HISTORY_PAGES):
+        page: dict[str, Any] = {"oldest": oldest, "include_all_metadata": True, "limit": 200}
         if thread_ts is not None:
             response = client.conversations_replies(
-                channel=channel,
-                ts=thread_ts,
-                oldest=oldest,
-                include_all_metadata=True,
-                limit=200,
-                cursor=cursor,
+                channel=channel, ts=thread_ts, cursor=cursor, **page
             )
         else:
-            response = client.conversations_history(
-                channel=channel,
-                oldest=oldest,
-                include_all_metadata=True,
-                limit=200,
-                cursor=cursor,
-            )
+            response = client.conversations_history(channel=channel, cursor=cursor, **page)
         for message in response.get("messages") or []:
             found = message.get("metadata") or {}
             body = found.get("event_payload") or {}

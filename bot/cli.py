@@ -15,6 +15,7 @@ from store.factory import Backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, Locale, plain_years
 from store.resolve import Resolution
+from store.transcripts.warnings import warnings_of
 
 from . import cli_text as text
 from .cli_common import (
@@ -61,6 +62,8 @@ def index_json(result: IndexResult) -> dict[str, Any]:
         "failed": [f.model_dump() for f in result.failed],
         "skipped": [s.model_dump() for s in result.skipped],
         "forgotten": result.forgotten,
+        # each file indexed with something missing, and its codes (warnings_of)
+        "warnings": [w.model_dump() for w in sorted(result.warnings, key=lambda w: w.path)],
     }
 
 
@@ -122,6 +125,8 @@ def index(
             where = f"{f.path}:{f.line}" if f.line else f.path
             why = reason_text(loc, f.error, f.code, f.params)
             click.secho(t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
+        for w in sorted(result.warnings, key=lambda w: w.path):
+            click.secho(text.index_warning(w, loc), err=True)
     sys.exit(1 if result.failed else 0)
 
 
@@ -145,15 +150,18 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
                 "answer": q.answer,
                 "answered": not c.is_open(q),
                 "unanswered_reason": q.unanswered_reason if c.is_open(q) else None,
+                "started_at": q.started_at,
             }
             for q in c.questions
         ],
         "verdict": c.verdict,
+        "kind": c.kind,
         "source": c.source,
         "decisions": [d.model_dump() for d in c.decisions],
         "followups": [f.model_dump() for f in c.followups],
         "indexed_at": c.indexed_at,
         "outcome": c.outcome.model_dump() if c.outcome else None,
+        "warnings": list(warnings_of(c)),  # no_questions, no_summary, no_verdict: [] if none
     }
 
 

@@ -25,11 +25,13 @@ from store.models import (
     Candidate,
     CandidateSummary,
     IndexResult,
+    IndexWarning,
     Locale,
     Question,
     SearchHit,
     plain_years,
 )
+from store.transcripts.warnings import warnings_of
 
 from .words import has, t
 
@@ -91,6 +93,12 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
         out.append(labelled(locale, "profile", c.intro))
     if c.summary:
         out.append(f"\n{c.summary}")
+    missing = warnings_of(c)  # said where it would be shown, never made up
+    if "no_summary" in missing and c.kind != "meeting":
+        out.append("\n" + t(locale, "no_summary"))
+    if "no_questions" in missing:
+        kind = "no_questions_meeting" if c.kind == "meeting" else "no_questions"
+        out.append("\n" + t(locale, kind))
     for q in c.questions:
         head = labelled(locale, "question_short", q.question, n=q.number)
         out.append(click.style("\n" + head + _open_mark(c, q, locale), bold=True))
@@ -101,7 +109,8 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
         if followup:
             out.append(labelled(locale, "followup", followup.answer, who=followup.reviewer))
     out.append(click.style("\n" + t(locale, "heading", label=t(locale, "verdict")), bold=True))
-    out.append(c.verdict or "—")
+    no_verdict = "meeting_no_verdict" if c.kind == "meeting" else "no_verdict"
+    out.append(c.verdict or t(locale, no_verdict))
     out.append("\n" + labelled(locale, "source", c.source))
     return "\n".join(out)
 
@@ -109,7 +118,11 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
 def list_line(r: CandidateSummary, locale: Locale) -> str:
     """`id  name  position  years  date  counts  verdict`, the name and the date where the
     file gives them."""
-    counts = t(locale, "questions_count", total=r.questions, open=r.unanswered)
+    counts = (
+        t(locale, "questions_count", total=r.questions, open=r.unanswered)
+        if r.questions
+        else t(locale, "no_questions_short")  # never `0 题，0 题未回答`
+    )
     verdict = t(locale, "with_verdict" if r.has_verdict else "without_verdict")
     parts = [
         r.id,
@@ -166,6 +179,13 @@ def hit_text(h: SearchHit, locale: Locale) -> str:
         a, b = h.highlight
         snippet = snippet[:a] + click.style(snippet[a:b], fg="yellow", bold=True) + snippet[b:]
     return f"{head}\n  {where}{snippet}"
+
+
+def index_warning(w: IndexWarning, locale: Locale) -> str:
+    """`  注意：path：没有找到问题、没有面试总结、没有点评`: a file indexed with something
+    missing, in the locale's words for its codes."""
+    what = t(locale, "name_separator").join(t(locale, f"warning_{code}") for code in w.warnings)
+    return t(locale, "warned_file", path=w.path, what=what)
 
 
 def index_summary(result: IndexResult, locale: Locale) -> str:

@@ -146,7 +146,8 @@ def on_overview(route: Route, asked: Asked) -> list[Outgoing]:
     store = asked.deps.store
     total = store.count_unanswered()
     rows = store.list_candidates(limit=OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True)
-    msg = overview_view(rows, total, route.offset, asked.locale, asked.posted_by)
+    missing = store.count_without_questions()  # never counted as having answered everything
+    msg = overview_view(rows, total, route.offset, asked.locale, asked.posted_by, missing)
     return [Outgoing(msg, post=asked.posting, kind="unanswered")]
 
 

@@ -36,7 +36,7 @@ _OPEN_AFTER_REPLIES = (
     "(SELECT count(*) FROM (VALUES {numbers}) AS n WHERE NOT EXISTS (SELECT 1 FROM replies r"
     " WHERE r.ws = ? AND r.candidate_id = ? AND r.followup_number = n.column1))"
 )
-_QUESTIONS_A_STATEMENT = 100  # 800 parameters: well within SQLite's and PostgreSQL's limits
+_QUESTIONS_A_STATEMENT = 100  # 900 parameters: well within SQLite's and PostgreSQL's limits
 
 
 def questions(store: Base, rid: int) -> list[Question]:
@@ -44,7 +44,7 @@ def questions(store: Base, rid: int) -> list[Question]:
     return [
         rows.question(r)
         for r in store._all(
-            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason FROM questions"
+            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason, started_at FROM questions"
             " WHERE candidate_rid = ? ORDER BY seq",
             [rid],
         )
@@ -112,6 +112,7 @@ class CandidateStore(HitSearch, Base):
             "intro": text(t.intro),
             "summary": text(t.summary),
             "verdict": text(t.verdict),
+            "kind": t.kind,
             "source": text(t.source),
             "hash": t.hash,
             "mtime_ns": mtime_ns,
@@ -154,6 +155,7 @@ class CandidateStore(HitSearch, Base):
                 text(q.answer),
                 int(q.answered),
                 None if q.answered else (q.unanswered_reason or "empty"),
+                text(q.started_at),
             )
             for seq, q in enumerate(t.questions)
         ]
@@ -161,8 +163,8 @@ class CandidateStore(HitSearch, Base):
             part = question_rows[start : start + _QUESTIONS_A_STATEMENT]
             tx.execute(
                 "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
-                " answered, unanswered_reason) VALUES "
-                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?)" for _ in part),
+                " answered, unanswered_reason, started_at) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in part),
                 [v for row in part for v in row],
             )
         self._index(tx, rid, prepared)
@@ -200,7 +202,7 @@ class CandidateStore(HitSearch, Base):
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
             f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
-            f" verdict, source, hash, first_indexed_at FROM candidates WHERE {self.space}"
+            f" verdict, kind, source, hash, first_indexed_at FROM candidates WHERE {self.space}"
             " AND id = ?",
             [candidate_id],
         )
@@ -226,6 +228,15 @@ class CandidateStore(HitSearch, Base):
         return int(
             self._scalar(
                 f"SELECT count(*) FROM candidates WHERE {self.space} AND unanswered_count > 0"
+            )
+            or 0
+        )
+
+    def count_without_questions(self) -> int:
+        """How many candidates' files gave no question at all (never "all answered")."""
+        return int(
+            self._scalar(
+                f"SELECT count(*) FROM candidates WHERE {self.space} AND question_count = 0"
             )
             or 0
         )

@@ -22,8 +22,8 @@ def digest_query(engine: Engine, ws: int, category: str, since: str) -> tuple[st
     """-> (select ... from ... where, its parameters, order by) for one digest category
     of data space `ws`."""
     base = (
-        "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, {count} AS count"
-        f" FROM candidates c WHERE c.ws = {ws:d} AND "
+        "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, {count} AS count,"
+        f" c.question_count AS questions FROM candidates c WHERE c.ws = {ws:d} AND "
     )
     # when the interview took place where the file says, else when it was first indexed
     newest = rows.NEWEST_FIRST.format(p="c.")

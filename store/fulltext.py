@@ -20,6 +20,11 @@ jieba and all the words must match, ranked after the exact matches.
 Ranking: every match is ranked by FTS5's own bm25 (IDF included), the newest first
 among equals. `sort="newest"` lists matches newest first instead.
 
+One script: the indexed text and every query are folded to simplified characters, one
+character for one (`scripts.fold`: offsets and lengths hold), so `崗位` finds `岗位` and
+the other way round, with bm25's figures as if both were written alike. What users see
+(snippets, highlights) is cut from the text as written.
+
 Nothing user-typed ever reaches FTS5's query syntax unquoted: every term becomes a
 double-quoted string with its quotes doubled, so AND/OR/NOT, `*`, `:`, `-`,
 parentheses and quotes are just text.
@@ -35,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .models import Question, Transcript
+from .scripts import fold
 
 MAX_TERMS = 16
 _MAX_QUERY_CHARS = 512
@@ -64,9 +70,24 @@ def doc_text(
     name: str | None = None,
     interviewers: Sequence[str] = (),
 ) -> str:
-    """The exact string indexed for one candidate (and needed again to delete it). The
-    name and the interviewers come last, and only when the file gives them: a row saved
-    before they were kept is deleted with the text it was indexed with."""
+    """The exact string indexed for one candidate (and needed again to delete it): its
+    text as written (`written_text`) in one script (`scripts.fold`)."""
+    return fold(written_text(position, intro, summary, questions, verdict, name, interviewers))
+
+
+def written_text(
+    position: str | None,
+    intro: str,
+    summary: str,
+    questions: Iterable[Question],
+    verdict: str | None,
+    name: str | None = None,
+    interviewers: Sequence[str] = (),
+) -> str:
+    """A candidate's indexed text as written, which releases before one script indexed
+    as it is (their schema steps rebuild it so). The name and the interviewers come
+    last, and only when the file gives them: a row saved before they were kept is
+    deleted with the text it was indexed with."""
     parts = [position or "", intro, summary]
     for q in questions:
         parts.extend((q.question, q.goal, q.answer))
@@ -139,14 +160,15 @@ def _segment(run: str) -> list[str]:
 
 
 def warm() -> None:
-    """Load the segmenter's dictionary now (call at startup, before serving requests)."""
-    _segment("分词")
+    """Load the segmenter's dictionary and the one-script table now (call at startup,
+    before serving requests)."""
+    _segment(fold("分詞"))
 
 
 def parse(query: str, segment: bool = True) -> Query:
     """Raw user text -> search terms. Never raises."""
     text = unicodedata.normalize("NFKC", query[:_MAX_QUERY_CHARS])
-    text = _CONTROL.sub(" ", text).casefold()
+    text = fold(_CONTROL.sub(" ", text).casefold())
     exact: list[Term] = []
     words: list[Term] = []
     split = False
@@ -201,8 +223,9 @@ def match_expressions(query_terms: Sequence[Term]) -> Match | None:
 
 
 def find(text: str, term: Term) -> tuple[int, int] | None:
-    """Where `term` first occurs in `text` (case-folded), as the index would match it."""
-    folded = text.casefold()
+    """Where `term` first occurs in `text` (case-folded, in one script), as the index
+    would match it."""
+    folded = fold(text).casefold()
     if term.kind == "short":
         m = re.search(f"(?<![0-9a-z]){re.escape(term.text)}(?![0-9a-z])", folded)
         return (m.start(), m.end()) if m else None

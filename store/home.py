@@ -43,7 +43,7 @@ class HomeStore(Base):
         found = self._rows(
             "SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
             " min(c.name) AS name, min(c.interviewed_at) AS interviewed_at,"
-            f" min(p.posted_at) AS first {where}"
+            f" min(c.question_count) AS questions, min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
@@ -62,7 +62,8 @@ class HomeStore(Base):
         )
         total = self._scalar(f"SELECT count(*) {latest}", [reviewer])
         found = self._rows(
-            f"SELECT c.id, c.position, c.years, c.name, c.interviewed_at, r.decision {latest}"
+            "SELECT c.id, c.position, c.years, c.name, c.interviewed_at,"
+            f" c.question_count AS questions, r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
             [reviewer, limit, offset],
         )

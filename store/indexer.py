@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .api import IndexTarget
 from .errors import UnstorableError
-from .models import IndexResult, ParseFailure, SkippedFile
+from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
 from .transcripts.errors import ParseError
 from .transcripts.files import (
@@ -51,6 +51,7 @@ from .transcripts.files import (
     special_file,
 )
 from .transcripts.parser import transcript_id
+from .transcripts.warnings import warnings_of
 
 Progress = Callable[[int, int], None]
 
@@ -178,7 +179,15 @@ class _Ids:
         self.owner[cid] = shown
 
 
-_REPORTED = ("indexed", "unchanged", "removed", "failed", "skipped", "forgotten")
+_REPORTED = (
+    "indexed",
+    "unchanged",
+    "removed",
+    "failed",
+    "skipped",
+    "forgotten",
+    "warnings",
+)
 
 
 class _Mark:
@@ -322,3 +331,6 @@ def _write_one(
     store.save(transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams))
     ids.take(cid, item.shown)
     result.indexed.append(cid)
+    missing = warnings_of(transcript)  # no question found, no summary, no verdict
+    if missing:
+        result.warnings.append(IndexWarning(path=item.shown, id=cid, warnings=list(missing)))

@@ -56,6 +56,8 @@ class Question(BaseModel):
     answer: str = ""
     answered: bool = False
     unanswered_reason: UnansweredReason | None = None  # None when answered
+    # a meeting export's time of the question in the recording (`00:03:15`); None elsewhere
+    started_at: str | None = None
 
 
 class Transcript(_PlainYears):
@@ -77,6 +79,9 @@ class Transcript(_PlainYears):
     summary: str = ""
     questions: list[Question] = Field(default_factory=list)
     verdict: str | None = None
+    # "meeting": a meeting tool's export of the dialogue (WebVTT, SRT, 飞书妙记, 腾讯会议,
+    # 钉钉), which has no summary and no verdict of its own; "notes": written notes
+    kind: Literal["notes", "meeting"] = "notes"
     source: str = ""
     hash: str = ""
 
@@ -195,6 +200,8 @@ class IndexResult(BaseModel):
     failed: list[ParseFailure] = Field(default_factory=list)
     skipped: list[SkippedFile] = Field(default_factory=list)
     forgotten: list[str] = Field(default_factory=list)
+    # files indexed with something missing (no question found, no summary, no verdict)
+    warnings: list[IndexWarning] = Field(default_factory=list)
 
 
 class ParseFailure(BaseModel):
@@ -213,6 +220,15 @@ class SkippedFile(BaseModel):
 
     path: str
     reason: str
+
+
+class IndexWarning(BaseModel):
+    """A file indexed with something a reader would expect missing: its codes, in
+    store/transcripts/warnings.py's order (`no_questions`, `no_summary`, `no_verdict`)."""
+
+    path: str
+    id: str
+    warnings: list[str]
 
 
 IndexResult.model_rebuild()
@@ -235,6 +251,7 @@ class DigestLine(_PlainYears):
     name: str | None = None
     interviewed_at: str | None = None  # ISO 8601, from the file; None when it gives none
     count: int = 0  # unanswered questions, or decisions recorded
+    questions: int | None = None  # the questions found in the file, where the query reads it
     tally: dict[str, int] = Field(default_factory=dict)
 
 

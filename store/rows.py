@@ -38,7 +38,8 @@ Fields = dict[int, list[tuple[str, int | None]]]
 
 QUESTION_COLUMNS = "number, question, goal, answer, answered"
 """A question row's columns, in the order `question()` reads them; the sixth is why an
-unanswered one is unanswered (or NULL where the schema has no such column yet)."""
+unanswered one is unanswered (or NULL where the schema has no such column yet), the
+seventh, where read, its time in a meeting's recording (`started_at`)."""
 
 FACT_COLUMNS = "name, interviewers, interviewed_at, interviewed_at_text, round"
 """Who and when, from the transcript's header: the columns `facts()` reads."""
@@ -76,6 +77,7 @@ def question(r: Sequence[Any]) -> Question:
         answer=r[3],
         answered=bool(r[4]),
         unanswered_reason=r[5] if not r[4] else None,
+        started_at=r[6] if len(r) > 6 else None,
     )
 
 
@@ -116,6 +118,7 @@ def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
         summary=r["summary"] or "",
         questions=questions,
         verdict=r["verdict"],
+        kind="meeting" if r.get("kind") == "meeting" else "notes",
         source=r["source"] or "",
         hash=r["hash"],
         indexed_at=r["first_indexed_at"],
@@ -175,6 +178,7 @@ def digest_line(r: Row) -> DigestLine:
         name=r.get("name"),
         interviewed_at=r.get("interviewed_at"),
         count=r.get("count", 0),
+        questions=r.get("questions"),
     )
 
 

@@ -56,6 +56,7 @@ def test_index_json_contract(tmp_path: Path, seeds_dir: Path, runner: CliRunner)
         "failed": [],
         "skipped": [],
         "forgotten": [],
+        "warnings": [],
     }
 
 

@@ -123,7 +123,15 @@ def test_each_command_works_in_the_workspace_it_names(seeded: str, tmp_path: Pat
     shutil.copytree(SEEDS, folder)
     (folder / "quantum.txt").write_text(EXTRA, "utf-8")
     indexed = out_json(debrief(seeded, "index", str(folder), "--workspace", "T0002", "--json"))
-    assert set(indexed) == {"indexed", "unchanged", "removed", "failed", "skipped", "forgotten"}
+    assert set(indexed) == {
+        "indexed",
+        "unchanged",
+        "removed",
+        "failed",
+        "skipped",
+        "forgotten",
+        "warnings",
+    }
     assert len(indexed["indexed"]) == 5
     two_ids = [r["id"] for r in out_json(debrief(seeded, "list", "--json", "--workspace", "T0002"))]
     assert len(two_ids) == 5 and FIRST in two_ids and "quantum" in two_ids

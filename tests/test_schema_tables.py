@@ -88,8 +88,11 @@ def test_one_ordered_list_holds_each_backend_s_steps_under_the_names_they_were_r
         numbers = [int(re.fullmatch(rf"{prefix}(\d{{3}})_\w+", n).group(1)) for n in names]  # type: ignore[union-attr]
         assert numbers == list(range(1, len(names) + 1)), backend
     # each release before this one recorded these (their bodies are in store/schema/)
-    assert known("sqlite")[-1] == "m025_ask_limits"
-    assert known("pg")[-1] == "pg025_ask_limits"
+    assert known("sqlite")[24] == "m025_ask_limits"
+    assert known("pg")[24] == "pg025_ask_limits"
+    # this release's (issue 36) after them: a meeting's times and kind
+    assert known("sqlite")[25] == "m026_meeting_times"
+    assert known("pg")[25] == "pg026_meeting_times"
     paired = {(s.sqlite, s.pg) for s in STEPS}
     assert ("m017_workspaces", "pg018_workspaces") in paired
     assert ("m024_ranking_by_space", None) in paired

@@ -52,6 +52,11 @@ WORDS: dict[str, dict[Locale, str]] = {
     "index_skipped": {"zh": "，跳过 {skipped}", "en": ", {skipped} skipped"},
     "skipped_file": {"zh": "  跳过：{path}：{reason}", "en": "  skipped: {path}: {reason}"},
     "failed_file": {"zh": "  失败：{path}：{reason}", "en": "  failed: {path}: {reason}"},
+    # a file indexed with something missing (store/transcripts/warnings.py's codes)
+    "warned_file": {"zh": "  注意：{path}：{what}", "en": "  note: {path}: {what}"},
+    "warning_no_questions": {"zh": "没有找到问题", "en": "no questions found"},
+    "warning_no_summary": {"zh": "没有面试总结", "en": "no summary"},
+    "warning_no_verdict": {"zh": "没有点评", "en": "no verdict"},
     "no_audit": {"zh": "没有审计记录", "en": "no audit entries"},
     "backed_up": {
         "zh": "已把 {src} 备份到 {dest}（{size}）",

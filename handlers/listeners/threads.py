@@ -49,7 +49,6 @@ class Handled:
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
     decided: str | None = None  # the candidate a decision was recorded about (its status)
-    said: Said | None = None  # a note just recorded: checked for unsupported claims
 
 
 def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:

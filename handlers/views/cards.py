@@ -23,6 +23,7 @@ from typing import Any
 from slack_sdk.models.blocks import Block
 
 from store.models import Candidate, Outcome
+from store.transcripts.warnings import warnings_of
 
 from ..blocks import (
     Message,
@@ -52,6 +53,8 @@ from .common import (
     decision_label,
     headline,
     interviewers_text,
+    no_questions_text,
+    no_verdict_text,
     person,
 )
 from .decide import decide_actions
@@ -62,6 +65,7 @@ INTRO_GIST = 120
 SUMMARY_GIST = 200
 GIST_LIMIT = 160
 OPEN_SHOWN = 5  # unanswered questions listed on the card, each with its first words
+MEETING_SHOWN = 8  # a meeting's questions listed on the card, each with its time
 FIRST_WORDS = 40
 MAX_PARTS = 5  # messages one response_url takes (Slack: 5 posts in 30 minutes)
 
@@ -146,6 +150,26 @@ def _open_lines(c: Candidate, locale: Locale) -> list[str]:
     return lines
 
 
+def _meeting_lines(c: Candidate, locale: Locale) -> list[str]:
+    """A meeting's questions, each with its time in the recording (`问题2（00:03:15）`) so
+    it can be found there, and why an unanswered one is."""
+    lines = []
+    for q in c.questions[:MEETING_SHOWN]:
+        at = escape(q.started_at or "–")
+        words = first_words(q.question)
+        if c.is_open(q):
+            reason = _reason(q, locale)
+            lines.append(
+                "• "
+                + t(locale, "meeting_open_question", n=q.number, at=at, reason=reason, words=words)
+            )
+        else:
+            lines.append("• " + t(locale, "meeting_question", n=q.number, at=at, words=words))
+    if len(c.questions) > MEETING_SHOWN:
+        lines.append(t(locale, "more_items", count=len(c.questions) - MEETING_SHOWN))
+    return lines
+
+
 def summary_view(
     c: Candidate, locale: Locale, posted_by: str | None = None, people: People | None = None
 ) -> Message:
@@ -172,13 +196,23 @@ def summary_view(
             gist, cut = _gist(text, limit)
             cut_any = cut_any or cut
             texts.append(f"*{title}*\n{gist}" + ("…" if cut and not gist.endswith("…") else ""))
+    if c.kind == "meeting" and not c.summary:
+        blocks.append(context(t(locale, "meeting_no_summary")))
     if texts:
         full = None
         if cut_any:  # the profile and summary in full, privately
             full = button(t(locale, "read_full_summary"), f"{OPEN}:1", {"v": "full", "id": c.id})
         blocks.append(section("\n".join(texts), accessory=full))
+    missing = warnings_of(c)
+    if "no_summary" in missing and c.kind != "meeting":  # a meeting's export says so above
+        blocks.append(context(t(locale, "no_summary")))
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
-    if open_qs:
+    if "no_questions" in missing:  # never "0 answered, 0 unanswered": none found, and why
+        counts = no_questions_text(c, locale)
+    if c.kind == "meeting" and any(q.started_at for q in c.questions):
+        label = t(locale, "heading", label=t(locale, "meeting_questions_title"))
+        blocks.append(section("\n".join([counts, label, *_meeting_lines(c, locale)])))
+    elif open_qs:
         label = t(locale, "heading", label=t(locale, "unanswered_title"))
         blocks.append(section("\n".join([counts, label, *_open_lines(c, locale)])))
     else:
@@ -192,7 +226,7 @@ def summary_view(
             )
         blocks.append(section(f"*{t(locale, 'verdict_gist')}*\n{gist}", accessory=read_all))
     else:
-        blocks.append(context(t(locale, "no_verdict")))
+        blocks.append(context(no_verdict_text(c, locale)))
     blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
     if c.outcome is not None:
         blocks.append(_outcome_block(c.outcome, locale, None if not posted_by else (people or {})))
@@ -214,6 +248,10 @@ def full_summary_views(c: Candidate, locale: Locale) -> list[Message]:
         if text:
             body.append(section(f"*{title}*"))
             body += [section(piece) for piece in chunks(text)]
+    if not body:  # nothing to show in full: say so, make nothing up
+        body.append(
+            section(t(locale, "no_summary") if c.kind != "meeting" else no_verdict_text(c, locale))
+        )
     return label_parts(pack([header(_who(c, locale))], body, _who(c, locale)), locale)
 
 
@@ -299,11 +337,11 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     ]
     body: list[Block] = [section(p) for p in chunks(c.verdict)] if c.verdict else []
     if not body:
-        body.append(section(t(locale, "no_verdict")))
+        body.append(section(no_verdict_text(c, locale)))
     tail: list[Block] = []
     if posted_by:
         tail = [*_posted_by(locale, posted_by), context(t(locale, "verdict_thread_hint"))]
-    gist, _ = fit(c.verdict or t(locale, "no_verdict"), 200)
+    gist, _ = fit(c.verdict or no_verdict_text(c, locale), 200)
     fallback = f"{t(locale, 'verdict')} · {_who(c, locale)}: {unescape(gist)}"
     kind = "in_channel" if posted_by else "ephemeral"
     if not posted_by:

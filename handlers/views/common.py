@@ -16,6 +16,7 @@ from store.models import (
     DigestLine,
     Question,
     SearchHit,
+    Transcript,
     plain_years,
 )
 
@@ -107,6 +108,25 @@ def _years(years: float | None, locale: Locale, text: str = "") -> str:
     if years is not None:
         return t(locale, "years", years=plain_years(years))
     return escape(text) if text else t(locale, "years_unknown")
+
+
+def questions_text(total: int, open_count: int, locale: Locale) -> str:
+    """`3 题，2 题未回答` on a line of a list; 没有找到问题 for a file that gave none,
+    never `0 题，0 题未回答`."""
+    if not total:
+        return t(locale, "no_questions_short")
+    return t(locale, "questions_count", total=total, open=open_count)
+
+
+def no_questions_text(c: Transcript, locale: Locale) -> str:
+    """No question was found, and why: no `问题N` labels and no table of questions in the
+    file; in a meeting's export, no turn that asks the candidate something."""
+    return t(locale, "no_questions_meeting" if c.kind == "meeting" else "no_questions")
+
+
+def no_verdict_text(c: Transcript, locale: Locale) -> str:
+    """The file has no verdict (a meeting's export: no summary and no verdict)."""
+    return t(locale, "meeting_no_verdict" if c.kind == "meeting" else "no_verdict")
 
 
 def _reason(q: Question, locale: Locale) -> str:

@@ -85,6 +85,8 @@ def _section_blocks(s: HomeSection, locale: Locale, counter: list[int]) -> list[
         blocks.append(ContextBlock(elements=[mrkdwn(t(locale, "home_none"))]))
     for item in s.lines[:PER_SECTION]:
         text = _who(item.line, locale) + (f"\n{item.note}" if item.note else "")
+        if item.line.questions == 0:  # a file that gave no question says so
+            text += "\n" + t(locale, "no_questions_short")
         opener = button(t(locale, "open"), f"{HOME_OPEN}:{counter[0]}", {"id": item.line.id})
         counter[0] += 1
         blocks.append(section(text, accessory=opener))

@@ -39,6 +39,7 @@ from .common import (
     _years,
     notice,
     person,
+    questions_text,
     spaced,
 )
 from .remind import deadline_text
@@ -57,9 +58,14 @@ def overview_view(
     offset: int,
     locale: Locale,
     posted_by: str | None = None,
+    missing: int = 0,
 ) -> Message:
+    """Who has unanswered questions; `missing` candidates' files gave no question at all,
+    which is said, so that none of them is counted as having answered everything."""
     blocks: list[Block] = [header(t(locale, "overview_title"))]
-    if not rows:
+    if not rows and missing:
+        blocks.append(section(t(locale, "overview_none_found", count=missing)))
+    elif not rows:
         blocks.append(section(t(locale, "overview_none")))
     for i, r in enumerate(rows[:OVERVIEW_LIMIT]):
         line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + t(
@@ -71,6 +77,8 @@ def overview_view(
                 accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "unanswered", "id": r.id}),
             )
         )
+    if rows and missing:
+        blocks.append(section(t(locale, "overview_missing", count=missing)))
     blocks += _pager(locale, total, offset, len(rows), {"v": "unanswered"}, posted_by)
     return message(t(locale, "overview_title"), blocks, "in_channel" if posted_by else "ephemeral")
 
@@ -147,8 +155,8 @@ def list_view(
     elif not rows:
         blocks.append(section(t(locale, "list_empty")))
     for i, r in enumerate(rows[:PAGE_SIZE]):
-        line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + t(
-            locale, "questions_count", total=r.questions, open=r.unanswered
+        line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + questions_text(
+            r.questions, r.unanswered, locale
         )
         blocks.append(
             section(
@@ -196,6 +204,8 @@ def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
         text += " · " + t(locale, "overview_line", open=line.count)
     if category == "decided" and line.tally:
         text += " · " + _tally_text(line.tally, locale)
+    if line.questions == 0:  # a file that gave no question: said, never left to look answered
+        text += " · " + t(locale, "no_questions_short")
     return text
 
 

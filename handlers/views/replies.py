@@ -36,8 +36,10 @@ from .common import (
     _years,
     headline,
     interviewers_text,
+    no_questions_text,
     notice,
     person,
+    questions_text,
 )
 
 # The card fits a phone screen: the profile's and the summary's first sentences, the rest
@@ -79,7 +81,7 @@ def pick_view(
         facts = [
             interviewers_text(m.interviewers, locale),
             _years(m.years, locale, m.years_text),
-            t(locale, "questions_count", total=m.questions, open=m.unanswered),
+            questions_text(m.questions, m.unanswered, locale),
         ]
         line = f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f)
         blocks.append(
@@ -102,7 +104,9 @@ def _question_line(q: Question, locale: Locale) -> str:
 def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> list[Message]:
     open_qs = c.open_questions
     head: list[Block] = [header(f"{t(locale, 'unanswered_title')} · {_who(c, locale)}")]
-    if not open_qs:
+    if not c.questions:  # never "every question answered" of a file that gave none
+        head.append(section(no_questions_text(c, locale)))
+    elif not open_qs:
         head.append(section(t(locale, "none_unanswered", who=escape(c.id))))
     body: list[Block] = [section(_question_line(q, locale)) for q in open_qs]
     tail: list[Block] = (
@@ -110,7 +114,8 @@ def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) 
         if posted_by
         else [_post_button(locale, {"v": "unanswered", "id": c.id})]
     )
-    fallback = f"{t(locale, 'unanswered_title')} · {_who(c, locale)}: {len(open_qs)}"
+    count = str(len(open_qs)) if c.questions else t(locale, "no_questions_short")
+    fallback = f"{t(locale, 'unanswered_title')} · {_who(c, locale)}: {count}"
     kind = "in_channel" if posted_by else "ephemeral"
     return label_parts(pack(head, body, fallback, kind, tail), locale)
 

@@ -105,9 +105,53 @@ WORDS: dict[str, dict[Locale, str]] = {
     "no_decisions": {"zh": "还没有结论。", "en": "No decisions yet."},
     "read_full_summary": {"zh": "完整简介和总结", "en": "Full profile and summary"},
     "open_question": {"zh": "问题{n}（{reason}）：{words}", "en": "Q{n} ({reason}): {words}"},
+    # a meeting transcript's questions, each with its time in the recording (`00:03:15`)
+    "meeting_question": {"zh": "问题{n}（{at}）：{words}", "en": "Q{n} ({at}): {words}"},
+    "meeting_open_question": {
+        "zh": "问题{n}（{at}，{reason}）：{words}",
+        "en": "Q{n} ({at}, {reason}): {words}",
+    },
+    "meeting_questions_title": {
+        "zh": "问题（录音中的时间）",
+        "en": "Questions (time in the recording)",
+    },
+    "meeting_no_summary": {
+        "zh": "这是会议转写记录：问题和回答按录音整理，文件里没有面试总结。",
+        "en": "A meeting transcript: questions and answers as recorded; it has no summary.",
+    },
     "answered": {
         "zh": "已回答 {answered} 题，未回答 {open} 题（共 {total} 题）",
         "en": "{answered} answered, {open} unanswered ({total} questions)",
+    },
+    # a file in which no question was found (store/transcripts/warnings.py): never "all
+    # answered"; why, on the card and the unanswered list; in short, on a line of a list
+    "no_questions": {
+        "zh": "没有找到问题：文件里没有“问题N”标签，也没有问题表格。",
+        "en": "No questions found: the file has no “Question N” labels and no table of questions.",
+    },
+    "no_questions_meeting": {
+        "zh": "没有找到问题：这份会议记录里，没有一轮发言是在问候选人问题。",
+        "en": "No questions found: no turn of this meeting transcript asks the candidate a"
+        " question.",
+    },
+    "no_questions_short": {"zh": "没有找到问题", "en": "no questions found"},
+    "no_summary": {"zh": "这份记录没有面试总结。", "en": "This transcript has no summary."},
+    "meeting_no_verdict": {
+        "zh": "这是会议记录导出，没有总结和点评。",
+        "en": "This is a meeting transcript export: it has no summary and no verdict.",
+    },
+    "overview_missing": {
+        "zh": "另有 {count} 位候选人的记录里没有找到问题，无法判断是否作答"
+        "（ `/candidate 列表` 里标着“没有找到问题”）。",
+        "en": "No questions were found in {count} more transcript(s), so they are not counted"
+        " as answered (`/candidate list` marks them).",
+    },
+    "overview_none_found": {
+        "zh": "找到的问题里没有未回答的；但有 {count} 位候选人的记录里没有找到问题，无法判断是否作答"
+        "（ `/candidate 列表` 里标着“没有找到问题”）。",
+        "en": "None of the questions found is unanswered, but no questions were found in"
+        " {count} transcript(s): they are not counted as answered (`/candidate list` marks"
+        " them).",
     },
     "verdict": {"zh": "点评", "en": "Verdict"},
     "verdict_gist": {"zh": "点评要点", "en": "Verdict, in short"},

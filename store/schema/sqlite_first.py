@@ -185,7 +185,7 @@ def m008_search_terms(db: sqlite_utils.Database) -> None:
     )
     rows = db.execute("SELECT rid, position, intro, summary, verdict FROM candidates").fetchall()
     for rid, position, intro, summary, verdict in rows:
-        text = fulltext.doc_text(
+        text = fulltext.written_text(  # as written: one script came with m027
             position, intro or "", summary or "", indexed_questions(db.execute, rid), verdict
         )
         db.execute(

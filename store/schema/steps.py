@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import NewerSchemaError
-from . import pg_first, pg_search, sqlite_first
+from . import REPARSE_MTIME, one_script, pg_first, pg_search, sqlite_first
 from . import workspaces as ws
 
 if TYPE_CHECKING:
@@ -184,6 +184,28 @@ STEPS: list[Step] = [
         "m025_ask_limits",
         "pg025_ask_limits",
         both=("CREATE INDEX IF NOT EXISTS requests_asker ON requests (ws, asked_by, asked_at)",),
+    ),
+    # Issue 36: a meeting transcript (WebVTT, SRT, a meeting tool's export, a typed
+    # dialogue) keeps each question's time in the recording, and a transcript what it is
+    # (`notes`, the rows earlier releases wrote; `meeting`). A transcript indexed with no
+    # question (a typed dialogue was) is read again by the next index run.
+    Step(
+        "m026_meeting_times",
+        "pg026_meeting_times",
+        both=(
+            "ALTER TABLE questions ADD COLUMN started_at TEXT",
+            "ALTER TABLE candidates ADD COLUMN kind TEXT NOT NULL DEFAULT 'notes'",
+            f"UPDATE candidates SET mtime_ns = {REPARSE_MTIME:d} WHERE question_count = 0",
+        ),
+    ),
+    # Issue 36: 繁體 and 简体 alike. The full-text index holds each text in one script
+    # (simplified, character for character); the rows indexed as written before, where
+    # they hold a traditional character, are indexed again (one_script.py).
+    Step(
+        "m027_one_script_index",
+        "pg027_one_script_index",
+        on_sqlite=one_script.m027_one_script_index,
+        on_pg=one_script.pg027_one_script_index,
     ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""

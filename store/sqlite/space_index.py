@@ -113,7 +113,7 @@ def move_to_own_tables(execute: Execute) -> int:
     ).fetchall()
     made: set[int] = set()
     for rid, position, intro, summary, verdict, name, interviewers in found:
-        text = fulltext.doc_text(
+        text = fulltext.written_text(  # as written: one script came with m027
             position,
             intro,
             summary,

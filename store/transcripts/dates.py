@@ -9,6 +9,8 @@ import unicodedata
 from datetime import date
 from functools import cache
 
+from ..scripts import fold
+
 MONTHS = {
     # English month names and their abbreviations -> the month's number
     m: i
@@ -131,8 +133,9 @@ def parse_interview_date(text: str) -> str | None:
 
     `2026-11-28`, `2026/11/28`, `2026.11.28`, `2026年11月28日`, `Nov 28, 2026`, each
     with or without a time (`14:30`, `14:30:00`, `14点30分`, `下午2点`, `2:30 pm`), a
-    weekday (`（周六）`, `Sat`) or the end of a time range (`14:00-15:00`)."""
-    norm = " ".join(unicodedata.normalize("NFKC", text).lower().split())
+    weekday (`（周六）`, `Sat`) or the end of a time range (`14:00-15:00`); in either
+    script (`2026年11月28日 下午2點`, `（週六）`)."""
+    norm = fold(" ".join(unicodedata.normalize("NFKC", text).lower().split()))
     if not norm or len(norm) > 80:
         return None
     for date_re in _date_res():

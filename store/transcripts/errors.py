@@ -46,7 +46,10 @@ SPREADSHEET = reason(
 PRESENTATION = reason(
     "presentation", "a presentation, not a transcript: save the transcript as .docx, .txt or .md"
 )
-ODF_TEXT = reason("odf_text", "an OpenDocument text (.odt): save it as .docx")
+NO_ODT_TEXT = reason(
+    "no_odt_text",
+    "no text in the OpenDocument file (pictures only?): save it as .docx with its text",
+)
 RTF = reason("rtf", "a rich-text file (.rtf): save it as .docx")
 ZIP = reason("zip", "a zip archive, not a transcript: unzip it and index the files in it")
 NO_WORD_TEXT = reason(
@@ -61,6 +64,13 @@ WORD_UNZIPS_TOO_LARGE = reason(
     "word_unzips_too_large", "a Word file too large once unzipped for a transcript"
 )
 DAMAGED_WORD = reason("damaged_word", "a damaged Word file: it could not be read")
+DAMAGED_ODT = reason("damaged_odt", "a damaged OpenDocument file (.odt): it could not be read")
+DOCUMENT_TOO_MUCH_TEXT = reason(
+    "document_too_much_text", "too much text for a transcript in this document"
+)
+DOCUMENT_UNZIPS_TOO_LARGE = reason(
+    "document_unzips_too_large", "a document too large once unzipped for a transcript"
+)
 WORD_TOO_MUCH_TEXT = reason(
     "word_too_much_text", "too much text for a transcript in this Word file"
 )
@@ -74,6 +84,23 @@ CONTROL_CHARACTERS = reason("control_characters", "binary file, not text (contro
 # readable text, but no transcript in it
 NO_LABELS = reason("no_labels", "not a transcript: none of the labels 岗位, 问题N, 点评")
 NO_POSITION_NOR_QUESTION = reason("no_position_nor_question", "no 岗位 line and no 问题 found")
+# a meeting transcript (store/transcripts/meetings.py) in which no question was found
+VTT_NO_QUESTIONS = reason(
+    "vtt_no_questions", "a WebVTT meeting recording in which no question to the candidate was found"
+)
+SRT_NO_QUESTIONS = reason(
+    "srt_no_questions", "an SRT meeting recording in which no question to the candidate was found"
+)
+MEETING_TEXT_NO_QUESTIONS = reason(
+    "meeting_text_no_questions",
+    "a meeting transcript (飞书妙记, 腾讯会议, 钉钉) in which no question to the candidate was found",
+)
+DIALOGUE_NO_QUESTIONS = reason(
+    "dialogue_no_questions", "a typed dialogue in which no question to the candidate was found"
+)
+DAMAGED_SUBTITLES = reason(
+    "damaged_subtitles", "a damaged WebVTT or SRT file: its cues could not be read"
+)
 # what an index run never opens
 FIFO = reason("fifo", "special file: a FIFO (named pipe), not read")
 SOCKET = reason("socket", "special file: a socket, not read")

@@ -2,9 +2,10 @@
 `.debriefignore`, never opening FIFOs or devices), and one file read, hashed, parsed
 and tokenized (`prepare`). No database here: `prepare` runs in worker processes.
 
-Any file is read, whatever its name: text, Markdown, Word (.docx) and PDF with a text
-layer each give a transcript (`formats.py`, behind the parser); what cannot be read (a
-scanned PDF, an old .doc, an encrypted file, a spreadsheet) is `skipped` with what to do.
+Any file is read, whatever its name (no extension is filtered): text, Markdown, Word
+(.docx), OpenDocument (.odt), a web page (.html/.htm) and a PDF with a text layer each
+give a transcript (`formats.py`, behind the parser); what cannot be read (a scanned
+PDF, an old .doc, an encrypted file, a spreadsheet) is `skipped` with what to do.
 """
 
 from __future__ import annotations

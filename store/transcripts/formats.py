@@ -1,15 +1,18 @@
-"""From a file's bytes to its text: plain text (UTF-8, GB18030, UTF-16), a Word document
-(.docx, from Word or WPS), a PDF with a text layer. What cannot be read raises
-`Unreadable` with what to do about it: a scanned PDF, an old binary .doc, an encrypted
-file, a spreadsheet or a presentation.
+"""From a file's bytes to its text: plain text (UTF-8, GB18030, UTF-16) and Markdown, a
+Word document (.docx), an OpenDocument text (.odt), a web page (.html), a PDF with a
+text layer. What cannot be read raises `Unreadable` with what to do about it: a scanned
+PDF, an old binary .doc, an .rtf, an encrypted file, a spreadsheet or a presentation.
 
 The format comes from the bytes, never from the name alone: a .docx is a zip holding
-`word/`, a PDF starts with `%PDF-`, old Office files are OLE2 compound files. A .txt
-that is really a Word file is read as one; a .docx that is really text is read as text.
+`word/`, an .odt a zip whose `mimetype` says so, a PDF starts with `%PDF-`, old Office
+files are OLE2 compound files, a web page starts with `<!DOCTYPE html` or `<html` (or
+is named .html and has its tags). A .txt that is really a Word file is read as one; a
+.docx that is really text is read as text.
 
-A Word document reads as its paragraphs and table cells in document order; a table row
-of a label and its value (`岗位 | 数据工程师`) reads as `岗位：数据工程师`, so a
-transcript kept as a two-column table reads the same as the plain text.
+Each format has its reader beside this module (word.py, odt.py, html.py, markdown.py,
+pdf.py); a table, whatever it came from, reads as tables.py says (a table of questions
+a question a row, a table of label and value `label：value`), and a heading that is no
+label is layout (layout.py). Here: which reader, and the limits on size.
 
 Pure: bytes in, text out, no I/O. The libraries are imported when a file needs them.
 """
@@ -19,25 +22,19 @@ from __future__ import annotations
 import codecs
 import io
 import zipfile
-from collections.abc import Iterator
-from typing import Any
 
 from .errors import (
     BROKEN_UTF16,
-    DAMAGED_PDF,
-    DAMAGED_WORD,
     DAMAGED_ZIP,
+    DOCUMENT_TOO_MUCH_TEXT,
+    DOCUMENT_UNZIPS_TOO_LARGE,
     EMPTY,
     ENCRYPTED,
     NO_TEXT_LAYER,
-    NO_WORD_TEXT,
-    NOT_A_DOCUMENT,
     NOT_TEXT,
     NUL_BYTE,
-    ODF_TEXT,
     OLD_OFFICE,
     OLD_WORD,
-    PDF_TOO_MUCH_TEXT,
     PRESENTATION,
     RTF,
     SPREADSHEET,
@@ -47,6 +44,11 @@ from .errors import (
     ParseError,
     Unreadable,
 )
+from .html import html_text, is_html
+from .markdown import markdown_text
+from .odt import odt_text
+from .pdf import pdf_text
+from .word import docx_text
 
 MAX_BYTES = 5 * 1024 * 1024
 """A transcript is a few dozen KB; a text file past this is not one (and no more text
@@ -55,7 +57,8 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 """A Word file or a PDF at most: pictures, fonts and layout make them many times larger
 than their text (the text taken from them is still at most MAX_BYTES)."""
 MAX_UNPACKED = 64 * 1024 * 1024
-"""A Word file's parts, unzipped, at most: a few MB of zip can unpack to gigabytes."""
+"""A Word or OpenDocument file's parts, unzipped, at most: a few MB of zip can unpack
+to gigabytes."""
 
 ZIP_MAGIC = b"PK\x03\x04"
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -103,10 +106,16 @@ def extract_text(data: bytes, name: str = "") -> str:
     if data.startswith(OLE2_MAGIC):
         raise Unreadable(_ole2_kind(data))
     if _is_pdf(data, name):
-        return _pdf_text(data)
+        text = pdf_text(data, MAX_BYTES)
+        if not text.strip():
+            raise Unreadable(NO_TEXT_LAYER)
+        return text
     if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(RTF_MAGIC):
         raise Unreadable(RTF)
-    return decode(data)
+    text = decode(data)
+    if is_html(text, name):
+        return html_text(data, decode)
+    return markdown_text(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 # -- old Office files --------------------------------------------------------------------------
@@ -146,154 +155,27 @@ def _zip_text(data: bytes) -> str:
             raise Unreadable(ENCRYPTED)
         if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
             raise ParseError(WORD_UNZIPS_TOO_LARGE)
-        return _docx_text(data)
+        text = docx_text(data)
+        if len(text) > MAX_BYTES:
+            raise ParseError(WORD_TOO_MUCH_TEXT)
+        return text
     if any(name.startswith("xl/") for name in names) or b"spreadsheet" in mimetype:
         raise Unreadable(SPREADSHEET)
     if any(name.startswith("ppt/") for name in names) or b"presentation" in mimetype:
         raise Unreadable(PRESENTATION)
-    if b"opendocument.text" in mimetype:
-        raise Unreadable(ODF_TEXT)
+    if b"opendocument.text" in mimetype:  # (and .ott, a template of one)
+        if any(info.flag_bits & 0x1 for info in infos):
+            raise Unreadable(ENCRYPTED)
+        if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
+            raise ParseError(DOCUMENT_UNZIPS_TOO_LARGE)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            text = odt_text(zf, MAX_UNPACKED)
+        if len(text) > MAX_BYTES:
+            raise ParseError(DOCUMENT_TOO_MUCH_TEXT)
+        return text
     if any(info.flag_bits & 0x1 for info in infos):
         raise Unreadable(ENCRYPTED)
     raise Unreadable(ZIP)
-
-
-def _docx_text(data: bytes) -> str:
-    import docx  # python-docx: Word and WPS documents
-
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except ValueError as exc:  # a template, a macro-enabled document: not a document
-        raise Unreadable(NOT_A_DOCUMENT) from exc
-    except Exception as exc:  # a damaged package: missing parts, broken XML
-        raise ParseError(DAMAGED_WORD) from exc
-    lines = list(_blocks(document.element.body))
-    text = "\n".join(lines)
-    if not text.strip():
-        raise Unreadable(NO_WORD_TEXT)
-    if len(text) > MAX_BYTES:
-        raise ParseError(WORD_TOO_MUCH_TEXT)
-    return text
-
-
-def _w(tag: str) -> str:
-    return "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}" + tag
-
-
-_P, _TBL, _TR, _TC = _w("p"), _w("tbl"), _w("tr"), _w("tc")
-_SDT, _SDT_CONTENT, _CUSTOM_XML = _w("sdt"), _w("sdtContent"), _w("customXml")
-_T, _TAB, _BR, _CR = _w("t"), _w("tab"), _w("br"), _w("cr")
-# Not the paragraph's text: deleted runs, drawings and text boxes (kept twice, as the
-# drawing and its fallback), properties.
-_NOT_TEXT = frozenset(
-    {
-        _w("del"),
-        _w("moveFrom"),
-        _w("drawing"),
-        _w("pict"),
-        _w("pPr"),
-        _w("rPr"),
-        "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent",
-    }
-)
-# A table cell that reads as a label in front of its value: one short line.
-LABEL_CELL_MAX = 20
-_COLONS = (":", "：")
-
-
-def _blocks(container: Any) -> Iterator[str]:
-    """The lines of a body or a table cell: paragraphs and tables in document order,
-    and what content controls (`w:sdt`) and custom XML hold."""
-    for child in container:
-        if child.tag == _P:
-            yield _paragraph_text(child)
-        elif child.tag == _TBL:
-            yield from _table_lines(child)
-        elif child.tag == _SDT:
-            content = child.find(_SDT_CONTENT)
-            if content is not None:
-                yield from _blocks(content)
-        elif child.tag == _CUSTOM_XML:
-            yield from _blocks(child)
-
-
-def _paragraph_text(p: Any) -> str:
-    out: list[str] = []
-
-    def walk(element: Any) -> None:
-        for child in element:
-            tag = child.tag
-            if tag == _T:
-                out.append(child.text or "")
-            elif tag == _TAB:
-                out.append("\t")
-            elif tag in (_BR, _CR):
-                out.append("\n")
-            elif tag not in _NOT_TEXT:
-                walk(child)  # runs, hyperlinks, inserted text, fields, smart tags
-
-    walk(p)
-    return "".join(out)
-
-
-def _cell_text(tc: Any) -> str:
-    return "\n".join(_blocks(tc)).strip("\n \t\u3000\u00a0")
-
-
-def _label_cell(text: str) -> bool:
-    return bool(text) and "\n" not in text and len(text) <= LABEL_CELL_MAX
-
-
-def _table_lines(tbl: Any) -> Iterator[str]:
-    """A table, row by row. A row of label and value cells (`岗位 | 数据工程师`, or two
-    pairs `姓名 | 张三 | 岗位 | 数据工程师`) reads as `岗位：数据工程师`, a pair a line; any
-    other row reads as its cells, a line each. A cell merged with the one above it is
-    empty: what it holds was read with the row above."""
-    for tr in tbl.iterchildren(_TR):
-        cells = [_cell_text(tc) for tc in tr.iterchildren(_TC)]
-        while cells and not cells[-1] and len(cells) % 2:
-            cells.pop()  # a trailing empty column
-        pairs = len(cells) % 2 == 0 and all(_label_cell(c) for c in cells[::2])
-        if not pairs:
-            yield from (c for c in cells if c)
-            continue
-        for label, value in zip(cells[::2], cells[1::2], strict=True):
-            sep = "" if label.endswith(_COLONS) else "："
-            yield f"{label}{sep}{value}"
-
-
-# -- PDF ------------------------------------------------------------------------------------------
-
-
-def _pdf_text(data: bytes) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError
-
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            try:
-                opened: int = reader.decrypt("")  # a PDF locked only against editing opens
-            except (DependencyError, NotImplementedError):
-                opened = 0  # (an encryption this installation cannot undo)
-            if not opened:
-                raise Unreadable(ENCRYPTED)
-        pages: list[str] = []
-        size = 0
-        for page in reader.pages:
-            text = page.extract_text() or ""
-            size += len(text)
-            if size > MAX_BYTES:
-                raise ParseError(PDF_TOO_MUCH_TEXT)
-            pages.append(text)
-    except ParseError:
-        raise
-    except Exception as exc:  # pypdf raises many kinds of error on a damaged file
-        raise ParseError(DAMAGED_PDF) from exc
-    text = "\n".join(pages)
-    if not text.strip():
-        raise Unreadable(NO_TEXT_LAYER)
-    return text
 
 
 # -- plain text ---------------------------------------------------------------------------------

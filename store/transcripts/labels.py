@@ -3,6 +3,11 @@ that find them at the start of a line (`岗位：`, `Position:`, `问题（一�
 
 Pure data and regular expressions, used by `parser.py`; nothing here reads a file. Each
 expression is compiled on its first use: the bot answering Slack parses no file.
+
+Every Chinese word here is written in simplified characters and matched in either script:
+each of its characters is a class of its simplified and traditional forms
+(`store/scripts.py`, from OpenCC), so `崗位：` is `岗位：`; what a label gives is kept as
+written.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Literal
 
+from ..scripts import letters, written
 from .numerals import CN_NUMERALS
 
 # Spaces that people (and word processors) put around labels.
@@ -29,8 +35,8 @@ HeaderKind = Kind | IdentityKind
 
 
 def spaced(word: str) -> str:
-    """`岗位` -> a pattern that also accepts `岗 位`."""
-    return f"{WS}*".join(re.escape(ch) for ch in word)
+    """`岗位` -> a pattern that also accepts `岗 位`, and `崗位` (either script)."""
+    return written(word, f"{WS}*")
 
 
 # Each label with the other names people give it; the first is the format's own.
@@ -127,12 +133,15 @@ def alternatives(kind: HeaderKind) -> str:
 _PREFIX = rf"^{WS}*(?:[#>*\-•]+(?:{WS}+[#>*\-•]+){{0,3}}{WS}*|[【\[]{WS}*)?"
 _CLOSE = rf"{WS}*[*】\]]*"
 
-_FIELD_ALTERNATIVES = (
-    "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
-)
+
+@cache
+def _field_alternatives() -> str:
+    return "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
+
+
 _field_re = cache(
     lambda: re.compile(
-        _PREFIX + _FIELD_ALTERNATIVES + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        _PREFIX + _field_alternatives() + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
 )
@@ -141,16 +150,20 @@ _field_re = cache(
 # heading or a bare word (`## 点评`, `**简介**`, `回答`), the value on the next lines.
 _field_no_colon_res = cache(
     lambda: (
-        re.compile(rf"^{WS}*【{WS}*{_FIELD_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE),
-        re.compile(rf"^{WS}*\[{WS}*{_FIELD_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE),
         re.compile(
-            rf"^{WS}*\*\*{WS}*{_FIELD_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+            rf"^{WS}*【{WS}*{_field_alternatives()}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
+        ),
+        re.compile(
+            rf"^{WS}*\[{WS}*{_field_alternatives()}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE
+        ),
+        re.compile(
+            rf"^{WS}*\*\*{WS}*{_field_alternatives()}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
             re.IGNORECASE,
         ),
-        re.compile(rf"^{WS}*#+{WS}*{_FIELD_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+        re.compile(rf"^{WS}*#+{WS}*{_field_alternatives()}{WS}*(?P<rest>)$", re.IGNORECASE),
         # a two-column table row: `| 岗位 | 数据工程师 |`
         re.compile(
-            rf"^{WS}*\|{WS}*(?:\*\*)?{_FIELD_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+            rf"^{WS}*\|{WS}*(?:\*\*)?{_field_alternatives()}(?:\*\*)?{WS}*\|{WS}*"
             rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
             re.IGNORECASE,
         ),
@@ -167,32 +180,34 @@ _field_no_colon_res = cache(
 )
 
 
-_IDENTITY_ALTERNATIVES = (
-    "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in IDENTITY_KINDS) + ")"
-)
+@cache
+def _identity_alternatives() -> str:
+    return "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in IDENTITY_KINDS) + ")"
+
+
 # The same layouts as the other labels, but never a bare word on its own line (`日期`,
 # `候选人` alone are as likely a title or the dialogue's speaker).
 _identity_res = cache(
     lambda: (
         re.compile(
             _PREFIX
-            + _IDENTITY_ALTERNATIVES
+            + _identity_alternatives()
             + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
             re.IGNORECASE,
         ),
         re.compile(
-            rf"^{WS}*【{WS}*{_IDENTITY_ALTERNATIVES}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
+            rf"^{WS}*【{WS}*{_identity_alternatives()}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
         ),
         re.compile(
-            rf"^{WS}*\[{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE
+            rf"^{WS}*\[{WS}*{_identity_alternatives()}{WS}*\]{WS}*(?P<rest>.*)$", re.IGNORECASE
         ),
         re.compile(
-            rf"^{WS}*\*\*{WS}*{_IDENTITY_ALTERNATIVES}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
+            rf"^{WS}*\*\*{WS}*{_identity_alternatives()}{WS}*\*\*(?:{WS}+(?P<rest>.*))?$",
             re.IGNORECASE,
         ),
-        re.compile(rf"^{WS}*#+{WS}*{_IDENTITY_ALTERNATIVES}{WS}*(?P<rest>)$", re.IGNORECASE),
+        re.compile(rf"^{WS}*#+{WS}*{_identity_alternatives()}{WS}*(?P<rest>)$", re.IGNORECASE),
         re.compile(
-            rf"^{WS}*\|{WS}*(?:\*\*)?{_IDENTITY_ALTERNATIVES}(?:\*\*)?{WS}*\|{WS}*"
+            rf"^{WS}*\|{WS}*(?:\*\*)?{_identity_alternatives()}(?:\*\*)?{WS}*\|{WS}*"
             rf"(?P<rest>[^|]*?){WS}*\|?{WS}*$",
             re.IGNORECASE,
         ),
@@ -230,7 +245,12 @@ def match_field(line: str) -> re.Match[str] | None:
 
 
 # Question labels: 问题1：, 问题 1、, 问题１., 问题一, 问题（一）, 第一题, 第3问, Q1:, Question 1.
-_NUM = rf"[0-9０-９]{{1,30}}|[{CN_NUMERALS}]{{1,30}}"
+
+
+def _num() -> str:
+    return rf"[0-9０-９]{{1,30}}|[{letters(CN_NUMERALS)}]{{1,30}}"
+
+
 _STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
 # a space is enough after 问题1 / 第一题, and a closing bracket or bold: `【问题1】什么是…`
 _LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$|(?<=[】\]])|(?<=\*\*))"
@@ -238,13 +258,13 @@ question_re = cache(
     lambda: re.compile(
         _PREFIX
         + "(?:"
-        + rf"(?:{spaced('问题')}|question){WS}*[（(]{WS}*(?P<n1>{_NUM}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
-        + rf"|{spaced('问题')}{WS}*(?P<n2>{_NUM}){_CLOSE}{_LOOSE_SEP}"
-        + rf"|第{WS}*(?P<n3>{_NUM}){WS}*(?:道)?[题问]{_CLOSE}{_LOOSE_SEP}"
+        + rf"(?:{spaced('问题')}|question){WS}*[（(]{WS}*(?P<n1>{_num()}){WS}*[）)]{_CLOSE}(?:{_STRONG_SEP})?"
+        + rf"|{spaced('问题')}{WS}*(?P<n2>{_num()}){_CLOSE}{_LOOSE_SEP}"
+        + rf"|第{WS}*(?P<n3>{_num()}){WS}*(?:道)?[{letters('题问')}]{_CLOSE}{_LOOSE_SEP}"
         + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
         # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
         + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
-        + rf"|(?:问题|question){_CLOSE}{WS}*{COLON}"
+        + rf"|(?:{written('问题')}|question){_CLOSE}{WS}*{COLON}"
         + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
@@ -257,9 +277,9 @@ numbered_re = cache(
     lambda: re.compile(
         rf"^{WS}*(?:#+{WS}*|\*\*{WS}*)?(?:"
         rf"(?P<n6>[0-9０-９]{{1,3}}){WS}*(?:[、．)）]|\.(?![0-9]))"
-        rf"|(?P<n7>[{CN_NUMERALS}]{{1,4}}){WS}*[、．.]"
-        rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{CN_NUMERALS}]{{1,4}}){WS}*[)）]"
-        rf"|(?P<unnumbered>问|提问|q){WS}*{COLON}"  # `问：…` / `答：…`, `Q: …` / `A: …`
+        rf"|(?P<n7>[{letters(CN_NUMERALS)}]{{1,4}}){WS}*[、．.]"
+        rf"|[（(]{WS}*(?P<n8>[0-9０-９]{{1,3}}|[{letters(CN_NUMERALS)}]{{1,4}}){WS}*[)）]"
+        rf"|(?P<unnumbered>{written('问')}|{written('提问')}|q){WS}*{COLON}"  # `问：…` / `答：…`, `Q: …` / `A: …`
         rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
@@ -289,7 +309,9 @@ _inline_label_re = cache(
 
 title_re = cache(
     lambda: re.compile(
-        r"^(?:(?:标题|题目|title)\s*[:：].*|.*(?:面试|笔记|记录|纪要|interview).*)$", re.I
+        rf"^(?:(?:{written('标题')}|{written('题目')}|title)\s*[:：].*"
+        rf"|.*(?:{'|'.join(map(written, ('面试', '笔记', '记录', '纪要')))}|interview).*)$",
+        re.I,
     )
 )
 summary_label_re = cache(

@@ -1,5 +1,6 @@
-"""Who was there: the candidate's name and the interviewers (`李四、王五`, `张三和李四`),
-and values that only say there is none (`不详`, `N/A`). Pure functions, used by the parser.
+"""Who was there: the candidate's name and the interviewers (`李四、王五`, `张三和李四`,
+`張三與李四`), and values that only say there is none (`不详`, `N/A`, `不詳`), in either
+script; names are kept as written. Pure functions, used by the parser.
 """
 
 from __future__ import annotations
@@ -8,15 +9,19 @@ import re
 import unicodedata
 from functools import cache
 
+from ..scripts import fold, written
 from .answers import compact
 
 NAME_MAX = 30
 # A name has no digits and no clause punctuation: `候选人：男，28岁，本科` describes one.
 _not_in_names = cache(lambda: re.compile(r"[0-9，,。．；;：:！!？?、/@#<>\[\]{}|\\\"“”]"))
-# `张三 和 李四`, `Alice and Bob`; and `,` `，` `、` `/` `;` `；` between names.
+# `张三 和 李四`, `张三 与 李四`, `Alice and Bob`; and `,` `，` `、` `/` `;` `；` between names.
+_AND = ("和", "与")
+_and = cache(lambda: "|".join(map(written, _AND)))
 _name_separators = cache(
-    lambda: re.compile(r"\s*(?:[、，,/;；]|\s(?:和|and|&)\s)\s*", re.IGNORECASE)
+    lambda: re.compile(rf"\s*(?:[、，,/;；]|\s(?:{_and()}|and|&)\s)\s*", re.IGNORECASE)
 )
+_leading_and = cache(lambda: re.compile(rf"^(?:and|{_and()}|&)\s+", re.IGNORECASE))
 _cjk_name_re = cache(lambda: re.compile(r"[\u3400-\u9fff]{2,4}"))
 _SENTENCE_ENDS = ("。", ".", "！", "!", "？", "?", "…")
 
@@ -35,9 +40,14 @@ def looks_like_name(value: str) -> bool:
 
 
 def _split_he(name: str) -> list[str]:
-    """`张三和李四` -> [张三, 李四]; but a name with 和 in it stays whole (`和平`, `王和平`):
-    split only where every piece is a name of two to four Chinese characters."""
-    pieces = name.split("和")
+    """`张三和李四`, `張三與李四` -> [张三, 李四]; but a name with 和 in it stays whole (`和平`,
+    `王和平`): split only where every piece is a name of two to four Chinese characters."""
+    folded, pieces, start = fold(name), [], 0
+    for at, ch in enumerate(folded):  # folded: the same length, cut where the name is
+        if ch in _AND:
+            pieces.append(name[start:at])
+            start = at + 1
+    pieces.append(name[start:])
     if len(pieces) > 1 and all(_cjk_name_re().fullmatch(p) for p in pieces):
         return pieces
     return [name]
@@ -48,7 +58,7 @@ def split_names(value: str) -> list[str] | None:
     None when one of them does not look like a name (the value is then text)."""
     names: list[str] = []
     for part in _name_separators().split(value.strip()):
-        part = re.sub(r"^(?:and|和|&)\s+", "", part.strip(), flags=re.IGNORECASE)
+        part = _leading_and().sub("", part.strip())
         if not part:
             continue
         for name in _split_he(part):
@@ -77,5 +87,5 @@ _NOBODY = {
 
 def says_nothing(value: str) -> bool:
     """A value that only says there is none: empty, `无`, `不详`, `-`, `N/A`."""
-    kept = compact(value)
+    kept = fold(compact(value))
     return kept in _NOBODY or kept.strip("/") in _NOBODY or not kept

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import unicodedata
 
-CN_DIGITS = "零〇一二两三四五六七八九"
+CN_DIGITS = "零〇一二两兩三四五六七八九"
 CN_UNITS = "十百"
 CN_NUMERALS = CN_DIGITS + CN_UNITS
-"""Every character a Chinese numeral up to the hundreds is written with."""
+"""Every character a Chinese numeral up to the hundreds is written with, in either script
+(`兩` is the traditional `两`; every other one is the same in both)."""
 
 MAX_QUESTION = 10_000
 """No transcript has more questions than this; a bigger number is not a question."""
 
 _DIGIT_VALUES = {ch: i for i, ch in enumerate("零一二三四五六七八九")}
-_DIGIT_VALUES.update({"〇": 0, "两": 2})
+_DIGIT_VALUES.update({"〇": 0, "两": 2, "兩": 2})
 _UNIT_VALUES = {"十": 10, "百": 100}
 
 

@@ -58,7 +58,9 @@ import re
 from pathlib import PurePath
 
 from ..models import Transcript
+from ..scripts import fold
 from .dates import parse_interview_date
+from .dialogue import meeting_transcript
 from .drafts import Draft, block, clean_summary, identity_accepted, questions
 from .errors import (
     CONTROL_CHARACTERS,
@@ -110,6 +112,12 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     bad = len(control_re().findall(text)) + text.count("\ufffd")
     if bad > max(8, len(text) // 100):
         raise ParseError(CONTROL_CHARACTERS)
+    # WebVTT, SRT, a meeting tool's export, a typed dialogue: dialogue.py
+    meeting = meeting_transcript(
+        text, transcript_id(name), source if source is not None else name, content_hash(data)
+    )
+    if meeting is not None:
+        return meeting
 
     summary: list[str] = []
     late_summary: list[str] = []  # a 总结： after the header
@@ -255,7 +263,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
             rest = fm.group("rest") or ""
             label = fm.group(kind)
             chinese = not label.isascii()
-            if kind == "summary" and drafts and "".join(label.split()) == "面试总结":
+            if kind == "summary" and drafts and fold("".join(label.split())) == "面试总结":
                 kind = "verdict"  # the interviewer's closing summary is the verdict
             if kind in HEADER_KINDS:
                 if drafts:  # a header label after the questions began is text

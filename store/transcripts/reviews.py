@@ -1,7 +1,8 @@
 """What a reviewer's reply in a thread says: a decision, a follow-up answer, or a note.
 
-Pure functions, forgiving of case, spaces and punctuation:
-`Hire: 沟通清楚`, `通过，基础扎实`, `no-hire`, `Strong No Hire!`, `问题2：补充…`, `Q2: …`.
+Pure functions, forgiving of case, spaces, punctuation and script:
+`Hire: 沟通清楚`, `通过，基础扎实`, `通過`, `no-hire`, `Strong No Hire!`, `问题2：补充…`,
+`問題2：…`, `Q2: …`. A follow-up's answer is kept as written.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from ..models import Decision
+from ..scripts import fold
 from .numerals import CN_NUMERALS, parse_question_number
 
 # Longest first, so that 不通过 is not read as 通过 and "strong no hire" not as "strong hire".
@@ -31,9 +34,12 @@ _DECISIONS: list[tuple[str, Decision]] = [
     ("待定", "hold"),
 ]
 
-_FOLLOWUP_RE = re.compile(
-    rf"^\s*(?:问题|question|q|ｑ)\s*(?P<n>[0-9０-９]+|[{CN_NUMERALS}]+)\s*[:：.、)）]\s*(?P<answer>.*)\s*$",
-    re.IGNORECASE | re.DOTALL,
+# matched in the reply folded to one script (the same length), the answer cut from the reply
+_followup_re = cache(
+    lambda: re.compile(
+        rf"^\s*(?:问题|question|q|ｑ)\s*(?P<n>[0-9０-９]+|[{CN_NUMERALS}]+)\s*[:：.、)）]\s*(?P<answer>.*)\s*$",
+        re.IGNORECASE | re.DOTALL,
+    )
 )
 _LEAD = " \t\n*_~>`\"'“”‘’「」【】[]()（）-—•·"
 
@@ -55,7 +61,7 @@ def _fold(text: str) -> str:
 
 def parse_decision(text: str) -> Decision | None:
     """The decision a reply starts with, if any."""
-    folded = _fold(text).lstrip(_LEAD)
+    folded = fold(_fold(text)).lstrip(_LEAD)
     for word, decision in _DECISIONS:
         if folded.startswith(word):
             after = folded[len(word) : len(word) + 1]
@@ -66,11 +72,12 @@ def parse_decision(text: str) -> Decision | None:
 
 
 def parse_followup(text: str) -> tuple[int, str] | None:
-    m = _FOLLOWUP_RE.match(_MENTION_RE.sub("", text))
+    reply = _MENTION_RE.sub("", text)
+    m = _followup_re().match(fold(reply))
     if not m:
         return None
     number = parse_question_number(m.group("n"))
-    answer = m.group("answer").strip()
+    answer = reply[m.start("answer") : m.end("answer")].strip()
     if not number or not answer:
         return None
     return number, answer

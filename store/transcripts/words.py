@@ -68,9 +68,22 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "这是演示文稿，不是面试记录：请把面试记录存为 .docx、.txt 或 .md",
         "en": "a presentation, not a transcript: save the transcript as .docx, .txt or .md",
     },
-    "why_odf_text": {
-        "zh": "OpenDocument 文本（.odt）：请另存为 .docx",
-        "en": "an OpenDocument text (.odt): save it as .docx",
+    "why_no_odt_text": {
+        "zh": "OpenDocument 文档（.odt）里没有文字（只有图片？）：请把面试记录的文字另存为 .docx",
+        "en": "no text in the OpenDocument file (pictures only?): save it as .docx with its text",
+    },
+    "why_damaged_odt": {
+        "zh": "OpenDocument 文件（.odt）已损坏，无法读取：请用 LibreOffice 打开它，另存一份",
+        "en": "a damaged OpenDocument file (.odt): it could not be read; open it in LibreOffice"
+        " and save a new copy",
+    },
+    "why_document_unzips_too_large": {
+        "zh": "这个文档解压后太大，不像一份面试记录",
+        "en": "a document too large once unzipped for a transcript",
+    },
+    "why_document_too_much_text": {
+        "zh": "这个文档里的文字太多，不像一份面试记录：请一份面试记录存一个文件",
+        "en": "too much text for a transcript in this document: keep one interview a file",
     },
     "why_rtf": {
         "zh": "RTF 富文本文件（.rtf）：请另存为 .docx",
@@ -143,6 +156,31 @@ WORDS: dict[str, dict[Locale, str]] = {
     "why_no_position_nor_question": {
         "zh": "没有“岗位”一行，也没有“问题”：请写上 `岗位：…` 和 `问题1：…`",
         "en": "no 岗位 line and no 问题 found: write `岗位：…` and `问题1：…` in it",
+    },
+    "why_vtt_no_questions": {
+        "zh": "这是 WebVTT 会议录音文字稿，但里面没有找到向候选人提的问题：请确认面试官和候选人的发言都在里面",
+        "en": "a WebVTT meeting recording in which no question to the candidate was found: check"
+        " that what the interviewer and the candidate said is in it",
+    },
+    "why_srt_no_questions": {
+        "zh": "这是 SRT 会议录音字幕，但里面没有找到向候选人提的问题：请确认面试官和候选人的发言都在里面",
+        "en": "an SRT meeting recording in which no question to the candidate was found: check"
+        " that what the interviewer and the candidate said is in it",
+    },
+    "why_meeting_text_no_questions": {
+        "zh": "这是会议转写记录（飞书妙记、腾讯会议、钉钉），但里面没有找到向候选人提的问题：请确认面试官和候选人的发言都在里面",
+        "en": "a meeting transcript (飞书妙记, 腾讯会议, 钉钉) in which no question to the"
+        " candidate was found: check that what the interviewer and the candidate said is in it",
+    },
+    "why_dialogue_no_questions": {
+        "zh": "这是一段对话记录，但里面没有找到向候选人提的问题：请用 `面试官：…` 和 `候选人：…` 写下问答",
+        "en": "a typed dialogue in which no question to the candidate was found: write the"
+        " questions and answers as `面试官：…` and `候选人：…` lines",
+    },
+    "why_damaged_subtitles": {
+        "zh": "WebVTT 或 SRT 文件已损坏，读不出其中的字幕：请从会议软件重新导出",
+        "en": "a damaged WebVTT or SRT file: its cues could not be read; export it again from"
+        " the meeting tool",
     },
     "why_question_number": {
         "zh": "题号超出范围：{number}：请改成 1 到 10000 之间的题号",

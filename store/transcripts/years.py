@@ -8,6 +8,7 @@ import re
 import unicodedata
 from functools import cache
 
+from ..scripts import fold
 from .numerals import CN_NUMERALS, chinese_to_int
 
 MAX_YEARS = 80
@@ -96,8 +97,9 @@ def parse_years(text: str) -> float | None:
 
     `3年` -> 3, `五年` -> 5, `1年半` -> 1.5, `半年` -> 0.5, `3年6个月` -> 3.5,
     `18个月` -> 1.5, `3-5年` -> 3 (the lower bound), `十年以上` / `5+ years` -> the
-    number, `应届` / `应届生` / `在校` -> 0, `不详` / `不到1年` -> None."""
-    norm = unicodedata.normalize("NFKC", text).strip().lower()
+    number, `应届` / `应届生` / `在校` -> 0, `不详` / `不到1年` -> None. Traditional
+    characters read as their simplified forms: `兩年`, `應屆`, `三年六個月`."""
+    norm = fold(unicodedata.normalize("NFKC", text).strip().lower())
     if not norm or _less_than_re().match(norm):
         return None
     norm = _english_number_re().sub(lambda w: _ENGLISH_NUMBERS[w[1]], norm)

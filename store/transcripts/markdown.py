@@ -1,0 +1,101 @@
+"""Markdown's layout taken away, its structure kept: a pipe table reads as `tables.py`
+says (a table of questions a question a row, a table of label and value
+`label：value`, the header row of `| 项目 | 内容 |` and the rule rows dropped), a heading
+that is no label is dropped (`# 张三面试记录`, `## 基本信息`), a label heading reads as
+its label (`## 点评`), and list markers and emphasis (`- `, `**`, `__`) go.
+
+Only text that is Markdown is changed (it has a pipe table with its rule row, an ATX
+heading, or bold): a plain text file keeps its `- ` and `__init__` as written.
+
+Pure: text in, text out."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from .labels import match_field, match_identity, question_re
+from .layout import heading
+from .tables import table_lines
+
+_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
+_heading_re = cache(lambda: re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$"))
+# `**粗体**`, `__粗体__`; never `2**10`, `__init__.py`
+_bold_re = cache(
+    lambda: re.compile(
+        r"(?<![A-Za-z0-9*_\\])(?:\*\*(?=\S)(?P<a>.+?)(?<=\S)\*\*(?![A-Za-z0-9*])"
+        r"|__(?=\S)(?P<b>.+?)(?<=\S)__(?![A-Za-z0-9_.]))"
+    )
+)
+_bullet_re = cache(lambda: re.compile(r"^([ \t]*)[-*+•][ \t]+(?=\S)"))
+_break_re = cache(lambda: re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$"))
+_cell_break_re = cache(lambda: re.compile(r"<br\s*/?>", re.I))
+
+
+def is_markdown(text: str) -> bool:
+    """Does `text` use Markdown's layout: a pipe table with its rule row, an ATX
+    heading (`# …`), bold (`**…**`)?"""
+    lines = text.split("\n")
+    return any(_rule_re().match(line) and "|" in line for line in lines) or any(
+        _heading_re().match(line) or _bold_re().search(line) for line in lines
+    )
+
+
+def _cells(line: str) -> list[str]:
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    cells = re.split(r"(?<!\\)\|", row)
+    return [_inline(_cell_break_re().sub("\n", c)).replace("\\|", "|").strip() for c in cells]
+
+
+def _inline(text: str) -> str:
+    before = None
+    while before != text:  # `**__x__**`
+        before, text = text, _bold_re().sub(lambda m: m.group("a") or m.group("b"), text)
+    return text
+
+
+def _unbold(line: str) -> str:
+    """A line without emphasis, but for a label's own (`**简介** 熟悉 Linux`: the bold
+    says where the label ends, the parser reads it)."""
+    m = match_field(line) or match_identity(line) or question_re().match(line)
+    if m is None or m.groupdict().get("rest") is None:
+        return _inline(line)
+    return line[: m.start("rest")] + _inline(line[m.start("rest") :])
+
+
+def _table_row(line: str) -> bool:
+    return line.lstrip().startswith("|")
+
+
+def markdown_text(text: str) -> str:
+    """`text` without Markdown's layout, when it is Markdown; else `text` as it is."""
+    if not is_markdown(text):
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        ruled = at + 1 < len(lines) and "|" in line and bool(_rule_re().match(lines[at + 1]))
+        if _table_row(line) or ruled:
+            rows: list[list[str]] = []
+            while at < len(lines) and (
+                _table_row(lines[at]) or (ruled and "|" in lines[at] and lines[at].strip())
+            ):
+                if not _rule_re().match(lines[at]):
+                    rows.append(_cells(lines[at]))
+                at += 1
+            out.extend(table_lines(rows))
+            continue
+        at += 1
+        m = _heading_re().match(line)
+        if m is not None:  # `## 点评`, `## 1. 怎么排障？` as the parser reads them; else none
+            out.append(line if heading(line) else "")
+            continue
+        if _break_re().match(line):
+            out.append("")
+            continue
+        out.append(_unbold(_bullet_re().sub(r"\1", line)))
+    return "\n".join(out)

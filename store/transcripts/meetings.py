@@ -1,0 +1,293 @@
+"""Meeting transcripts: what a meeting tool exports, read into who said what and when.
+
+The forms read (docs/formats.md):
+
+- WebVTT (`WEBVTT`, then cues `00:00:05.000 --> 00:00:07.000`): Zoom writes the speaker
+  in the text (`Speaker Name: text`), Teams in a voice tag (`<v Speaker Name>text</v>`);
+  read with webvtt-py.
+- SRT (`1`, `00:00:05,000 --> 00:00:07,000`, the text, `Speaker: text` or not): read with
+  srt.
+- The text exports of 飞书妙记, 腾讯会议 and 钉钉 (闪记): a header (title, date,
+  participants), then each utterance under a line naming its speaker and time
+  (`说话人 1 00:03:15`, `张三  03:15`, `张三(00:03:15)`), or on the same line
+  (`张三(00:03:15): text`, `[00:03:15] 张三：text`).
+- A dialogue typed by hand: `面试官：…` / `候选人：…` lines (or the names the header gives
+  them), maybe under identity labels (姓名, 面试官, 面试日期, 轮次, 岗位).
+
+Only the forms: who is the interviewer, which turns are questions, the header's facts,
+are `dialogue.py`'s. A file with question labels (`问题1：`) is the notes' grammar, never a
+meeting, unless it is WebVTT or SRT. Pure functions: text in, a `Meeting` or None out.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import cache
+from typing import Literal
+
+from .errors import DAMAGED_SUBTITLES, ParseError
+from .labels import label_kind, match_field, question_re
+from .meeting_facts import header_names
+from .roles import is_speaker_label
+
+Form = Literal["vtt", "srt", "timed", "dialogue"]
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One utterance: who said it (as written, "" when unknown), what, and when it began
+    in the recording (`00:03:15`; None in a typed dialogue)."""
+
+    speaker: str
+    text: str
+    start: str | None = None
+
+
+@dataclass
+class Meeting:
+    """A meeting transcript: its form, the lines above the first utterance (the header),
+    the utterances, and what a verdict label (`点评：`) after them says, if any."""
+
+    form: Form
+    header: list[str] = field(default_factory=list)
+    cues: list[Cue] = field(default_factory=list)
+    verdict: list[str] | None = None
+
+
+_TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?![:.,]?\d)"
+# a speaker as a tool writes it: a name, `说话人 1`, `张三（面试官）`; no sentence in it
+_WHO = r"[^\s:：()（）\[\]【】,，。？?！!；;|][^:：,，。？?！!；;|\[\]【】]{0,39}?"
+_ROLE_SUFFIX = r"(?:[(（][^()（）]{1,12}[)）])?"
+# `张三  00:03:15`, `说话人 1 03:15`, `张三(00:03:15)`: the speaker's line, the words follow
+_speaker_line_re = cache(
+    lambda: re.compile(
+        rf"^\s*(?P<who>{_WHO}{_ROLE_SUFFIX})\s*(?:[(（]\s*(?P<t1>{_TIME})\s*[)）]|\s(?P<t2>{_TIME}))"
+        r"\s*(?:[-–—~～]\s*" + _TIME + r")?\s*$"
+    )
+)
+# `张三(00:03:15): 好的` (腾讯会议), `张三 00:03:15：好的`
+_inline_re = cache(
+    lambda: re.compile(
+        rf"^\s*(?P<who>{_WHO}{_ROLE_SUFFIX})\s*(?:[(（]\s*(?P<t1>{_TIME})\s*[)）]|\s(?P<t2>{_TIME}))"
+        r"\s*[:：]\s*(?P<text>.*)$"
+    )
+)
+# `[00:03:15] 张三：好的`, `00:03:15 张三: 好的`
+_time_first_re = cache(
+    lambda: re.compile(
+        rf"^\s*[\[【(（]?\s*(?P<t1>{_TIME})\s*[\]】)）]?\s+(?P<who>{_WHO}{_ROLE_SUFFIX})\s*[:：]"
+        r"\s*(?P<text>.*)$"
+    )
+)
+# `面试官：你好`, `张三（候选人）：…`, `Interviewer: …`
+_said_re = cache(
+    lambda: re.compile(
+        rf"^\s*(?:[*-]\s*)?(?P<who>{_WHO}{_ROLE_SUFFIX})\s*\**\s*[:：]\s*(?P<text>.*)$"
+    )
+)
+# a date, a duration or a label before a time is the header's, not a speaker
+_not_a_speaker = cache(
+    lambda: re.compile(
+        r"\d{4}|\d\s*[月日年]|时间|日期|时长|开始|结束|date|time|duration|started|ended", re.I
+    )
+)
+_srt_start_re = cache(lambda: re.compile(r"^\s*\d+\s*\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->"))
+_voice_re = cache(lambda: re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>"))
+_tag_re = cache(lambda: re.compile(r"</?[a-zA-Z][^>]*>"))
+
+
+def clock(value: str | timedelta) -> str:
+    """A cue's start as `HH:MM:SS`: `03:15` -> `00:03:15`, `1:03:15.200` -> `01:03:15`."""
+    if isinstance(value, timedelta):
+        seconds = int(value.total_seconds())
+    else:
+        parts = [int(p) for p in re.split(r"[:]", re.split(r"[.,]", value.strip())[0])]
+        seconds = 0
+        for p in parts:
+            seconds = seconds * 60 + p
+    return f"{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def _speaker_in_text(text: str) -> tuple[str, str]:
+    """`Alice Wang: hello` -> (`Alice Wang`, `hello`); a text with no speaker -> ("", text)."""
+    m = _said_re().match(text)
+    if m is not None and m.group("text").strip() and not re.search(r"https?$", m.group("who")):
+        return m.group("who").strip(), m.group("text").strip()
+    return "", text.strip()
+
+
+def _vtt(text: str) -> Meeting:
+    import webvtt
+    from webvtt.errors import MalformedFileError
+
+    try:
+        captions = webvtt.from_buffer(io.StringIO(text))
+    except (MalformedFileError, ValueError, IndexError) as e:
+        raise ParseError(DAMAGED_SUBTITLES) from e
+    cues: list[Cue] = []
+    for caption in captions.captions:
+        raw = caption.raw_text or ""
+        voice = _voice_re().search(raw)
+        words = _joined(_tag_re().sub("", raw).split("\n"))
+        if voice is not None:
+            who = voice.group(1).strip()
+        else:
+            who, words = _speaker_in_text(words)
+        if words:
+            cues.append(Cue(who, words, clock(caption.start)))
+    return Meeting("vtt", cues=cues)
+
+
+def _srt(text: str) -> Meeting:
+    import srt
+
+    try:
+        subtitles = list(srt.parse(text))
+    except (srt.SRTParseError, ValueError) as e:
+        raise ParseError(DAMAGED_SUBTITLES) from e
+    cues: list[Cue] = []
+    for s in subtitles:
+        raw = s.content or ""
+        voice = _voice_re().search(raw)
+        words = _joined(_tag_re().sub("", raw).split("\n"))
+        if voice is not None:
+            who = voice.group(1).strip()
+        else:
+            who, words = _speaker_in_text(words)
+        if words:
+            cues.append(Cue(who, words, clock(s.start)))
+    return Meeting("srt", cues=cues)
+
+
+def _notes_labels(lines: list[str]) -> bool:
+    """Does the text use the notes' grammar: a question label, a 考察目标?"""
+    for line in lines:
+        if question_re().match(line):
+            return True
+        fm = match_field(line)
+        if fm is not None and label_kind(fm) == "goal":
+            return True
+    return False
+
+
+def _verdict_at(line: str) -> str | None:
+    """The first words of a verdict label's line (`点评：通过` -> `通过`), or None."""
+    fm = match_field(line)
+    if fm is not None and label_kind(fm) == "verdict":
+        return fm.group("rest") or ""
+    return None
+
+
+def _timed(lines: list[str]) -> Meeting | None:
+    """飞书妙记, 腾讯会议, 钉钉: a speaker and a time, then (or after a colon) the words."""
+    meeting = Meeting("timed")
+    seen = 0
+    words: list[str] | None = None
+    who, start = "", ""
+
+    def close() -> None:
+        if words is not None:
+            text = _joined(words)
+            if text:
+                meeting.cues.append(Cue(who, text, clock(start)))
+
+    for line in lines:
+        if meeting.verdict is not None:
+            meeting.verdict.append(line)
+            continue
+        inline = _inline_re().match(line) or _time_first_re().match(line)
+        alone = None if inline else _speaker_line_re().match(line)
+        found = inline or alone
+        if found is not None and not _not_a_speaker().search(found.group("who")):
+            close()
+            seen += 1
+            who = found.group("who").strip()
+            start = found.group("t1") or found.group("t2")
+            words = [found.group("text")] if inline else []
+            continue
+        if words is None:
+            meeting.header.append(line)
+            continue
+        verdict = _verdict_at(line)
+        if verdict is not None and seen:
+            close()
+            words = None
+            meeting.verdict = [verdict]
+            continue
+        words.append(line)
+    close()
+    return meeting if seen >= 2 else None
+
+
+def _joined(pieces: list[str]) -> str:
+    """Lines (or cues) of one speaker as one text: no space between Chinese, one between
+    Latin words."""
+    text = ""
+    for piece in (p.strip() for p in pieces):
+        if not piece:
+            continue
+        if text and (text[-1].isascii() and piece[0].isascii()):
+            text += " "
+        text += piece
+    return text
+
+
+def join_cues(texts: list[str]) -> str:
+    return _joined(texts)
+
+
+def _dialogue(lines: list[str], speakers: frozenset[str]) -> Meeting | None:
+    """A typed dialogue: `面试官：…` / `候选人：…` lines (or the names in `speakers`),
+    after a header; a line that names no speaker goes on the utterance before it."""
+    meeting = Meeting("dialogue")
+    current: tuple[str, list[str]] | None = None
+    turns = 0
+
+    def close() -> None:
+        if current is not None and _joined(current[1]):
+            meeting.cues.append(Cue(current[0], _joined(current[1])))
+
+    for line in lines:
+        if meeting.verdict is not None:
+            meeting.verdict.append(line)
+            continue
+        m = _said_re().match(line)
+        who = m.group("who").strip() if m is not None else ""
+        if m is not None and is_speaker_label(who, speakers):
+            if current is None and header_names(line):
+                meeting.header.append(line)  # `面试官：李四`: who, not what was said
+                continue
+            close()
+            current = (who, [m.group("text")])
+            turns += 1
+            continue
+        if current is None:
+            meeting.header.append(line)
+            continue
+        verdict = _verdict_at(line)
+        if verdict is not None:
+            close()
+            current = None
+            meeting.verdict = [verdict]
+            continue
+        current[1].append(line)
+    close()
+    return meeting if turns >= 2 and len({c.speaker for c in meeting.cues}) >= 2 else None
+
+
+def read_meeting(text: str) -> Meeting | None:
+    """The meeting transcript `text` is, or None when it is none."""
+    stripped = text.lstrip("\ufeff \t\n")
+    if stripped.startswith("WEBVTT"):
+        return _vtt(stripped)
+    if _srt_start_re().match(stripped):
+        return _srt(stripped)
+    lines = text.split("\n")
+    if _notes_labels(lines):
+        return None
+    # a typed dialogue's speakers may be the names its header gives (姓名, 面试官)
+    speakers = frozenset(n for line in lines for n in header_names(line))
+    return _timed(lines) or _dialogue(lines, speakers)

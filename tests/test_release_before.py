@@ -1,0 +1,123 @@
+"""Databases written by the release before, of both kinds, open with this release and
+keep everything they held: the files in tests/data/ were written by the code of commit
+d14694f (tests/data/make_release_before.py says how), not built here by leaving steps out.
+
+Each is opened as an operator would after upgrading: the store runs this release's new
+schema steps on it; then every candidate, thread, decision, request and hiring decision
+it held is there, search finds the seeds, and new writes work."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import psycopg
+import pytest
+from support.pg_fixtures import in_database
+
+from store.factory import open_store
+from store.indexer import index_paths
+from store.schema.steps import known
+
+DATA = Path(__file__).resolve().parent / "data"
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+SEED_000 = "000_9e6b3ecb0732fcf3"
+
+
+def _restore_pg(base: str, request: pytest.FixtureRequest) -> str:
+    """A database of its own holding tests/data/release_before_pg.sql (pg_dump --inserts)."""
+    name = f"release_before_{os.getpid()}_{request.node.name.count('x')}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+
+    def drop() -> None:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+    request.addfinalizer(drop)
+    url = in_database(base, name)
+    # psql's own commands (`\restrict`) are not SQL; everything else is run as written
+    dump = "\n".join(
+        line
+        for line in (DATA / "release_before_pg.sql").read_text("utf-8").splitlines()
+        if not line.startswith("\\")
+    )
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(dump.encode())  # type: ignore[call-overload]
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def upgraded(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        target = tmp_path / "release_before.db"
+        shutil.copyfile(DATA / "release_before.db", target)
+        return str(target)
+    return _restore_pg(request.getfixturevalue("pg_server"), request)
+
+
+def _recorded_steps(target: str) -> list[str]:
+    store = open_store(target)
+    try:
+        return [r[0] for r in store._all("SELECT name FROM _migrations")]  # type: ignore[attr-defined]
+    finally:
+        store.close()
+
+
+def test_the_release_before_wrote_the_files_and_this_release_has_newer_steps() -> None:
+    """The files really are of an older release: a step of this release is missing in
+    them (else the test below would upgrade nothing)."""
+    import sqlite3
+
+    with sqlite3.connect(DATA / "release_before.db") as conn:
+        recorded = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
+    assert recorded < set(known("sqlite"))
+    dump = (DATA / "release_before_pg.sql").read_text("utf-8")
+    assert "pg025_ask_limits" in dump
+    assert any(f"'{name}'" not in dump for name in known("pg"))
+
+
+def test_a_database_of_the_release_before_upgrades_and_keeps_everything(upgraded: str) -> None:
+    backend = "pg" if upgraded.startswith("postgresql") else "sqlite"
+    store = open_store(upgraded)
+    try:
+        assert sorted(_recorded_steps(upgraded)) == sorted(known(backend))
+        ids = sorted(c.id for c in store.list_candidates())
+        assert ids == sorted(p.stem for p in SEEDS.glob("*.txt"))
+        first, second = ids[0], ids[1]
+        assert first == SEED_000
+
+        candidate = store.get_candidate(first)
+        assert candidate is not None
+        assert len(candidate.questions) == 5
+        assert [q.number for q in candidate.unanswered] == [2, 3]
+        [decision] = candidate.decisions
+        assert (decision.reviewer, decision.decision) == ("U0REVIEW", "hire")
+        [followup] = candidate.followups
+        assert followup.number == 2
+        assert candidate.outcome is not None and candidate.outcome.decision == "hire"
+        assert store.post_candidate("C0VERDICT", "1700000000.000100") == first
+        assert store.undelivered_webhooks()[0] == 1
+        [asked] = store.requests_for(second)
+        assert asked.reviewer == "U0ASKED"
+
+        hits = store.search("分布式")
+        assert first in {h.id for h in hits}
+
+        # and it takes new writes: a transcript indexed again, a new decision
+        assert not index_paths(store, [SEEDS]).failed
+        assert store.record_decision(
+            "C0VERDICT",
+            "1700000009.000100",
+            "1700000000.000100",
+            first,
+            "U0OTHER",
+            "no_hire",
+            "再看看",
+        )
+        again = store.get_candidate(first)
+        assert again is not None and len(again.decisions) == 2
+    finally:
+        store.close()

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from handlers.i18n import reason_text
+from store.claims.check import claims_of
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, Locale, plain_years
@@ -162,6 +163,7 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         "indexed_at": c.indexed_at,
         "outcome": c.outcome.model_dump() if c.outcome else None,
         "warnings": list(warnings_of(c)),  # no_questions, no_summary, no_verdict: [] if none
+        "unsupported": [claim.as_json() for claim in claims_of(c)],
     }
 
 

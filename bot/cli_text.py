@@ -12,6 +12,8 @@ import os
 
 import click
 
+from handlers.views.claims import claim_lines
+from store.claims.check import claims_of
 from store.errors import (
     BusyError,
     DiskFullError,
@@ -111,6 +113,9 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
     out.append(click.style("\n" + t(locale, "heading", label=t(locale, "verdict")), bold=True))
     no_verdict = "meeting_no_verdict" if c.kind == "meeting" else "no_verdict"
     out.append(c.verdict or t(locale, no_verdict))
+    claims = claims_of(c)  # what is credited that was never answered
+    if claims:
+        out.append("\n" + "\n".join(claim_lines(claims, locale, plain=True, shown=len(claims))))
     out.append("\n" + labelled(locale, "source", c.source))
     return "\n".join(out)
 

@@ -31,8 +31,9 @@ from handlers.people import UserNames
 from handlers.sending.posting import PostUnknown, find_posted, post_once
 from handlers.shared import ask_sharing, unchecked
 from handlers.views.lists import DIGEST_PER_CATEGORY, digest_view
+from store.claims.counts import count_claims
 from store.factory import Backend
-from store.models import DigestData
+from store.models import DIGEST_CATEGORIES, DigestData
 
 from .settings import Settings
 
@@ -72,6 +73,10 @@ class Digester:
         now = now or self.now()
         since = self.store.last_digest_sent_at() or _utc_iso(now - timedelta(days=1))
         data = self.store.digest_data(since, DIGEST_PER_CATEGORY)
+        count_claims(  # what each candidate listed is credited with that went unanswered
+            (line for category in DIGEST_CATEGORIES for line in getattr(data, category)),
+            self.store.get_candidate,
+        )
         data.overdue, data.overdue_total = self.store.overdue_lines(
             _utc_iso(now), DIGEST_PER_CATEGORY
         )

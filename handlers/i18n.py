@@ -14,7 +14,7 @@ from store.models import Locale as Locale
 from store.transcripts.errors import code_of
 from store.transcripts.words import WORDS as REASONS
 
-from .words import asking, cards, decisions, home, uploads
+from .words import asking, cards, claims, decisions, home, uploads
 
 Table = Mapping[str, Mapping[Locale, str]]
 
@@ -40,7 +40,13 @@ class Catalogue:
 
 
 CATALOGUE = Catalogue(
-    cards.WORDS, decisions.WORDS, asking.WORDS, uploads.WORDS, home.WORDS, REASONS
+    cards.WORDS,
+    decisions.WORDS,
+    asking.WORDS,
+    uploads.WORDS,
+    home.WORDS,
+    claims.WORDS,
+    REASONS,
 )
 """Slack's words, and why a file gives no transcript."""
 

@@ -159,6 +159,11 @@ def _segment(run: str) -> list[str]:
     return [w for w in _cutter().cut(run, False) if w.strip()]
 
 
+def segment(text: str) -> list[str]:
+    """jieba's words of `text`, as written (the dictionary loaded once, shared)."""
+    return _segment(text)
+
+
 def warm() -> None:
     """Load the segmenter's dictionary and the one-script table now (call at startup,
     before serving requests)."""

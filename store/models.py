@@ -252,6 +252,7 @@ class DigestLine(_PlainYears):
     interviewed_at: str | None = None  # ISO 8601, from the file; None when it gives none
     count: int = 0  # unanswered questions, or decisions recorded
     questions: int | None = None  # the questions found in the file, where the query reads it
+    claims: int = 0  # unsupported claims about the candidate (store/claims/), where counted
     tally: dict[str, int] = Field(default_factory=dict)
 
 

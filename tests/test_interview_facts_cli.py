@@ -184,6 +184,7 @@ def test_show_json_keeps_its_keys_and_gains_only_the_named_ones(indexed: str) ->
         "verdict",
         "kind",  # notes, or a meeting transcript (issue 36)
         "warnings",  # what the file lacks: no_questions, no_summary, no_verdict (issue 36)
+        "unsupported",  # claims of answers never given (issue 37)
         "source",
         "decisions",
         "followups",

@@ -19,6 +19,7 @@ from typing import Any
 from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
+from store.claims.counts import count_claims
 from store.errors import SearchBusyError
 
 from ..audit import AuditEvent, record
@@ -77,6 +78,7 @@ def home_sections(
                 HomeLine(line, t_open(locale, line.count) if key == "unanswered" else "")
                 for line in found
             ]
+        count_claims((x.line for x in lines), store.get_candidate)  # ⚠ on a line
         if offset and not lines and total:  # the page emptied: show the last one
             return home_sections(user, deps, client, {**offsets, key: 0})
         sections.append(HomeSection(key, lines, total, offset))

@@ -21,6 +21,7 @@ from store.errors import StoreError
 
 from ..asking import refresh_status
 from ..audit import AuditEvent, record
+from ..claim_reply import Said, answer_claims
 from ..deps import Deps, deps_of
 
 logger = logging.getLogger("handlers.threads")
@@ -49,6 +50,7 @@ class Handled:
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
     decided: str | None = None  # the candidate a decision was recorded about (its status)
+    said: Said | None = None  # a note just recorded: checked for unsupported claims
 
 
 def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:
@@ -64,6 +66,8 @@ def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> Non
                 logger.warning("could not react to a decision: %s", exc.response.get("error"))
     if handled.decided is not None:
         refresh_status(handled.decided, client, deps)
+    if handled.said is not None:  # once: a retried event is not recorded again
+        answer_claims(handled.said, deps, client)
 
 
 def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | None) -> Handled:
@@ -107,7 +111,10 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         )
         events.append(AuditEvent(user, what, candidate_id, channel))
     decided = candidate_id if outcome.recorded and outcome.decision else None
-    return Handled(events, (channel, ts) if outcome.react else None, decided)
+    said = None
+    if outcome.recorded and outcome.followup is None and text.strip():
+        said = Said(channel, message["thread_ts"], ts, user, candidate_id, text)
+    return Handled(events, (channel, ts) if outcome.react else None, decided, said)
 
 
 def record_first(

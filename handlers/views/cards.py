@@ -22,6 +22,7 @@ from typing import Any
 
 from slack_sdk.models.blocks import Block
 
+from store.claims.check import claims_of
 from store.models import Candidate, Outcome
 from store.transcripts.warnings import warnings_of
 
@@ -40,6 +41,7 @@ from ..blocks import (
     unescape,
 )
 from ..i18n import Locale, t
+from .claims import CARD_LIMIT, claim_lines
 from .common import (
     CONTINUE,
     OPEN,
@@ -227,6 +229,9 @@ def summary_view(
         blocks.append(section(f"*{t(locale, 'verdict_gist')}*\n{gist}", accessory=read_all))
     else:
         blocks.append(context(no_verdict_text(c, locale)))
+    claims = claims_of(c)
+    if claims:  # what the summary, verdict or a note credits that was never answered
+        blocks.append(section("\n".join(claim_lines(claims, locale, limit=CARD_LIMIT))))
     blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
     if c.outcome is not None:
         blocks.append(_outcome_block(c.outcome, locale, None if not posted_by else (people or {})))
@@ -338,6 +343,9 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     body: list[Block] = [section(p) for p in chunks(c.verdict)] if c.verdict else []
     if not body:
         body.append(section(no_verdict_text(c, locale)))
+    claims = claims_of(c)
+    if claims:  # the verdict, the summary or a note credits an answer never given
+        body.append(section("\n".join(claim_lines(claims, locale))))
     tail: list[Block] = []
     if posted_by:
         tail = [*_posted_by(locale, posted_by), context(t(locale, "verdict_thread_hint"))]

@@ -87,6 +87,8 @@ def _section_blocks(s: HomeSection, locale: Locale, counter: list[int]) -> list[
         text = _who(item.line, locale) + (f"\n{item.note}" if item.note else "")
         if item.line.questions == 0:  # a file that gave no question says so
             text += "\n" + t(locale, "no_questions_short")
+        if item.line.claims:  # credited with answers never given
+            text += "\n" + t(locale, "claim_count", count=item.line.claims)
         opener = button(t(locale, "open"), f"{HOME_OPEN}:{counter[0]}", {"id": item.line.id})
         counter[0] += 1
         blocks.append(section(text, accessory=opener))

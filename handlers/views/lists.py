@@ -206,6 +206,8 @@ def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
         text += " · " + _tally_text(line.tally, locale)
     if line.questions == 0:  # a file that gave no question: said, never left to look answered
         text += " · " + t(locale, "no_questions_short")
+    if line.claims:  # what the summary, verdict or notes credit that was never answered
+        text += " · " + t(locale, "claim_count", count=line.claims)
     return text
 
 

@@ -1,0 +1,138 @@
+"""Unsupported claims: a sentence of the summary, the verdict or a reviewer's note that
+credits the candidate with an answer, a view or a skill on a question left unanswered
+(and not answered later by a follow-up in the thread).
+
+A sentence speaks of a question when it names it (`问题2`, `Q5-Q10`) or when the words
+it shares with the question and its goal, and with no answer given, weigh enough
+(topics.py). A sentence that names no question and shares no such words is never
+flagged; one that says a question was not answered is no claim."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from store.models import Candidate, Followup, Transcript
+
+from .credits import credits
+from .references import naming, references
+from .sentences import sentences
+from .topics import Topics, topics, words
+
+Source = Literal["summary", "verdict", "note"]
+
+# how much the shared words must weigh: two words of one question each (ln 6 + ln 3 for a
+# transcript of five questions), or one long specific word (`优缺点`, `LazyBuilder`)
+ENOUGH = 2.5
+_LONG = re.compile(r"^(?:[\u3400-\u9fff]{3,}|[a-z][\w+#.\-]{4,})$")
+
+
+class Claim(BaseModel):
+    """One unsupported claim: where it was said, the sentence as written, the questions
+    it credits that went unanswered, and the words that decided (empty when the sentence
+    named the question)."""
+
+    source: Source
+    text: str
+    questions: list[int] = Field(default_factory=list)
+    words: list[str] = Field(default_factory=list)
+    by: str | None = None  # a note's author (a Slack user id)
+    ts: str | None = None  # a note's time (its Slack ts)
+
+    def as_json(self) -> dict[str, Any]:
+        """`show --json`'s form: `by` and `ts` for a note only."""
+        return self.model_dump(exclude_none=self.source != "note")
+
+
+class NoteText(BaseModel):
+    """A reviewer's words: a thread reply, a decision's note, the hiring decision's."""
+
+    by: str
+    ts: str
+    text: str
+
+
+def _decides(t: Topics, ws: list[str], number: int) -> list[str]:
+    """The shared words, when they weigh enough to say the sentence speaks of `number`."""
+    shared = t.shared(ws, number)
+    weight = sum(t.weight(w) for w in shared)
+    long_one = any(_LONG.match(w) and t.df.get(w) == 1 for w in shared)
+    return shared if shared and (weight >= ENOUGH or long_one) else []
+
+
+def _sentence_claims(
+    sentence: str, t: Topics, open_numbers: set[int]
+) -> tuple[list[int], list[str]]:
+    if not credits(sentence):
+        return [], []
+    named = references(sentence)
+    if named:
+        return [n for n in named if n in open_numbers], naming(sentence)
+    ws = words(sentence)
+    questions: list[int] = []
+    decided: list[str] = []
+    for n in sorted(open_numbers):
+        shared = _decides(t, ws, n)
+        if shared:
+            questions.append(n)
+            decided += [w for w in shared if w not in decided]
+    return questions, decided
+
+
+def unsupported(
+    tr: Transcript, followups: Sequence[Followup] = (), notes: Sequence[NoteText] = ()
+) -> list[Claim]:
+    """Every unsupported claim of `tr`'s summary and verdict and of `notes`, in order."""
+    answered_later = {f.number for f in followups}
+    open_numbers = {
+        q.number for q in tr.questions if not q.answered and q.number not in answered_later
+    }
+    if not open_numbers:
+        return []
+    given = [q.answer for q in tr.questions if q.answered] + [f.answer for f in followups]
+    t = topics([(q.number, f"{q.question}\n{q.goal}") for q in tr.questions], given)
+    found: list[Claim] = []
+    texts: list[tuple[Source, str, NoteText | None]] = [
+        ("summary", tr.summary, None),
+        ("verdict", tr.verdict or "", None),
+        *(("note", n.text, n) for n in notes),
+    ]
+    for source, text, note in texts:
+        for sentence in sentences(text):
+            numbers, decided = _sentence_claims(sentence, t, open_numbers)
+            if numbers:
+                found.append(
+                    Claim(
+                        source=source,
+                        text=sentence,
+                        questions=numbers,
+                        words=decided,
+                        by=note.by if note else None,
+                        ts=note.ts if note else None,
+                    )
+                )
+    return found
+
+
+def notes_of(c: Candidate) -> list[NoteText]:
+    """What reviewers wrote about `c`: thread replies (decisions' among them), the hiring
+    decision's note; each once."""
+    seen: dict[str, NoteText] = {}
+    for n in c.notes:
+        seen.setdefault(n.ts, NoteText(by=n.reviewer, ts=n.ts, text=n.text))
+    for d in c.decisions:
+        if d.text:
+            seen.setdefault(d.ts, NoteText(by=d.reviewer, ts=d.ts, text=d.text))
+    if c.outcome is not None and c.outcome.note:
+        seen.setdefault(
+            c.outcome.at, NoteText(by=c.outcome.by, ts=c.outcome.at, text=c.outcome.note)
+        )
+    return sorted(seen.values(), key=lambda n: n.ts)
+
+
+def claims_of(c: Candidate) -> list[Claim]:
+    """Every unsupported claim about `c`: its transcript's and its reviewers'."""
+    return unsupported(c, c.followups, notes_of(c))

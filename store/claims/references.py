@@ -1,0 +1,55 @@
+"""The questions a sentence names outright: `问题2`, `第二题`, `Q2`, `Question 2`,
+`问题5至问题10`, `问题2和3`, `问题2、3`, `Q5-Q10`."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from store.transcripts.numerals import CN_NUMERALS, parse_question_number
+
+_N = rf"[0-9０-９]{{1,4}}|[{CN_NUMERALS}]{{1,4}}"
+_SPAN = r"\s*(?:至|到|~|～|-|–|—|to|through)\s*"
+_AND = r"\s*(?:和|与|及|、|,|，|/|and|&)\s*"
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    one = (
+        rf"(?:问题|第\s*(?=(?:{_N})\s*(?:题|个问题|问))|(?<![A-Za-z])Q(?:uestions?)?\.?\s*"
+        rf"|(?<![A-Za-z])questions?\s+)"
+    )
+    tail = r"(?:题|个问题|问)?"
+    more = rf"(?:(?:{_SPAN}|{_AND})(?:{one})?(?:{_N}){tail})*"
+    return re.compile(rf"(?:{one})(?:{_N}){tail}{more}", re.IGNORECASE)
+
+
+_NUMBER = re.compile(rf"{_N}")
+_JOIN = re.compile(rf"(?:{_N})({_SPAN}|{_AND})", re.IGNORECASE)
+
+
+def references(sentence: str) -> list[int]:
+    """The question numbers `sentence` names, ranges spread (`问题5至问题10`: 5…10), in
+    order, each once."""
+    found: list[int] = []
+    for m in _pattern().finditer(sentence):
+        text = m.group(0)
+        numbers = [parse_question_number(n.group(0)) for n in _NUMBER.finditer(text)]
+        joins = [j.group(1) for j in _JOIN.finditer(text)]
+        previous: int | None = None
+        for i, n in enumerate(numbers):
+            if n is None:
+                continue
+            link = joins[i - 1] if 0 < i <= len(joins) else ""
+            if previous is not None and re.fullmatch(_SPAN, link, re.IGNORECASE):
+                if 0 < n - previous <= 100:
+                    found.extend(range(previous + 1, n + 1))
+            else:
+                found.append(n)
+            previous = n
+    return list(dict.fromkeys(found))
+
+
+def naming(sentence: str) -> list[str]:
+    """The references as written (`问题5至问题10`): the words that decided."""
+    return [m.group(0).strip() for m in _pattern().finditer(sentence)]

@@ -1,0 +1,236 @@
+"""Unsupported claims (issue 37), the check itself: a summary, verdict or note that credits
+the candidate on a question never answered. Explicit references and ranges, topic words
+weighted by rarity, generic sentences and negations never flagged, a follow-up answer
+that clears a claim, and the labelled set's precision and recall."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+from claims_labelled import CASES, evaluate, labels
+
+from store.claims.check import Claim, NoteText, unsupported
+from store.claims.credits import credits, says_unanswered
+from store.claims.references import references
+from store.claims.sentences import sentences
+from store.models import Followup, Question, Transcript
+from store.transcripts.parser import parse_transcript
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+def seed(prefix: str) -> Transcript:
+    path = next(SEEDS.glob(f"{prefix}_*.txt"))
+    return parse_transcript(path.read_bytes(), path.name)
+
+
+def interview(*answered: bool, verdict: str = "", summary: str = "") -> Transcript:
+    """Ten questions on different topics; question n answered when `answered[n-1]`."""
+    topics = [
+        ("请介绍 Kubernetes 调度器的原理", "考察对 Kubernetes 调度的理解"),
+        ("如何设计 Redis 缓存淘汰策略", "考察缓存设计能力"),
+        ("谈谈 Kafka 消息队列的可靠投递", "考察消息队列的理解"),
+        ("如何做 MySQL 索引优化", "考察数据库索引"),
+        ("讲讲 gRPC 的流式调用", "考察 RPC 框架"),
+        ("如何排查 JVM 内存泄漏", "考察 JVM 调优"),
+        ("谈谈 React 的虚拟 DOM", "考察前端框架"),
+        ("如何做灰度发布", "考察发布流程"),
+        ("讲讲 Prometheus 监控告警", "考察监控体系"),
+        ("谈谈 OAuth 授权流程", "考察安全协议"),
+    ]
+    questions = [
+        Question(
+            number=i + 1,
+            question=q,
+            goal=g,
+            answer="我做过这个，细节如下：……" if ok else "",
+            answered=ok,
+            unanswered_reason=None if ok else "empty",
+        )
+        for i, ((q, g), ok) in enumerate(zip(topics, answered, strict=False))
+    ]
+    return Transcript(id="x", summary=summary, verdict=verdict, questions=questions)
+
+
+ALL = (True,) * 10
+
+
+def flagged(t: Transcript, *notes: str, followups: list[Followup] | None = None) -> list[Claim]:
+    said = [NoteText(by="U1", ts=f"1700000000.00000{i}", text=n) for i, n in enumerate(notes)]
+    return unsupported(t, followups or [], said)
+
+
+# -- explicit references -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "numbers"),
+    [
+        ("问题2答得很好", [2]),
+        ("第二题他解释得清楚", [2]),
+        ("Q2 was explained well", [2]),
+        ("Question 4 and 5 were good", [4, 5]),
+        ("问题5至问题10的回答均显示出专业知识", [5, 6, 7, 8, 9, 10]),
+        ("Q5-Q10 fine", [5, 6, 7, 8, 9, 10]),
+        ("问题2和3都不错", [2, 3]),
+        ("问题2、问题3阐述充分", [2, 3]),
+        ("总体来说，面试表现优秀", []),
+    ],
+)
+def test_explicit_references(sentence: str, numbers: list[int]) -> None:
+    assert references(sentence) == numbers
+
+
+def test_a_range_flags_the_unanswered_question_inside_it() -> None:
+    t = interview(*(True,) * 7, False, True, True, verdict="问题5至问题10的回答均显示出专业知识。")
+    [claim] = flagged(t)
+    assert (claim.source, claim.questions, claim.words) == ("verdict", [8], ["问题5至问题10"])
+    assert claim.text == "问题5至问题10的回答均显示出专业知识。"
+
+
+def test_a_named_question_that_was_answered_is_no_claim() -> None:
+    t = interview(*ALL, verdict="问题2中，他对缓存淘汰阐述充分。")
+    assert flagged(t) == []
+
+
+# -- topics --------------------------------------------------------------------------------
+
+
+def test_topic_words_find_the_question_a_sentence_speaks_of() -> None:
+    t = interview(
+        True, True, False, *(True,) * 7, summary="他还对Kafka消息队列的可靠投递有深入理解。"
+    )
+    [claim] = flagged(t)
+    assert claim.source == "summary" and claim.questions == [3]
+    assert "kafka" in claim.words and "可靠" in claim.words
+
+
+def test_the_seeds_own_unsupported_claims() -> None:
+    found = {(c.source, tuple(c.questions)) for c in unsupported(seed("000"))}
+    assert found == {("summary", (2,)), ("summary", (3,)), ("verdict", (2,)), ("verdict", (3,))}
+    [claim] = unsupported(seed("004"))
+    assert claim.source == "summary" and claim.questions == [5]
+    assert claim.text.startswith("此外，他还分享了自己如何利用 TensorFlow 进行分布式训练")
+    assert claim.words == ["分布式"]
+
+
+def test_words_most_questions_share_decide_nothing() -> None:
+    # `TensorFlow`, `模型`, `经验` are in most of 004's questions: alone, they speak of none
+    t = seed("004")
+    assert flagged(t, "他对 TensorFlow 模型很有经验。", "他能熟练使用TensorFlow构建模型。") == [
+        c for c in unsupported(t) if c.source != "note"
+    ]
+
+
+def test_words_an_answer_gave_support_the_sentence() -> None:
+    # 000: `低级分布式编程模型` is Q1's, answered: only Q2 and Q3 are open
+    assert flagged(seed("000"), "他对低级分布式编程模型理解很深。")[4:] == []
+
+
+# -- never flagged -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["总体来说，面试表现优秀。", "这是一位具备潜力的候选人。", "Overall a strong candidate."],
+)
+def test_generic_sentences_are_never_flagged(sentence: str) -> None:
+    t = interview(*(False,) * 10)
+    assert flagged(t, sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "问题3没有回答。",
+        "第三题未作答。",
+        "Kafka 可靠投递那题他跳过了。",
+        "他不会 Kafka 的可靠投递。",
+        "He did not answer Q3.",
+    ],
+)
+def test_negations_are_no_claims(sentence: str) -> None:
+    assert says_unanswered(sentence) and not credits(sentence)
+    assert flagged(interview(True, True, False, *(True,) * 7), sentence) == []
+
+
+def test_a_transcript_with_every_question_answered_gets_no_flag() -> None:
+    assert unsupported(seed("003")) == []
+    for case in CASES:
+        t = seed(case.seed)
+        done = t.model_copy(
+            update={
+                "questions": [
+                    q.model_copy(update={"answered": True, "answer": q.answer or "后来补答了"})
+                    for q in t.questions
+                ]
+            }
+        )
+        notes = [NoteText(by="U", ts="1", text=n) for n in case.notes]
+        assert unsupported(done, [], notes) == []
+
+
+# -- follow-ups ----------------------------------------------------------------------------
+
+
+def test_a_followup_answer_clears_the_claims_on_its_question() -> None:
+    t = seed("000")
+    later = Followup(
+        number=2, answer="Replicated training 与 All-Reduce 各有优缺点……", reviewer="U", ts="1"
+    )
+    assert {n for c in unsupported(t, [later]) for n in c.questions} == {3}
+
+
+# -- notes, sentences ----------------------------------------------------------------------
+
+
+def test_a_note_claim_carries_who_and_when() -> None:
+    [claim] = flagged(seed("000"), "总体不错。Q3答得不错。")[4:]
+    assert claim.as_json() == {
+        "source": "note",
+        "text": "Q3答得不错。",
+        "questions": [3],
+        "words": ["Q3"],
+        "by": "U1",
+        "ts": "1700000000.000000",
+    }
+    summary = unsupported(seed("000"))[0].as_json()
+    assert set(summary) == {"source", "text", "questions", "words"}
+
+
+def test_sentences_are_kept_as_written() -> None:
+    assert sentences("他很好。问题2没答！Q3: fine. End") == [
+        "他很好。",
+        "问题2没答！",
+        "Q3: fine.",
+        "End",
+    ]
+
+
+# -- the labelled set ----------------------------------------------------------------------
+
+
+def test_every_label_has_its_reason_and_every_key_a_sentence() -> None:
+    for case in CASES:
+        found = list(labels(case))
+        assert all(lab.reason for lab in found)
+        for key in [*case.claims, *case.not_claims]:
+            assert any(lab.text.startswith(key) for lab in found), (case.seed, key)
+
+
+def test_precision_and_recall_on_the_labelled_set() -> None:
+    score = evaluate()
+    assert score.labelled >= 20
+    assert score.precision >= 0.9, score.wrong
+    assert score.recall >= 0.8, score.missed
+
+
+def test_the_bench_prints_precision_and_recall_beside_the_baseline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    runpy.run_path(str(SEEDS.parent / "bench" / "claims.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "debrief (store/claims/)      precision 100.0%" in out
+    assert "baseline: any shared word" in out and out.count("recall") == 2

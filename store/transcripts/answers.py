@@ -140,11 +140,25 @@ def compact(answer: str) -> str:
     )
 
 
+def _surely_longer(answer: str, limit: int) -> bool:
+    """Does `answer` surely keep more than `limit` characters once compacted? Its letters
+    and digits are kept (`\\w`, counted before NFKC, which can join a letter and its
+    marks, and with `_`, which goes: hence the margin the caller leaves)."""
+    return len(answer) > limit and len(_wordish().findall(answer)) > limit
+
+
+@cache
+def _wordish() -> re.Pattern[str]:
+    return re.compile(r"\w")
+
+
 def unanswered_reason(answer: str) -> UnansweredReason | None:
     """Why an answer is no answer: `empty` (nothing, 无, N/A, 未作答, a stage direction of
     silence), `skipped` (跳过, 这题我想跳过, pass), `dont_know` (the answer only says the
     candidate could not answer: 不知道, 答不上来, 没思路, a head shake, I don't know); None
     for an answer. An answer that merely contains 不知道 or 跳过 is an answer."""
+    if _surely_longer(answer, 3 * LONGEST):
+        return None  # an answer of some length: no need to compact all of it
     kept = compact(answer)
     if len(kept) > LONGEST:
         return None

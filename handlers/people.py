@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cachetools import TLRUCache, TTLCache
+from cachetools import LRUCache, TLRUCache, TTLCache
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -144,10 +145,13 @@ CHANNELS_KEPT = 5000  # channels whose members are kept at most
 
 class ChannelMembers:
     """Who is in a channel (`conversations.members`, every page), kept `MEMBERS_TTL_S`
-    seconds."""
+    seconds; when Slack cannot say, the members it said last (if it ever did)."""
 
-    def __init__(self) -> None:
-        self._cache: TTLCache[str, frozenset[str]] = TTLCache(CHANNELS_KEPT, MEMBERS_TTL_S)
+    def __init__(self, timer: Callable[[], float] = time.monotonic) -> None:
+        self._cache: TTLCache[str, frozenset[str]] = TTLCache(
+            CHANNELS_KEPT, MEMBERS_TTL_S, timer=timer
+        )
+        self._last: LRUCache[str, frozenset[str]] = LRUCache(CHANNELS_KEPT)
         self._lock = threading.Lock()
 
     def of(self, channel: str, client: WebClient) -> frozenset[str]:
@@ -168,10 +172,11 @@ class ChannelMembers:
             members_logger.warning(
                 "cannot read the members of %s: %s", channel, exc.response.get("error")
             )
-            return frozenset()
+            with self._lock:
+                return self._last.get(channel, frozenset())
         found = frozenset(members)
         with self._lock:
-            self._cache[channel] = found
+            self._cache[channel] = self._last[channel] = found
         return found
 
 

@@ -68,3 +68,38 @@ def test_user_names_are_kept_for_a_bounded_number_of_users() -> None:
         names.facts(client, f"U{n}")
     assert names.belongs(client, "U0", "T1")
     assert slack.asked.count("U0") == 2  # forgotten, asked again
+
+
+def test_channel_members_fall_back_on_what_slack_said_last_when_it_cannot_say() -> None:
+    """Expired, and Slack fails: the members Slack said last, as before the caches were
+    cachetools' (never nobody, which would empty a member's Home tab)."""
+    from slack_sdk.errors import SlackApiError
+    from slack_sdk.web import SlackResponse
+
+    class Failing(Slack):
+        fail = False
+
+        def conversations_members(self, channel: str, limit: int, cursor: str) -> dict[str, Any]:
+            if self.fail:
+                response = SlackResponse(
+                    client=None,
+                    http_verb="POST",
+                    api_url="",
+                    req_args={},
+                    data={"ok": False, "error": "ratelimited"},
+                    headers={},
+                    status_code=429,
+                )
+                raise SlackApiError("ratelimited", response)
+            return super().conversations_members(channel, limit, cursor)
+
+    now = [0.0]
+    slack = Failing()
+    client = cast(WebClient, slack)
+    members = ChannelMembers(timer=lambda: now[0])
+    assert members.of("C0", client) == frozenset({"U1"})
+    now[0] += 301  # past MEMBERS_TTL_S
+    slack.fail = True
+    assert members.of("C0", client) == frozenset({"U1"})
+    assert slack.asked == ["C0"]  # the second ask failed before it counted
+    assert members.of("C9", client) == frozenset()  # never said: nobody

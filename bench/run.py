@@ -783,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.db and args.db.startswith(("postgresql://", "postgres://")):
         import pg  # PostgreSQL beside SQLite: index, search, two replicas under load
 
-        quick = ["--repeat", "3", "--load-seconds", "3"] if args.quick else []
+        quick = ["--repeat", "3", "--load-seconds", "1"] if args.quick else []
         more = ["--json"] if args.json else []
         return pg.main(
             ["--db", args.db, "--count", str(args.count), "--seed", str(args.seed), *quick, *more]

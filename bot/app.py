@@ -19,6 +19,7 @@ from handlers import listeners
 from handlers.deps import Deps, Spaces, utc_now
 from handlers.policy import Policy
 from handlers.sending.outbox import retry_handlers
+from handlers.sending.pacing import Pacer
 from handlers.views.replies import error_view
 from store.factory import Backend
 from store.installations import WorkspaceStore
@@ -130,8 +131,11 @@ def create_app(
     *,
     verify_token: bool = True,
     clock: Callable[[], datetime] | None = None,
+    pacer: Pacer | None = None,
 ) -> DebriefApp:
-    """`clock`: what time it is (aware), for deadlines; the system's unless a test says."""
+    """`clock`: what time it is (aware), for deadlines; the system's unless a test says.
+    `pacer`: how posts to one channel are spaced (Slack's one a second unless a test
+    that does not look at the spacing says)."""
     socket_mode = bool(settings.app_token)
     bolt_logger = logging.getLogger("debrief.bolt")
     if not any(isinstance(f, _ClientTokenNotice) for f in bolt_logger.filters):
@@ -167,6 +171,7 @@ def create_app(
         ask_limit=settings.ask_limit_per_hour,
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
         clock=clock if clock is not None else utc_now,
+        pacer=pacer if pacer is not None else Pacer(),
     )
     app = DebriefApp(
         settings=settings,

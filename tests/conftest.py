@@ -21,8 +21,9 @@ from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
     pg_server,
     pytest_report_header,
 )
-from support.slackbot import Bot, start_bot
+from support.slackbot import TEST_POST_INTERVAL, Bot, start_bot
 
+from handlers.sending.pacing import POST_INTERVAL
 from store.indexer import index_paths
 from store.sqlite.store import Store
 
@@ -95,6 +96,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "slack_pacing: the test looks at how the bot spaces its posts: its `bot` posts to a"
+        " channel a second apart, as Slack takes them (elsewhere a short while apart)",
+    )
+    config.addinivalue_line(
+        "markers",
         "pg_empty: the test writes its own schema (a release before): on PostgreSQL its"
         " db_target starts empty, not cloned from the migrated template",
     )
@@ -151,9 +157,19 @@ def fake_slack(slack_server: FakeSlack, clock: FakeClock) -> Iterator[FakeSlack]
 
 
 @pytest.fixture
-def bot(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]:
-    # uploads beside the database, on either backend (never in the working directory)
-    running = start_bot(fake_slack, db_target, uploads=str(tmp_path / "uploads"))
+def bot(
+    request: pytest.FixtureRequest, fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> Iterator[Bot]:
+    # uploads beside the database, on either backend (never in the working directory);
+    # posts to a channel a second apart, as Slack takes them, in a test marked
+    # `slack_pacing`, a short while apart elsewhere (support/slackbot.py)
+    paced = request.node.get_closest_marker("slack_pacing") is not None
+    running = start_bot(
+        fake_slack,
+        db_target,
+        uploads=str(tmp_path / "uploads"),
+        post_interval=POST_INTERVAL if paced else TEST_POST_INTERVAL,
+    )
     assert not index_paths(running.store, [SEEDS]).failed
     try:
         yield running

@@ -213,6 +213,7 @@ def test_escaping_slack_markup_in_transcripts(bot: Bot, tmp_path: Path) -> None:
     assert "<!subteam" not in raw and "&lt;!subteam^S1&gt;" in raw and "&amp; 通过" in raw
 
 
+@pytest.mark.slack_pacing
 def test_limits_hold_for_any_transcript(bot: Bot, tmp_path: Path) -> None:
     big = tmp_path / "big"
     big.mkdir()

@@ -17,6 +17,7 @@ from bot.app import DebriefApp, create_app
 from bot.http_app import wsgi_app
 from bot.server import listener_executors
 from bot.settings import Settings, load_settings
+from handlers.sending.pacing import Pacer
 from store.factory import open_store
 from store.sqlite.store import Store
 
@@ -27,6 +28,10 @@ from .servers import WsgiServer
 from .signed import action_body, block_actions_payload, command_body, event_body, post_signed
 
 SECRET = "test-signing-secret"
+TEST_POST_INTERVAL = 0.05
+"""Seconds between two posts to one channel in a test bot: the pacing still orders and
+spaces them (tests/test_slack_http.py checks Slack's one a second with `POST_INTERVAL`),
+without a test waiting a second a post."""
 
 
 class Tracker:
@@ -208,12 +213,15 @@ def start_bot(
     clock: Callable[[], datetime] | None = None,
     *,
     own_server: bool = False,
+    post_interval: float = TEST_POST_INTERVAL,
     **settings: Any,
 ) -> Bot:
     """The app over HTTP on loopback; `clock` (aware datetimes) stands for the time of
     day deadlines are read at. It is served by the run's server (support/bot_server.py)
     unless another bot is on it or `own_server` asks for a server of its own (a bot that
-    outlives one test needs one: the run's is vacated at the end of each test)."""
+    outlives one test needs one: the run's is vacated at the end of each test).
+    `post_interval`: the bot's posts to one channel are spaced this far apart; short,
+    unless the test looks at the spacing (`POST_INTERVAL`, Slack's one a second)."""
     values: dict[str, Any] = {
         "bot_token": "xoxb-test",
         "signing_secret": SECRET,
@@ -222,7 +230,7 @@ def start_bot(
     } | settings
     s = load_settings(**values)
     store = open_store(s.db_path)
-    app = create_app(s, store, clock=clock)
+    app = create_app(s, store, clock=clock, pacer=Pacer(post_interval))
     work = Tracker(app)
     wsgi: Any = wsgi_app(app, SECRET)
     server: BotServer | None = None if own_server else bot_server.lease(wsgi)

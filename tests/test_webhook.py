@@ -447,11 +447,18 @@ def test_a_restart_between_the_decision_and_its_delivery_delivers_it_once(
         # its posts are waited for as long as the log line below (5 s was missed twice)
         first.command(fake_slack, "点评 000", "verdict", "U777")
         fake_slack.wait_for("chat.postMessage", timeout=60)
+        # the post reached Slack; the decision needs it recorded too (a thread to go in)
+        watching = open_store(db_target)
+        try:
+            wait_until("the verdict post", lambda: watching.verdict_post(CID, CHANNEL), 60)
+        finally:
+            watching.close()
         first.command(fake_slack, "结论 000 录用 稳", "decide", "ULEAD")
         fake_slack.wait_for("chat.postMessage", count=2, timeout=60)
         wait_until("a failed attempt", lambda: "connection refused" in first.log, 60)
     finally:
         log = first.stop()
+        print(log)  # shown when the test fails: what the process did
     assert re.search(r"not delivered to http://127\.0\.0\.1:\d+ \(connection refused\)", log)
     store = open_store(db_target)
     try:

@@ -51,6 +51,9 @@ def test_bench_suite_produces_its_figures() -> None:
         assert 0 < s["p50_ms"] <= s["p99_ms"] and s["grep_p50_ms"] > 0, kind
         assert 0 < s["cold_p50_ms"] <= s["cold_p99_ms"], kind
         assert any(n > 0 for n in s["hits_at_1000"].values()), kind
+        # issue 39: every bench query's top 10 is FTS5's exact bm25 (bench/oracle.py)
+        assert s["exact_top10"] and all(s["exact_top10"].values()), kind
+        assert s["count_floor_p99_ms"] > 0 and s["newest_1000_rank_p99_ms"] > 0, kind
     for kind in ("summary", "unanswered", "search"):
         s = figures["serve"][kind]
         assert 0 < s["ack_p50_ms"] <= s["ack_p99_ms"] and 0 < s["reply_p50_ms"] <= s["reply_p99_ms"]
@@ -71,6 +74,7 @@ def test_bench_suite_produces_its_figures() -> None:
         "database / raw text",
         "exact bm25",
         "newest-100 window",
+        "top 10 = exact bm25",
     ):
         assert words in text
 

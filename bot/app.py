@@ -169,6 +169,7 @@ def create_app(
         # one workspace: the environment's; installed in many, each its own (Spaces)
         allow_shared=settings.allow_shared_channels and found is None,
         ask_limit=settings.ask_limit_per_hour,
+        independent_review=settings.independent_review == "on",
         seal=TokenCipher(settings.token_key).encrypt if settings.token_key and found else None,
         clock=clock if clock is not None else utc_now,
         pacer=pacer if pacer is not None else Pacer(),

@@ -32,6 +32,7 @@ from .cli_common import (
 )
 from .cli_slack import ask, digest, remind, serve
 from .export import export
+from .loops import link, loop, unlink
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, migrate_workspace, retention, stats
 from .words import t
@@ -49,6 +50,7 @@ LIST_KEYS = {
     "questions",
     "unanswered",
     "has_verdict",
+    "candidate_key",
 }
 
 
@@ -137,6 +139,7 @@ def index(
 def candidate_json(c: Candidate) -> dict[str, Any]:
     return {
         "id": c.id,
+        "candidate_key": c.candidate_key,
         "position": c.position,
         "years": plain_years(c.years),
         "years_text": c.years_text,
@@ -306,6 +309,9 @@ cli.add_command(index)
 cli.add_command(show)
 cli.add_command(search)
 cli.add_command(list_)
+cli.add_command(loop)  # the candidate as a person (bot/loops.py)
+cli.add_command(link)
+cli.add_command(unlink)
 # Slack, or speaking as the bot (bot/cli_slack.py)
 cli.add_command(serve)
 cli.add_command(ask)

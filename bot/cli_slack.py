@@ -230,7 +230,9 @@ def ask(
         raise Failure("ask_no_request")
     store = open_space(db_path, workspace)
     outbox = RecordingOutbox()
-    deps = Deps(store=store, locale=settings.locale)
+    own = store.workspace_settings(store.ws)  # installed in many: the workspace's own
+    independent = (settings.for_workspace(own) if workspace else settings).independent_review
+    deps = Deps(store=store, locale=settings.locale, independent_review=independent == "on")
     result = answer(route, deps, user=user, channel=channel)
     record(store, result.events)
     deliver(result.outgoing, outbox)

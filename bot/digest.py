@@ -28,6 +28,7 @@ from slack_sdk import WebClient
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.people import UserNames
+from handlers.review import hidden_lines
 from handlers.sending.posting import PostUnknown, find_posted, post_once
 from handlers.shared import ask_sharing, unchecked
 from handlers.views.lists import DIGEST_PER_CATEGORY, digest_view
@@ -97,10 +98,21 @@ class Digester:
             .astimezone(self.settings.tz)
             .strftime("%Y-%m-%d %H:%M")
         )
+        # independent review: a decided candidate someone asked has not decided on shows
+        # who decided, not what (the channel's readers include the people asked)
+        on = self.settings.independent_review == "on"
+        hidden = hidden_lines(self.store, [x.id for x in data.decided], None, on)
         reviewers = [r.reviewer for _line, late in data.overdue for r in late]
+        reviewers += [u for who in hidden.values() for u in who]
         people = self.names.lookup(self.client, reviewers) if self.client and reviewers else {}
         return digest_view(
-            data, self.day(now), self.settings.locale, label, people=people, tz=self.settings.tz
+            data,
+            self.day(now),
+            self.settings.locale,
+            label,
+            people=people,
+            tz=self.settings.tz,
+            hidden=hidden,
         )
 
     def run(self, now: datetime | None = None, force: bool = False) -> Outcome:

@@ -43,9 +43,11 @@ COLUMNS = (
     "team_name",
     "enterprise_id",
     "enterprise_name",
+    "candidate_key",
 )
-"""The columns every row has, in this order (whose candidate it is last: the workspace
-or organisation of its data space, issue 34); the reviewers' follow in CSV."""
+"""The columns every row has, in this order (whose candidate it is: the workspace or
+organisation of its data space, issue 34; then who the candidate is, issue 38); the
+reviewers' follow in CSV."""
 
 BOM = "\ufeff"
 
@@ -97,6 +99,69 @@ def as_csv(found: list[ExportRow]) -> str:
     return BOM + out.getvalue()
 
 
+PER_CANDIDATE = (
+    "candidate_key",
+    "name",
+    "position",
+    "interviews",
+    "outcome",
+    "outcome_by",
+    "outcome_at",
+    "team_id",
+    "team_name",
+    "enterprise_id",
+    "enterprise_name",
+)
+"""`--per candidate`: one row per candidate (issue 38), these keys; `interviews` a list
+of {id, round, interviewed_at} oldest first (in CSV: `interview_ids`, `rounds`, `dates`,
+each `; `-separated, after `interviews`, their count)."""
+
+
+def per_candidate(found: list[ExportRow]) -> list[dict[str, Any]]:
+    """The export's rows (newest interview first) as one row per candidate, newest first."""
+    people: dict[str, list[ExportRow]] = {}
+    for r in found:
+        people.setdefault(r.candidate_key or r.id, []).append(r)
+    out = []
+    for key, rs in people.items():
+        oldest = sorted(rs, key=lambda r: (r.interviewed_at or "", r.id))
+        newest = rs[0]
+        out.append(
+            {
+                "candidate_key": key,
+                "name": next((r.name for r in rs if r.name), None),
+                "position": newest.position,
+                "interviews": [
+                    {"id": r.id, "round": r.round, "interviewed_at": r.interviewed_at}
+                    for r in oldest
+                ],
+                **{k: getattr(newest, k) for k in PER_CANDIDATE[4:]},
+            }
+        )
+    return out
+
+
+def per_candidate_csv(found: list[ExportRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    head = [*PER_CANDIDATE[:4], "interview_ids", "rounds", "dates", *PER_CANDIDATE[4:]]
+    writer.writerow(head)
+    for p in per_candidate(found):
+        seen = p["interviews"]
+        row = [
+            p["candidate_key"],
+            p["name"],
+            p["position"],
+            len(seen),
+            "; ".join(i["id"] for i in seen),
+            "; ".join(i["round"] or "" for i in seen),
+            "; ".join(i["interviewed_at"] or "" for i in seen),
+            *(p[k] for k in PER_CANDIDATE[4:]),
+        ]
+        writer.writerow([cell(c) for c in row])
+    return BOM + out.getvalue()
+
+
 def _write(path: str, content: str, force: bool) -> None:
     """Write `content` to `path`, for its owner alone; a symbolic link is refused, never
     followed (--force would otherwise replace, and chmod, whatever it points at)."""
@@ -143,6 +208,13 @@ def _write(path: str, content: str, force: bool) -> None:
     help="Write to FILE (readable by you alone) instead of stdout.",
 )
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option(
+    "--per",
+    type=click.Choice(["interview", "candidate"]),
+    default="interview",
+    show_default=True,
+    help="One row per interview, or per candidate (a person: their interviews in one row).",
+)
 @db_option
 @workspace_option
 def export(
@@ -150,6 +222,7 @@ def export(
     fmt: str,
     output: str | None,
     force: bool,
+    per: str,
     db_path: str | None,
     workspace: str | None,
 ) -> None:
@@ -158,10 +231,18 @@ def export(
     settings = load_settings(db_path=db_path)
     start = parse_since(since, settings.tz) if since else None
     found = open_space(db_path, workspace).export_rows(start)
-    content = as_csv(found) if fmt == "csv" else as_json(found) + "\n"
+    if per == "candidate":
+        content = (
+            per_candidate_csv(found)
+            if fmt == "csv"
+            else json.dumps(per_candidate(found), ensure_ascii=False, indent=2) + "\n"
+        )
+    else:
+        content = as_csv(found) if fmt == "csv" else as_json(found) + "\n"
     if output:
         _write(output, content, force)
-        click.echo(t(settings.locale, "exported", n=len(found), path=output), err=True)
+        n = len({r.candidate_key or r.id for r in found}) if per == "candidate" else len(found)
+        click.echo(t(settings.locale, "exported", n=n, path=output), err=True)
     else:
         sys.stdout.buffer.write(content.encode("utf-8"))
         sys.stdout.buffer.flush()

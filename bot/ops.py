@@ -172,6 +172,7 @@ def stats(db_path: str | None, workspace: str | None, as_json: bool) -> None:
     )
     rows = [
         (t(loc, "n_candidates"), str(figures.candidates)),
+        (t(loc, "n_interviews"), str(figures.interviews)),
         (t(loc, "n_questions"), str(figures.questions)),
         (t(loc, "n_unanswered"), str(figures.unanswered)),
         (t(loc, "n_decisions"), str(figures.decisions)),

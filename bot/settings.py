@@ -29,6 +29,7 @@ from .settings_values import (
     LocaleName,
     LogFormat,
     LogLevel,
+    OnOff,
     Problem,
     RedirectUri,
     RotationMinutes,
@@ -107,6 +108,10 @@ class Settings(BaseSettings):
     # a channel shared with another organisation (Slack Connect). Off: refused there. One
     # workspace only: installed in many, each workspace's admins decide in App Home.
     allow_shared_channels: bool = Field(False, validation_alias="DEBRIEF_ALLOW_SHARED_CHANNELS")
+    # Independent review (issue 38): a reviewer with an open request for a candidate sees
+    # nobody else's decisions or notes until they record their own (or everyone asked
+    # has). Installed in many workspaces, each workspace's admins may change it in App Home.
+    independent_review: OnOff = Field("on", validation_alias="DEBRIEF_INDEPENDENT_REVIEW")
 
     log_level: LogLevel = Field("info", validation_alias="DEBRIEF_LOG_LEVEL")
     log_format: LogFormat = Field("text", validation_alias="DEBRIEF_LOG_FORMAT")
@@ -220,6 +225,7 @@ class Settings(BaseSettings):
             digest_time=self.digest_time,
             remind_time=self.remind_time,
             timezone=self.timezone,
+            independent_review=self.independent_review == "on",
         )
 
     def for_workspace(self, own: WorkspaceSettings) -> Settings:
@@ -239,6 +245,8 @@ class Settings(BaseSettings):
             update["remind_time"] = own.remind_time
         if own.timezone is not None and known_zone(own.timezone):
             update["timezone"] = own.timezone  # its digest, reminders, retention day
+        if own.independent_review is not None:  # its digest hides what the asked decided
+            update["independent_review"] = "on" if own.independent_review else "off"
         # a workspace's admins alone allow shared channels, never the environment (issue 34)
         update["allow_shared_channels"] = bool(own.allow_shared_channels)
         return self.model_copy(update=update)

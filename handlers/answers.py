@@ -10,11 +10,13 @@ from typing import Any
 
 from store.errors import SearchBusyError
 from store.models import DIGEST_CATEGORIES, Candidate
+from store.people_lines import person_line
 
 from . import deadlines
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import Locale, t
+from .review import Sealed, hidden_lines, sealed_for
 from .route import HIRING_WORDS, Route
 from .sending.outgoing import Outgoing
 from .views.cards import (
@@ -35,6 +37,7 @@ from .views.lists import (
     overview_view,
     search_view,
 )
+from .views.loops import place_block
 from .views.replies import help_view, not_found_view, question_views, unanswered_view
 from .views.requests import MAX_REVIEWERS, Ask, ask_reply, named, request_list
 
@@ -137,24 +140,40 @@ def on_digest(route: Route, asked: Asked) -> list[Outgoing]:
     if route.words not in DIGEST_CATEGORIES:
         return [Outgoing(notice(t(loc, "need_words")))]
     lines, total = store.digest_lines(route.words, route.since, PAGE_SIZE, route.offset)
-    msg = digest_list_view(route.words, route.since, lines, total, route.offset, loc)
+    on = asked.deps.independent_review and route.words == "decided"
+    hidden = hidden_lines(store, [x.id for x in lines], asked.user, on)
+    msg = digest_list_view(route.words, route.since, lines, total, route.offset, loc, hidden)
     return [Outgoing(msg)]
 
 
 def on_overview(route: Route, asked: Asked) -> list[Outgoing]:
     """`未回答` without a candidate: who has unanswered questions."""
     store = asked.deps.store
-    total = store.count_unanswered()
-    rows = store.list_candidates(limit=OVERVIEW_LIMIT, offset=route.offset, unanswered_only=True)
+    # one line a candidate, a person (issue 38), naming the rounds of their interviews
+    people, total = store.unanswered_by_person(OVERVIEW_LIMIT, route.offset)
+    rows = [person_line(lines) for _who, lines in people if lines]
     missing = store.count_without_questions()  # never counted as having answered everything
     msg = overview_view(rows, total, route.offset, asked.locale, asked.posted_by, missing)
     return [Outgoing(msg, post=asked.posting, kind="unanswered")]
 
 
 def on_summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    people = asked.people(people_in(c))
-    msg = summary_view(c, asked.locale, asked.posted_by, people)
+    # independent review: a reviewer asked (a post: anyone in the channel) sees who
+    # decided, not what (handlers/review.py)
+    seen = _as_seen(c, asked)
+    people = asked.people([*people_in(seen.candidate), *(seen.decided or ())])
+    loop = asked.deps.store.loop_of(c.id)  # "第 1 场，共 2 场", with the loop's button
+    place = place_block(c.id, loop, asked.locale, not asked.posting) if loop else None
+    msg = summary_view(seen.candidate, asked.locale, asked.posted_by, people, seen.decided)
+    if place is not None:  # under the card's first line (who, when)
+        msg.blocks.insert(2, place.to_dict())
     return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
+
+
+def _as_seen(c: Candidate, asked: Asked) -> Sealed:
+    """`c` as the asker may see it (a post: as everyone in the channel may)."""
+    viewer = None if asked.posting else asked.user
+    return sealed_for(asked.deps.store, c, viewer, asked.deps.independent_review)
 
 
 def on_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
@@ -302,7 +321,8 @@ def on_request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     is not asked again."""
     if not route.people:
         requests = asked.deps.store.requests_for(c.id)
-        msg = request_list(c, requests, asked.locale, asked.deps.clock(), asked.deps.tz)
+        seen = _as_seen(c, asked).candidate  # who decided, not what, for a reviewer asked
+        msg = request_list(seen, requests, asked.locale, asked.deps.clock(), asked.deps.tz)
         return [Outgoing(msg, candidate_id=c.id)]
     loc, deps = asked.locale, asked.deps
     deps.store.note_mentions(escaped=True)  # for `debrief doctor`

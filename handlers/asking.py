@@ -31,6 +31,7 @@ from .audit import AuditEvent, record
 from .blocks import Message, escape
 from .deps import Deps
 from .i18n import t
+from .review import sealed_for
 from .sending.outbox import SlackOutbox, deliver
 from .sending.outgoing import DirectMessage, Edit, Outgoing, Send
 from .views.cards import people_in
@@ -129,8 +130,23 @@ def dm_plan(
     people = names([ask.asker, *people_in(c)])
     target = Target(c.id, ask.channel, thread)
     asker = people.get(ask.asker, ask.asker)
-    dm = ask_dm(c, asker, ask.due.at, target, people, deps.locale, deps.clock(), deps.tz)
-    return [DirectMessage(reviewer, dm) for reviewer in ask.reviewers]
+    on = deps.independent_review
+    dms: list[DirectMessage] = []
+    for reviewer in ask.reviewers:  # independent review: the others' decisions hidden
+        seen = sealed_for(deps.store, c, reviewer, on)
+        dm = ask_dm(
+            seen.candidate,
+            asker,
+            ask.due.at,
+            target,
+            people,
+            deps.locale,
+            deps.clock(),
+            deps.tz,
+            hidden=seen.decided,
+        )
+        dms.append(DirectMessage(reviewer, dm))
+    return dms
 
 
 def _gone(ask: Ask) -> dict[str, str]:

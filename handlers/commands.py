@@ -42,6 +42,7 @@ from .answers import (
 from .audit import AuditEvent
 from .deps import Deps
 from .i18n import t
+from .loop_answers import on_compare, on_handoff, on_merge, on_person, on_split
 from .route import (
     GLUED_RE,
     MAX_TEXT,
@@ -50,6 +51,7 @@ from .route import (
     Route,
     question_number,
     read_decide,
+    read_handoff,
     read_nothing,
     read_question,
     read_request,
@@ -67,6 +69,7 @@ from .views.replies import not_found_view, pick_view
 Reader = Callable[[Kind, list[str]], Route]
 General = Callable[[Route, Asked], list[Outgoing]]
 About = Callable[[Route, Candidate, Asked], list[Outgoing]]
+Whole = Callable[[Route, Asked], list[Outgoing] | None]
 
 
 @dataclass(frozen=True)
@@ -79,14 +82,17 @@ class Subcommand:
     general: General | None = None  # the answer when no candidate is named (or none is needed)
     about: About | None = None  # the answer about one candidate
     alias_of: Kind | None = None  # how hints and pick lists name it
+    # the answer when someone is named, found as a person (their loop, a pick list of
+    # candidates); None from it: found as an interview, answered by `about`
+    person: Whole | None = None
 
 
 SUBCOMMANDS: dict[Kind, Subcommand] = {
     Kind.HELP: Subcommand(
         ("help", "帮助", "?", "？", "-h", "--help"), read_nothing, button=False, general=on_help
     ),
-    Kind.WHO: Subcommand(button=False, about=on_summary, alias_of=Kind.SUMMARY),
-    Kind.SUMMARY: Subcommand(("summary", "总结"), read_summary, about=on_summary),
+    Kind.WHO: Subcommand(button=False, about=on_summary, alias_of=Kind.SUMMARY, person=on_person),
+    Kind.SUMMARY: Subcommand(("summary", "总结"), read_summary, about=on_summary, person=on_person),
     Kind.FULL: Subcommand(about=on_full),
     Kind.UNANSWERED: Subcommand(("unanswered", "未回答"), general=on_overview, about=on_unanswered),
     Kind.VERDICT: Subcommand(("verdict", "点评"), read_verdict, about=on_verdict),
@@ -105,6 +111,11 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
         general=on_request_general,
         about=on_request,
     ),
+    Kind.LOOP: Subcommand(about=on_summary, person=on_person),
+    Kind.MERGE: Subcommand(("merge", "合并"), read_words, button=False, general=on_merge),
+    Kind.SPLIT: Subcommand(("split", "拆分"), read_who, button=False, general=on_split),
+    Kind.COMPARE: Subcommand(("compare", "对比"), read_words, button=False, general=on_compare),
+    Kind.HANDOFF: Subcommand(("handoff", "交接"), read_handoff, button=False, general=on_handoff),
 }
 
 KIND_VALUES = frozenset(k.value for k in Kind)
@@ -215,6 +226,9 @@ def _answer(route: Route, asked: Asked) -> list[Outgoing]:
     if not route.who.strip():
         need_who = notice(t(loc, "need_who", cmd=named), with_help=True, locale=loc)
         return [Outgoing(need_who, unresolved=True)]
+    as_person = sub.person(route, asked) if sub.person is not None else None
+    if as_person is not None:
+        return as_person
     try:
         found = store.resolve(route.who)
     except SearchBusyError:  # its full-text part waits for a search worker, as searches do

@@ -67,6 +67,9 @@ class Deps:
     tz: ZoneInfo = field(default_factory=_team_zone)
     # reviewers one user may ask an hour (DEBRIEF_ASK_LIMIT_PER_HOUR)
     ask_limit: int = 20
+    # independent review (DEBRIEF_INDEPENDENT_REVIEW; installed in many, the workspace's
+    # own, set in App Home): a reviewer asked sees nobody else's decisions (handlers/review.py)
+    independent_review: bool = True
     # what time it is (aware): deadlines and what is overdue; tests hand in their own
     clock: Callable[[], datetime] = utc_now
     # installed org-wide (Enterprise Grid): the organisation's workspaces it serves;
@@ -160,6 +163,11 @@ class Spaces:
             webhook = self.base.webhook or bool(own.webhook_url and own.webhook_secret_enc)
             allow_shared = bool(rules.allow_shared_channels)  # its admins' alone (issue 34)
             tz = zone_of(rules, self.base.tz)  # its own time zone, else DEBRIEF_TIMEZONE
+            independent = (
+                rules.independent_review
+                if rules.independent_review is not None
+                else self.base.independent_review
+            )
             if found is not None:  # its settings changed: the same caches, new rules
                 made = replace(
                     found,
@@ -169,6 +177,7 @@ class Spaces:
                     webhook=webhook,
                     allow_shared=allow_shared,
                     tz=tz,
+                    independent_review=independent,
                 )
             else:
                 uploads = self.base.uploads
@@ -189,6 +198,7 @@ class Spaces:
                     allow_shared=allow_shared,
                     shared=SharedChannels(),
                     tz=tz,
+                    independent_review=independent,
                 )
             self._made[ws] = made
             self._keys[ws] = key

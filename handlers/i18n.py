@@ -14,7 +14,7 @@ from store.models import Locale as Locale
 from store.transcripts.errors import code_of
 from store.transcripts.words import WORDS as REASONS
 
-from .words import asking, cards, claims, decisions, home, uploads
+from .words import asking, cards, claims, decisions, home, loops, review, uploads
 
 Table = Mapping[str, Mapping[Locale, str]]
 
@@ -46,6 +46,8 @@ CATALOGUE = Catalogue(
     uploads.WORDS,
     home.WORDS,
     claims.WORDS,
+    loops.WORDS,
+    review.WORDS,
     REASONS,
 )
 """Slack's words, and why a file gives no transcript."""

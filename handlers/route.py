@@ -13,7 +13,8 @@ from enum import StrEnum
 from store.models import HIRINGS, Hiring
 from store.transcripts.numerals import CN_NUMERALS, parse_number
 
-FULL_WORDS = {"full", "all", "全文", "全部"}
+FULL_WORDS = {"full", "全文"}
+LOOP_WORDS = {"all", "全部"}  # `总结 <interview> 全部`: every interview of the candidate
 MAX_TEXT = 4000
 
 
@@ -33,6 +34,11 @@ class Kind(StrEnum):
     DIGEST = "digest"  # "and N more" under a digest section
     DECIDE = "decide"  # the hiring decision (`结论 X 录用 [note]`), for DEBRIEF_DECIDERS
     REQUEST = "request"  # ask reviewers for their decision (`邀请 X @a @b [截止 周五]`)
+    LOOP = "loop"  # every interview of a candidate (`总结 X 全部`, the card's button)
+    MERGE = "merge"  # two interviews are one candidate (`合并 A B`)
+    SPLIT = "split"  # an interview is a candidate of its own (`拆分 A`)
+    COMPARE = "compare"  # up to four candidates side by side (`对比 A B [C D]`)
+    HANDOFF = "handoff"  # the loop so far, in a DM to the next interviewer (`交接 X @a`)
 
 
 @dataclass(frozen=True)
@@ -69,15 +75,17 @@ def read_words(kind: Kind, rest: list[str]) -> Route:
 
 
 def read_summary(kind: Kind, rest: list[str]) -> Route:
-    """`总结 000 全文`: the full text."""
+    """`总结 000 全文`: the full text; `总结 000 全部`: every interview of the candidate."""
     if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
         return Route(Kind.FULL, who=" ".join(rest[:-1]))
+    if len(rest) > 1 and rest[-1].lower() in LOOP_WORDS:
+        return Route(Kind.LOOP, who=" ".join(rest[:-1]))
     return Route(kind, who=" ".join(rest))
 
 
 def read_verdict(kind: Kind, rest: list[str]) -> Route:
     """`点评 000 全文`: the whole verdict, only for the asker."""
-    if len(rest) > 1 and rest[-1].lower() in FULL_WORDS:
+    if len(rest) > 1 and rest[-1].lower() in FULL_WORDS | LOOP_WORDS:
         return Route(Kind.VERDICT_FULL, who=" ".join(rest[:-1]))
     return Route(kind, who=" ".join(rest))
 
@@ -170,3 +178,12 @@ def read_request(kind: Kind, rest: list[str]) -> Route:
             return Route(kind, problem="request_usage")
     people = tuple(m.group("user") or m.group("group") for m in found)
     return Route(kind, who=who, people=people, when=when)
+
+
+def read_handoff(kind: Kind, rest: list[str]) -> Route:
+    """`交接 王小明 <@U2>`: the candidate, then the next interviewer(s), as `邀请` reads
+    them; anything else (no mention, a `@name` as plain text, a deadline): the usage."""
+    read = read_request(kind, rest)
+    if read.problem or not read.people or read.when is not None:
+        return Route(kind, problem="handoff_usage")
+    return read

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import fulltext, rows
 from .base import Base, Tx
+from .candidate_keys import natural_key
 from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
@@ -30,6 +31,13 @@ RETIRE_SQL = (
 """A removed candidate's id is retired when something recorded still names it: the
 content and path it last had are kept, so that only that file, coming back, takes the
 id (and its history) again (store/indexer.py `_Ids.pick`)."""
+
+LINKED_KEY = (
+    "coalesce((SELECT l.candidate_key FROM candidate_links l WHERE l.ws = ?"
+    " AND l.interview_id = ?), ?)"
+)
+"""An interview's candidate key as a save writes it: the override `link`/`unlink`
+recorded (store/loops.py), else the key its file gives (store/candidate_keys.py)."""
 
 _KEPT_ON_UPDATE = ("rid", "ws", "id", "first_indexed_at")
 _OPEN_AFTER_REPLIES = (
@@ -109,6 +117,8 @@ class CandidateStore(HitSearch, Base):
             "interviewed_at": t.interviewed_at,
             "interviewed_at_text": text(t.interviewed_at_text),
             "round": text(t.round),
+            "candidate_ref": text(t.candidate_ref),
+            "candidate_key": natural_key(t.id, t.name, t.position, t.candidate_ref),
             "intro": text(t.intro),
             "summary": text(t.summary),
             "verdict": text(t.verdict),
@@ -135,6 +145,11 @@ class CandidateStore(HitSearch, Base):
             at = names.index("unanswered_count")
             values[at] = _OPEN_AFTER_REPLIES.format(numbers=", ".join("(?)" for _ in open_numbers))
             params[at : at + 1] = [*open_numbers, self.ws, t.id]
+        # who the candidate is: what `debrief link`/`unlink` said of the interview, else
+        # what its file says (columns before unanswered_count: its parameters moved last)
+        at = names.index("candidate_key")
+        values[at] = LINKED_KEY
+        params[at : at + 1] = [self.ws, t.id, params[at]]
         rid_sql = self._new_rid(tx)
         if rid_sql is not None:  # the next rid of this space's range (base.py SPACE_BITS)
             names.insert(0, "rid")
@@ -181,6 +196,21 @@ class CandidateStore(HitSearch, Base):
             if row is None:
                 return False
             rid, content_hash, source = row
+            # the hiring decision is the candidate's (issue 38): another interview of
+            # theirs holds it from now on
+            other = tx.execute(
+                f"SELECT c.id FROM candidates c WHERE c.{self.space} AND c.rid <> ?"
+                " AND c.candidate_key = (SELECT candidate_key FROM candidates WHERE rid = ?)"
+                " ORDER BY c.id LIMIT 1",
+                [rid, rid],
+            ).fetchone()
+            if other is not None:
+                tx.execute(
+                    f"UPDATE outcomes SET candidate_id = ? WHERE {self.space} AND candidate_id = ?"
+                    " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = outcomes.ws"
+                    " AND o.candidate_id = ?)",
+                    [other[0], candidate_id, other[0]],
+                )
             self._unindex(tx, rid)
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
             tx.execute(
@@ -202,7 +232,8 @@ class CandidateStore(HitSearch, Base):
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
             f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
-            f" verdict, kind, source, hash, first_indexed_at FROM candidates WHERE {self.space}"
+            f" verdict, kind, source, hash, first_indexed_at, candidate_ref, candidate_key"
+            f" FROM candidates WHERE {self.space}"
             " AND id = ?",
             [candidate_id],
         )
@@ -224,10 +255,12 @@ class CandidateStore(HitSearch, Base):
         return int(found or 0)
 
     def count_unanswered(self) -> int:
-        """How many candidates have at least one open question."""
+        """How many candidates (people: issue 38) have at least one open question in any
+        of their interviews."""
         return int(
             self._scalar(
-                f"SELECT count(*) FROM candidates WHERE {self.space} AND unanswered_count > 0"
+                f"SELECT count(DISTINCT candidate_key) FROM candidates WHERE {self.space}"
+                " AND unanswered_count > 0"
             )
             or 0
         )

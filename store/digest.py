@@ -15,6 +15,7 @@ from .base import Base
 from .clock import utcnow
 from .engine import Engine
 from .models import DIGEST_CATEGORIES, DigestCategory, DigestData, DigestLine
+from .people_lines import PERSON, people_lines
 from .threads import decision_tally
 
 
@@ -22,33 +23,39 @@ def digest_query(engine: Engine, ws: int, category: str, since: str) -> tuple[st
     """-> (select ... from ... where, its parameters, order by) for one digest category
     of data space `ws`."""
     base = (
-        "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, {count} AS count,"
-        f" c.question_count AS questions FROM candidates c WHERE c.ws = {ws:d} AND "
+        "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, c.round,"
+        f" c.first_indexed_at, {PERSON} AS person, {{count}} AS count,"
+        " c.question_count AS questions,"
+        " row_number() OVER (ORDER BY {order}, c.rid) AS pos"  # a person: their first line's
+        f" FROM candidates c WHERE c.ws = {ws:d} AND "
     )
     # when the interview took place where the file says, else when it was first indexed
     newest = rows.NEWEST_FIRST.format(p="c.")
     oldest = newest.removesuffix(" DESC") + " ASC"
     if category == "new":
-        where = base.format(count="0") + "c.first_indexed_at > ?"
+        where = base.format(count="0", order=newest) + "c.first_indexed_at > ?"
         return where, [since], newest
     if category == "waiting":
-        where = base.format(count="0") + (
+        where = base.format(count="0", order=oldest) + (
             "NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
             " AND r.decision IS NOT NULL)"
             " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = c.ws"
-            " AND o.candidate_id = c.id)"
+            " AND o.candidate_id IN (SELECT c3.id FROM candidates c3 WHERE c3.ws = c.ws"
+            " AND c3.candidate_key = c.candidate_key))"
         )
         return where, [], oldest
     if category == "unanswered":
-        where = base.format(count="c.unanswered_count") + "c.unanswered_count > 0"
-        return where, [], f"c.unanswered_count DESC, {oldest}"
+        order = f"c.unanswered_count DESC, {oldest}"
+        where = base.format(count="c.unanswered_count", order=order) + "c.unanswered_count > 0"
+        return where, [], order
     if category == "decided":
         recent = (
             "(SELECT count(*) FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
             " AND r.decision IS NOT NULL"
             f" AND coalesce(r.edited_at, r.recorded_at) {engine.bytewise} > ?)"
         )
-        return base.format(count=recent) + f"{recent} > 0", [since, since], oldest
+        where = base.format(count=recent, order=oldest) + f"{recent} > 0"
+        return where, [since, since], oldest
     raise ValueError(f"unknown digest category {category!r}")
 
 
@@ -60,15 +67,29 @@ class DigestStore(Base):
     def digest_lines(
         self, category: str, since: str, limit: int, offset: int = 0
     ) -> tuple[list[DigestLine], int]:
-        where, params, order = digest_query(self.engine, self.ws, category, since)
-        total = self._scalar(f"SELECT count(*) FROM ({where}) AS lines", params)
+        """A category's lines, one a candidate (a person, issue 38: store/people_lines.py),
+        each with the interviews of theirs the category has; and how many candidates."""
+        where, params, _order = digest_query(self.engine, self.ws, category, since)
+        total = self._scalar(f"SELECT count(DISTINCT person) FROM ({where}) AS lines", params)
+        keys = [
+            str(r[0])
+            for r in self._all(
+                f"SELECT person FROM ({where}) AS lines GROUP BY person"
+                " ORDER BY min(pos), person LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            )
+        ]
+        if not keys:
+            return [], int(total or 0)
+        of_keys, key_params = self.engine.in_list("person", keys)
         found = self._rows(
-            f"{where} ORDER BY {order}, c.rid LIMIT ? OFFSET ?", [*params, limit, offset]
+            f"SELECT * FROM ({where}) AS lines WHERE {of_keys}"
+            " ORDER BY coalesce(interviewed_at, first_indexed_at), first_indexed_at, id",
+            [*params, *key_params],
         )
-        lines = [rows.digest_line(r) for r in found]
         if category == "decided":
-            for line in lines:
-                line.tally = decision_tally(self, line.id)
+            found = [{**r, "tally": decision_tally(self, r["id"])} for r in found]
+        lines = people_lines(found, keys)
         return lines, int(total or 0)
 
     def digest_data(self, since: str, per_category: int) -> DigestData:

@@ -63,6 +63,15 @@ class DiskFullError(StoreError):
         self.path = path
 
 
+class UnknownCandidateError(StoreError):
+    """`link` or `unlink` named an interview (or a candidate's key) the data space does
+    not hold: nothing was changed (issue 38)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"no interview or candidate {what!r}")
+        self.what = what
+
+
 class UnstorableError(StoreError):
     """The database cannot hold some data it was given (text it refuses, a number out
     of its range, a key too long for an index, a constraint it breaks): the write, or

@@ -34,6 +34,8 @@ class ExportRow(BaseModel):
     team_name: str | None = None
     enterprise_id: str | None = None
     enterprise_name: str | None = None
+    # who the candidate is (issue 38): their interviews share it (store/candidate_keys.py)
+    candidate_key: str | None = None
     reviews: list[ExportReview] = Field(default_factory=list)
 
 

@@ -36,13 +36,14 @@ class HomeStore(Base):
             " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = c.ws AND r.candidate_id = c.id"
             " AND r.reviewer = ? AND r.decision IS NOT NULL)"
             " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = c.ws"
-            " AND o.candidate_id = c.id)"
+            " AND o.candidate_id IN (SELECT c3.id FROM candidates c3 WHERE c3.ws = c.ws"
+            " AND c3.candidate_key = c.candidate_key))"
         )
         params.append(reviewer)
         total = self._scalar(f"SELECT count(DISTINCT c.id) {where}", params)
         found = self._rows(
             "SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
-            " min(c.name) AS name, min(c.interviewed_at) AS interviewed_at,"
+            " min(c.name) AS name, min(c.interviewed_at) AS interviewed_at, min(c.round) AS round,"
             f" min(c.question_count) AS questions, min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
@@ -62,7 +63,7 @@ class HomeStore(Base):
         )
         total = self._scalar(f"SELECT count(*) {latest}", [reviewer])
         found = self._rows(
-            "SELECT c.id, c.position, c.years, c.name, c.interviewed_at,"
+            "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, c.round,"
             f" c.question_count AS questions, r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
             [reviewer, limit, offset],

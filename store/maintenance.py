@@ -86,7 +86,8 @@ class MaintenanceStore(Base):
 
         space = self.space
         return Stats(
-            candidates=count(f"SELECT count(*) FROM candidates WHERE {space}"),
+            candidates=count(f"SELECT count(DISTINCT candidate_key) FROM candidates WHERE {space}"),
+            interviews=count(f"SELECT count(*) FROM candidates WHERE {space}"),
             # a space's questions are those of its rids (store/base.py SPACE_BITS)
             questions=count(
                 "SELECT count(*) FROM questions WHERE candidate_rid BETWEEN ? AND ?",

@@ -75,6 +75,9 @@ class Transcript(_PlainYears):
     interviewed_at: str | None = None  # ISO 8601: `2026-11-28` or `2026-11-28T14:30`
     interviewed_at_text: str = ""  # what the file said: `2026年11月28日 14:30`, `下周二`
     round: str | None = None  # as written: `二面`, `终面`, `HR面`, `1st round`
+    # the candidate's explicit key as written (`候选人编号`, `Candidate ID`, `邮箱`): what
+    # makes interviews one candidate (issue 38, store/candidate_keys.py); None: not given
+    candidate_ref: str | None = None
     intro: str = ""
     summary: str = ""
     questions: list[Question] = Field(default_factory=list)
@@ -135,6 +138,7 @@ class Candidate(Transcript):
     """A transcript as the store knows it: with what reviewers said in Slack."""
 
     indexed_at: str = ""
+    candidate_key: str | None = None  # who the candidate is (issue 38): store/candidate_keys.py
     decisions: list[DecisionRecord] = Field(default_factory=list)
     followups: list[Followup] = Field(default_factory=list)
     notes: list[Note] = Field(default_factory=list)
@@ -174,6 +178,7 @@ class CandidateSummary(_PlainYears):
     unanswered: int
     has_verdict: bool
     indexed_at: str = ""
+    candidate_key: str | None = None  # who the candidate is (issue 38)
 
 
 class SearchHit(_PlainYears):
@@ -250,6 +255,11 @@ class DigestLine(_PlainYears):
     years: float | None
     name: str | None = None
     interviewed_at: str | None = None  # ISO 8601, from the file; None when it gives none
+    round: str | None = None  # as written, where the query reads it (issue 38)
+    # a line of a list that counts people (issue 38, store/people_lines.py): the interviews
+    # of one candidate it lists, oldest first, and the round of each (None: not written)
+    ids: list[str] = Field(default_factory=list)
+    rounds: list[str | None] = Field(default_factory=list)
     count: int = 0  # unanswered questions, or decisions recorded
     questions: int | None = None  # the questions found in the file, where the query reads it
     claims: int = 0  # unsupported claims about the candidate (store/claims/), where counted
@@ -306,11 +316,12 @@ class IndexRun(BaseModel):
 class Stats(BaseModel):
     """`debrief stats`: the size of what the database holds."""
 
-    candidates: int
+    candidates: int  # people (issue 38: a candidate's interviews count once)
     questions: int
     unanswered: int
     decisions: int
     database_bytes: int
+    interviews: int = 0  # the transcripts indexed
     schema_version: str
     last_index_run: IndexRun | None = None
     last_digest: str | None = None

@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import rows
-from .base import Base
+from .base import Base, Tx
+from .candidate_keys import SAME_CANDIDATE
 from .clock import utcnow
 from .engine import Engine
 from .export_models import ExportReview, ExportRow
@@ -39,10 +40,15 @@ def _hiring(value: object) -> Hiring:
 
 
 def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
+    """The hiring decision about the candidate whose interview `candidate_id` is (issue
+    38: one a candidate, whichever of their interviews it was recorded on)."""
     r = store._one(
         "SELECT decision, note, decided_by, decided_at FROM outcomes"
-        f" WHERE {store.space} AND candidate_id = ?",
-        [candidate_id],
+        # one IN over a UNION, not `= ? OR IN (…)`: an OR with a subquery walks every
+        # outcome of the space instead of looking the few ids up
+        f" WHERE {store.space} AND candidate_id IN (SELECT ? UNION {SAME_CANDIDATE[1:-1]})"
+        " ORDER BY decided_at DESC LIMIT 1",
+        [candidate_id, store.ws, candidate_id],
     )
     if r is None:
         return None
@@ -69,9 +75,9 @@ def export_rows(
         )
         params = [since[:10], since]
     found = fetch(
-        "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, o.decision,"
-        " o.decided_by, o.decided_at FROM candidates c"
-        " LEFT JOIN outcomes o ON o.ws = c.ws AND o.candidate_id = c.id"
+        "SELECT c.id, c.name, c.position, c.round, c.interviewed_at, c.candidate_key,"
+        " o.decision, o.decided_by, o.decided_at FROM candidates c"
+        f" LEFT JOIN outcomes o ON o.ws = c.ws AND o.candidate_id = ({CANDIDATE_OUTCOME})"
         + where
         + " ORDER BY "
         + rows.NEWEST_FIRST.format(p="c.")
@@ -109,10 +115,32 @@ def export_rows(
             team_name=owner.team_name,
             enterprise_id=owner.enterprise_id,
             enterprise_name=owner.enterprise_name,
+            candidate_key=r["candidate_key"],
             reviews=reviews.get(r["id"], []),
         )
         for r in found
     ]
+
+
+CANDIDATE_OUTCOME = (
+    "SELECT o2.candidate_id FROM outcomes o2 JOIN candidates c2 ON c2.ws = o2.ws"
+    " AND c2.id = o2.candidate_id WHERE c2.ws = c.ws AND c2.candidate_key = c.candidate_key"
+    " ORDER BY o2.decided_at DESC LIMIT 1"
+)
+"""The interview (of candidate row `c`'s candidate) whose row holds their hiring decision."""
+
+
+def interviews_of(tx: Tx, ws: int, candidate_id: str) -> list[str]:
+    """The ids of every interview of the candidate whose interview `candidate_id` is
+    (itself alone when it is not indexed, or has no key yet)."""
+    found = [
+        r[0]
+        for r in tx.execute(
+            f"SELECT id FROM candidates WHERE ws = {ws:d} AND id IN {SAME_CANDIDATE} ORDER BY id",
+            [ws, candidate_id],
+        ).fetchall()
+    ]
+    return found or [candidate_id]
 
 
 def webhook_body(row: ExportRow, event_id: str, sequence: int) -> str:
@@ -144,29 +172,49 @@ class OutcomeStore(Base):
                 f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
             ).fetchone():
                 return False, None
-            r = tx.execute(
-                "SELECT decision, note, decided_by, decided_at FROM outcomes"
-                f" WHERE {self.space} AND candidate_id = ?" + self.engine.lock_rows,
-                [candidate_id],
-            ).fetchone()
+            # one decision a candidate (issue 38): recorded on this interview, it replaces
+            # the one recorded on any of their interviews, and closes every one's requests
+            ids = interviews_of(tx, self.ws, candidate_id)
+            where, params = self.engine.in_list("candidate_id", ids)
+            earlier = tx.execute(
+                "SELECT decision, note, decided_by, decided_at, sequence FROM outcomes"
+                f" WHERE {self.space} AND {where} ORDER BY decided_at" + self.engine.lock_rows,
+                params,
+            ).fetchall()
+            r = earlier[-1] if earlier else None
             before = (
                 None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
             )
             now = utcnow()
+            others = [i for i in ids if i != candidate_id]
+            if others:
+                gone, gone_params = self.engine.in_list("candidate_id", others)
+                tx.execute(f"DELETE FROM outcomes WHERE {self.space} AND {gone}", gone_params)
             counted = tx.execute(
                 "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at,"
-                " sequence) VALUES (?, ?, ?, ?, ?, ?, 1) ON CONFLICT (ws, candidate_id) DO UPDATE"
+                " sequence) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE"
                 " SET decision = excluded.decision, note = excluded.note,"
                 " decided_by = excluded.decided_by, decided_at = excluded.decided_at,"
-                " sequence = outcomes.sequence + 1 RETURNING sequence",
-                [self.ws, candidate_id, decision, note, by, now],
+                " sequence = CASE WHEN outcomes.sequence + 1 > excluded.sequence"
+                " THEN outcomes.sequence + 1 ELSE excluded.sequence END RETURNING sequence",
+                [
+                    self.ws,
+                    candidate_id,
+                    decision,
+                    note,
+                    by,
+                    now,
+                    max((int(e[4] or 0) for e in earlier), default=0) + 1,
+                ],
             ).fetchone()
-            close_requests(tx, self.ws, candidate_id, None, "outcome")
+            for one in ids:
+                close_requests(tx, self.ws, one, None, "outcome")
             if webhook:
                 sequence = int(counted[0])
                 (row,) = export_rows(tx.rows, self.engine, self.ws, candidate_id=candidate_id)
                 event_id = uuid.uuid4().hex
-                supersede_events(tx, self.ws, candidate_id, now)
+                for one in ids:
+                    supersede_events(tx, self.ws, one, now)
                 tx.execute(
                     "INSERT INTO webhook_events (ws, event_id, candidate_id, body, created_at,"
                     " next_at, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -10,6 +10,7 @@ from .decisions import DecisionStore
 from .digest import DigestStore
 from .home import HomeStore
 from .installations import WorkspaceStore
+from .loops import LoopStore
 from .maintenance import MaintenanceStore
 from .outcomes import OutcomeStore
 from .requests import RequestStore
@@ -20,6 +21,7 @@ from .webhooks import WebhookStore
 
 
 class Queries(
+    LoopStore,
     CandidateStore,
     ThreadStore,
     DecisionStore,

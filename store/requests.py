@@ -28,7 +28,7 @@ _COLUMNS = (
     "q.candidate_id, q.reviewer, q.asked_by, q.asked_at, q.due_at, q.channel, q.thread_ts,"
     " q.closed_at, q.closed_by"
 )
-_LINE = "c.id, c.position, c.years, c.name, c.interviewed_at"
+_LINE = "c.id, c.position, c.years, c.name, c.interviewed_at, c.round"  # a line names its round
 MENTIONS = "mentions"  # the `meta` key: how the last `/candidate 邀请` with mentions had them
 ASK_AGAIN_AFTER = timedelta(days=1)  # a reviewer asked about a candidate is not asked again
 ASK_WINDOW = timedelta(hours=1)  # an asker's limit counts the reviewers asked in this long
@@ -266,7 +266,7 @@ class RequestStore(Base):
         found = self._rows(
             "SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
             " min(c.name) AS name, min(c.interviewed_at) AS interviewed_at,"
-            f" min(q.due_at) AS since {where}"
+            f" min(c.round) AS round, min(q.due_at) AS since {where}"
             " GROUP BY c.id ORDER BY since ASC, c.id LIMIT ? OFFSET ?",
             [now, limit, offset],
         )

@@ -51,7 +51,8 @@ strings: a date sorts before the times of the same day). An index serves it."""
 
 SUMMARY_SQL = (
     f"SELECT id, position, years, years_text, {FACT_COLUMNS}, question_count,"
-    " unanswered_count, verdict IS NOT NULL AS has_verdict, first_indexed_at FROM candidates"
+    " unanswered_count, verdict IS NOT NULL AS has_verdict, first_indexed_at, candidate_key"
+    " FROM candidates"
 )
 """A CandidateSummary's columns; both dialects say it the same way."""
 
@@ -122,6 +123,8 @@ def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
         source=r["source"] or "",
         hash=r["hash"],
         indexed_at=r["first_indexed_at"],
+        candidate_ref=r.get("candidate_ref"),
+        candidate_key=r.get("candidate_key"),
         decisions=decisions,
         followups=followups,
         notes=notes,
@@ -139,6 +142,7 @@ def summary(r: Row) -> CandidateSummary:
         unanswered=r["unanswered_count"],
         has_verdict=bool(r["has_verdict"]),
         indexed_at=r["first_indexed_at"],
+        candidate_key=r.get("candidate_key"),
     )
 
 
@@ -177,6 +181,7 @@ def digest_line(r: Row) -> DigestLine:
         years=r["years"],
         name=r.get("name"),
         interviewed_at=r.get("interviewed_at"),
+        round=r.get("round"),
         count=r.get("count", 0),
         questions=r.get("questions"),
     )

@@ -72,6 +72,9 @@ class WorkspaceSettings(BaseModel):
     # candidate data may be posted in a channel shared with another organisation (Slack
     # Connect); None: not (issue 34)
     allow_shared_channels: bool | None = None
+    # independent review (issue 38): a reviewer asked sees nobody else's decisions until
+    # they record theirs; None: DEBRIEF_INDEPENDENT_REVIEW's
+    independent_review: bool | None = None
     version: int = 0
     saved_by: str | None = None
     saved_at: str | None = None

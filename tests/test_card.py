@@ -168,8 +168,9 @@ def test_a_name_resolves_and_a_pick_list_tells_interviews_apart(bot: Bot, tmp_pa
         tmp_path / "t",
         {
             "zhang_1.txt": ZHANG + BODY,
+            # another position: another candidate (issue 38), so a pick list of candidates
             "zhang_2.txt": "候选人：张三\n面试人：赵钱\n面试日期：2026-12-01\n面试轮次：终面\n"
-            + BODY,
+            + BODY.replace("数据工程师", "算法工程师"),
             "han.txt": "应聘者：韩梅梅\n" + BODY,
         },
     )
@@ -180,12 +181,11 @@ def test_a_name_resolves_and_a_pick_list_tells_interviews_apart(bot: Bot, tmp_pa
     assert "韩梅梅 · 数据工程师 · 问题 2" in all_text(question)
     picked = ask(bot, "张三", name="pick")
     text = visible(picked)
-    assert text[0] == "有 2 位候选人与“张三”匹配，请选择："
-    assert text[1:] == [
-        "*张三 · 数据工程师 · 终面 · 2026-12-01*\n面试官：赵钱 · 3 年经验 · 3 题，2 题未回答",
+    assert text == [
+        "“张三”对应 2 位候选人，请选择：",
+        "*张三 · 算法工程师*\n1 场面试 · 最近一场 2026-12-01",
         "查看",
-        "*张三 · 数据工程师 · 二面 · 2026-11-28 14:30*\n"
-        "面试官：李四、王五、R&amp;D老张 · 3 年经验 · 3 题，2 题未回答",
+        "*张三 · 数据工程师*\n1 场面试 · 最近一场 2026-11-28",
         "查看",
     ]
     second = [b for b in buttons(picked)][1]
@@ -196,6 +196,28 @@ def test_a_name_resolves_and_a_pick_list_tells_interviews_apart(bot: Bot, tmp_pa
     bot.command("搜索 韩梅梅", name="search")
     [found] = bot.replies("search")
     assert visible(found)[1].startswith("*韩梅梅 · 数据工程师* · 3 年经验\n")
+
+
+def test_two_interviews_of_one_name_and_position_give_the_loop_card(
+    bot: Bot, tmp_path: Path
+) -> None:
+    index(
+        bot,
+        tmp_path / "t",
+        {
+            "zhang_1.txt": ZHANG + BODY,
+            "zhang_2.txt": "候选人：张三\n面试人：赵钱\n面试日期：2026-12-01\n面试轮次：终面\n"
+            + BODY,
+        },
+    )
+    card = ask(bot, "张三", name="loop")
+    text = visible(card)
+    assert text[0] == "张三 · 数据工程师 · 2 场面试"
+    rounds = [line.split("\n")[0] for line in text if line.startswith("*")]
+    assert rounds[:2] == [
+        "*二面 · 2026-11-28 14:30 · 面试官：李四、王五、R&amp;D老张*",
+        "*终面 · 2026-12-01 · 面试官：赵钱*",
+    ]
 
 
 def test_list_digest_and_home_show_name_and_date_newest_interview_first(
@@ -233,7 +255,7 @@ def test_list_digest_and_home_show_name_and_date_newest_interview_first(
     assert digest.index("张三") < digest.index("王二")  # new: the newest interview first
 
     home = open_home(bot)
-    new = section_of(home, "昨天以来的新面试记录")
+    new = section_of(home, "昨天以来有新面试记录的候选人")
     assert lines(new)[-2:] == ["newer", "older"]
     text = all_text({"blocks": new})
     assert "张三 · 数据工程师 · 2001-05-06 10:00 · 3 年经验" in text

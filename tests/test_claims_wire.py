@@ -141,7 +141,7 @@ def test_the_digest_and_app_home_count_them(bot: Bot) -> None:
     [line] = [t for t in digest if t.startswith("*000_9e6b3ecb0732fcf3") and "未回答" in t]
     assert line.endswith("⚠ 4 处点评与作答不符")
     assert not any("003_" in t and "⚠" in t for t in digest)
-    home = all_text({"blocks": section_of(open_home(bot), "昨天以来的新面试记录")})
+    home = all_text({"blocks": section_of(open_home(bot), "昨天以来有新面试记录的候选人")})
     assert "⚠ 4 处点评与作答不符" in home and "⚠ 1 处点评与作答不符" in home
 
 

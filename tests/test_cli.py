@@ -132,6 +132,7 @@ def test_list_json_contract(db: str, runner: CliRunner) -> None:
         "questions": 5,
         "unanswered": 2,
         "has_verdict": True,
+        "candidate_key": "c_e7edfeb86d17",  # no name: a candidate of its own (issue 38)
     }
     assert [r["id"] for r in run_json(runner, "list", "大数据", "--db", db, "--json")] == [
         "003_20561f43447eea49"

@@ -74,7 +74,9 @@ def test_every_command_is_attached() -> None:
         "export",
         "forget",
         "index",
+        "link",
         "list",
+        "loop",
         "migrate-db",
         "migrate-workspace",
         "remind",
@@ -83,4 +85,5 @@ def test_every_command_is_attached() -> None:
         "serve",
         "show",
         "stats",
+        "unlink",
     ]

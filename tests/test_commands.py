@@ -51,9 +51,10 @@ COMMANDS = [
     ("总结 王 磊", Route(S, who="王 磊")),
     ("总结", Route(S)),
     ("总结 000 全文", Route(F, who="000")),
-    ("总结 000 全部", Route(F, who="000")),
+    # `全部`/`all`: every interview of the candidate (issue 38), `全文`/`full`: the text
+    ("总结 000 全部", Route(Kind.LOOP, who="000")),
     ("summary 000 full", Route(F, who="000")),
-    ("summary 000 ALL", Route(F, who="000")),
+    ("summary 000 ALL", Route(Kind.LOOP, who="000")),
     ("总结 全文", Route(S, who="全文")),  # 全文 alone is a name, not a request for the full text
     # unanswered
     ("未回答", Route(U)),

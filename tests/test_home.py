@@ -125,7 +125,9 @@ def test_home_shows_your_queue_and_refreshes_when_opened_again(bot: Bot) -> None
     home = open_home(bot)
     assert len(home["blocks"]) <= 100
     assert lines(section_of(home, "等你给结论")) == [cid(bot, "000"), cid(bot, "002")]
-    assert len(lines(section_of(home, "昨天以来的新面试记录"))) == 4  # the seeds, just indexed
+    assert (
+        len(lines(section_of(home, "昨天以来有新面试记录的候选人"))) == 4
+    )  # the seeds, just indexed
     assert lines(section_of(home, "你最近的结论")) == []
     # someone who is not in the channel has nothing waiting
     assert lines(section_of(open_home(bot, "U555"), "等你给结论")) == []
@@ -142,7 +144,7 @@ def test_home_shows_your_queue_and_refreshes_when_opened_again(bot: Bot) -> None
 
 def test_a_line_opens_the_summary_in_a_modal(bot: Bot) -> None:
     home = open_home(bot)
-    first = lines(section_of(home, "昨天以来的新面试记录"))[0]
+    first = lines(section_of(home, "昨天以来有新面试记录的候选人"))[0]
     button = next(
         b["accessory"]["action_id"]
         for b in home["blocks"]

@@ -190,6 +190,7 @@ def test_show_json_keeps_its_keys_and_gains_only_the_named_ones(indexed: str) ->
         "followups",
         "indexed_at",
         "outcome",  # the hiring decision, null before one is recorded
+        "candidate_key",  # who the candidate is: their interviews' one key (issue 38)
         *FACTS,
     }
     listed = as_json(indexed, "list")
@@ -203,6 +204,7 @@ def test_show_json_keeps_its_keys_and_gains_only_the_named_ones(indexed: str) ->
             "questions",
             "unanswered",
             "has_verdict",
+            "candidate_key",  # issue 38
             *FACTS,
         }
         for r in listed

@@ -117,7 +117,7 @@ def test_list_digest_and_home_say_no_questions_found(bot: Bot, tmp_path: Path) -
     digest = all_text({"blocks": call.json_param("blocks")})
     assert "*李雷 · 后端工程师* · 3 年经验 · 没有找到问题" in digest
 
-    new = all_text({"blocks": section_of(open_home(bot), "昨天以来的新面试记录")})
+    new = all_text({"blocks": section_of(open_home(bot), "昨天以来有新面试记录的候选人")})
     assert "李雷 · 后端工程师 · 3 年经验\\n没有找到问题" in new
 
 

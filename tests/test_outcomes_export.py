@@ -153,6 +153,7 @@ def test_export_csv_has_a_bom_a_row_per_candidate_and_columns_per_reviewer(index
         "team_name",
         "enterprise_id",
         "enterprise_name",
+        "candidate_key",
         "U_amy decision",
         "U_amy note",
         "U_bob decision",

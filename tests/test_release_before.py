@@ -121,3 +121,53 @@ def test_a_database_of_the_release_before_upgrades_and_keeps_everything(upgraded
         assert again is not None and len(again.decisions) == 2
     finally:
         store.close()
+
+
+SEED_004 = "004_b1dde04b6d7437d5"  # the same position as SEED_000
+
+
+def _as_one_person(target: str) -> None:
+    """In the database of the release before: seeds 000 and 004 (one position) name one
+    person, and each interview has a hiring decision, 004's the newer."""
+    named = "UPDATE candidates SET name = '王小明' WHERE id IN ({0}, {0})"
+    newer = (
+        "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at,"
+        " sequence) VALUES (0, {0}, 'reject', 'later', 'ULEAD', '2099-01-01T00:00:00+00:00', 3)"
+    )
+    if target.startswith("postgresql"):
+        with psycopg.connect(target, autocommit=True) as conn:
+            conn.execute(named.format("%s").encode(), [SEED_000, SEED_004])  # type: ignore[call-overload]
+            conn.execute(newer.format("%s").encode(), [SEED_004])  # type: ignore[call-overload]
+        return
+    import sqlite3
+
+    with sqlite3.connect(target) as conn:
+        conn.execute(named.format("?"), [SEED_000, SEED_004])
+        conn.execute(newer.format("?"), [SEED_004])
+    conn.close()
+
+
+def test_hiring_decisions_of_the_release_before_become_their_candidates(upgraded: str) -> None:
+    """Issue 38's step (m028/pg028): interviews get their candidate's key, computed from
+    the stored name and position; of two interviews' hiring decisions, the newer one is
+    the candidate's, shown on each interview; a reviewer's decision stays on its own."""
+    _as_one_person(upgraded)
+    store = open_store(upgraded)
+    try:
+        key = store.candidate_key(SEED_000)
+        assert key is not None and key == store.candidate_key(SEED_004)
+        others = {store.candidate_key(c.id) for c in store.list_candidates()} - {key}
+        assert len(others) == len(list(SEEDS.glob("*.txt"))) - 2
+        for cid in (SEED_000, SEED_004):
+            c = store.get_candidate(cid)
+            assert c is not None and c.outcome is not None
+            assert (c.outcome.decision, c.outcome.note) == ("reject", "later")
+        rows = store._all("SELECT candidate_id, sequence FROM outcomes")  # type: ignore[attr-defined]
+        assert [r[0] for r in rows] == [SEED_004] and rows[0][1] == 3
+        loop = store.loop(key)
+        assert loop is not None and {i.id for i in loop.interviews} == {SEED_000, SEED_004}
+        first = next(i for i in loop.interviews if i.id == SEED_000)
+        assert first.decisions == {"hire": 1}  # the reviewer's decision: their interview's
+        assert loop.outcome is not None and loop.outcome.decision == "reject"
+    finally:
+        store.close()

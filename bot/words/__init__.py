@@ -7,9 +7,11 @@ from __future__ import annotations
 from handlers.i18n import CATALOGUE as SLACK
 from handlers.i18n import Catalogue
 
-from . import cli, doctor, settings, workspaces
+from . import cli, doctor, loops, settings, workspaces
 
-CATALOGUE = Catalogue(cli.WORDS, doctor.WORDS, settings.WORDS, workspaces.WORDS, over=SLACK)
+CATALOGUE = Catalogue(
+    cli.WORDS, doctor.WORDS, settings.WORDS, workspaces.WORDS, loops.WORDS, over=SLACK
+)
 
 t = CATALOGUE.t
 has = CATALOGUE.has

@@ -32,8 +32,10 @@ from store.models import DECISIONS, Decision
 
 from ..asking import refresh_status
 from ..audit import AuditEvent, record
+from ..blocks import fit
 from ..deps import Deps, deps_of
 from ..i18n import t
+from ..review import candidate_requests, hidden_for
 from ..shared import REFUSED, may_post, refusal_key, unchecked
 from ..views.decide import (
     DECIDE,
@@ -228,6 +230,10 @@ def handle_submission(ack: Ack, body: dict[str, Any], client: WebClient, deps: D
         [AuditEvent(reviewer, f"decision:{decision}", target.candidate_id, target.channel)],
     )
     text = decision_post_text(_name(user), decision, submission.note, locale)
+    asked = candidate_requests(deps.store, target.candidate_id)
+    if hidden_for(None, asked, deps.independent_review):
+        # independent review: someone asked has not decided, and reads the thread
+        text = t(locale, "review_decision_posted", who=fit(_name(user), 100)[0])
     refused = refusal_key(may_post(target.channel, client, deps))
     if refused is not None:  # shared with another organisation: kept, not posted
         _tell(

@@ -27,6 +27,7 @@ from ..blocks import read_value
 from ..deps import Deps, deps_of
 from ..i18n import Locale, t
 from ..people import is_workspace_admin
+from ..review import sealed_for
 from ..views.cards import summary_view
 from ..views.decide import label
 from ..views.home import (
@@ -112,8 +113,10 @@ def open_summary(body: dict[str, Any], client: WebClient, deps: Deps) -> None:
     candidate = deps.store.get_candidate(ref.id) if ref is not None else None
     if candidate is None:
         view = gone_modal(deps.locale)
-    else:
-        view = summary_modal(summary_view(candidate, deps.locale).blocks, deps.locale)
+    else:  # independent review: a reviewer asked sees who decided, not what
+        seen = sealed_for(deps.store, candidate, user, deps.independent_review)
+        card = summary_view(seen.candidate, deps.locale, hidden=seen.decided)
+        view = summary_modal(card.blocks, deps.locale)
     in_modal = (body.get("view") or {}).get("type") == "modal"
     if in_modal:
         client.views_push(trigger_id=body["trigger_id"], view=view)

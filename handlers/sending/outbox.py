@@ -137,7 +137,13 @@ def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
         elif isinstance(item, Edit):
             outbox.edit(item)
         elif not item.post:
-            outbox.reply(item.message)
+            said = item.message
+            if item.dm is not None:  # the DM first: the reply says whether it went
+                error = outbox.dm(item.dm.user, item.dm.message)
+                if error is not None:
+                    failed[item.dm.user] = error
+                    said = item.dm_failed or said
+            outbox.reply(said)
         elif outbox.post(item) is None:
             return Delivered(False, failed)
     return Delivered(True, failed)

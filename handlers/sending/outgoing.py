@@ -29,6 +29,10 @@ class Outgoing:
     ask: Ask | None = None
     # a candidate whose request status messages are brought up to date once this is sent
     refresh: str | None = None
+    # a DM sent before `message` is replied (a handoff: handlers/loop_answers.py); when it
+    # does not go, `dm_failed` is replied instead
+    dm: DirectMessage | None = None
+    dm_failed: Message | None = None
 
 
 @dataclass(frozen=True)

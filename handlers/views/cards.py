@@ -18,6 +18,7 @@ replies.py, the lists (search, list, overview, digest) in lists.py.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from slack_sdk.models.blocks import Block
@@ -60,6 +61,7 @@ from .common import (
     person,
 )
 from .decide import decide_actions
+from .hidden import hidden_block
 
 # The card fits a phone screen: the profile's and the summary's first sentences, the rest
 # one click away (the full view, `Kind.FULL`).
@@ -173,12 +175,19 @@ def _meeting_lines(c: Candidate, locale: Locale) -> list[str]:
 
 
 def summary_view(
-    c: Candidate, locale: Locale, posted_by: str | None = None, people: People | None = None
+    c: Candidate,
+    locale: Locale,
+    posted_by: str | None = None,
+    people: People | None = None,
+    hidden: Sequence[str] | None = None,
+    for_channel: bool | None = None,
 ) -> Message:
     """The card: who and when in the header, the id once in the line under it, the first
     sentences of the profile and the summary (the rest one click away), what was left
     unanswered, the verdict's gist and what reviewers decided. Posted in the channel
-    (`posted_by`), reviewers are named by `people`."""
+    (`posted_by`), reviewers are named by `people`. `hidden`: independent review hides
+    the others' decisions and notes (`c` holds the viewer's own); who decided is said,
+    for everyone in a channel (`for_channel`, by default: when posted) or for one reviewer."""
     open_qs = c.open_questions
     total = len(c.questions)
     facts = [_years(c.years, locale, c.years_text), interviewers_text(c.interviewers, locale)]
@@ -232,7 +241,9 @@ def summary_view(
     claims = claims_of(c)
     if claims:  # what the summary, verdict or a note credits that was never answered
         blocks.append(section("\n".join(claim_lines(claims, locale, limit=CARD_LIMIT))))
-    blocks += _reviewer_blocks(c, locale, None if not posted_by else (people or {}))
+    named = None if not posted_by else (people or {})
+    channel = bool(posted_by) if for_channel is None else for_channel
+    blocks += _reviewer_blocks(c, locale, named, hidden, channel)
     if c.outcome is not None:
         blocks.append(_outcome_block(c.outcome, locale, None if not posted_by else (people or {})))
     if posted_by:
@@ -260,7 +271,15 @@ def full_summary_views(c: Candidate, locale: Locale) -> list[Message]:
     return label_parts(pack([header(_who(c, locale))], body, _who(c, locale)), locale)
 
 
-def _reviewer_blocks(c: Candidate, locale: Locale, people: People | None) -> list[Block]:
+def _reviewer_blocks(
+    c: Candidate,
+    locale: Locale,
+    people: People | None,
+    hidden: Sequence[str] | None = None,
+    posted: bool = False,
+) -> list[Block]:
+    if hidden is not None and not c.decisions and not c.notes and not c.followups:
+        return [hidden_block(hidden, locale, people, posted)]
     lines: list[str] = []
     if c.decisions:
         lines.append(f"*{t(locale, 'tally')}* " + _tally_text(c.tally, locale))
@@ -274,6 +293,8 @@ def _reviewer_blocks(c: Candidate, locale: Locale, people: People | None) -> lis
             note, _ = fit(n.text, 240)
             lines.append(f"{person(n.reviewer, people)}: {note}")
     blocks: list[Block] = [] if c.decisions else [context(t(locale, "no_decisions"))]
+    if hidden is not None:
+        blocks = [hidden_block(hidden, locale, people, posted)]
     if lines:
         blocks.append(section(f"*{t(locale, 'reviewers')}*\n" + "\n".join(lines)))
     if c.followups:

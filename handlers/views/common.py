@@ -38,6 +38,7 @@ POSITION_LIMIT = 100
 # a header is at most 150 characters (Slack): name, position, round and date fit in it
 HEAD_LIMITS = {"name": 40, "position": 50, "round": 20, "date": 24}
 INTERVIEWERS_LIMIT = 120
+ROUNDS_NAMED = 6  # the rounds a line of a list that counts people names
 
 POST = "post_in_channel"
 OPEN = "open_view"
@@ -88,9 +89,21 @@ def headline(c: Candidate | CandidateSummary, locale: Locale) -> str:
 
 
 def _dated(c: Candidate | CandidateSummary | DigestLine, locale: Locale) -> str:
-    """`name · position`, then ` · date` where the file gives one (raw)."""
+    """`name · position`, then ` · date` where the file gives one (raw). A line of a list
+    that counts people (issue 38) names its rounds between: `王小明 · 后端 · 一面、二面`."""
+    who = _who(c, locale)
+    rounds = (c.rounds or [c.round]) if isinstance(c, DigestLine) else []
+    if len(rounds) > 1:
+        sep = t(locale, "name_separator")
+        who += " · " + sep.join(
+            _cut(r, HEAD_LIMITS["round"]) if r else t(locale, "loop_round_unknown")
+            for r in rounds[:ROUNDS_NAMED]
+        )
+        who += "…" if len(rounds) > ROUNDS_NAMED else ""
+    elif rounds and rounds[0]:
+        who += " · " + _cut(rounds[0], HEAD_LIMITS["round"])
     when = interview_date(c)
-    return f"{_who(c, locale)} · {when}" if when else _who(c, locale)
+    return f"{who} · {when}" if when else who
 
 
 def interviewers_text(names: list[str], locale: Locale) -> str:

@@ -3,7 +3,7 @@ daily digest. Each is one message with at most `PAGE_SIZE` (digest: 10 a section
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -53,15 +53,17 @@ DIGEST_OVERDUE_NAMED = 5  # reviewers named on one overdue line; the others are 
 
 
 def overview_view(
-    rows: Sequence[CandidateSummary],
+    rows: Sequence[DigestLine],
     total: int,
     offset: int,
     locale: Locale,
     posted_by: str | None = None,
     missing: int = 0,
 ) -> Message:
-    """Who has unanswered questions; `missing` candidates' files gave no question at all,
-    which is said, so that none of them is counted as having answered everything."""
+    """Who has unanswered questions, one line a candidate (a person, issue 38: their
+    interviews' rounds named, their open questions summed); `missing` candidates' files
+    gave no question at all, which is said, so that none of them is counted as having
+    answered everything."""
     blocks: list[Block] = [header(t(locale, "overview_title"))]
     if not rows and missing:
         blocks.append(section(t(locale, "overview_none_found", count=missing)))
@@ -69,14 +71,11 @@ def overview_view(
         blocks.append(section(t(locale, "overview_none")))
     for i, r in enumerate(rows[:OVERVIEW_LIMIT]):
         line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + t(
-            locale, "overview_line", open=r.unanswered
+            locale, "overview_line", open=r.count
         )
-        blocks.append(
-            section(
-                line,
-                accessory=button(t(locale, "open"), f"{OPEN}:{i}", {"v": "unanswered", "id": r.id}),
-            )
-        )
+        # a candidate with several interviews: their loop, open questions across it
+        ref = {"v": "loop" if len(r.ids) > 1 else "unanswered", "id": r.id}
+        blocks.append(section(line, accessory=button(t(locale, "open"), f"{OPEN}:{i}", ref)))
     if rows and missing:
         blocks.append(section(t(locale, "overview_missing", count=missing)))
     blocks += _pager(locale, total, offset, len(rows), {"v": "unanswered"}, posted_by)
@@ -198,11 +197,22 @@ def _pager(
 # -- the daily digest -----------------------------------------------------------------------
 
 
-def _digest_line(line: DigestLine, category: str, locale: Locale) -> str:
+def _digest_line(
+    line: DigestLine,
+    category: str,
+    locale: Locale,
+    hidden: Sequence[str] | None = None,
+    people: People | None = None,
+) -> str:
+    """A line of the digest; `hidden`: independent review hides its decisions (who decided
+    is said: by display name in a channel, `people`; mentions in a private list)."""
     text = f"*{escape(_dated(line, locale))}* · {_years(line.years, locale)}"
     if category == "unanswered":
         text += " · " + t(locale, "overview_line", open=line.count)
-    if category == "decided" and line.tally:
+    if category == "decided" and hidden is not None:
+        who = t(locale, "name_separator").join(person(u, people) for u in hidden[:10])
+        text += " · " + t(locale, "review_digest_hidden", who=who or "–")
+    elif category == "decided" and line.tally:
         text += " · " + _tally_text(line.tally, locale)
     if line.questions == 0:  # a file that gave no question: said, never left to look answered
         text += " · " + t(locale, "no_questions_short")
@@ -249,19 +259,24 @@ def digest_view(
     since_label: str | None = None,
     people: People | None = None,
     tz: ZoneInfo | None = None,
+    hidden: Mapping[str, Sequence[str]] | None = None,
 ) -> Message:
     """One message: what needs attention today. Every line opens the candidate's summary
     for whoever clicks; past the lines shown, an "and N more" button lists the rest
     (overdue feedback says how many more). People are named by display name (`people`),
     never mentioned. When every section's lines would not fit in Slack's limits (50
-    blocks, the message's size), the longest sections show fewer and count the rest."""
+    blocks, the message's size), the longest sections show fewer and count the rest.
+    `hidden`: the decided candidates whose decisions independent review hides from the
+    channel (someone asked has not decided), with who decided."""
     since = since_label or data.since[:16].replace("T", " ")
     sections = _digest_sections(data)
     shown = {category: len(lines) for category, _total, lines in sections}
     names: People = people or {}
     zone = tz or ZoneInfo("UTC")
     while True:
-        blocks = _digest_blocks(data.since, sections, shown, day, since, locale, names, zone)
+        blocks = _digest_blocks(
+            data.since, sections, shown, day, since, locale, names, zone, hidden or {}
+        )
         rendered = [b.to_dict() for b in blocks]
         fits = len(rendered) <= MAX_BLOCKS and json_size(rendered) <= MESSAGE_BUDGET
         if fits or not any(shown.values()):
@@ -282,6 +297,7 @@ def _digest_blocks(
     locale: Locale,
     people: People,
     tz: ZoneInfo,
+    hidden: Mapping[str, Sequence[str]],
 ) -> list[Block]:
     blocks: list[Block] = [header(t(locale, "digest_title", day=day))]
     blocks.append(context(t(locale, "digest_since", since=escape(since))))
@@ -293,7 +309,8 @@ def _digest_blocks(
                 line, late = item
                 text = _overdue_line(line, late, locale, people, tz)
             else:
-                line, text = item, _digest_line(item, category, locale)
+                line = item
+                text = _digest_line(item, category, locale, hidden.get(item.id), people)
             opener = button(t(locale, "open"), f"{OPEN}:{counter}", {"v": "summary", "id": line.id})
             blocks.append(section(text, accessory=opener))
             counter += 1
@@ -315,15 +332,22 @@ def _digest_blocks(
 
 
 def digest_list_view(
-    category: str, since: str, lines: Sequence[DigestLine], total: int, offset: int, locale: Locale
+    category: str,
+    since: str,
+    lines: Sequence[DigestLine],
+    total: int,
+    offset: int,
+    locale: Locale,
+    hidden: Mapping[str, Sequence[str]] | None = None,
 ) -> Message:
+    """A category of the digest in full, privately (`hidden`: independent review)."""
     title = t(locale, f"digest_{category}", count=total)
     blocks: list[Block] = [header(title)]
     for i, line in enumerate(lines[:PAGE_SIZE]):
         ref = {"v": "summary", "id": line.id}
         blocks.append(
             section(
-                _digest_line(line, category, locale),
+                _digest_line(line, category, locale, (hidden or {}).get(line.id)),
                 accessory=button(t(locale, "open"), f"{OPEN}:{i}", ref),
             )
         )

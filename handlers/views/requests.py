@@ -156,22 +156,30 @@ def ask_dm(
     locale: Locale,
     now: datetime,
     tz: ZoneInfo,
+    hidden: Sequence[str] | None = None,
 ) -> Message:
     """Who asked (`asker`: a display name), the candidate's card, the deadline, and the
-    decision buttons naming the verdict thread (a reply there does as well)."""
+    decision buttons naming the verdict thread (a reply there does as well). `hidden`
+    (independent review, handlers/review.py; the others' decisions left out of `c`, who
+    decided): the card says who decided, not what; the decision is asked for through the
+    buttons, and the DM says that replies in the thread are seen by everyone."""
     who, _ = fit(asker, 100)
     due = due_text(due_at, tz, locale, now)
     candidate = escape(named(c, locale))
-    card = summary_view(c, locale, asker, people)
+    card = summary_view(c, locale, asker, people, hidden, for_channel=False)
     channel = f"<#{target.channel}>"
     head = [section(t(locale, "request_dm", asker=who, candidate=candidate, due=due)).to_dict()]
     if targets(target):
+        hint = "review_dm_hint" if hidden is not None else "request_dm_hint"
         tail = [
-            context(t(locale, "request_dm_hint", channel=channel)).to_dict(),
+            context(t(locale, hint, channel=channel)).to_dict(),
             decide_actions(locale, target).to_dict(),
         ]
     else:  # a candidate id too long for a button's block_id: the thread alone
-        tail = [context(t(locale, "request_dm_reply", channel=channel)).to_dict()]
+        reply = t(locale, "request_dm_reply", channel=channel)
+        if hidden is not None:
+            reply += " " + t(locale, "review_thread_public")
+        tail = [context(reply).to_dict()]
     # the card fits a message on its own: with the lines around it, it may have to give
     blocks = card.blocks[: MAX_BLOCKS - len(head) - len(tail)]
     _shrink(blocks, MESSAGE_BUDGET - json_size(head + tail))

@@ -30,6 +30,7 @@ from store.workspace_models import WorkspaceSettings
 
 from ..blocks import MAX_MODAL_TITLE, mrkdwn, plain, section
 from ..i18n import Locale, t
+from .independent import independent_block, parse_independent
 from .shared import parse_shared, shared_block
 from .timezone import TIMEZONE as TIMEZONE
 from .timezone import parse_timezone, timezone_block
@@ -59,6 +60,7 @@ _FIELDS = (
     "digest_time",
     "remind_time",
     "timezone",
+    "independent_review",
 )
 
 
@@ -171,6 +173,7 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
             locale,
         ),
         shared_block(now, locale),
+        independent_block(now, locale),
         *webhook_blocks(now, locale),
         ContextBlock(elements=[mrkdwn(t(locale, "settings_footer"))]),
     ]
@@ -269,6 +272,7 @@ def parse_settings(
             remind_time=OFF if off else (str(remind_time) if remind_time else None),
             timezone=zone,
             allow_shared_channels=parse_shared(values),
+            independent_review=parse_independent(values),
         ),
         {},
     )

@@ -10,8 +10,8 @@ WORDS: dict[str, dict[Locale, str]] = {
     "home_title": {"zh": "你的招聘待办", "en": "Your hiring queue"},
     "home_waiting": {"zh": "等你给结论（{count}）", "en": "Waiting for your decision ({count})"},
     "home_new": {
-        "zh": "昨天以来的新面试记录（{count}）",
-        "en": "New transcripts since yesterday ({count})",
+        "zh": "昨天以来有新面试记录的候选人（{count}）",
+        "en": "Candidates with new transcripts since yesterday ({count})",
     },
     "home_unanswered": {
         "zh": "有未回答问题的候选人（{count}）",
@@ -143,7 +143,10 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "This candidate is no longer indexed (perhaps erased).",
     },
     "digest_title": {"zh": "每日招聘摘要 · {day}", "en": "Daily hiring digest · {day}"},
-    "digest_new": {"zh": "新面试记录（{count}）", "en": "New transcripts ({count})"},
+    "digest_new": {
+        "zh": "有新面试记录的候选人（{count}）",
+        "en": "Candidates with new transcripts ({count})",
+    },
     "digest_waiting": {
         "zh": "等待结论（{count}），最早的在前",
         "en": "Waiting for a decision ({count}), oldest first",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import NewerSchemaError
-from . import REPARSE_MTIME, one_script, pg_first, pg_search, sqlite_first
+from . import REPARSE_MTIME, candidate_loops, one_script, pg_first, pg_search, sqlite_first
 from . import workspaces as ws
 
 if TYPE_CHECKING:
@@ -206,6 +206,13 @@ STEPS: list[Step] = [
         "pg027_one_script_index",
         on_sqlite=one_script.m027_one_script_index,
         on_pg=one_script.pg027_one_script_index,
+    ),
+    # Issue 38: the candidate is a person; their interviews one loop (candidate_loops.py).
+    Step(
+        "m028_candidate_loops",
+        "pg028_candidate_loops",
+        on_sqlite=candidate_loops.m028_candidate_loops,
+        on_pg=candidate_loops.pg028_candidate_loops,
     ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""

@@ -68,6 +68,9 @@ TABLES: tuple[Table, ...] = (
     Table("retired", key="id", subject="id", forget="rows", emptied="rows"),
     Table("outcomes", key="candidate_id", subject="candidate_id", forget="rows", emptied="rows"),
     Table(
+        "candidate_links", key="interview_id", subject="interview_id", forget="rows", emptied="rows"
+    ),
+    Table(
         "requests",
         key="candidate_id, reviewer",
         subject="candidate_id",

@@ -53,6 +53,10 @@ def clean_summary(lines: list[str]) -> str:
     return summary_label_re().sub("", block(lines), count=1)
 
 
+REF_MAX = 80
+"""A candidate's explicit key (an applicant's number, an e-mail address) is at most this long."""
+
+
 def identity_accepted(kind: HeaderKind, value: str) -> bool:
     """Does `value` read as what a who-or-when label says? A name that looks like one,
     names, a date of any form (what cannot be read is kept as text), a short round.
@@ -65,6 +69,8 @@ def identity_accepted(kind: HeaderKind, value: str) -> bool:
         return split_names(value) is not None
     if kind == "date":
         return len(value) <= NEXT_LINE_VALUE_MAX
+    if kind == "ref":  # one word: `A-1024`, `wang@example.com`
+        return len(value) <= REF_MAX and len(value.split()) == 1
     return kind == "round" and len(value) <= NAME_MAX
 
 

@@ -29,8 +29,9 @@ Kind = Literal["position", "years", "intro", "goal", "answer", "verdict", "summa
 HEADER_KINDS: tuple[Kind, ...] = ("position", "years", "intro")
 # Who and when, in the header only: after the first question `面试官：…` / `候选人：…`
 # are the dialogue of a question and its answer, never these.
-IdentityKind = Literal["name", "interviewers", "date", "round"]
-IDENTITY_KINDS: tuple[IdentityKind, ...] = ("name", "interviewers", "date", "round")
+# `ref`: the candidate's explicit key (issue 38): an applicant's number, an e-mail address.
+IdentityKind = Literal["name", "interviewers", "date", "round", "ref"]
+IDENTITY_KINDS: tuple[IdentityKind, ...] = ("name", "interviewers", "date", "round", "ref")
 HeaderKind = Kind | IdentityKind
 
 
@@ -110,12 +111,14 @@ IDENTITY_LABELS: dict[IdentityKind, tuple[str, ...]] = {
     "interviewers": ("面试官", "面试人"),
     "date": ("面试日期", "面试时间", "日期"),
     "round": ("轮次", "面试轮次"),
+    "ref": ("候选人编号", "应聘编号", "简历编号", "邮箱", "电子邮箱"),
 }
 ENGLISH_IDENTITY_LABELS: dict[IdentityKind, tuple[str, ...]] = {
     "name": ("name", "candidate", "candidate name"),
     "interviewers": ("interviewer", "interviewers", "interviewer(s)"),
     "date": ("date", "interview date"),
     "round": ("round", "interview round"),
+    "ref": ("candidate id", "email", "e-mail"),
 }
 _CHINESE_WORDS: dict[str, tuple[str, ...]] = dict([*FIELD_LABELS.items(), *IDENTITY_LABELS.items()])
 _ENGLISH_WORDS: dict[str, tuple[str, ...]] = dict(

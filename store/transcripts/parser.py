@@ -131,6 +131,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     interviewers: list[str] = []
     date_text = ""
     round_: str | None = None
+    ref: str | None = None  # the candidate's explicit key, as written
     target: list[str] = summary
     pending: HeaderKind | None = None  # a label whose value is on a next line
     header_seen = False  # a position or years label
@@ -138,11 +139,13 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     evidence: set[str] = set()  # which labels counted: "cn" (any Chinese), "position", …
 
     def identity(kind: HeaderKind, value: str) -> None:
-        nonlocal who, date_text, round_
+        nonlocal who, date_text, round_, ref
         if kind == "date":
             date_text = date_text or value
         elif says_nothing(value):
             pass
+        elif kind == "ref":
+            ref = ref or value
         elif kind == "name":
             who = who or value
         elif kind == "interviewers":
@@ -364,6 +367,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
         interviewed_at=parse_interview_date(date_text) if date_text else None,
         interviewed_at_text=date_text,
         round=round_,
+        candidate_ref=ref,
         intro=block(intro),
         summary=block([clean_summary(summary), "", *late_summary]),
         questions=questions(drafts),

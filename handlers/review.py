@@ -1,0 +1,100 @@
+"""Independent review (issue 38): a reviewer asked for their decision about a candidate
+(an open request, store/request_models.py) sees nobody else's decisions or notes about
+that candidate — on any of the candidate's interviews — in anything the bot shows them,
+until they have recorded their own (which closes their request) or every reviewer asked
+has (or the hiring decision closed the requests). People with no open request (the
+recruiter, the hiring manager) see everything.
+
+`hidden_for` is the one rule, pure; every surface asks it (the card, the loop card, the
+request DM, the list of who was asked, App Home, the digest, a decision posted from the
+modal, `debrief ask --user`). A message posted in a channel is read by everyone there,
+the people asked among them: it shows who decided, not what, while anyone asked about
+the candidate has not decided (`viewer` None). DEBRIEF_INDEPENDENT_REVIEW (`on` by
+default; installed in many workspaces, each workspace's own in App Home) turns it off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from store.loop_models import Loop
+from store.models import Candidate
+from store.request_models import Request
+
+
+class Requests(Protocol):
+    """What the rule needs of a store: an interview's requests, and its loop."""
+
+    def requests_for(self, candidate_id: str) -> list[Request]: ...
+
+    def loop_of(self, interview_id: str) -> Loop | None: ...
+
+
+def hidden_for(viewer: str | None, requests: Iterable[Request], on: bool = True) -> bool:
+    """Whether the others' decisions and notes about a candidate are hidden from `viewer`
+    (None: everyone in a channel), `requests` being every request made about any of the
+    candidate's interviews: independent review is `on` and the viewer has an open one
+    (a channel: anyone has)."""
+    return on and any(r.open and (viewer is None or r.reviewer == viewer) for r in requests)
+
+
+def interviews_of(store: Requests, interview_id: str) -> list[str]:
+    """The ids of the candidate's interviews (their loop), `interview_id` among them."""
+    loop = store.loop_of(interview_id)
+    ids = [i.id for i in loop.interviews] if loop is not None else []
+    return ids if interview_id in ids else [interview_id, *ids]
+
+
+def candidate_requests(store: Requests, interview_id: str) -> list[Request]:
+    """Every request made about the candidate whose interview `interview_id` is."""
+    return [r for i in interviews_of(store, interview_id) for r in store.requests_for(i)]
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A candidate as a viewer may see it: `candidate` with the decisions and notes it
+    may show, and who else decided (`decided`: hidden, None when nothing is)."""
+
+    candidate: Candidate
+    decided: tuple[str, ...] | None = None
+
+
+def seal(c: Candidate, viewer: str | None) -> Sealed:
+    """`c` without anyone's decisions and notes but `viewer`'s own (None: nobody's); who
+    else decided is said, not what."""
+    decided = tuple(dict.fromkeys(d.reviewer for d in c.decisions if d.reviewer != viewer))
+    kept = c.model_copy(
+        update={
+            "decisions": [d for d in c.decisions if d.reviewer == viewer],
+            "notes": [n for n in c.notes if n.reviewer == viewer],
+        }
+    )
+    return Sealed(kept, decided)
+
+
+def sealed_for(store: Requests, c: Candidate, viewer: str | None, on: bool) -> Sealed:
+    """`c` as `viewer` may see it (None: a post in a channel)."""
+    if not on or not hidden_for(viewer, candidate_requests(store, c.id), on):
+        return Sealed(c)
+    return seal(c, viewer)
+
+
+class Candidates(Requests, Protocol):
+    def get_candidate(self, candidate_id: str) -> Candidate | None: ...
+
+
+def hidden_lines(
+    store: Candidates, ids: Iterable[str], viewer: str | None, on: bool
+) -> dict[str, tuple[str, ...]]:
+    """Of the candidates `ids` (a list's lines), those whose decisions are hidden from
+    `viewer` (None: a channel): who else decided on each, by id."""
+    found: dict[str, tuple[str, ...]] = {}
+    if not on:
+        return found
+    for i in dict.fromkeys(ids):
+        if hidden_for(viewer, candidate_requests(store, i)):
+            c = store.get_candidate(i)
+            found[i] = seal(c, viewer).decided or () if c is not None else ()
+    return found

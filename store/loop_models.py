@@ -1,0 +1,57 @@
+"""The candidate as a person (issue 38): the interviews of one loop, and what is still
+open across it. Values only; the store makes them (`Store.loop_of`, `Store.find_loops`).
+
+A candidate is a person applying for a position; each transcript is one of their
+interviews. `key` names the candidate, stable across re-indexing and restarts."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from .models import Decision, Outcome
+
+
+class LoopInterview(BaseModel):
+    """One interview of a loop, as the loop card and `debrief loop --json` show it."""
+
+    id: str
+    round: str | None = None
+    interviewed_at: str | None = None  # ISO 8601, as Transcript.interviewed_at
+    interviewed_at_text: str = ""
+    interviewers: list[str] = Field(default_factory=list)
+    decisions: dict[Decision, int] = Field(default_factory=dict)  # reviewers' decisions
+    open_questions: list[int] = Field(default_factory=list)  # unanswered, not answered later
+    verdict: str | None = None  # the interview's verdict as written (the card shows its start)
+    questions: int = 0  # how many questions were found in its file
+
+
+class OpenQuestion(BaseModel):
+    """A question still open across the loop: unanswered in `interview` and not answered
+    in a later round or by a follow-up in a thread."""
+
+    interview: str
+    number: int
+    question: str
+    round: str | None = None  # the round it comes from, as written
+
+
+class Loop(BaseModel):
+    """A candidate: their interviews oldest first, what is still open, the hiring decision."""
+
+    key: str
+    name: str | None = None
+    position: str | None = None
+    interviews: list[LoopInterview] = Field(default_factory=list)
+    open: list[OpenQuestion] = Field(default_factory=list)
+    outcome: Outcome | None = None
+
+
+class LoopSummary(BaseModel):
+    """One line of a pick list of candidates: name · position · interviews · newest date."""
+
+    key: str
+    name: str | None = None
+    position: str | None = None
+    interviews: int = 0
+    newest: str | None = None  # the newest interview's date (ISO), where known
+    ids: list[str] = Field(default_factory=list)  # the interviews' ids, oldest first

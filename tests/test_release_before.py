@@ -71,7 +71,8 @@ def test_the_release_before_wrote_the_files_and_this_release_has_newer_steps() -
     them (else the test below would upgrade nothing)."""
     import sqlite3
 
-    with sqlite3.connect(DATA / "release_before.db") as conn:
+    # read-only: a missing file is an error here, never an empty database made in its place
+    with sqlite3.connect(f"file:{DATA / 'release_before.db'}?mode=ro", uri=True) as conn:
         recorded = {r[0] for r in conn.execute("SELECT name FROM _migrations")}
     assert recorded < set(known("sqlite"))
     dump = (DATA / "release_before_pg.sql").read_text("utf-8")

@@ -266,10 +266,12 @@ class CandidateStore(HitSearch, Base):
         )
 
     def count_without_questions(self) -> int:
-        """How many candidates' files gave no question at all (never "all answered")."""
+        """How many candidates (people: their key) have an interview whose file gave no
+        question at all (never "all answered")."""
         return int(
             self._scalar(
-                f"SELECT count(*) FROM candidates WHERE {self.space} AND question_count = 0"
+                "SELECT count(DISTINCT coalesce(candidate_key, id)) FROM candidates"
+                f" WHERE {self.space} AND question_count = 0"
             )
             or 0
         )

@@ -209,3 +209,21 @@ def test_a_meeting_export_says_it_has_no_summary_and_no_verdict() -> None:
     assert "这份记录没有点评。" not in card and "这份记录没有面试总结。" not in card
     verdict = shown(verdict_views(c, "en", None)[0].payload())
     assert "This is a meeting transcript export: it has no summary and no verdict." in verdict
+
+
+def test_the_people_without_questions_are_counted_as_people(db_target: str, tmp_path: Path) -> None:
+    """Two interviews of 李雷 (one position) with no question found, and 韩梅梅's: the
+    overview's "另有 N 位候选人" counts two people, not three files (issue 38)."""
+    from store.factory import open_store
+
+    folder = tmp_path / "people"
+    folder.mkdir()
+    (folder / "lilei_1.txt").write_text(BARE + "轮次：一面\n", "utf-8")
+    (folder / "lilei_2.txt").write_text(BARE + "轮次：二面\n", "utf-8")
+    (folder / "hanmeimei.txt").write_text(NOTED, "utf-8")
+    store = open_store(db_target)
+    try:
+        assert not index_paths(store, [folder]).failed
+        assert store.count_without_questions() == 2
+    finally:
+        store.close()

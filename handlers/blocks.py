@@ -266,3 +266,13 @@ def pack(
     current.extend(tail)
     messages.append(current)
     return [message(fallback, blocks, response_type) for blocks in messages if blocks]
+
+
+def ticked(values: dict[str, Any], block_id: str, value: str) -> bool:
+    """Whether a view submission's state `values` tick the checkbox `value` of the input
+    block `block_id` (its element's action id is `v`)."""
+    found = (values.get(block_id) or {}).get("v")
+    chosen = found.get("selected_options") if isinstance(found, dict) else None
+    return isinstance(chosen, list) and any(
+        isinstance(o, dict) and o.get("value") == value for o in chosen
+    )

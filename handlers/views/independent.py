@@ -11,7 +11,7 @@ from slack_sdk.models.blocks import CheckboxesElement, InputBlock, Option
 
 from store.workspace_models import WorkspaceSettings
 
-from ..blocks import plain
+from ..blocks import plain, ticked
 from ..i18n import Locale, t
 
 INDEPENDENT = "s_independent"  # the block id (its element's action id is "v")
@@ -37,8 +37,4 @@ def independent_block(now: WorkspaceSettings, locale: Locale) -> InputBlock:
 
 def parse_independent(values: dict[str, Any]) -> bool:
     """Whether a submission's state values tick the checkbox."""
-    found = (values.get(INDEPENDENT) or {}).get("v")
-    chosen = found.get("selected_options") if isinstance(found, dict) else None
-    return isinstance(chosen, list) and any(
-        isinstance(o, dict) and o.get("value") == ON for o in chosen
-    )
+    return ticked(values, INDEPENDENT, ON)

@@ -11,7 +11,7 @@ from slack_sdk.models.blocks import CheckboxesElement, InputBlock, Option
 
 from store.workspace_models import WorkspaceSettings
 
-from ..blocks import plain
+from ..blocks import plain, ticked
 from ..i18n import Locale, t
 
 SHARED = "s_shared"  # the block id (its element's action id is "v")
@@ -36,8 +36,4 @@ def shared_block(now: WorkspaceSettings, locale: Locale) -> InputBlock:
 
 def parse_shared(values: dict[str, Any]) -> bool:
     """Whether a submission's state values tick the checkbox."""
-    found = (values.get(SHARED) or {}).get("v")
-    chosen = found.get("selected_options") if isinstance(found, dict) else None
-    return isinstance(chosen, list) and any(
-        isinstance(o, dict) and o.get("value") == ALLOW for o in chosen
-    )
+    return ticked(values, SHARED, ALLOW)

@@ -127,18 +127,8 @@ def _vtt(text: str) -> Meeting:
         captions = webvtt.from_buffer(io.StringIO(text))
     except (MalformedFileError, ValueError, IndexError) as e:
         raise ParseError(DAMAGED_SUBTITLES) from e
-    cues: list[Cue] = []
-    for caption in captions.captions:
-        raw = caption.raw_text or ""
-        voice = _voice_re().search(raw)
-        words = _joined(_tag_re().sub("", raw).split("\n"))
-        if voice is not None:
-            who = voice.group(1).strip()
-        else:
-            who, words = _speaker_in_text(words)
-        if words:
-            cues.append(Cue(who, words, clock(caption.start)))
-    return Meeting("vtt", cues=cues)
+    found = (_cue(caption.raw_text or "", clock(caption.start)) for caption in captions.captions)
+    return Meeting("vtt", cues=[cue for cue in found if cue is not None])
 
 
 def _srt(text: str) -> Meeting:
@@ -148,18 +138,20 @@ def _srt(text: str) -> Meeting:
         subtitles = list(srt.parse(text))
     except (srt.SRTParseError, ValueError) as e:
         raise ParseError(DAMAGED_SUBTITLES) from e
-    cues: list[Cue] = []
-    for s in subtitles:
-        raw = s.content or ""
-        voice = _voice_re().search(raw)
-        words = _joined(_tag_re().sub("", raw).split("\n"))
-        if voice is not None:
-            who = voice.group(1).strip()
-        else:
-            who, words = _speaker_in_text(words)
-        if words:
-            cues.append(Cue(who, words, clock(s.start)))
-    return Meeting("srt", cues=cues)
+    found = (_cue(s.content or "", clock(s.start)) for s in subtitles)
+    return Meeting("srt", cues=[cue for cue in found if cue is not None])
+
+
+def _cue(raw: str, at: str) -> Cue | None:
+    """One subtitle's speaker (a `<v Name>` voice tag, else `Name: ` before the words)
+    and words, tags taken out; None when it says nothing."""
+    voice = _voice_re().search(raw)
+    words = _joined(_tag_re().sub("", raw).split("\n"))
+    if voice is not None:
+        who = voice.group(1).strip()
+    else:
+        who, words = _speaker_in_text(words)
+    return Cue(who, words, at) if words else None
 
 
 def _notes_labels(lines: list[str]) -> bool:

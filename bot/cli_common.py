@@ -213,4 +213,8 @@ def settings_for(db_path: str | None) -> Settings:
 def open_store(db_path: str | None, *, create: bool = False) -> Backend:
     """The database; only `index` (and `serve`) may create it: reading a database that
     is not there says so (NoDatabaseError, exit 2) instead of answering from an empty one."""
-    return open_backend(settings_for(db_path).db_path, create=create)
+    store = open_backend(settings_for(db_path).db_path, create=create)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # what the command audited is written when it ends, not later
+        ctx.call_on_close(store.flush_audit)
+    return store

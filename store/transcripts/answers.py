@@ -144,12 +144,14 @@ def _surely_longer(answer: str, limit: int) -> bool:
     """Does `answer` surely keep more than `limit` characters once compacted? Its letters
     and digits are kept (`\\w`, counted before NFKC, which can join a letter and its
     marks, and with `_`, which goes: hence the margin the caller leaves)."""
-    return len(answer) > limit and len(_wordish().findall(answer)) > limit
+    return len(answer) > limit and _more_words_than(limit).match(answer) is not None
 
 
 @cache
-def _wordish() -> re.Pattern[str]:
-    return re.compile(r"\w")
+def _more_words_than(limit: int) -> re.Pattern[str]:
+    """Matches a text with more than `limit` letters or digits (`\\w` and `\\W` never
+    overlap: one pass, no backtracking), reading no further than the one after them."""
+    return re.compile(r"\W*(?:\w\W*){" + str(limit + 1) + "}")
 
 
 def unanswered_reason(answer: str) -> UnansweredReason | None:

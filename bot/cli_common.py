@@ -215,6 +215,6 @@ def open_store(db_path: str | None, *, create: bool = False) -> Backend:
     is not there says so (NoDatabaseError, exit 2) instead of answering from an empty one."""
     store = open_backend(settings_for(db_path).db_path, create=create)
     ctx = click.get_current_context(silent=True)
-    if ctx is not None:  # what the command audited is written when it ends, not later
-        ctx.call_on_close(store.flush_audit)
+    if ctx is not None:  # closed when the command ends: its audit written, its files shut
+        ctx.call_on_close(store.close)
     return store

@@ -161,9 +161,11 @@ def connect(url: str) -> socket.socket:
 
 
 def closed_by_server(sock: socket.socket) -> bool:
-    """Whether the server closed (or reset) this connection, without waiting."""
-    readable, _w, _x = select.select([sock], [], [], 0)
-    if not readable:
+    """Whether the server closed (or reset) this connection, without waiting (`poll`, not
+    `select`, which refuses a descriptor past 1023)."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    if not poller.poll(0):
         return False
     try:
         return sock.recv(65536) == b""

@@ -234,3 +234,20 @@ def test_the_bench_prints_precision_and_recall_beside_the_baseline(
     out = capsys.readouterr().out
     assert "debrief (store/claims/)      precision 100.0%" in out
     assert "baseline: any shared word" in out and out.count("recall") == 2
+
+
+def test_a_person_s_line_counts_the_claims_of_every_round() -> None:
+    """A digest or Home line that lists two interviews of one person (issue 38) counts
+    the claims made about both, not the newest alone."""
+    from store.claims.counts import count_claims
+    from store.models import Candidate, DigestLine
+    from store.transcripts.parser import parse_transcript
+
+    seed = next((Path(__file__).resolve().parent.parent / "seeds").glob("000_*.txt"))
+    parsed = parse_transcript(seed.read_bytes(), seed.name)
+    rounds = {i: Candidate(**parsed.model_dump() | {"id": i}) for i in ("one", "two")}
+    line = DigestLine(id="two", position=None, years=None, ids=["one", "two"])
+    alone = DigestLine(id="one", position=None, years=None)
+    count_claims([line, alone], rounds.get)
+    assert alone.claims == 4  # seed 000: its summary and verdict on questions 2 and 3
+    assert line.claims == 8

@@ -11,10 +11,12 @@ from .check import claims_of
 
 
 def count_claims(lines: Iterable[DigestLine], get: Callable[[str], Candidate | None]) -> None:
-    """Set each line's `claims`: how many unsupported claims are made about its candidate."""
+    """Set each line's `claims`: how many unsupported claims are made about its candidate,
+    over every interview the line lists (a person's line lists each of their rounds)."""
     counted: dict[str, int] = {}
     for line in lines:
-        if line.id not in counted:
-            c = get(line.id)
-            counted[line.id] = len(claims_of(c)) if c is not None else 0
-        line.claims = counted[line.id]
+        for interview in line.ids or [line.id]:
+            if interview not in counted:
+                c = get(interview)
+                counted[interview] = len(claims_of(c)) if c is not None else 0
+        line.claims = sum(counted[interview] for interview in line.ids or [line.id])

@@ -85,15 +85,9 @@ def test_a_database_of_the_release_before_upgrades(
 def release_before(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database the release before really wrote (tests/data/, see test_release_before),
     of each kind."""
-    import shutil
+    from support.release_before import release_before as copied
 
-    from test_release_before import DATA, _restore_pg
-
-    if request.param == "sqlite":
-        target = tmp_path / "release_before.db"
-        shutil.copyfile(DATA / "release_before.db", target)
-        return str(target)
-    return _restore_pg(request.getfixturevalue("pg_server"), request)
+    return copied(request.param, request, tmp_path)
 
 
 def test_the_release_before_s_database_takes_meetings(release_before: str, tmp_path: Path) -> None:

@@ -8,54 +8,23 @@ it held is there, search finds the seeds, and new writes work."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import psycopg
 import pytest
-from support.pg_fixtures import in_database
+from support.release_before import DATA, release_before
 
 from store.factory import open_store
 from store.indexer import index_paths
 from store.schema.steps import known
 
-DATA = Path(__file__).resolve().parent / "data"
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 SEED_000 = "000_9e6b3ecb0732fcf3"
 
 
-def _restore_pg(base: str, request: pytest.FixtureRequest) -> str:
-    """A database of its own holding tests/data/release_before_pg.sql (pg_dump --inserts)."""
-    name = f"release_before_{os.getpid()}_{request.node.name.count('x')}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
-
-    def drop() -> None:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-    request.addfinalizer(drop)
-    url = in_database(base, name)
-    # psql's own commands (`\restrict`) are not SQL; everything else is run as written
-    dump = "\n".join(
-        line
-        for line in (DATA / "release_before_pg.sql").read_text("utf-8").splitlines()
-        if not line.startswith("\\")
-    )
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(dump.encode())  # type: ignore[call-overload]
-    return url
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def upgraded(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        target = tmp_path / "release_before.db"
-        shutil.copyfile(DATA / "release_before.db", target)
-        return str(target)
-    return _restore_pg(request.getfixturevalue("pg_server"), request)
+    return release_before(request.param, request, tmp_path)
 
 
 def _recorded_steps(target: str) -> list[str]:

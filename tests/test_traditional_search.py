@@ -8,16 +8,13 @@ written, is indexed again in one script by its upgrade (m027 / pg027)."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import opencc
-import psycopg
 import pytest
 from support.cli import debrief as run_debrief
-from support.pg_fixtures import in_database
+from support.release_before import release_before
 from support.slackbot import Bot, all_text
 from test_ranking_spaces import A, B, install
 
@@ -29,7 +26,6 @@ from store.schema import steps
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data"  # the databases of the release before (make_release_before.py)
 SEEDS = ROOT / "seeds"
 T2S = opencc.OpenCC("t2s").convert
 S2T = opencc.OpenCC("s2t").convert
@@ -130,35 +126,6 @@ def test_candidate_search_on_the_wire_finds_the_other_script(bot: Bot, tmp_path:
 # -- a database of the release before ------------------------------------------------------
 
 
-def _release_before(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A copy of the release before's SQLite file, or a PostgreSQL database of its own
-    restored from its dump (pg_dump --inserts: psql's own commands left out)."""
-    if backend == "sqlite":
-        target = tmp_path / "release_before.db"
-        shutil.copyfile(DATA / "release_before.db", target)
-        return str(target)
-    base = request.getfixturevalue("pg_server")
-    name = f"one_script_before_{os.getpid()}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name}")
-
-    def drop() -> None:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
-
-    request.addfinalizer(drop)
-    url = in_database(base, name)
-    dump = "\n".join(
-        line
-        for line in (DATA / "release_before_pg.sql").read_text("utf-8").splitlines()
-        if not line.startswith("\\")
-    )
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(dump.encode())
-    return url
-
-
 def test_the_upgrade_indexes_the_release_before_s_traditional_text_in_one_script(
     backend: str,
     db_target: str,
@@ -166,7 +133,7 @@ def test_the_upgrade_indexes_the_release_before_s_traditional_text_in_one_script
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    upgraded = _release_before(backend, request, tmp_path)
+    upgraded = release_before(backend, request, tmp_path)
     folder = write(tmp_path / "files", {"chan": MIXED})
     # The release before: every step but this one, and the text indexed as written.
     with monkeypatch.context() as before:

@@ -19,17 +19,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from store.loop_models import Loop
 from store.models import Candidate
 from store.request_models import Request
 
 
 class Requests(Protocol):
-    """What the rule needs of a store: an interview's requests, and its loop."""
+    """What the rule needs of a store: an interview's requests, and its candidate's
+    other interviews."""
 
     def requests_for(self, candidate_id: str) -> list[Request]: ...
 
-    def loop_of(self, interview_id: str) -> Loop | None: ...
+    def interview_ids(self, interview_id: str) -> list[str]: ...
 
 
 def hidden_for(viewer: str | None, requests: Iterable[Request], on: bool = True) -> bool:
@@ -42,9 +42,7 @@ def hidden_for(viewer: str | None, requests: Iterable[Request], on: bool = True)
 
 def interviews_of(store: Requests, interview_id: str) -> list[str]:
     """The ids of the candidate's interviews (their loop), `interview_id` among them."""
-    loop = store.loop_of(interview_id)
-    ids = [i.id for i in loop.interviews] if loop is not None else []
-    return ids if interview_id in ids else [interview_id, *ids]
+    return store.interview_ids(interview_id)
 
 
 def candidate_requests(store: Requests, interview_id: str) -> list[Request]:

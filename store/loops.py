@@ -100,6 +100,13 @@ class LoopStore(CandidateStore):
             )
         )
 
+    def interview_ids(self, interview_id: str) -> list[str]:
+        """The ids of every interview of the candidate whose interview `interview_id` is
+        (itself among them), read from the key alone: no loop is built."""
+        key = self.candidate_key(interview_id)
+        ids = self._ids_of(key) if key is not None else []
+        return ids if interview_id in ids else [interview_id, *ids]
+
     def loop(self, key: str) -> Loop | None:
         """The candidate `key` names: their interviews oldest first, what is still open
         across them, the hiring decision. None when no interview has that key."""

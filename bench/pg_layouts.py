@@ -67,7 +67,7 @@ from store.factory import open_store  # noqa: E402
 from store.fulltext import CJK_RANGES, Term, is_cjk  # noqa: E402
 from store.hits import HitSearch  # noqa: E402
 from store.pg.postings import MAX_KEY, postings, runs, words  # noqa: E402
-from store.pg.search import K1, B  # noqa: E402
+from store.pg.terms_sql import K1, B  # noqa: E402
 
 Conn = psycopg.Connection[Any]
 LAYOUTS = ("rows-bulk", "blocks", "tsvector")

@@ -186,7 +186,7 @@ def test_ranking_by_bound_gives_the_exact_top_across_many_chunks(
     assert len(bounded[("分布式", 300)]) == 300
     from store.pg import search as pg_search
 
-    monkeypatch.setattr(pg_search, "_bigrams_of", lambda term: [])  # the plain exact query
+    monkeypatch.setattr(pg_search, "bigrams_of", lambda term: [])  # the plain exact query
     for (q, n), found in bounded.items():
         assert [(h.id, h.score) for h in store.search(q, limit=n)] == found, (q, n)
     store.close()
@@ -256,13 +256,13 @@ def test_a_term_with_punctuation_is_scored_from_runs_exactly_as_from_the_text(
     assert from_runs["++c"] and from_runs["client/server"] and from_runs["50%_off"]
     from store.pg import search as pg_search
 
-    real = pg_search._indexed
+    real = pg_search.indexed_source
     monkeypatch.setattr(  # the text path: the matches' text is read
         pg_search,
-        "_indexed",
+        "indexed_source",
         lambda term: None if term.kind == "trigram" and "runs" in str(real(term)) else real(term),
     )
-    assert all(pg_search._indexed(t) is None for t in fulltext.terms("c++ node.js"))
+    assert all(pg_search.indexed_source(t) is None for t in fulltext.terms("c++ node.js"))
     for q, found in from_runs.items():
         assert [(h.id, h.score) for h in store.search(q, limit=50)] == found, q
     store.close()

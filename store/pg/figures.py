@@ -21,13 +21,17 @@ class Figures(PgConnection):
     """bm25's corpus figures of this data space, cached."""
 
     def _corpus(self) -> tuple[int, float, float]:
-        """(documents, average fts length, average terms length) of this data space,
-        cached a minute (each space its own)."""
+        """(documents, average trigram-side length, average terms length) of this data
+        space, as FTS5 counts them, cached a minute (each space its own)."""
         corpora: dict[int, tuple[float, int, float, float]] = self._shared.corpus
         cached = corpora.get(self.ws)
         if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
+            # FTS5's avgdl: its tables' total tokens over their rows, one float division
+            # (a trigram side's tokens: the text's characters less two)
             row = self._one(
-                "SELECT count(*), coalesce(avg(fts_len), 1), coalesce(avg(terms_len), 1)"
+                "SELECT count(*),"
+                " coalesce(sum(greatest(fts_len - 2, 0))::float8 / nullif(count(*), 0)::float8, 1),"
+                " coalesce(sum(terms_len)::float8 / nullif(count(*), 0)::float8, 1)"
                 f" FROM candidates WHERE {self.space}"
             )
             assert row is not None

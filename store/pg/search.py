@@ -18,7 +18,7 @@ side); the two sides' scores add up, as they do on SQLite. Every figure bm25 tak
 from the corpus (document count, average lengths, each term's document frequency) is
 that of the searching data space alone, as SQLite's per-space FTS5 tables give it
 (figures.py). Term frequencies come from an index where one holds
-them exactly (`_indexed`: `postings` for the bigram side, `words` and `runs` for other
+them exactly (`indexed_source`: `postings` for the bigram side, `words` and `runs` for other
 terms of 3+ characters); a CJK term of 3+ characters is counted in the text, and only
 for the candidates a postings bound says can reach the top (`_bounded`).
 """
@@ -34,94 +34,16 @@ from typing import Any
 from psycopg import pq
 
 from .. import rows
-from ..fulltext import Sort, Term, is_cjk
+from ..fulltext import Sort, Term
 from ..hits import HitSearch, Ranking
 from .figures import Figures
 from .indexing import Indexing
-from .postings import LONG, WORD_RE
+from .terms_sql import all_bigrams, bigrams_of, condition, frequency, indexed_source, score_sql
 
-K1 = 1.2
-B = 0.75
 # Searches a process ranks at once; more wait their turn. A common term's bm25 takes
 # much of the database's CPU: replicas that started every new search at once left the
 # acknowledgements Slack needs within 3 s waiting for a CPU behind them.
 SEARCH_SLOTS = 2
-
-
-def _like(text: str) -> str:
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-def _condition(term: Term) -> tuple[str, Any]:
-    """SQL matching a term no index lists (a CJK term of 3+ characters) in `fts`: tried
-    only on candidates an index found (no index covers `fts` since pg016)."""
-    return "strpos(fts, ?) > 0", term.text
-
-
-def _frequency(term: Term) -> tuple[str, Any]:
-    """SQL for how often such a term occurs in `fts` (overlaps aside)."""
-    return f"((fts_len - length(replace(fts, ?, ''))) / {len(term.text)})", term.text
-
-
-def _indexed(term: Term) -> tuple[str, list[Any]] | None:
-    """A subquery of (rid, tf, dl) listing the candidates that match `term`, with its
-    frequency and the document length bm25 takes for it, from the index that holds them
-    exactly; None when only the text can tell (a CJK term of 3+ characters).
-
-    - A bigram-side term: `postings` (one CJK character adds up the bigrams starting
-      with it, as FTS5's prefix query does).
-    - Any other term of 3+ characters: its occurrences all lie inside the text's runs of
-      letters and digits (`words`, for a term made of those: TensorFlow) or inside its
-      runs with punctuation (`runs`, for any other: c++, client/server), see
-      postings.py; so the sum over the vocabulary entries containing it, of each one's
-      frequency times the term's non-overlapping count in it, is what `_frequency`
-      counts in the text. Words and runs too long for a B-tree key are in `long_words`
-      and `long_runs` (no vocabulary: pg_trgm finds them), added in the same sum.
-    """
-    if term.kind == "trigram":
-        if is_cjk(term.text):
-            return None
-        table, key, vocabulary = (
-            ("words", "word", "vocabulary")
-            if WORD_RE.fullmatch(term.text)
-            else ("runs", "run", "run_vocabulary")
-        )
-        count = f"tf * ((length({key}) - length(replace({key}, ?, ''))) / {len(term.text)})"
-        like = _like(term.text)
-        return (
-            f"(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM ("
-            f"SELECT rid, {count} AS tf, dl FROM {table} WHERE {key} IN"
-            f" (SELECT {key} FROM {vocabulary} WHERE {key} LIKE ?)"
-            f" UNION ALL SELECT rid, {count} AS tf, dl FROM {LONG[table]} WHERE {key} LIKE ?"
-            ") AS k GROUP BY rid)",
-            [term.text, like, term.text, like],
-        )
-    if term.kind == "bigram" and len(term.text) == 1:
-        return (
-            "(SELECT rid, sum(tf) AS tf, min(dl) AS dl FROM postings WHERE term LIKE ?"
-            " GROUP BY rid)",
-            [term.text + "%"],  # a CJK character: nothing to escape
-        )
-    return "(SELECT rid, tf, dl FROM postings WHERE term = ?)", [term.text]
-
-
-def _bigrams_of(term: Term) -> list[str]:
-    """The distinct bigrams of a CJK term of 3+ characters ([] for any other term)."""
-    if term.kind != "trigram" or not is_cjk(term.text):
-        return []
-    return sorted({term.text[i : i + 2] for i in range(len(term.text) - 1)})
-
-
-def _all_bigrams(term: Term) -> tuple[str, list[Any]]:
-    """A subquery of (rid, tf, dl) listing the candidates holding every bigram of a CJK
-    term of 3+ characters, tf being the rarest one's count: the term occurs (without
-    overlaps) no more often than that. dl is 0 (the text's length is `fts_len`)."""
-    grams = _bigrams_of(term)
-    return (
-        "(SELECT rid, min(tf) AS tf, 0 AS dl FROM postings WHERE term = ANY(?)"
-        f" GROUP BY rid HAVING count(*) = {len(grams)})",
-        [grams],
-    )
 
 
 class FullText(HitSearch, Figures, Indexing):
@@ -144,7 +66,7 @@ class FullText(HitSearch, Figures, Indexing):
         # little lower, which leaves one term's order as it was and shifts the weight
         # between several terms only where a phrase's bigrams often occur apart.
         # the space's own matches: its document frequency (`_in_space`)
-        sql, param = self._in_space(_indexed(term) or _all_bigrams(term))
+        sql, param = self._in_space(indexed_source(term) or all_bigrams(term))
         row = self._one(f"SELECT count(*) FROM {sql} AS p", param)
         hits = int(row[0]) if row else 0
         idf = math.log((n - hits + 0.5) / (hits + 0.5))
@@ -168,26 +90,25 @@ class FullText(HitSearch, Figures, Indexing):
         source_params: list[Any] = []
         where = []
         where_params: list[Any] = []
-        parts: list[str] = []
-        score_params: list[Any] = []
+        weights: list[tuple[float, float]] = []
         first: str | None = None
         in_text = False
         for i, term in enumerate(terms):
             avg = avg_fts if term.kind == "trigram" else avg_terms
-            indexed = _indexed(term)
+            indexed = indexed_source(term)
             source = indexed
             if indexed is None:
-                sql, param = _frequency(term)
+                sql, param = frequency(term)
                 counts.append(f"{sql} AS tf{i}, fts_len AS len{i}")
                 count_params.append(param)
-                cond, cond_param = _condition(term)
+                cond, cond_param = condition(term)
                 where.append(cond)
                 where_params.append(cond_param)
                 in_text = True
                 if newest:
                     # no index lists the term (nor its text, since pg016): the text read
                     # is that of the candidates holding all its bigrams, newest first
-                    source = _all_bigrams(term)
+                    source = all_bigrams(term)
             if source is not None:
                 sql, sub_params = self._in_space(source)
                 alias = f"p{i}"
@@ -199,8 +120,8 @@ class FullText(HitSearch, Figures, Indexing):
                 source_params += sub_params
                 if indexed is not None:
                     counts.append(f"{alias}.tf AS tf{i}, {alias}.dl AS len{i}")
-            parts.append(f"? * tf{i} * {K1 + 1} / (tf{i} + {K1} * (1 - {B} + {B} * len{i} / ?))")
-            score_params += [0.0 if newest else self._idf(term, n), avg]
+            weights.append((0.0 if newest else self._idf(term, n), avg))
+        score, score_params = score_sql(terms, weights, "tf{i}", lambda i: f"len{i}")
         scope: list[str] = []  # the sources are kept to this space (`_in_space`)
         if first is None:  # every term is read in the text: this space's candidates
             rid, table = "rid", "candidates"
@@ -222,7 +143,7 @@ class FullText(HitSearch, Figures, Indexing):
 
         def query(conditions: list[str]) -> str:
             return (
-                f"SELECT rid, ({' + '.join(parts)})::float8 AS score FROM ("
+                f"SELECT rid, ({score}) AS score FROM ("
                 f"SELECT {rid} AS rid, {', '.join(counts)} FROM {table}"
                 f"{' WHERE ' + ' AND '.join(conditions) if conditions else ''}"
                 " OFFSET 0) AS matches"
@@ -230,13 +151,13 @@ class FullText(HitSearch, Figures, Indexing):
 
         sql = query([*where, *scope])
         params = [*score_params, *count_params, *source_params, *where_params]
-        if in_text and all(_bigrams_of(t) for t in terms if _indexed(t) is None):
+        if in_text and all(bigrams_of(t) for t in terms if indexed_source(t) is None):
             # strpos, not LIKE: the same test, but the planner fetches the few rids
             # by key instead of scanning the pg_trgm index for every match.
             among = query([*("strpos(fts, ?) > 0" for _ in where), f"{rid} = ANY(?)", *scope])
-            texts = [t.text for t in terms if _indexed(t) is None]
+            texts = [t.text for t in terms if indexed_source(t) is None]
             among_params = [*score_params, *count_params, *source_params, *texts]
-            return self._bounded(terms, limit, among, among_params, score_params)
+            return self._bounded(terms, limit, among, among_params, weights)
         rows = self._all(sql + " ORDER BY score DESC, rid DESC LIMIT ?", [*params, limit])
         return [(int(r[0]), float(r[1])) for r in rows]
 
@@ -272,11 +193,16 @@ class FullText(HitSearch, Figures, Indexing):
         return [(r, 0.0) for r in found[:limit]]
 
     def _bounded(
-        self, terms: list[Term], limit: int, among: str, params: list[Any], idf_avg: list[Any]
+        self,
+        terms: list[Term],
+        limit: int,
+        among: str,
+        params: list[Any],
+        weights: list[tuple[float, float]],
     ) -> list[tuple[int, float]]:
         """The same top `limit` as the exact query, reading the text of few matches.
 
-        A CJK term of 3+ characters occurs (without overlaps) at most as often as the
+        A CJK term of 3+ characters occurs at most as often as the
         rarest of its bigrams, so `postings` gives every candidate holding all its
         bigrams a bm25 no lower than its real one (with its real length, `fts_len`).
         Candidates are scored exactly, by the exact query, in order of that bound, until
@@ -285,23 +211,21 @@ class FullText(HitSearch, Figures, Indexing):
         is the exact query for the candidates in a list (its last parameter)."""
         sources: list[str] = []
         source_params: list[Any] = []
-        parts: list[str] = []
+        lengths: list[str] = []
         for i, term in enumerate(terms):
-            indexed = _indexed(term)
+            indexed = indexed_source(term)
             if indexed is None:
-                sql, sub = self._in_space(_all_bigrams(term))
-                length = "c.fts_len"
+                sql, sub = self._in_space(all_bigrams(term))
+                lengths.append("c.fts_len")
             else:
                 sql, sub = self._in_space(indexed)
-                length = f"p{i}.dl"
+                lengths.append(f"p{i}.dl")
             on = f" ON p{i}.rid = p0.rid" if i else ""
             sources.append(f"{'JOIN ' if i else ''}{sql} AS p{i}{on}")
             source_params += sub
-            parts.append(
-                f"? * p{i}.tf * {K1 + 1} / (p{i}.tf + {K1} * (1 - {B} + {B} * {length} / ?))"
-            )
+        bound, idf_avg = score_sql(terms, weights, "p{i}.tf", lambda i: lengths[i])
         bound_sql = (
-            f"SELECT p0.rid, ({' + '.join(parts)})::float8 AS bound FROM {' '.join(sources)}"
+            f"SELECT p0.rid, ({bound}) AS bound FROM {' '.join(sources)}"
             " JOIN candidates AS c ON c.rid = p0.rid ORDER BY bound DESC, p0.rid DESC"
             " LIMIT ? OFFSET ?"
         )

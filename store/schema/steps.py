@@ -55,6 +55,19 @@ class Step:
             body(db)
 
 
+KEPT_POSTINGS = (
+    "CREATE TABLE search_terms (id INTEGER PRIMARY KEY, ws INTEGER NOT NULL,"
+    " kind TEXT NOT NULL, term TEXT NOT NULL, UNIQUE (ws, kind, term))",
+    "CREATE TABLE search_postings (term_id INTEGER NOT NULL, block INTEGER NOT NULL,"
+    " postings BLOB NOT NULL, PRIMARY KEY (term_id, block)) WITHOUT ROWID",
+)
+
+
+def _run(db: sqlite_utils.Database, statements: Iterable[str]) -> None:
+    for sql in statements:
+        db.execute(sql)
+
+
 def _sqlite(name: str, body: Callable[[sqlite_utils.Database], None]) -> Step:
     return Step(sqlite=name, pg=None, on_sqlite=body)
 
@@ -214,6 +227,10 @@ STEPS: list[Step] = [
         on_sqlite=candidate_loops.m028_candidate_loops,
         on_pg=candidate_loops.pg028_candidate_loops,
     ),
+    # Issue 39: the postings SQLite keeps for the terms each space searches, so that
+    # bm25 over every match is read from arrays (store/sqlite/kept.py). PostgreSQL keeps
+    # postings for every term already (pg_search.py).
+    _sqlite("m029_kept_postings", lambda db: _run(db, KEPT_POSTINGS)),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

@@ -22,6 +22,7 @@ bm25 query would give. Snippets and candidate fields are always read fresh.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,9 +31,11 @@ from .. import fulltext, rows
 from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
-from . import space_index
-from .connection import Connection
+from . import kept, space_index
+from .connection import BUSY_TIMEOUT_MS, Connection
 from .driver import sqlite3
+
+log = logging.getLogger("debrief.store")
 
 _Key = tuple[int, str | None, str | None, int, str]  # (ws, trigram, bigram, limit, sort)
 _Ranked = list[tuple[int, float]]
@@ -82,6 +85,7 @@ class FullText(HitSearch, Connection):
                 f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)",
                 [(rid, indexed[1]) for rid, indexed in some],
             )
+            kept.add_rows(tx.execute, ws, some)
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
@@ -113,10 +117,12 @@ class FullText(HitSearch, Connection):
             f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
             [rid, fulltext.bigrams(text)],
         )
+        kept.remove_row(tx.execute, rid)
 
     def _space_erased(self, tx: Tx, ws: int) -> None:
         """An erased space's tables go (dropped under secure_delete: their pages zeroed)."""
         space_index.drop(tx.execute, ws)
+        kept.drop_space(tx.execute, ws)
 
     @contextmanager
     def _snapshot(self) -> Iterator[tuple[bool, tuple[bytes, ...] | None]]:
@@ -145,12 +151,26 @@ class FullText(HitSearch, Connection):
         self,
         indexed: bool,
         state: tuple[bytes, ...] | None,
-        match: fulltext.Match,
+        terms: list[fulltext.Term],
         limit: int,
         sort: Sort,
+        to_keep: list[fulltext.Term],
     ) -> _Ranked:
+        match = fulltext.match_expressions(terms)
+        if match is None:
+            return []
+
         def fresh() -> _Ranked:
-            return self._ranked(match, limit, sort) if indexed else []
+            if not indexed:
+                return []
+            if sort == "relevance":
+                execute = self.db.conn.execute
+                found = kept.rank(execute, self.ws, terms, limit)
+                if found is not None:
+                    return found
+                to_keep.extend(kept.missing(execute, self.ws, terms) or [])
+            assert match is not None
+            return self._ranked(match, limit, sort)
 
         if state is None:
             return fresh()
@@ -198,11 +218,40 @@ class FullText(HitSearch, Connection):
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
-        """Ranked candidates for some terms, all read in one snapshot (and cached)."""
+        """Ranked candidates for some terms, all read in one snapshot (and cached); the
+        terms ranked by FTS5 for want of kept postings are kept afterwards."""
+        to_keep: list[fulltext.Term] = []
         with self._snapshot() as (indexed, state):
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
-                match = fulltext.match_expressions(terms)
-                return [] if match is None else self._ranked_cached(indexed, state, match, n, sort)
+                return self._ranked_cached(indexed, state, terms, n, sort, to_keep)
 
             yield ranked
+        if to_keep and state is not None:  # (not inside a transaction of the caller's)
+            self._keep(list(dict.fromkeys(to_keep)))
+
+    def _keep(self, terms: list[fulltext.Term]) -> None:
+        """Keep the postings of `terms` (kept.py), if the write lock is free now: a
+        search never waits for an index run; a later one keeps them instead. A failure
+        here costs speed, never an answer: it is logged and the search goes on."""
+        conn = self.db.conn
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return  # a writer holds the lock
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+            try:
+                if space_index.exists(conn.execute, self.ws):
+                    for term in kept.missing(conn.execute, self.ws, terms) or []:
+                        kept.keep(conn.execute, self.ws, term, self.rid_range)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error:
+            log.warning(
+                "search: could not keep the postings of %d term(s)", len(terms), exc_info=True
+            )

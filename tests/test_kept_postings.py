@@ -1,0 +1,258 @@
+"""Postings kept for the terms a space searches (issue 39, store/sqlite/kept.py): the top
+10 read from them is FTS5's exact bm25 top 10, before and after every kind of write;
+the counts a save writes are FTS5's own; a search never waits for a writer to keep a
+term; a space keeps at most `MAX_KEPT` terms; an erased space keeps none.
+
+The exact answer is bench/oracle.py's: FTS5's bm25 of every match, read without a
+LIMIT, apart from the store's ranking."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bot.cli import cli
+from bot.erasure import erase_space
+from store import bm25, fulltext, rows, term_counts
+from store.factory import is_pg_url
+from store.indexer import index_paths
+from store.sqlite import kept, space_index
+from store.sqlite.driver import sqlite3
+from store.sqlite.store import Store
+from store.workspace_models import Installation
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import corpus  # noqa: E402  (bench/corpus.py: the benchmark's transcripts)
+import oracle  # noqa: E402  (bench/oracle.py: FTS5's exact bm25)
+from run import QUERIES  # noqa: E402  (bench/run.py: the benchmark's query mixes)
+
+# Transcripts written for what the bench's corpus never holds: short Latin words, a
+# prefix, terms that overlap themselves, letters FTS5 folds to ASCII, both scripts.
+SPECIAL = {
+    "special-1.txt": "AI 平台和 ai 工具，会用 C# 与 go，也写 c++。哈哈哈哈，aaaa。模",
+    "special-2.txt": "\u212aubernetes 与 Kubernetes；\u0130nfra 与 infra，\u017fession 团队。分佈式訓練和分布式训练都做过。",
+    "special-3.txt": "TensorFlowLite 和 tensorflow，TensorFlow TensorFlow。Go 语言，AI 平台。模型模型模",
+    "special-4.txt": "café 与 cafe；哈哈哈 aaa aa。c# C# c#。平台 平台 平台。",
+}
+SPECIAL_QUERIES = [
+    "ai",
+    "c#",
+    "go",
+    "模",
+    "哈哈哈",
+    "aaa",
+    "kubernetes",
+    "infra",
+    "session",
+    "分布式训练",
+    "tensorflow",
+    "平台",
+    "café",
+    "模型 c++",
+    "ai 平台",
+]
+ALL_QUERIES = [q for qs in QUERIES.values() for q in qs] + SPECIAL_QUERIES
+
+
+def transcript(body: str) -> str:
+    return (
+        f"摘要：{body}\n岗位：工程师 从业年限：3年\n简介：{body}\n"
+        f"问题1：{body}\n考察目标：了解。\n回答：{body}\n点评：{body}\n"
+    )
+
+
+def write_corpus(folder: Path, n: int, seed: int) -> None:
+    corpus.generate(n, folder, seed=seed, workers=1)
+    for name, body in SPECIAL.items():
+        (folder / name).write_text(transcript(body), encoding="utf-8")
+
+
+def debrief(*args: str) -> Any:
+    result = CliRunner().invoke(cli, list(args), env={"DEBRIEF_LOCALE": "en"})
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout) if "--json" in args else result.output
+
+
+def exact(db: str, query: str) -> list[str]:
+    conn = sqlite3.connect(db)
+    try:
+        id_of = dict(conn.execute("SELECT rid, id FROM candidates").fetchall())
+        return [id_of[r] for r in oracle.exact_top(conn, query)]
+    finally:
+        conn.close()
+
+
+def searched(db: str, query: str) -> list[str]:
+    hits = debrief("search", *query.split(), "--db", db, "--json")
+    return [h["id"] for h in hits if not h["partial"]]
+
+
+@pytest.mark.both_backends
+def test_kept_terms_give_the_exact_top_10_before_and_after_every_write(
+    db_target: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "corpus"
+    write_corpus(folder, 120, seed=0)
+    reference = db_target if not is_pg_url(db_target) else str(tmp_path / "oracle.db")
+    dbs = list(dict.fromkeys((reference, db_target)))
+    for db in dbs:
+        debrief("index", str(folder), "--db", db, "--json")
+    for query in ALL_QUERIES:
+        top = exact(reference, query)
+        assert searched(db_target, query) == top, query  # ranked by FTS5, then kept
+        assert searched(db_target, query) == top, query  # ranked from the kept postings
+    if db_target == reference:
+        (kept_count,) = sqlite3.connect(reference).execute("SELECT count(*) FROM search_terms")
+        assert kept_count[0] > 20
+    # new files, changed files, a forgotten candidate: every kind of write
+    write_corpus(tmp_path / "more", 40, seed=1)
+    for path in sorted((tmp_path / "more").iterdir())[:40]:
+        shutil.copy(path, folder / f"more-{path.name}")
+    for path in sorted(folder.glob("*.txt"))[:6]:
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text + "\nTensorFlow TensorFlow 模型 ai 平台 哈哈哈哈\n", encoding="utf-8")
+    for db in dbs:
+        debrief("index", str(folder), "--db", db, "--json")
+        found = debrief("list", "--db", db, "--json")
+        victim = sorted(c["id"] for c in found)[7]  # ids follow the files: the same in both
+        debrief("forget", victim, "--yes", "--db", db)
+    for query in ALL_QUERIES:
+        assert searched(db_target, query) == exact(reference, query), query
+
+
+# -- SQLite's own: the kept postings themselves ------------------------------------------
+
+
+@pytest.fixture
+def indexed(tmp_path: Path) -> Iterator[Store]:
+    folder = tmp_path / "corpus"
+    write_corpus(folder, 60, seed=2)
+    store = Store(tmp_path / "kept.db")
+    assert not index_paths(store, [folder]).failed
+    yield store
+    store.close()
+
+
+def fts5_counts(store: Store, term: fulltext.Term) -> dict[int, tuple[int, int]]:
+    """{rid: (instances, size)} of a term as FTS5 sees it, from its own bm25."""
+    conn = store.db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        assert kept.keep(conn.execute, 0, term, store.rid_range)
+        (term_id,) = conn.execute("SELECT max(id) FROM search_terms").fetchone()
+        rids, freqs, sizes = kept._postings(conn.execute, term_id)
+    finally:
+        conn.execute("ROLLBACK")
+    return {int(r): (int(f), int(s)) for r, f, s in zip(rids, freqs, sizes, strict=True)}
+
+
+def test_the_counts_a_save_writes_are_fts5s_own(indexed: Store) -> None:
+    texts = {}
+    for row in indexed.db.execute(
+        "SELECT rid, position, intro, summary, verdict, name, interviewers FROM candidates"
+    ).fetchall():
+        questions = space_index.indexed_questions(indexed.db.execute, row[0])
+        text = fulltext.doc_text(
+            row[1], row[2], row[3], questions, row[4], row[5], rows.names(row[6])
+        )
+        texts[row[0]] = (text, fulltext.bigrams(text))
+    terms = {t for q in ALL_QUERIES for t in fulltext.terms(q) if term_counts.keepable(t)}
+    assert {term_counts.kind_of(t) for t in terms} == {"trigram", "bigram", "prefix", "short"}
+    listed = [(i, term_counts.kind_of(t), t.text) for i, t in enumerate(sorted(terms, key=str))]
+    counted = {rid: term_counts.count(text, row, listed) for rid, (text, row) in texts.items()}
+    for i, _kind, _text in listed:
+        term = sorted(terms, key=str)[i]
+        ours = {
+            rid: (c.found[i], c.trigram_size if term.kind == "trigram" else c.bigram_size)
+            for rid, c in counted.items()
+            if i in c.found
+        }
+        assert ours == fts5_counts(indexed, term), term
+
+
+def test_a_term_outside_ascii_and_cjk_is_ranked_by_fts5(indexed: Store) -> None:
+    assert not term_counts.keepable(fulltext.terms("café")[0])
+    assert [h.id for h in indexed.search("café")]
+    assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
+
+
+def test_a_search_never_waits_for_a_writer_to_keep_a_term(indexed: Store) -> None:
+    rid_of = {r[1]: r[0] for r in indexed.db.execute("SELECT rid, id FROM candidates")}
+    other = sqlite3.connect(str(indexed.path))
+    other.execute("BEGIN IMMEDIATE")  # an index run holds the write lock
+    try:
+        hits = indexed.search("TensorFlow", snippets=False)
+        assert [rid_of[h.id] for h in hits] == oracle.exact_top(indexed.db, "TensorFlow")
+        assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    indexed.clear_search_cache()
+    indexed.search("TensorFlow")
+    assert indexed.db.execute("SELECT term FROM search_terms").fetchall() == [("tensorflow",)]
+
+
+def test_the_oldest_kept_terms_make_room(indexed: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kept, "MAX_KEPT", 3)
+    for query in ("模型", "数据", "优化", "框架", "并行"):
+        indexed.search(query)
+    left = [r[0] for r in indexed.db.execute("SELECT term FROM search_terms ORDER BY id")]
+    assert left == ["优化", "框架", "并行"]
+    ids = {r[0] for r in indexed.db.execute("SELECT id FROM search_terms")}
+    held = {r[0] for r in indexed.db.execute("SELECT DISTINCT term_id FROM search_postings")}
+    assert held == ids
+
+
+def iso(**delta: float) -> str:
+    return (datetime.now(UTC) + timedelta(**delta)).isoformat(timespec="microseconds")
+
+
+def test_an_erased_space_keeps_no_term(tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    write_corpus(folder, 20, seed=3)
+    store = Store(tmp_path / "spaces.db")
+    try:
+        ws = store.save_installation(
+            Installation(
+                enterprise_id=None,
+                team_id="T0009",
+                team_name="t",
+                bot_id="B9",
+                bot_user_id="U9",
+                bot_token_enc="x",
+            )
+        )
+        view = store.in_workspace(ws)
+        assert not index_paths(view, [folder]).failed
+        assert view.search("TensorFlow") and view.search("模型")
+        assert (
+            store.db.execute("SELECT count(*) FROM search_terms WHERE ws = ?", [ws]).fetchone()[0]
+            == 2
+        )
+        assert store.uninstall("T0009", iso(seconds=-1))
+        workspace = store.workspace_of("T0009")
+        assert workspace is not None
+        assert erase_space(store, workspace, "debrief").finished
+        assert store.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
+        assert store.db.execute("SELECT count(*) FROM search_postings").fetchone()[0] == 0
+    finally:
+        store.close()
+
+
+def test_equal_scores_rank_the_newest_first() -> None:
+    rids = np.array([5, 9, 7, 3, 8], dtype=np.int64)
+    scores = np.array([-1.0, -2.0, -2.0, -2.0, -0.5])
+    assert [r for r, _s in bm25.best(rids, scores, 2)] == [9, 7]
+    assert [r for r, _s in bm25.best(rids, scores, 4)] == [9, 7, 3, 5]
+    assert bm25.best(rids, scores, 0) == []

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from bot.cli import cli
 from bot.erasure import erase_space
-from store import bm25, fulltext, rows, term_counts
+from store import bm25, fulltext, kept_postings, rows, term_counts
 from store.factory import is_pg_url
 from store.indexer import index_paths
 from store.sqlite import kept, space_index
@@ -151,7 +151,7 @@ def fts5_counts(store: Store, term: fulltext.Term) -> dict[int, tuple[int, int]]
     try:
         assert kept.keep(conn.execute, 0, term, store.rid_range)
         (term_id,) = conn.execute("SELECT max(id) FROM search_terms").fetchone()
-        rids, freqs, sizes = kept._postings(conn.execute, term_id)
+        rids, freqs, sizes = kept_postings._postings(conn.execute, term_id)
     finally:
         conn.execute("ROLLBACK")
     return {int(r): (int(f), int(s)) for r, f, s in zip(rids, freqs, sizes, strict=True)}
@@ -204,7 +204,7 @@ def test_a_search_never_waits_for_a_writer_to_keep_a_term(indexed: Store) -> Non
 
 
 def test_the_oldest_kept_terms_make_room(indexed: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kept, "MAX_KEPT", 3)
+    monkeypatch.setattr(kept_postings, "MAX_KEPT", 3)
     for query in ("模型", "数据", "优化", "框架", "并行"):
         indexed.search(query)
     left = [r[0] for r in indexed.db.execute("SELECT term FROM search_terms ORDER BY id")]

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .. import fulltext, rows
+from .. import fulltext, kept_postings, rows
 from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
@@ -85,7 +85,7 @@ class FullText(HitSearch, Connection):
                 f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)",
                 [(rid, indexed[1]) for rid, indexed in some],
             )
-            kept.add_rows(tx.execute, ws, some)
+            kept_postings.add_rows(tx.execute, ws, [(rid, t, row) for rid, (t, row) in some])
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """Contentless FTS5 forgets a row only when told exactly what it indexed."""
@@ -117,12 +117,12 @@ class FullText(HitSearch, Connection):
             f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
             [rid, fulltext.bigrams(text)],
         )
-        kept.remove_row(tx.execute, rid)
+        kept_postings.remove_row(tx.execute, rid)
 
     def _space_erased(self, tx: Tx, ws: int) -> None:
         """An erased space's tables go (dropped under secure_delete: their pages zeroed)."""
         space_index.drop(tx.execute, ws)
-        kept.drop_space(tx.execute, ws)
+        kept_postings.drop_space(tx.execute, ws)
 
     @contextmanager
     def _snapshot(self) -> Iterator[tuple[bool, tuple[bytes, ...] | None]]:
@@ -165,10 +165,11 @@ class FullText(HitSearch, Connection):
                 return []
             if sort == "relevance":
                 execute = self.db.conn.execute
-                found = kept.rank(execute, self.ws, terms, limit)
+                figures = kept.figures(execute, self.ws)
+                found = kept_postings.rank(execute, self.ws, terms, limit, figures)
                 if found is not None:
                     return found
-                to_keep.extend(kept.missing(execute, self.ws, terms) or [])
+                to_keep.extend(kept_postings.missing(execute, self.ws, terms) or [])
             assert match is not None
             return self._ranked(match, limit, sort)
 
@@ -245,7 +246,7 @@ class FullText(HitSearch, Connection):
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
             try:
                 if space_index.exists(conn.execute, self.ws):
-                    for term in kept.missing(conn.execute, self.ws, terms) or []:
+                    for term in kept_postings.missing(conn.execute, self.ws, terms) or []:
                         kept.keep(conn.execute, self.ws, term, self.rid_range)
                 conn.execute("COMMIT")
             except BaseException:

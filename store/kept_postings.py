@@ -84,7 +84,9 @@ def add_rows(execute: Execute, ws: int, found: Sequence[tuple[int, str, str]]) -
 
 
 def remove_row(execute: Execute, rid: int) -> None:
-    """A row leaves its space's FTS5 tables: it leaves the kept terms' postings too."""
+    """A row leaves its space's full-text index: it leaves the kept terms' postings too.
+    A term it was the last match of goes with it: a search for a forgotten candidate's
+    name is not kept after them."""
     terms = kept_terms(execute, rid >> SPACE_BITS)
     if not terms:
         return
@@ -97,8 +99,16 @@ def remove_row(execute: Execute, rid: int) -> None:
     ).fetchall():
         postings = np.frombuffer(blob, dtype=POSTING)
         kept = postings[postings["off"] != off]
-        if len(kept) != len(postings):
-            _write_block(execute, term_id, block, kept)
+        if len(kept) == len(postings):
+            continue
+        _write_block(execute, term_id, block, kept)
+        if (
+            not len(kept)
+            and not execute(
+                "SELECT 1 FROM search_postings WHERE term_id = ? LIMIT 1", [term_id]
+            ).fetchone()
+        ):
+            execute("DELETE FROM search_terms WHERE id = ?", [term_id])
 
 
 def drop_space(execute: Execute, ws: int) -> None:

@@ -15,7 +15,8 @@ arrays instead of FTS5's position lists. Those counts must be FTS5's own:
   term counts its tokens, a one-character one (a prefix query, `"模"*`) the tokens
   that start with it, a short Latin word its own;
 - a row's size is its token count: the text's characters less two for the trigram
-  table (one token a character, but for the last two), the row's tokens for the other.
+  table (one token a character, but for the last two; a NUL is skipped), the row's
+  tokens for the other.
 
 Only terms made of ASCII and CJK characters are kept (`keepable`): those are the ones
 whose folding both sides agree on. tests/test_kept_postings.py checks every count
@@ -36,9 +37,10 @@ from .fulltext import CJK_RANGES, Term
 
 _KEEPABLE = re.compile(f"^[\\x21-\\x7e{CJK_RANGES}]+$")
 # Where Python's lower() and FTS5's folding part for a character that is, or becomes,
-# ASCII or CJK: FTS5 folds ſ to s, and leaves İ (which Python lowers to i and a dot).
-# With these two, both agree on every BMP character (checked against fts5vocab).
-_FOLD = str.maketrans({"\u017f": "s", "\u0130": "\x00"})
+# ASCII or CJK: FTS5 folds ſ to s, and leaves İ (which Python lowers to i and a dot; here
+# U+FFFD, which no kept term holds). With these two, both agree on every character but
+# NUL, which the trigram tokenizer skips (the characters either side of it meet).
+_FOLD = str.maketrans({"\u017f": "s", "\u0130": "\ufffd"})
 
 
 def keepable(term: Term) -> bool:
@@ -77,6 +79,7 @@ def count(text: str, bigram_row: str, terms: Sequence[tuple[int, str, str]]) -> 
     """The counts of `terms` ((id, kind, text) with `kind_of`'s kinds) in a candidate's
     indexed text (`fulltext.doc_text`) and its bigram row (`fulltext.bigrams`)."""
     found: dict[int, int] = {}
+    text = text.replace("\x00", "")  # as the trigram tokenizer reads it
     substrings = [(i, t) for i, k, t in terms if k == "trigram" or (k == "bigram" and len(t) == 2)]
     if substrings:
         patterns = tuple(sorted({t for _i, t in substrings}))

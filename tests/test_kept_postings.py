@@ -44,6 +44,8 @@ SPECIAL = {
     "special-2.txt": "\u212aubernetes 与 Kubernetes；\u0130nfra 与 infra，\u017fession 团队。分佈式訓練和分布式训练都做过。",
     "special-3.txt": "TensorFlowLite 和 tensorflow，TensorFlow TensorFlow。Go 语言，AI 平台。模型模型模",
     "special-4.txt": "café 与 cafe；哈哈哈 aaa aa。c# C# c#。平台 平台 平台。",
+    # FTS5's trigram tokenizer skips a NUL: the letters either side of it meet
+    "special-5.txt": "Tensor\x00Flow 与 TensorFlow，分布式训练。",
 }
 SPECIAL_QUERIES = [
     "ai",
@@ -75,7 +77,9 @@ def transcript(body: str) -> str:
 def write_corpus(folder: Path, n: int, seed: int) -> None:
     corpus.generate(n, folder, seed=seed, workers=1)
     for name, body in SPECIAL.items():
-        (folder / name).write_text(transcript(body), encoding="utf-8")
+        # a NUL gets in through UTF-16 only (a UTF-8 file with one is refused as binary)
+        encoding = "utf-16" if "\x00" in body else "utf-8"
+        (folder / name).write_text(transcript(body), encoding=encoding)
 
 
 def debrief(*args: str) -> Any:
@@ -203,6 +207,36 @@ def test_a_search_never_waits_for_a_writer_to_keep_a_term(indexed: Store) -> Non
     assert indexed.db.execute("SELECT term FROM search_terms").fetchall() == [("tensorflow",)]
 
 
+def test_postings_read_before_a_write_are_not_kept(
+    indexed: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A term's postings are read in the search's snapshot, then written under the lock:
+    if a save reached the index in between, they would miss it, so they are not kept."""
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "late.txt").write_text(transcript("TensorFlow TensorFlow TensorFlow"), "utf-8")
+    real = kept.build
+    other = Store(indexed.path)
+
+    def build_then_a_save(*args: Any) -> Any:
+        built = real(*args)
+        assert not index_paths(other, [extra]).failed  # another process's save
+        return built
+
+    monkeypatch.setattr(kept, "build", build_then_a_save)
+    indexed.search("TensorFlow")
+    assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
+    monkeypatch.setattr(kept, "build", real)
+    other.close()
+    indexed.clear_search_cache()
+    indexed.search("TensorFlow")  # kept now, the late transcript among its postings
+    indexed.clear_search_cache()
+    rid_of = {r[1]: r[0] for r in indexed.db.execute("SELECT rid, id FROM candidates")}
+    hits = indexed.search("TensorFlow", snippets=False)
+    assert [rid_of[h.id] for h in hits] == oracle.exact_top(indexed.db, "TensorFlow")
+    assert "late" in {h.id for h in indexed.search("TensorFlow", limit=1000)}
+
+
 def test_the_oldest_kept_terms_make_room(indexed: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kept_postings, "MAX_KEPT", 3)
     for query in ("模型", "数据", "优化", "框架", "并行"):
@@ -248,6 +282,19 @@ def test_an_erased_space_keeps_no_term(tmp_path: Path) -> None:
         assert store.db.execute("SELECT count(*) FROM search_postings").fetchone()[0] == 0
     finally:
         store.close()
+
+
+def test_a_forgotten_candidate_s_own_terms_are_not_kept_after_them(indexed: Store) -> None:
+    rid_of = {r[1]: r[0] for r in indexed.db.execute("SELECT rid, id FROM candidates")}
+    assert [h.id for h in indexed.search("infra")] == ["special-2"]
+    assert indexed.search("TensorFlow")
+    assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 2
+    assert indexed.forget("special-2")
+    assert [r[0] for r in indexed.db.execute("SELECT term FROM search_terms")] == ["tensorflow"]
+    indexed.clear_search_cache()
+    assert indexed.search("infra") == []
+    hits = indexed.search("TensorFlow", snippets=False)
+    assert [rid_of[h.id] for h in hits] == oracle.exact_top(indexed.db, "TensorFlow")
 
 
 def test_equal_scores_rank_the_newest_first() -> None:

@@ -12,6 +12,7 @@ posting is dropped after any step (migrations.py) and searches keep them again.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import numpy as np
 
@@ -53,9 +54,13 @@ def averages(execute: Execute, table: str) -> tuple[int, int]:
     return (found[0], sum(found[1:])) if found else (0, 0)
 
 
-def keep(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> bool:
-    """Keep `term`'s postings in space `ws` (inside the caller's write transaction);
-    False when FTS5's scores could not be turned back into counts exactly."""
+Built = tuple[Term, Any, Any, Any]  # (term, rids, instances, lengths)
+
+
+def build(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> Built | None:
+    """`term`'s postings in space `ws`, read (nothing written) from FTS5's bm25 of the
+    term alone over every match; None when FTS5's scores could not be turned back into
+    counts exactly (then the term is not kept)."""
     kind = term_counts.kind_of(term)
     table = space_index.tables(ws)[kept_postings.table_of(kind)]
     expression = match_expressions([term])
@@ -72,17 +77,26 @@ def keep(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> b
     scores = np.array([r[1] for r in found], dtype=np.float64)
     sizes = np.array([_varint(r[2]) for r in found], dtype=np.float64)
     n_rows, tokens = averages(execute, table)
-    if len(found):
-        avgdl = bm25.average_size(n_rows, tokens)
-        weight = bm25.idf(n_rows, len(found))
-        freqs = bm25.invert(scores, sizes, avgdl, weight)
-        again = bm25.table_score([bm25.phrase_part(weight, freqs.astype(np.float64), sizes, avgdl)])
-        if not np.array_equal(again, scores) or bool((freqs < 1).any()):
-            log.warning("search: FTS5's scores of %r are not bm25's; not kept", term.text)
-            return False
-    else:
-        freqs = np.zeros(0, dtype=np.int64)
-    kept_postings.store_term(execute, ws, term, rids, freqs, sizes.astype(np.uint32))
+    if not found:
+        return term, rids, np.zeros(0, dtype=np.int64), sizes.astype(np.uint32)
+    if n_rows < len(found):
+        return None
+    avgdl = bm25.average_size(n_rows, tokens)
+    weight = bm25.idf(n_rows, len(found))
+    freqs = bm25.invert(scores, sizes, avgdl, weight)
+    again = bm25.table_score([bm25.phrase_part(weight, freqs.astype(np.float64), sizes, avgdl)])
+    if not np.array_equal(again, scores) or bool((freqs < 1).any()):
+        log.warning("search: FTS5's scores of %r are not bm25's; not kept", term.text)
+        return None
+    return term, rids, freqs, sizes.astype(np.uint32)
+
+
+def keep(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> bool:
+    """Build `term`'s postings and keep them, inside the caller's write transaction."""
+    built = build(execute, ws, term, rid_range)
+    if built is None:
+        return False
+    kept_postings.store_term(execute, ws, *built)
     return True
 
 

@@ -219,40 +219,67 @@ class FullText(HitSearch, Connection):
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
-        """Ranked candidates for some terms, all read in one snapshot (and cached); the
-        terms ranked by FTS5 for want of kept postings are kept afterwards."""
+        """Ranked candidates for some terms, all read in one snapshot (and cached). The
+        postings of the terms FTS5 ranked for want of kept ones are read in the same
+        snapshot, then kept (`_keep`)."""
         to_keep: list[fulltext.Term] = []
+        built: list[kept.Built] = []
         with self._snapshot() as (indexed, state):
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
                 return self._ranked_cached(indexed, state, terms, n, sort, to_keep)
 
             yield ranked
-        if to_keep and state is not None:  # (not inside a transaction of the caller's)
-            self._keep(list(dict.fromkeys(to_keep)))
+            if to_keep and indexed and state is not None:  # (not in a caller's transaction)
+                built = self._build(list(dict.fromkeys(to_keep)))
+        if built and state is not None:
+            self._keep(built, state)
 
-    def _keep(self, terms: list[fulltext.Term]) -> None:
-        """Keep the postings of `terms` (kept.py), if the write lock is free now: a
-        search never waits for an index run; a later one keeps them instead. A failure
-        here costs speed, never an answer: it is logged and the search goes on."""
+    def _build(self, terms: list[fulltext.Term]) -> list[kept.Built]:
+        """The postings of `terms`, read in the search's snapshot; a failure here costs
+        speed, never an answer: it is logged and the search goes on."""
+        found = []
+        try:
+            for term in terms:
+                built = kept.build(self.db.conn.execute, self.ws, term, self.rid_range)
+                if built is not None:
+                    found.append(built)
+        except Exception:
+            log.warning("search: could not read the postings of %r", terms, exc_info=True)
+            return []
+        return found
+
+    def _keep(self, built: list[kept.Built], state: tuple[bytes, ...]) -> None:
+        """Keep postings read in a snapshot whose full-text state was `state`, if the write
+        lock is free now and no write has reached the index since: a search never waits
+        for a writer, and holds the lock only to write the postings it read before."""
         conn = self.db.conn
         try:
             conn.execute("PRAGMA busy_timeout = 0")
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError:
-                return  # a writer holds the lock
+                return  # a writer holds the lock: a later search keeps them
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
             try:
-                if space_index.exists(conn.execute, self.ws):
-                    for term in kept_postings.missing(conn.execute, self.ws, terms) or []:
-                        kept.keep(conn.execute, self.ws, term, self.rid_range)
+                now = tuple(bytes(r[0]) for r in conn.execute(space_index.state_sql(self.ws)))
+                if now == state:  # else a write came between: a later search keeps them
+                    wanted = {
+                        t.text
+                        for t in kept_postings.missing(conn.execute, self.ws, [b[0] for b in built])
+                        or []
+                    }
+                    for term, rids, freqs, sizes in built:
+                        if term.text in wanted:
+                            kept_postings.store_term(
+                                conn.execute, self.ws, term, rids, freqs, sizes
+                            )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
-        except sqlite3.Error:
+        except Exception:
             log.warning(
-                "search: could not keep the postings of %d term(s)", len(terms), exc_info=True
+                "search: could not keep the postings of %d term(s)", len(built), exc_info=True
             )

@@ -223,6 +223,8 @@ def rank(
             if table != t:
                 continue
             n_rows, avgdl = stats[t]
+            if len(term_rids) > n_rows:
+                return None  # figures older than the postings: the backend's query answers
             at = np.searchsorted(term_rids, rids)
             weight = bm25.idf(n_rows, len(term_rids))
             parts.append(bm25.phrase_part(weight, freqs[at], sizes[at], avgdl))

@@ -12,19 +12,22 @@ import json
 import shutil
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import psycopg
 import pytest
 from click.testing import CliRunner
 
 from bot.cli import cli
 from bot.erasure import erase_space
 from store import bm25, fulltext, kept_postings, rows, term_counts
-from store.factory import is_pg_url
+from store.factory import is_pg_url, open_store
 from store.indexer import index_paths
+from store.pg import kept as pg_kept
 from store.sqlite import kept, space_index
 from store.sqlite.driver import sqlite3
 from store.sqlite.store import Store
@@ -116,9 +119,11 @@ def test_kept_terms_give_the_exact_top_10_before_and_after_every_write(
         top = exact(reference, query)
         assert searched(db_target, query) == top, query  # ranked by FTS5, then kept
         assert searched(db_target, query) == top, query  # ranked from the kept postings
-    if db_target == reference:
-        (kept_count,) = sqlite3.connect(reference).execute("SELECT count(*) FROM search_terms")
-        assert kept_count[0] > 20
+    opened = open_store(db_target)
+    try:  # the second search of each query was answered from kept postings
+        assert int(opened._scalar("SELECT count(*) FROM search_terms")) > 20
+    finally:
+        opened.close()
     # new files, changed files, a forgotten candidate: every kind of write
     write_corpus(tmp_path / "more", 40, seed=1)
     for path in sorted((tmp_path / "more").iterdir())[:40]:
@@ -191,50 +196,85 @@ def test_a_term_outside_ascii_and_cjk_is_ranked_by_fts5(indexed: Store) -> None:
     assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
 
 
-def test_a_search_never_waits_for_a_writer_to_keep_a_term(indexed: Store) -> None:
-    rid_of = {r[1]: r[0] for r in indexed.db.execute("SELECT rid, id FROM candidates")}
-    other = sqlite3.connect(str(indexed.path))
-    other.execute("BEGIN IMMEDIATE")  # an index run holds the write lock
+@contextmanager
+def writer_at_work(db: str) -> Iterator[None]:
+    """Another process in the middle of a save: SQLite's write lock; on PostgreSQL the
+    `fts_version` row every full-text write takes first (pg008)."""
+    if is_pg_url(db):
+        conn = psycopg.connect(db, autocommit=False)
+        conn.execute("UPDATE fts_version SET version = version")
+        try:
+            yield
+        finally:
+            conn.rollback()
+            conn.close()
+        return
+    other = sqlite3.connect(db)
+    other.execute("BEGIN IMMEDIATE")
     try:
-        hits = indexed.search("TensorFlow", snippets=False)
-        assert [rid_of[h.id] for h in hits] == oracle.exact_top(indexed.db, "TensorFlow")
-        assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
+        yield
     finally:
         other.execute("ROLLBACK")
         other.close()
-    indexed.clear_search_cache()
-    indexed.search("TensorFlow")
-    assert indexed.db.execute("SELECT term FROM search_terms").fetchall() == [("tensorflow",)]
 
 
+def kept_count(store: Any) -> int:
+    return int(store._scalar("SELECT count(*) FROM search_terms"))
+
+
+@pytest.mark.both_backends
+def test_a_search_never_waits_for_a_writer_to_keep_a_term(db_target: str, tmp_path: Path) -> None:
+    folder = tmp_path / "corpus"
+    write_corpus(folder, 30, seed=4)
+    store = open_store(db_target)
+    try:
+        assert not index_paths(store, [folder]).failed
+        with writer_at_work(db_target):
+            first = [h.id for h in store.search("TensorFlow")]
+            assert kept_count(store) == 0
+        store.clear_search_cache()
+        assert [h.id for h in store.search("TensorFlow")] == first  # and now kept
+        assert kept_count(store) == 1
+        store.clear_search_cache()
+        assert [h.id for h in store.search("TensorFlow")] == first  # from the kept postings
+    finally:
+        store.close()
+
+
+@pytest.mark.both_backends
 def test_postings_read_before_a_write_are_not_kept(
-    indexed: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A term's postings are read in the search's snapshot, then written under the lock:
-    if a save reached the index in between, they would miss it, so they are not kept."""
-    extra = tmp_path / "extra"
+    """A term's postings are read in the search's snapshot, then written: if a save
+    reached the index in between, they would miss it, so they are not kept."""
+    folder, extra = tmp_path / "corpus", tmp_path / "extra"
+    write_corpus(folder, 30, seed=5)
     extra.mkdir()
     (extra / "late.txt").write_text(transcript("TensorFlow TensorFlow TensorFlow"), "utf-8")
-    real = kept.build
-    other = Store(indexed.path)
+    store, other = open_store(db_target), open_store(db_target)
+    module: Any = pg_kept if is_pg_url(db_target) else kept
+    real = module.build
 
     def build_then_a_save(*args: Any) -> Any:
         built = real(*args)
         assert not index_paths(other, [extra]).failed  # another process's save
         return built
 
-    monkeypatch.setattr(kept, "build", build_then_a_save)
-    indexed.search("TensorFlow")
-    assert indexed.db.execute("SELECT count(*) FROM search_terms").fetchone()[0] == 0
-    monkeypatch.setattr(kept, "build", real)
-    other.close()
-    indexed.clear_search_cache()
-    indexed.search("TensorFlow")  # kept now, the late transcript among its postings
-    indexed.clear_search_cache()
-    rid_of = {r[1]: r[0] for r in indexed.db.execute("SELECT rid, id FROM candidates")}
-    hits = indexed.search("TensorFlow", snippets=False)
-    assert [rid_of[h.id] for h in hits] == oracle.exact_top(indexed.db, "TensorFlow")
-    assert "late" in {h.id for h in indexed.search("TensorFlow", limit=1000)}
+    try:
+        assert not index_paths(store, [folder]).failed
+        monkeypatch.setattr(module, "build", build_then_a_save)
+        store.search("TensorFlow")
+        assert kept_count(store) == 0
+        monkeypatch.setattr(module, "build", real)
+        store.clear_search_cache()
+        fresh = [h.id for h in store.search("TensorFlow")]  # kept now, the late one in it
+        assert kept_count(store) == 1
+        store.clear_search_cache()
+        assert [h.id for h in store.search("TensorFlow")] == fresh
+        assert "late" in {h.id for h in store.search("TensorFlow", limit=1000)}
+    finally:
+        store.close()
+        other.close()
 
 
 def test_the_oldest_kept_terms_make_room(indexed: Store, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ import math
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -251,13 +252,25 @@ def test_a_search_is_cached_until_any_replica_changes_the_index(
 ) -> None:
     a, b = replicas
     computed: list[str] = []
-    real = PgStore._ranked
+    real, real_kept = PgStore._ranked, PgStore._kept_ranked
+    inside: list[bool] = []
 
+    # a ranking computed (not cached): from the kept postings or by the ranking SQL
     def counting(self: PgStore, terms: list, limit: int, sort: Sort) -> list:  # type: ignore[type-arg]
-        computed.append(" ".join(t.text for t in terms))
+        if not inside:
+            computed.append(" ".join(t.text for t in terms))
         return real(self, terms, limit, sort)
 
+    def counting_kept(self: PgStore, terms: list, *args: Any) -> list:  # type: ignore[type-arg]
+        computed.append(" ".join(t.text for t in terms))
+        inside.append(True)
+        try:
+            return real_kept(self, terms, *args)
+        finally:
+            inside.pop()
+
     monkeypatch.setattr(PgStore, "_ranked", counting)
+    monkeypatch.setattr(PgStore, "_kept_ranked", counting_kept)
     first = [h.id for h in a.search("模型")]
     assert first and [h.id for h in a.search("模型")] == first
     assert computed == ["模型"]  # the second answer came from the cache

@@ -189,6 +189,7 @@ class PgConnection(Base):
                     rows.write(conn)
                 except ValueError as exc:  # a value psycopg cannot send
                     raise UnstorableError(exc) from exc
+                self._batch_written(conn, rows)
                 conn.execute("COMMIT")
 
         def tick() -> None:
@@ -210,6 +211,10 @@ class PgConnection(Base):
             raise
         finally:
             self._local.rows = None
+
+    def _batch_written(self, conn: Any, rows: Rows) -> None:
+        """A batch's frequency rows were just written, before its commit (the full-text
+        part of the store adds what goes with them)."""
 
     def batch_rows(self) -> Rows | None:
         """The frequency rows of this thread's open batch (None outside a batch)."""

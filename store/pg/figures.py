@@ -1,31 +1,37 @@
 """The figures bm25 takes from the corpus on PostgreSQL, each data space's own: its
 document count and average lengths, each term's idf, and the rid range that keeps a
 query to the space (base.py SPACE_BITS). One company's transcripts never move another's
-order. Counted at search time and cached a minute, per space; how a term's documents are
-counted is the ranking's (`_count_idf`, search.py).
+order. Counted at search time and kept, per space, while the index's `fts_version` stays (any
+write moves it); how a term's documents are counted is the ranking's (`_count_idf`,
+search.py).
 """
 
 from __future__ import annotations
 
-import time
 from abc import abstractmethod
 from typing import Any
 
 from ..fulltext import Term
 from .connection import PgConnection
 
-_STATS_TTL_S = 60.0
-
 
 class Figures(PgConnection):
     """bm25's corpus figures of this data space, cached."""
 
+    def _version(self) -> int:
+        """The full-text index's `fts_version` in this snapshot: any save or delete on any
+        replica moves it (pg008)."""
+        row = self._one("SELECT version FROM fts_version")
+        return int(row[0]) if row else -1
+
     def _corpus(self) -> tuple[int, float, float]:
         """(documents, average trigram-side length, average terms length) of this data
-        space, as FTS5 counts them, cached a minute (each space its own)."""
+        space, as FTS5 counts them; kept while the index's version stays (each space its
+        own), so they always agree with the postings read in the same snapshot."""
         corpora: dict[int, tuple[float, int, float, float]] = self._shared.corpus
         cached = corpora.get(self.ws)
-        if cached is None or time.monotonic() - cached[0] > _STATS_TTL_S:
+        version = self._version()
+        if cached is None or cached[0] != version:
             # FTS5's avgdl: its tables' total tokens over their rows, one float division
             # (a trigram side's tokens: the text's characters less two)
             row = self._one(
@@ -35,25 +41,26 @@ class Figures(PgConnection):
                 f" FROM candidates WHERE {self.space}"
             )
             assert row is not None
-            cached = (time.monotonic(), int(row[0]), float(row[1]), float(row[2]))
+            cached = (version, int(row[0]), float(row[1]), float(row[2]))
             if len(corpora) > 10_000:
                 corpora.clear()
             corpora[self.ws] = cached
         return cached[1], cached[2] or 1.0, cached[3] or 1.0
 
     def _idf(self, term: Term, n: int) -> float:
-        """FTS5's idf of a term in this data space; document frequencies are cached a
-        minute per space and term, as the corpus figures are (counting a common term's
-        matches costs as much as ranking them)."""
+        """FTS5's idf of a term in this data space; document frequencies are kept per
+        space and term while the index's version stays, as the corpus figures are
+        (counting a common term's matches costs as much as ranking them)."""
         cache: dict[tuple[int, Term], tuple[float, float]] = self._shared.idf
         key = (self.ws, term)
         hit = cache.get(key)
-        if hit is not None and time.monotonic() - hit[0] < _STATS_TTL_S:
+        version = self._version()
+        if hit is not None and hit[0] == version:
             return hit[1]
         idf = self._count_idf(term, n)
         if len(cache) > 10_000:
             cache.clear()
-        cache[key] = (time.monotonic(), idf)
+        cache[key] = (version, idf)
         return idf
 
     @abstractmethod

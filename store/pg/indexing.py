@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import Tx
+from .. import kept_postings
+from ..base import SPACE_BITS, Tx
 from .connection import PgConnection
 from .postings import Rows, text_array
 
@@ -45,26 +46,52 @@ class Indexing(PgConnection):
         return columns, (fts, counted)
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
-        """Nothing to do: the old frequency rows go with the update (triggers, see
-        store/schema/pg_search.py)."""
+        """The old frequency rows go with the update (triggers, see
+        store/schema/pg_search.py); the kept postings (store/kept_postings.py) are
+        taken out here."""
+        row = tx.execute(
+            f"SELECT rid FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
+        ).fetchone()
+        if row is not None:
+            self._unindex(tx, int(row[0]))
 
     def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
-        """The new frequency rows are written now, or with the batch, last: a save that
-        failed before leaves none behind."""
+        """The new frequency rows (and kept postings) are written now, or with the batch,
+        last: a save that failed before leaves none behind."""
         fts, counted = prepared
         batch = self.batch_rows()
         pending = Rows() if batch is None else batch
         pending.add(rid, counted.counts, counted.tokens, fts)
         if batch is None:
             pending.write(tx.conn)
+            self._keep_rows(tx.execute, pending.take_texts())
+
+    def _batch_written(self, conn: Any, rows: Rows) -> None:
+        """A batch's rows were just written: their kept postings too."""
+
+        def execute(sql: str, params: Any = ()) -> Any:
+            return conn.execute(self.engine.convert(sql), params)
+
+        self._keep_rows(execute, rows.take_texts())
+
+    def _keep_rows(self, execute: Any, found: dict[int, tuple[str, dict[str, int]]]) -> None:
+        """The kept postings of rows just written (their rids, `fts` and tokens)."""
+        by_space: dict[int, list[tuple[int, str, str]]] = {}
+        for rid, (fts, counts) in found.items():
+            row = " ".join(t for t, n in counts.items() for _ in range(n))  # (order unread)
+            by_space.setdefault(rid >> SPACE_BITS, []).append((rid, fts, row))
+        for ws, rows in by_space.items():
+            kept_postings.add_rows(execute, ws, rows)
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """The written rows go with the delete (triggers); those saved earlier in this
-        batch are not written at all."""
+        batch are not written at all. The kept postings are taken out here."""
         batch = self.batch_rows()
         if batch is not None:
             batch.drop(rid)
+        kept_postings.remove_row(tx.execute, rid)
 
     def _space_erased(self, tx: Tx, ws: int) -> None:
-        """Nothing to do: the frequency rows went with the space's candidates (triggers),
-        and bm25's figures are counted per space at search time."""
+        """The frequency rows went with the space's candidates (triggers), and bm25's
+        figures are counted per space at search time; its kept terms go here."""
+        kept_postings.drop_space(tx.execute, ws)

@@ -126,6 +126,8 @@ class Rows:
         # rid -> counts of (postings, short words, short runs, long words, long runs)
         self._by_rid: dict[int, tuple[Counts, Counts, Counts, Counts, Counts]] = {}
         self._lengths: dict[int, tuple[int, int]] = {}
+        # rid -> (fts, bigram-side counts): for the kept postings (store/kept_postings.py)
+        self._texts: dict[int, tuple[str, Counts]] = {}
 
     def add(self, rid: int, terms: Counts, terms_len: int, fts: str) -> None:
         """A candidate's rows, from the counts of its bigram-side tokens (`terms_len` of
@@ -135,14 +137,23 @@ class Rows:
         long_runs = _long_keys(run_counts)
         self._by_rid[rid] = (terms, word_counts, run_counts, long_words, long_runs)
         self._lengths[rid] = (terms_len, len(fts))
+        self._texts[rid] = (fts, terms)
 
     def drop(self, rid: int) -> None:
         self._by_rid.pop(rid, None)
         self._lengths.pop(rid, None)
+        self._texts.pop(rid, None)
 
     def clear(self) -> None:
         self._by_rid.clear()
         self._lengths.clear()
+        self._texts.clear()
+
+    def take_texts(self) -> dict[int, tuple[str, Counts]]:
+        """The texts added since the last call (rid -> (fts, bigram-side counts)), for
+        the kept postings to be written beside the rows; then forgets them."""
+        texts, self._texts = self._texts, {}
+        return texts
 
     def __len__(self) -> int:
         return len(self._by_rid)

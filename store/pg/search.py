@@ -25,6 +25,7 @@ for the candidates a postings bound says can reach the top (`_bounded`).
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections.abc import Iterator
@@ -33,12 +34,15 @@ from typing import Any
 
 from psycopg import pq
 
-from .. import rows
+from .. import kept_postings, rows
 from ..fulltext import Sort, Term
 from ..hits import HitSearch, Ranking
+from . import kept
 from .figures import Figures
 from .indexing import Indexing
 from .terms_sql import all_bigrams, bigrams_of, condition, frequency, indexed_source, score_sql
+
+log = logging.getLogger("debrief.store")
 
 # Searches a process ranks at once; more wait their turn. A common term's bm25 takes
 # much of the database's CPU: replicas that started every new search at once left the
@@ -268,13 +272,18 @@ class FullText(HitSearch, Figures, Indexing):
         """Ranked candidates for some terms, all read in one snapshot, and cached with the
         `fts_version` of that snapshot (pg008): any save or delete on any replica changes
         it, so a cached answer is the one a fresh query would give. Inside a transaction
-        of this thread's connection (a batch), nothing is cached."""
+        of this thread's connection (a batch), nothing is cached. Terms whose postings
+        are kept (store/kept_postings.py) are ranked from them; the others' postings are
+        read in the same snapshot and kept after it (`_keep`)."""
         conn = self.conn
         if conn.info.transaction_status != pq.TransactionStatus.IDLE:
             yield lambda terms, n: self._ranked(terms, n, sort)
             return
         with self._said():
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        to_keep: list[Term] = []
+        built: list[kept.Built] = []
+        state: int | None = None
         try:
             row = self._one("SELECT version FROM fts_version")
             state = int(row[0]) if row else None
@@ -286,12 +295,56 @@ class FullText(HitSearch, Figures, Indexing):
                 found = None if state is None else cache.get(state, key)
                 if found is None:
                     with slots:
-                        found = self._ranked(terms, n, sort)
+                        found = self._kept_ranked(terms, n, sort, to_keep)
                     if state is not None:
                         cache.put(state, key, found)
                 return list(found)
 
             yield ranked
+            if to_keep and state is not None:
+                built = self._build(list(dict.fromkeys(to_keep)))
         finally:
             if not conn.closed and not conn.broken:
                 conn.execute("ROLLBACK")  # read only: nothing to keep
+        if built and state is not None:
+            self._keep(built, state)
+
+    def _execute(self, sql: str, params: Any = ()) -> Any:
+        """A `?` statement on this thread's connection (kept_postings' SQL)."""
+        return self.conn.execute(self.engine.convert(sql), params)
+
+    def _kept_ranked(
+        self, terms: list[Term], limit: int, sort: Sort, to_keep: list[Term]
+    ) -> rows.Ranked:
+        """From the kept postings when every term has them, else by the ranking SQL
+        (and the terms noted, to be kept)."""
+        if sort == "relevance":
+            n, avg_fts, avg_terms = self._corpus()
+            averages = (avg_fts, avg_terms)
+            found = kept_postings.rank(
+                self._execute, self.ws, terms, limit, lambda side: (n, averages[side])
+            )
+            if found is not None:
+                return found
+            to_keep.extend(kept_postings.missing(self._execute, self.ws, terms) or [])
+        return self._ranked(terms, limit, sort)
+
+    def _build(self, terms: list[Term]) -> list[kept.Built]:
+        """The postings of `terms`, read in the search's snapshot; a failure here costs
+        speed, never an answer: it is logged and the search goes on."""
+        try:
+            return [kept.build(self._execute, term, self._in_space) for term in terms]
+        except Exception:
+            log.warning("search: could not read the postings of %r", terms, exc_info=True)
+            return []
+
+    def _keep(self, built: list[kept.Built], version: int) -> None:
+        """Keep postings read at `fts_version` `version`, unless a write holds or moved it
+        since (store/pg/kept.py); never waits for a writer, never fails the search."""
+        try:
+            with self.tx() as tx:
+                kept.keep(tx.execute, self.ws, built, version)
+        except Exception:
+            log.warning(
+                "search: could not keep the postings of %d term(s)", len(built), exc_info=True
+            )

@@ -63,7 +63,16 @@ KEPT_POSTINGS = (
 )
 
 
-def _run(db: sqlite_utils.Database, statements: Iterable[str]) -> None:
+PG_KEPT_POSTINGS = (
+    "CREATE TABLE search_terms (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    " ws BIGINT NOT NULL, kind TEXT NOT NULL, term TEXT NOT NULL, UNIQUE (ws, kind, term))",
+    "CREATE TABLE search_postings (term_id BIGINT NOT NULL, block BIGINT NOT NULL,"
+    " postings BYTEA NOT NULL, PRIMARY KEY (term_id, block))",
+)
+
+
+def _run(db: Any, statements: Iterable[str]) -> None:
+    """Run DDL on either backend's connection (sqlite_utils' or psycopg's)."""
     for sql in statements:
         db.execute(sql)
 
@@ -227,10 +236,14 @@ STEPS: list[Step] = [
         on_sqlite=candidate_loops.m028_candidate_loops,
         on_pg=candidate_loops.pg028_candidate_loops,
     ),
-    # Issue 39: the postings SQLite keeps for the terms each space searches, so that
-    # bm25 over every match is read from arrays (store/sqlite/kept.py). PostgreSQL keeps
-    # postings for every term already (pg_search.py).
-    _sqlite("m029_kept_postings", lambda db: _run(db, KEPT_POSTINGS)),
+    # Issue 39: the postings kept for the terms each space searches, so that bm25 over
+    # every match is read from arrays (store/kept_postings.py).
+    Step(
+        "m029_kept_postings",
+        "pg029_kept_postings",
+        on_sqlite=lambda db: _run(db, KEPT_POSTINGS),
+        on_pg=lambda conn: _run(conn, PG_KEPT_POSTINGS),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

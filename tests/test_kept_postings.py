@@ -138,6 +138,16 @@ def test_kept_terms_give_the_exact_top_10_before_and_after_every_write(
         debrief("forget", victim, "--yes", "--db", db)
     for query in ALL_QUERIES:
         assert searched(db_target, query) == exact(reference, query), query
+    if is_pg_url(db_target):  # the figures the trigger keeps are the candidates' own
+        with psycopg.connect(db_target) as conn:
+            kept_figures = conn.execute(
+                "SELECT rows, tri_tokens, bi_tokens FROM search_figures WHERE ws = 0"
+            ).fetchone()
+            counted = conn.execute(
+                "SELECT count(*), sum(greatest(fts_len - 2, 0)), sum(terms_len)"
+                " FROM candidates WHERE ws = 0"
+            ).fetchone()
+        assert kept_figures == counted
 
 
 # -- SQLite's own: the kept postings themselves ------------------------------------------

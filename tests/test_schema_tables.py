@@ -21,7 +21,7 @@ FULL_TEXT = {
     ),
     "pg": re.compile(
         r"^(b_postings|b_words|b_runs|block_lengths|vocabulary|run_vocabulary|long_words"
-        r"|long_runs|fts_version|search_terms|search_postings)$"
+        r"|long_runs|fts_version|search_terms|search_postings|search_figures)$"
     ),
 }
 """The tables each backend builds from the candidates' text: not declared, built again

@@ -186,10 +186,10 @@ class PgConnection(Base):
             # the frequency rows go in here: data refused now is refused at the commit
             with self._said():
                 try:
+                    self._batch_written(conn, rows)
                     rows.write(conn)
                 except ValueError as exc:  # a value psycopg cannot send
                     raise UnstorableError(exc) from exc
-                self._batch_written(conn, rows)
                 conn.execute("COMMIT")
 
         def tick() -> None:
@@ -213,8 +213,8 @@ class PgConnection(Base):
             self._local.rows = None
 
     def _batch_written(self, conn: Any, rows: Rows) -> None:
-        """A batch's frequency rows were just written, before its commit (the full-text
-        part of the store adds what goes with them)."""
+        """A batch's frequency rows are about to be written, before its commit (the
+        full-text part of the store adds what goes with them)."""
 
     def batch_rows(self) -> Rows | None:
         """The frequency rows of this thread's open batch (None outside a batch)."""
@@ -296,6 +296,7 @@ _VACUUMED = (
     "run_vocabulary",
     "long_words",
     "long_runs",
+    "search_terms",  # the terms searched: a forgotten candidate's name among them
 )
 
 

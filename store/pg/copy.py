@@ -91,6 +91,10 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
         if "workspaces" in present:  # space 0 as the migration made it: SQLite's instead
             conn.execute("DELETE FROM oauth_states")
             conn.execute("DELETE FROM workspaces")
+        # kept postings (store/kept_postings.py) of searches made on the empty target
+        # would miss every candidate copied: none is kept, searches keep them again
+        conn.execute("DELETE FROM search_postings")
+        conn.execute("DELETE FROM search_terms")
         frequencies = Rows()  # the candidates' postings, words and runs (pg/postings.py)
         for spec in tables:
             table = spec.name

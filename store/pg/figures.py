@@ -1,9 +1,9 @@
 """The figures bm25 takes from the corpus on PostgreSQL, each data space's own: its
-document count and average lengths, each term's idf, and the rid range that keeps a
-query to the space (base.py SPACE_BITS). One company's transcripts never move another's
-order. Counted at search time and kept, per space, while the index's `fts_version` stays (any
-write moves it); how a term's documents are counted is the ranking's (`_count_idf`,
-search.py).
+document count and average lengths (kept by a trigger, store/schema/kept_tables.py, read
+in the search's snapshot), each term's idf (counted, and kept while the index's
+`fts_version` stays), and the rid range that keeps a query to the space (base.py
+SPACE_BITS). One company's transcripts never move another's order; how a term's
+documents are counted is the ranking's (`_count_idf`, search.py).
 """
 
 from __future__ import annotations
@@ -18,43 +18,30 @@ from .connection import PgConnection
 class Figures(PgConnection):
     """bm25's corpus figures of this data space, cached."""
 
-    def _version(self) -> int:
-        """The full-text index's `fts_version` in this snapshot: any save or delete on any
-        replica moves it (pg008)."""
-        row = self._one("SELECT version FROM fts_version")
-        return int(row[0]) if row else -1
-
     def _corpus(self) -> tuple[int, float, float]:
         """(documents, average trigram-side length, average terms length) of this data
-        space, as FTS5 counts them; kept while the index's version stays (each space its
-        own), so they always agree with the postings read in the same snapshot."""
-        corpora: dict[int, tuple[float, int, float, float]] = self._shared.corpus
-        cached = corpora.get(self.ws)
-        version = self._version()
-        if cached is None or cached[0] != version:
-            # FTS5's avgdl: its tables' total tokens over their rows, one float division
-            # (a trigram side's tokens: the text's characters less two)
-            row = self._one(
-                "SELECT count(*),"
-                " coalesce(sum(greatest(fts_len - 2, 0))::float8 / nullif(count(*), 0)::float8, 1),"
-                " coalesce(sum(terms_len)::float8 / nullif(count(*), 0)::float8, 1)"
-                f" FROM candidates WHERE {self.space}"
-            )
-            assert row is not None
-            cached = (version, int(row[0]), float(row[1]), float(row[2]))
-            if len(corpora) > 10_000:
-                corpora.clear()
-            corpora[self.ws] = cached
-        return cached[1], cached[2] or 1.0, cached[3] or 1.0
+        space, as FTS5 counts them, read in this snapshot (`search_figures`, kept by a
+        trigger with every candidate written: store/schema/kept_tables.py), so they
+        always agree with the postings read beside them."""
+        row = self._one(
+            "SELECT rows, tri_tokens, bi_tokens FROM search_figures WHERE ws = ?", [self.ws]
+        )
+        if row is None or not row[0]:
+            return 0, 1.0, 1.0
+        rows = int(row[0])
+        # FTS5's avgdl: total tokens over rows, one float division
+        return rows, (float(row[1]) / float(rows)) or 1.0, (float(row[2]) / float(rows)) or 1.0
 
     def _idf(self, term: Term, n: int) -> float:
         """FTS5's idf of a term in this data space; document frequencies are kept per
-        space and term while the index's version stays, as the corpus figures are
-        (counting a common term's matches costs as much as ranking them)."""
+        space and term while the index's version (`fts_version`, read by the search's
+        snapshot) stays: counting a common term's matches costs as much as ranking them."""
         cache: dict[tuple[int, Term], tuple[float, float]] = self._shared.idf
         key = (self.ws, term)
         hit = cache.get(key)
-        version = self._version()
+        version = getattr(self._local, "snapshot_version", None)
+        if version is None:  # in a transaction of its own (a batch): counted, not kept
+            return self._count_idf(term, n)
         if hit is not None and hit[0] == version:
             return hit[1]
         idf = self._count_idf(term, n)

@@ -46,28 +46,25 @@ class Indexing(PgConnection):
         return columns, (fts, counted)
 
     def _reindexing(self, tx: Tx, candidate_id: str) -> None:
-        """The old frequency rows go with the update (triggers, see
-        store/schema/pg_search.py); the kept postings (store/kept_postings.py) are
-        taken out here."""
-        row = tx.execute(
-            f"SELECT rid FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
-        ).fetchone()
-        if row is not None:
-            self._unindex(tx, int(row[0]))
+        """Nothing to do: the old frequency rows go with the update (triggers, see
+        store/schema/pg_search.py); its kept postings go in `_index`."""
 
     def _index(self, tx: Tx, rid: int, prepared: Any) -> None:
         """The new frequency rows (and kept postings) are written now, or with the batch,
-        last: a save that failed before leaves none behind."""
+        last: a save that failed before leaves none behind. The candidate's row is
+        written: its transaction holds `fts_version` (pg008), so a search keeping a term
+        cannot come between the old kept postings taken out here and the new ones."""
         fts, counted = prepared
+        kept_postings.remove_row(tx.execute, rid)  # (a candidate saved again)
         batch = self.batch_rows()
         pending = Rows() if batch is None else batch
         pending.add(rid, counted.counts, counted.tokens, fts)
         if batch is None:
-            pending.write(tx.conn)
             self._keep_rows(tx.execute, pending.take_texts())
+            pending.write(tx.conn)
 
     def _batch_written(self, conn: Any, rows: Rows) -> None:
-        """A batch's rows were just written: their kept postings too."""
+        """A batch's rows are about to be written: their kept postings too."""
 
         def execute(sql: str, params: Any = ()) -> Any:
             return conn.execute(self.engine.convert(sql), params)
@@ -85,10 +82,17 @@ class Indexing(PgConnection):
 
     def _unindex(self, tx: Tx, rid: int) -> None:
         """The written rows go with the delete (triggers); those saved earlier in this
-        batch are not written at all. The kept postings are taken out here."""
+        batch are not written at all. The kept postings are taken out here, once this
+        transaction holds `fts_version` as the delete's trigger would take it (pg008):
+        a search keeping a term must not come between."""
         batch = self.batch_rows()
         if batch is not None:
             batch.drop(rid)
+        tx.execute(
+            "UPDATE fts_version SET version = version + 1"
+            " WHERE current_setting('debrief.fts_bumped', true) IS DISTINCT FROM 'on'"
+        )
+        tx.execute("SELECT set_config('debrief.fts_bumped', 'on', true)")
         kept_postings.remove_row(tx.execute, rid)
 
     def _space_erased(self, tx: Tx, ws: int) -> None:

@@ -172,6 +172,7 @@ class Rows:
         lengths = self._lengths
         self._by_rid = {}
         self._lengths = {}
+        self._texts = {}  # (what the kept postings wanted of them was taken before)
         _write_lengths(conn, [(rid, *lengths[rid]) for rid, _ in kept])
         for i, table in enumerate(BLOCKS):
             _append(conn, table, [(rid, counts[i]) for rid, counts in kept])

@@ -287,6 +287,7 @@ class FullText(HitSearch, Figures, Indexing):
         try:
             row = self._one("SELECT version FROM fts_version")
             state = int(row[0]) if row else None
+            self._local.snapshot_version = state  # the figures' cache key (figures.py)
             cache = self._cache()
             slots = self._search_slots()
 
@@ -304,6 +305,7 @@ class FullText(HitSearch, Figures, Indexing):
             if to_keep and state is not None:
                 built = self._build(list(dict.fromkeys(to_keep)))
         finally:
+            self._local.snapshot_version = None
             if not conn.closed and not conn.broken:
                 conn.execute("ROLLBACK")  # read only: nothing to keep
         if built and state is not None:

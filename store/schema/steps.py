@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import NewerSchemaError
-from . import REPARSE_MTIME, candidate_loops, one_script, pg_first, pg_search, sqlite_first
+from . import (
+    REPARSE_MTIME,
+    candidate_loops,
+    kept_tables,
+    one_script,
+    pg_first,
+    pg_search,
+    sqlite_first,
+)
 from . import workspaces as ws
 
 if TYPE_CHECKING:
@@ -53,28 +61,6 @@ class Step:
         body = self.on_sqlite if backend == "sqlite" else self.on_pg
         if body is not None:
             body(db)
-
-
-KEPT_POSTINGS = (
-    "CREATE TABLE search_terms (id INTEGER PRIMARY KEY, ws INTEGER NOT NULL,"
-    " kind TEXT NOT NULL, term TEXT NOT NULL, UNIQUE (ws, kind, term))",
-    "CREATE TABLE search_postings (term_id INTEGER NOT NULL, block INTEGER NOT NULL,"
-    " postings BLOB NOT NULL, PRIMARY KEY (term_id, block)) WITHOUT ROWID",
-)
-
-
-PG_KEPT_POSTINGS = (
-    "CREATE TABLE search_terms (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
-    " ws BIGINT NOT NULL, kind TEXT NOT NULL, term TEXT NOT NULL, UNIQUE (ws, kind, term))",
-    "CREATE TABLE search_postings (term_id BIGINT NOT NULL, block BIGINT NOT NULL,"
-    " postings BYTEA NOT NULL, PRIMARY KEY (term_id, block))",
-)
-
-
-def _run(db: Any, statements: Iterable[str]) -> None:
-    """Run DDL on either backend's connection (sqlite_utils' or psycopg's)."""
-    for sql in statements:
-        db.execute(sql)
 
 
 def _sqlite(name: str, body: Callable[[sqlite_utils.Database], None]) -> Step:
@@ -241,8 +227,8 @@ STEPS: list[Step] = [
     Step(
         "m029_kept_postings",
         "pg029_kept_postings",
-        on_sqlite=lambda db: _run(db, KEPT_POSTINGS),
-        on_pg=lambda conn: _run(conn, PG_KEPT_POSTINGS),
+        on_sqlite=kept_tables.m029_kept_postings,
+        on_pg=kept_tables.pg029_kept_postings,
     ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""

@@ -20,7 +20,7 @@ here, written once for both (`?` parameters, SQL both dialects take).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -195,21 +195,31 @@ def _postings(execute: Execute, term_id: int) -> tuple[Any, Any, Any]:
     return rids, joined["tf"].astype(np.float64), joined["size"].astype(np.float64)
 
 
+Read = tuple[Any, Any, Any]  # a term's (rids, instances, lengths), by rid
+
+
 def rank(
-    execute: Execute, ws: int, terms: Sequence[Term], limit: int, figures: Figures
+    execute: Execute,
+    ws: int,
+    terms: Sequence[Term],
+    limit: int,
+    figures: Figures,
+    fresh: Mapping[Term, Read] | None = None,
 ) -> Ranked | None:
     """The best `limit` candidates containing every term, by FTS5's bm25 of each table
     (the two tables' scores added, as SQLite's ranking SQL adds them), the newest first
-    among equals; None when a term is not kept. `figures` gives a table's row count and
-    average length."""
+    among equals; None when a term is neither kept nor in `fresh` (postings just read in
+    the same snapshot, not kept yet). `figures` gives a table's row count and average
+    length."""
     ids = {(kind, text): i for i, kind, text in kept_terms(execute, ws)}
+    fresh = fresh or {}
     wanted = [ids.get((term_counts.kind_of(t), t.text)) for t in terms]
-    if not terms or any(i is None for i in wanted):
+    if not terms or any(i is None and t not in fresh for i, t in zip(wanted, terms, strict=True)):
         return None
     loaded = []
     for term, term_id in zip(terms, wanted, strict=True):
-        assert term_id is not None
-        loaded.append((table_of(term_counts.kind_of(term)), *_postings(execute, term_id)))
+        read = fresh[term] if term_id is None else _postings(execute, term_id)
+        loaded.append((table_of(term_counts.kind_of(term)), *read))
     rids = loaded[0][1]
     for _table, other, _f, _s in loaded[1:]:
         rids = np.intersect1d(rids, other, assume_unique=True)

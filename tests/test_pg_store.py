@@ -326,20 +326,20 @@ def test_a_process_ranks_at_most_two_searches_at_once(
     lock = threading.Lock()
     inside: list[int] = [0, 0]  # now, most
     go = threading.Event()
-    real = PgStore._ranked
+    real = PgStore._kept_ranked  # what a slot is held for: from postings or by SQL
 
-    def slow(self: PgStore, terms: list, limit: int, sort: Sort) -> list:  # type: ignore[type-arg]
+    def slow(self: PgStore, terms: list, *args: Any) -> list:  # type: ignore[type-arg]
         with lock:
             inside[0] += 1
             inside[1] = max(inside[1], inside[0])
         go.wait(10)
         try:
-            return real(self, terms, limit, sort)
+            return real(self, terms, *args)
         finally:
             with lock:
                 inside[0] -= 1
 
-    monkeypatch.setattr(PgStore, "_ranked", slow)
+    monkeypatch.setattr(PgStore, "_kept_ranked", slow)
     queries = ["模型", "数据", "训练", "系统", "框架"]
     threads = [threading.Thread(target=a.search, args=(q,)) for q in queries]
     for t in threads:

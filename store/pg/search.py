@@ -281,8 +281,8 @@ class FullText(HitSearch, Figures, Indexing):
             return
         with self._said():
             conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        to_keep: list[Term] = []
-        built: list[kept.Built] = []
+        to_keep: list[Term] = []  # read after the answer: CJK phrases, whose text is read
+        built: dict[Term, kept.Built] = {}
         state: int | None = None
         try:
             row = self._one("SELECT version FROM fts_version")
@@ -296,49 +296,65 @@ class FullText(HitSearch, Figures, Indexing):
                 found = None if state is None else cache.get(state, key)
                 if found is None:
                     with slots:
-                        found = self._kept_ranked(terms, n, sort, to_keep)
+                        found = self._kept_ranked(terms, n, sort, built, to_keep)
                     if state is not None:
                         cache.put(state, key, found)
                 return list(found)
 
             yield ranked
             if to_keep and state is not None:
-                built = self._build(list(dict.fromkeys(to_keep)))
+                built.update(self._build(list(dict.fromkeys(to_keep))))
         finally:
             self._local.snapshot_version = None
             if not conn.closed and not conn.broken:
                 conn.execute("ROLLBACK")  # read only: nothing to keep
         if built and state is not None:
-            self._keep(built, state)
+            self._keep(list(built.values()), state)
 
     def _execute(self, sql: str, params: Any = ()) -> Any:
         """A `?` statement on this thread's connection (kept_postings' SQL)."""
         return self.conn.execute(self.engine.convert(sql), params)
 
     def _kept_ranked(
-        self, terms: list[Term], limit: int, sort: Sort, to_keep: list[Term]
+        self,
+        terms: list[Term],
+        limit: int,
+        sort: Sort,
+        built: dict[Term, kept.Built],
+        to_keep: list[Term],
     ) -> rows.Ranked:
-        """From the kept postings when every term has them, else by the ranking SQL
-        (and the terms noted, to be kept)."""
+        """From the kept postings, with those of the terms not kept yet read now (into
+        `built`, to be kept) where an index holds them; a CJK phrase of 3+ characters is
+        counted in the text (slow for a common one), so a query with one not kept yet is
+        answered by the ranking SQL and the phrase read after the answer (`to_keep`)."""
         if sort == "relevance":
-            n, avg_fts, avg_terms = self._corpus()
-            averages = (avg_fts, avg_terms)
-            found = kept_postings.rank(
-                self._execute, self.ws, terms, limit, lambda side: (n, averages[side])
-            )
-            if found is not None:
-                return found
-            to_keep.extend(kept_postings.missing(self._execute, self.ws, terms) or [])
+            missing = kept_postings.missing(self._execute, self.ws, terms)
+            later = [t for t in missing or [] if indexed_source(t) is None]
+            if missing is not None and not later:
+                built.update(self._build([t for t in missing if t not in built]))
+                n, avg_fts, avg_terms = self._corpus()
+                averages = (avg_fts, avg_terms)
+                found = kept_postings.rank(
+                    self._execute,
+                    self.ws,
+                    terms,
+                    limit,
+                    lambda side: (n, averages[side]),
+                    {t: b[1:] for t, b in built.items()},
+                )
+                if found is not None:
+                    return found
+            to_keep.extend(later)
         return self._ranked(terms, limit, sort)
 
-    def _build(self, terms: list[Term]) -> list[kept.Built]:
+    def _build(self, terms: list[Term]) -> dict[Term, kept.Built]:
         """The postings of `terms`, read in the search's snapshot; a failure here costs
         speed, never an answer: it is logged and the search goes on."""
         try:
-            return [kept.build(self._execute, term, self._in_space) for term in terms]
+            return {term: kept.build(self._execute, term, self._in_space) for term in terms}
         except Exception:
             log.warning("search: could not read the postings of %r", terms, exc_info=True)
-            return []
+            return {}
 
     def _keep(self, built: list[kept.Built], version: int) -> None:
         """Keep postings read at `fts_version` `version`, unless a write holds or moved it

@@ -154,7 +154,7 @@ class FullText(HitSearch, Connection):
         terms: list[fulltext.Term],
         limit: int,
         sort: Sort,
-        to_keep: list[fulltext.Term],
+        built: dict[fulltext.Term, kept.Built],
     ) -> _Ranked:
         match = fulltext.match_expressions(terms)
         if match is None:
@@ -164,12 +164,9 @@ class FullText(HitSearch, Connection):
             if not indexed:
                 return []
             if sort == "relevance":
-                execute = self.db.conn.execute
-                figures = kept.figures(execute, self.ws)
-                found = kept_postings.rank(execute, self.ws, terms, limit, figures)
+                found = self._kept_ranked(terms, limit, built)
                 if found is not None:
                     return found
-                to_keep.extend(kept_postings.missing(execute, self.ws, terms) or [])
             assert match is not None
             return self._ranked(match, limit, sort)
 
@@ -219,35 +216,39 @@ class FullText(HitSearch, Connection):
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
-        """Ranked candidates for some terms, all read in one snapshot (and cached). The
-        postings of the terms FTS5 ranked for want of kept ones are read in the same
-        snapshot, then kept (`_keep`)."""
-        to_keep: list[fulltext.Term] = []
-        built: list[kept.Built] = []
+        """Ranked candidates for some terms, all read in one snapshot (and cached). A
+        term without kept postings has them read in the same snapshot, ranked with, and
+        kept afterwards (`_keep`)."""
+        built: dict[fulltext.Term, kept.Built] = {}
         with self._snapshot() as (indexed, state):
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
-                return self._ranked_cached(indexed, state, terms, n, sort, to_keep)
+                return self._ranked_cached(indexed, state, terms, n, sort, built)
 
             yield ranked
-            if to_keep and indexed and state is not None:  # (not in a caller's transaction)
-                built = self._build(list(dict.fromkeys(to_keep)))
-        if built and state is not None:
-            self._keep(built, state)
+        if built and state is not None:  # (not inside a transaction of the caller's)
+            self._keep(list(built.values()), state)
 
-    def _build(self, terms: list[fulltext.Term]) -> list[kept.Built]:
-        """The postings of `terms`, read in the search's snapshot; a failure here costs
-        speed, never an answer: it is logged and the search goes on."""
-        found = []
+    def _kept_ranked(
+        self, terms: list[fulltext.Term], limit: int, built: dict[fulltext.Term, kept.Built]
+    ) -> _Ranked | None:
+        """From kept postings, and the postings of the terms not kept yet read now (into
+        `built`, to be kept); None when a term cannot be kept (FTS5 ranks the query). A
+        failure reading them costs speed, never an answer: logged, and FTS5 ranks."""
+        execute = self.db.conn.execute
         try:
-            for term in terms:
-                built = kept.build(self.db.conn.execute, self.ws, term, self.rid_range)
-                if built is not None:
-                    found.append(built)
+            for term in kept_postings.missing(execute, self.ws, terms) or []:
+                if term not in built:
+                    found = kept.build(execute, self.ws, term, self.rid_range)
+                    if found is None:
+                        return None
+                    built[term] = found
+            fresh = {t: b[1:] for t, b in built.items()}
+            figures = kept.figures(execute, self.ws)
+            return kept_postings.rank(execute, self.ws, terms, limit, figures, fresh)
         except Exception:
-            log.warning("search: could not read the postings of %r", terms, exc_info=True)
-            return []
-        return found
+            log.warning("search: could not rank %r from postings", terms, exc_info=True)
+            return None
 
     def _keep(self, built: list[kept.Built], state: tuple[bytes, ...]) -> None:
         """Keep postings read in a snapshot whose full-text state was `state`, if the write

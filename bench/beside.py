@@ -41,7 +41,7 @@ import json, sys
 sys.path.insert(0, ".")
 from store.factory import open_store
 from store.indexer import index_paths
-from store.models import Installation
+from store.workspace_models import Installation
 target, folder, spaces = sys.argv[1], sys.argv[2], int(sys.argv[3])
 store = open_store(target)
 files = sorted(p for p in __import__("pathlib").Path(folder).iterdir() if p.suffix == ".txt")

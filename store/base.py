@@ -73,8 +73,7 @@ class Shared:
         self.audit_writer: Any = None  # audit._AuditWriter (SQLite's one writer thread)
         self.audit_key: bytes | None = None  # the pseudonym key, once read
         self.closes = 0  # SQLite: how many times close() ran (older connections are shut)
-        # PostgreSQL: bm25's figures and document frequencies, each data space's own
-        self.corpus: dict[int, tuple[float, int, float, float]] = {}  # by ws
+        # PostgreSQL: document frequencies, each data space's own
         self.idf: dict[Any, tuple[float, float]] = {}  # by (ws, term)
         self.slots: threading.BoundedSemaphore | None = None  # PostgreSQL: searches at once
 

@@ -59,10 +59,12 @@ def table_of(kind: str) -> int:
 # -- writes: every change to the FTS5 rows of a space with kept terms ---------------------
 
 
-def add_rows(execute: Execute, ws: int, found: Sequence[tuple[int, str, str]]) -> None:
+def add_rows(
+    execute: Execute, ws: int, found: Sequence[tuple[int, str, str | Mapping[str, int]]]
+) -> None:
     """The postings of rows just written to space `ws`'s full-text index: (rid, text,
-    bigram row), the text as indexed (`fulltext.indexed`; PostgreSQL's case-folded
-    `fts`), the bigram row as `fulltext.bigrams` made it."""
+    bigrams), the text as indexed (`fulltext.indexed`; PostgreSQL's case-folded `fts`),
+    the bigram row as `fulltext.bigrams` made it or its tokens counted."""
     terms = kept_terms(execute, ws)
     if not terms or not found:
         return

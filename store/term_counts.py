@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -75,9 +75,12 @@ def _automaton(patterns: tuple[str, ...]) -> ahocorasick.Automaton:
     return machine
 
 
-def count(text: str, bigram_row: str, terms: Sequence[tuple[int, str, str]]) -> Counted:
+def count(
+    text: str, bigrams: str | Mapping[str, int], terms: Sequence[tuple[int, str, str]]
+) -> Counted:
     """The counts of `terms` ((id, kind, text) with `kind_of`'s kinds) in a candidate's
-    indexed text (`fulltext.doc_text`) and its bigram row (`fulltext.bigrams`)."""
+    indexed text (`fulltext.doc_text`) and its bigram row: as written
+    (`fulltext.bigrams`), or already counted token by token (PostgreSQL's save has it)."""
     found: dict[int, int] = {}
     text = text.replace("\x00", "")  # as the trigram tokenizer reads it
     substrings = [(i, t) for i, k, t in terms if k == "trigram" or (k == "bigram" and len(t) == 2)]
@@ -91,10 +94,14 @@ def count(text: str, bigram_row: str, terms: Sequence[tuple[int, str, str]]) -> 
         for term_id, term in substrings:
             if by_text.get(term):
                 found[term_id] = by_text[term]
-    tokens = bigram_row.split()
     tokens_wanted = [(i, k, t) for i, k, t in terms if k in ("prefix", "short")]
+    if isinstance(bigrams, str):
+        tokens = bigrams.split()
+        counts: Mapping[str, int] = Counter(tokens) if tokens_wanted else {}
+        size = len(tokens)
+    else:
+        counts, size = bigrams, sum(bigrams.values())
     if tokens_wanted:
-        counts = Counter(tokens)
         for term_id, kind, term in tokens_wanted:
             n = (
                 counts.get(term, 0)
@@ -103,4 +110,4 @@ def count(text: str, bigram_row: str, terms: Sequence[tuple[int, str, str]]) -> 
             )
             if n:
                 found[term_id] = n
-    return Counted(found, max(0, len(text) - 2), len(tokens))
+    return Counted(found, max(0, len(text) - 2), size)

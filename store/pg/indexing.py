@@ -6,6 +6,7 @@ go with an update or a delete by trigger (store/schema/pg_search.py).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from .. import kept_postings
@@ -73,10 +74,9 @@ class Indexing(PgConnection):
 
     def _keep_rows(self, execute: Any, found: dict[int, tuple[str, dict[str, int]]]) -> None:
         """The kept postings of rows just written (their rids, `fts` and tokens)."""
-        by_space: dict[int, list[tuple[int, str, str]]] = {}
+        by_space: dict[int, list[tuple[int, str, str | Mapping[str, int]]]] = {}
         for rid, (fts, counts) in found.items():
-            row = " ".join(t for t, n in counts.items() for _ in range(n))  # (order unread)
-            by_space.setdefault(rid >> SPACE_BITS, []).append((rid, fts, row))
+            by_space.setdefault(rid >> SPACE_BITS, []).append((rid, fts, counts))
         for ws, rows in by_space.items():
             kept_postings.add_rows(execute, ws, rows)
 

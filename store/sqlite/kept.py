@@ -91,15 +91,6 @@ def build(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> 
     return term, rids, freqs, sizes.astype(np.uint32)
 
 
-def keep(execute: Execute, ws: int, term: Term, rid_range: tuple[int, int]) -> bool:
-    """Build `term`'s postings and keep them, inside the caller's write transaction."""
-    built = build(execute, ws, term, rid_range)
-    if built is None:
-        return False
-    kept_postings.store_term(execute, ws, *built)
-    return True
-
-
 def figures(execute: Execute, ws: int) -> Figures:
     """Space `ws`'s tables' (row count, average length), as FTS5's bm25 reads them."""
     tables = space_index.tables(ws)

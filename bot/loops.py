@@ -55,12 +55,19 @@ def loop_json(loop: Loop) -> dict[str, Any]:
 
 
 def summary_line(s: LoopSummary, loc: Locale) -> str:
-    """`c_…  王小明 · 后端工程师 · 2 场面试 · 2026-11-25`: one of several candidates."""
+    """`c_…  王小明 · 后端工程师 · 2 场面试 · 2026-11-25 · 一面 2026-11-20, 二面 2026-11-25 ·
+    面试官：李四`: one of several candidates, told apart by rounds, dates, interviewers."""
+    rounds = ", ".join(
+        " ".join(p for p in (r or "", (s.dates[n] if n < len(s.dates) else "")[:16]) if p)
+        for n, r in enumerate(s.rounds)
+    )
     parts = [
         s.name or t(loc, "cli_loop_no_name"),
         text.position(s.position, loc),
         t(loc, "cli_loop_count", n=s.interviews),
         (s.newest or "").replace("T", " ")[:16],
+        rounds,  # issue 45: two people of one name and position told apart
+        text.interviewers(s.interviewers, loc),
     ]
     return f"{s.key}  " + " · ".join(p for p in parts if p)
 

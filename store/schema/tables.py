@@ -70,6 +70,7 @@ TABLES: tuple[Table, ...] = (
     Table(
         "candidate_links", key="interview_id", subject="interview_id", forget="rows", emptied="rows"
     ),
+    Table("candidate_alikes", key="shared_key, candidate_key", emptied="rows"),
     Table(
         "requests",
         key="candidate_id, reviewer",

@@ -1,0 +1,121 @@
+"""Telling two people apart (issue 45, items 7 and 8), through `debrief` in-process on
+SQLite and PostgreSQL: a split records that two people share a name and a position, so
+a later interview matching both joins neither until `debrief link` picks (and the pick
+lists tell them apart by rounds, dates and interviewers); an explicit key differing
+only in case joins two interviews only when the names do not contradict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_loops_cli import debrief, keys, ok, transcript
+
+pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
+
+
+def zhang(date: str, round_: str, interviewer: str, extra: str = "") -> str:
+    text = transcript("张伟", "后端工程师", date, round_, [("讲讲 JVM？", "堆和栈")], extra)
+    return text.replace("面试官：李四", f"面试官：{interviewer}")
+
+
+def index(db: str, folder: Path, files: dict[str, str]) -> list[str]:
+    folder.mkdir(exist_ok=True)
+    for name, content in files.items():
+        (folder / f"{name}.txt").write_text(content, encoding="utf-8")
+    return sorted(json.loads(ok(db, "index", str(folder), "--json"))["indexed"])
+
+
+@pytest.fixture
+def split(db_target: str, tmp_path: Path) -> tuple[str, Path]:
+    """张伟 A (zw_a) and 张伟 B (zw_b): grouped by name and position, then `unlink zw_b`."""
+    folder = tmp_path / "t"
+    index(
+        db_target,
+        folder,
+        {"zw_a": zhang("2026-11-01", "一面", "李四"), "zw_b": zhang("2026-11-03", "一面", "王五")},
+    )
+    k = keys(db_target)
+    assert k["zw_a"] == k["zw_b"]  # one name, one position: grouped as one
+    ok(db_target, "unlink", "zw_b")
+    return db_target, folder
+
+
+def test_after_a_split_the_next_interview_of_that_name_joins_neither_until_linked(
+    split: tuple[str, Path],
+) -> None:
+    db, folder = split
+    before = keys(db)
+    assert index(db, folder, {"zw_b2": zhang("2026-11-10", "二面", "王五")}) == ["zw_b2"]
+    k = keys(db)
+    assert k["zw_b2"] not in (k["zw_a"], k["zw_b"]), "joined one of two people silently"
+    # indexed again, still no one's
+    (folder / "zw_b2.txt").write_text(zhang("2026-11-10", "二面", "王五") + "\n", "utf-8")
+    index(db, folder, {})
+    assert keys(db)["zw_b2"] == k["zw_b2"]
+    # A's own interviews stay A's when read again
+    (folder / "zw_a.txt").write_text(zhang("2026-11-01", "一面", "李四") + "\n", "utf-8")
+    index(db, folder, {})
+    assert keys(db)["zw_a"] == before["zw_a"]
+    # the command line picks: B
+    ok(db, "link", "zw_b", "zw_b2")
+    k = keys(db)
+    assert k["zw_b2"] == k["zw_b"] != k["zw_a"]
+    said = [(e["what"], e["candidate"]) for e in json.loads(ok(db, "audit", "--json"))]
+    assert (f"link:{k['zw_b']}", "zw_b2") in said
+    # and the pick is kept over a re-index
+    (folder / "zw_b2.txt").write_text(zhang("2026-11-10", "二面", "王五") + "\n\n", "utf-8")
+    index(db, folder, {})
+    assert keys(db)["zw_b2"] == k["zw_b"]
+
+
+def test_two_people_of_one_name_and_position_are_told_apart_on_the_pick_list(
+    split: tuple[str, Path],
+) -> None:
+    db, _folder = split
+    done = debrief(db, "loop", "张伟", locale="zh")
+    assert done.returncode == 2
+    lines = [line for line in done.stderr.splitlines() if "张伟 · 后端工程师" in line]
+    assert len(lines) == 2
+    a, b = sorted(lines, key=lambda line: "李四" in line, reverse=True)
+    assert "一面 2026-11-01" in a and "李四" in a and "王五" not in a
+    assert "一面 2026-11-03" in b and "王五" in b and "李四" not in b
+    # the lines without their keys differ too
+    assert a.split("  ", 1)[1] != b.split("  ", 1)[1]
+
+
+def test_a_key_differing_only_in_case_with_another_name_does_not_join(
+    db_target: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "t"
+    files = {
+        "k_zhang": transcript(
+            "张伟", "后端工程师", "2026-11-01", "一面", [("讲讲 JVM？", "堆")], "候选人编号：c-1042"
+        ),
+        "k_li": transcript(
+            "李娜", "数据分析师", "2026-11-02", "一面", [("讲讲 SQL？", "会")], "候选人编号：C-1042"
+        ),
+    }
+    index(db_target, folder, files)
+    k = keys(db_target)
+    assert k["k_zhang"] != k["k_li"], "a key with two names made them one candidate"
+    # each name's later interviews with that key join that name's candidate
+    later = {
+        "k_li2": transcript(
+            "李娜", "数据分析师", "2026-11-09", "二面", [("讲讲 SQL？", "会")], "候选人编号：C-1042"
+        ),
+        "k_zhang2": transcript(
+            "张 伟", "后端工程师", "2026-11-08", "二面", [("讲讲 GC？", "会")], "候选人编号：C-1042"
+        ),
+    }
+    index(db_target, folder, later)
+    k = keys(db_target)
+    assert k["k_li2"] == k["k_li"] and k["k_zhang2"] == k["k_zhang"] != k["k_li"]
+    # read again in another order: the same people
+    for name in (*files, *later):
+        (folder / f"{name}.txt").write_text((folder / f"{name}.txt").read_text("utf-8") + "\n")
+    index(db_target, folder, {})
+    assert keys(db_target) == k
+    stats = json.loads(ok(db_target, "stats", "--json"))
+    assert (stats["candidates"], stats["interviews"]) == (2, 4)

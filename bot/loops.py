@@ -10,7 +10,7 @@ import click
 
 from handlers.audit import AuditEvent, record
 from store.factory import Backend
-from store.loop_models import Loop, LoopSummary
+from store.loop_models import Alike, Loop, LoopSummary
 from store.models import Locale
 
 from . import cli_text as text
@@ -152,8 +152,22 @@ def loop(who: tuple[str, ...], db_path: str | None, workspace: str | None, as_js
     if as_json:
         echo_json(loop_json(shown))
         return
-    for line in loop_text(shown, settings_for(db_path).locale):
+    loc = settings_for(db_path).locale
+    for line in loop_text(shown, loc):
         click.echo(line)
+    newest = shown.interviews[-1].id if shown.interviews else None
+    alike = store.people_alike(newest) if newest is not None else None
+    if alike is not None and (alike.pending or alike.why == "conflict"):
+        click.echo(alike_text(newest or "", alike, loc))
+
+
+def alike_text(interview: str, alike: Alike, loc: Locale) -> str:
+    """Two people alike (issue 45): the people a later interview waits to be picked
+    among, or who else an explicit key names."""
+    lines = "\n".join("  " + summary_line(s, loc) for s in alike.people)
+    if alike.pending:
+        return t(loc, "cli_loop_pending", id=interview, count=len(alike.people), lines=lines)
+    return t(loc, "cli_loop_conflict", ref=alike.ref or "", lines=lines)
 
 
 @click.command()

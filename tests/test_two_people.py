@@ -58,6 +58,10 @@ def test_after_a_split_the_next_interview_of_that_name_joins_neither_until_linke
     (folder / "zw_a.txt").write_text(zhang("2026-11-01", "一面", "李四") + "\n", "utf-8")
     index(db, folder, {})
     assert keys(db)["zw_a"] == before["zw_a"]
+    # `debrief loop` says it waits, and how to pick
+    said = ok(db, "loop", "zw_b2")
+    assert "counts as none of them yet" in said and "debrief link <key> zw_b2" in said
+    assert k["zw_a"] in said and k["zw_b"] in said
     # the command line picks: B
     ok(db, "link", "zw_b", "zw_b2")
     k = keys(db)
@@ -117,5 +121,7 @@ def test_a_key_differing_only_in_case_with_another_name_does_not_join(
         (folder / f"{name}.txt").write_text((folder / f"{name}.txt").read_text("utf-8") + "\n")
     index(db_target, folder, {})
     assert keys(db_target) == k
+    said = ok(db_target, "loop", "k_li")
+    assert "C-1042 is also on interviews" in said and "后端工程师" in said
     stats = json.loads(ok(db_target, "stats", "--json"))
     assert (stats["candidates"], stats["interviews"]) == (2, 4)

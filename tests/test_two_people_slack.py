@@ -133,9 +133,11 @@ def test_two_people_of_one_name_with_identical_facts_are_not_two_identical_lines
     same = zhang("2026-11-01", "一面", "李四")
     ids = index(team, tmp_path / "t", {"x1.txt": same, "x2.txt": same + "\n"})
     ask(team, f"拆分 {ids['x2']}", "split", user="ULEAD")
-    pick = ask(team, "总结 张伟", "pick")
-    lines = [b["text"]["text"] for b in pick["blocks"][1:] if b.get("type") == "section"]
-    assert len(lines) == len(set(lines)) == 2
+    for words in ("总结 张伟", "未回答 张伟"):  # candidates, then interviews
+        pick = ask(team, words, f"pick-{len(words)}")
+        assert "请选择" in shown(pick)
+        lines = [b["text"]["text"] for b in pick["blocks"][1:] if b.get("type") == "section"]
+        assert len(lines) == len(set(lines)) == 2
 
 
 def test_a_key_with_two_names_is_a_conflict_on_the_card_not_a_merge(

@@ -63,10 +63,13 @@ def alike_blocks(
     if alike.pending:
         head = t(locale, "alike_pending", name=escape(fit(name, 100)[0]), count=len(alike.people))
         blocks: list[Block] = [section(head)]
+        lines = [f"*{_who(s, locale)}*\n{apart_line(s, locale)}" for s in shown]
         for i, s in enumerate(shown):
             ref = {"v": PICK, "id": interview_id, "q": s.key}
             this = button(t(locale, "alike_pick_this"), f"{OPEN}:{FIRST_BUTTON + i}", ref)
-            line = f"*{_who(s, locale)}*\n{apart_line(s, locale)}"
+            line = lines[i]
+            if lines.count(line) > 1 and s.ids:  # even their facts agree: their first id
+                line += f" · `{escape(s.ids[0])}`"
             blocks.append(section(line, accessory=this if buttons else None))
         if buttons:
             ref = {"v": PICK, "id": interview_id, "q": ""}

@@ -12,6 +12,9 @@ an explicit key, or a name and a position), the candidates known to share it:
   already under it (`names_contradict`: `c-1042` 张伟 and `C-1042` 李娜); the key's
   candidate and the new name's (`ref_name_key`) are recorded.
 
+Each row names the interview whose split or save recorded it: `forget` of that
+interview deletes it (store/schema/tables.py).
+
 A save (store/candidates.py) asks `chosen_key` for the interview's key where no
 `link`/`unlink` override names one. With nothing recorded it is the natural key, unless
 the explicit key contradicts the name. With something recorded: the interview stays
@@ -33,9 +36,12 @@ Read = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
 Why = Literal["split", "conflict"]
 
 RECORD_SQL = (
-    "INSERT INTO candidate_alikes (ws, shared_key, candidate_key, why, noted_by, noted_at)"
-    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, shared_key, candidate_key) DO NOTHING"
+    "INSERT INTO candidate_alikes (ws, shared_key, candidate_key, why, interview_id,"
+    " noted_by, noted_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (ws, shared_key, candidate_key) DO NOTHING"
 )
+"""Parameters: the data space, the shared key, the candidate's key, why, the interview
+whose split or save recorded it (`forget` of that interview deletes the row), who, when."""
 
 
 def recorded(read: Read, space: str, shared: str) -> list[tuple[str, Why]]:

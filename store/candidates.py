@@ -117,7 +117,7 @@ class CandidateStore(HitSearch, Base):
             t.candidate_ref,
         )
         for shared, candidate, why in alike:
-            tx.execute(RECORD_SQL, [self.ws, shared, candidate, why, "index", now])
+            tx.execute(RECORD_SQL, [self.ws, shared, candidate, why, t.id, "index", now])
         columns: dict[str, Any] = {
             "ws": self.ws,
             "id": text(t.id),

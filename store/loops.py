@@ -275,7 +275,7 @@ class LoopStore(CandidateStore):
         if shared == own or (shared != was and not alikes.recorded(read, self.space, shared)):
             return
         for key in dict.fromkeys((was, own) if was != own else (own,)):
-            tx.execute(alikes.RECORD_SQL, [self.ws, shared, key, "split", by, now])
+            tx.execute(alikes.RECORD_SQL, [self.ws, shared, key, "split", interview_id, by, now])
 
     @staticmethod
     def _reader(tx: Tx) -> alikes.Read:

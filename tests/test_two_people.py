@@ -125,3 +125,18 @@ def test_a_key_differing_only_in_case_with_another_name_does_not_join(
     assert "C-1042 is also on interviews" in said and "后端工程师" in said
     stats = json.loads(ok(db_target, "stats", "--json"))
     assert (stats["candidates"], stats["interviews"]) == (2, 4)
+
+
+def test_forgetting_the_person_split_off_leaves_one_person_of_that_name(
+    split: tuple[str, Path],
+) -> None:
+    db, folder = split
+    index(db, folder, {"zw_c": zhang("2026-11-10", "二面", "王五")})
+    k = keys(db)
+    assert k["zw_c"] not in (k["zw_a"], k["zw_b"])  # two people alike: neither
+    ok(db, "forget", "zw_b", "--yes")
+    ok(db, "forget", "zw_c", "--yes")
+    # what the split recorded went with the interview: one 张伟 is left, and the next joins
+    index(db, folder, {"zw_d": zhang("2026-11-12", "二面", "李四")})
+    k = keys(db)
+    assert k["zw_d"] == k["zw_a"]

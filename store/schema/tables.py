@@ -70,7 +70,13 @@ TABLES: tuple[Table, ...] = (
     Table(
         "candidate_links", key="interview_id", subject="interview_id", forget="rows", emptied="rows"
     ),
-    Table("candidate_alikes", key="shared_key, candidate_key", emptied="rows"),
+    Table(
+        "candidate_alikes",
+        key="shared_key, candidate_key",
+        subject="interview_id",
+        forget="rows",
+        emptied="rows",
+    ),
     Table(
         "requests",
         key="candidate_id, reviewer",

@@ -66,7 +66,9 @@ def _names(read: Read, space: str, key: str, but: str) -> list[str | None] | Non
 
 
 def _fits(name: str | None, names: list[str | None]) -> bool:
-    return not any(names_contradict(name, other) for other in names)
+    """Does `name` fit a candidate whose interviews have `names`: one of them at least
+    does not contradict it (a candidate `link` made of two names takes either)."""
+    return not names or any(not names_contradict(name, other) for other in names)
 
 
 def chosen_key(

@@ -140,3 +140,31 @@ def test_forgetting_the_person_split_off_leaves_one_person_of_that_name(
     index(db, folder, {"zw_d": zhang("2026-11-12", "二面", "李四")})
     k = keys(db)
     assert k["zw_d"] == k["zw_a"]
+
+
+def test_a_key_with_two_names_merged_by_hand_takes_both_names_later(
+    db_target: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "t"
+
+    def keyed(name: str, date: str) -> str:
+        return transcript(
+            name, "后端工程师", date, "一面", [("讲讲 JVM？", "堆")], "Candidate ID: c-7"
+        )
+
+    index(
+        db_target,
+        folder,
+        {"n1": keyed("Zhang Wei", "2026-11-01"), "n2": keyed("Wei Zhang", "2026-11-02")},
+    )
+    index(db_target, folder, {"n3": keyed("Zhao Lei", "2026-11-03")})
+    k = keys(db_target)
+    assert k["n1"] == k["n2"] != k["n3"]  # Latin words in any order; another name apart
+    ok(db_target, "link", "n1", "n3")  # the recruiter says they are one person
+    index(
+        db_target,
+        folder,
+        {"n4": keyed("zhao lei", "2026-11-04"), "n5": keyed("ZHANG WEI", "2026-11-05")},
+    )
+    k = keys(db_target)
+    assert k["n4"] == k["n5"] == k["n1"] == k["n3"]

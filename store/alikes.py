@@ -12,8 +12,9 @@ an explicit key, or a name and a position), the candidates known to share it:
   already under it (`names_contradict`: `c-1042` 张伟 and `C-1042` 李娜); the key's
   candidate and the new name's (`ref_name_key`) are recorded.
 
-Each row names the interview whose split or save recorded it: `forget` of that
-interview deletes it (store/schema/tables.py).
+Each row names the interview whose split, pick or save recorded it (a pick: each
+interview `link` puts with a candidate recorded alike): `forget` of that interview
+deletes its rows (store/schema/tables.py), and the others still say who is alike.
 
 A save (store/candidates.py) asks `chosen_key` for the interview's key where no
 `link`/`unlink` override names one. With nothing recorded it is the natural key, unless
@@ -38,22 +39,30 @@ Why = Literal["split", "conflict"]
 RECORD_SQL = (
     "INSERT INTO candidate_alikes (ws, shared_key, candidate_key, why, interview_id,"
     " noted_by, noted_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (ws, shared_key, candidate_key) DO NOTHING"
+    " ON CONFLICT (ws, shared_key, candidate_key, interview_id) DO NOTHING"
 )
 """Parameters: the data space, the shared key, the candidate's key, why, the interview
 whose split or save recorded it (`forget` of that interview deletes the row), who, when."""
 
 
 def recorded(read: Read, space: str, shared: str) -> list[tuple[str, Why]]:
-    """The candidates recorded as sharing `shared`, in the order they were recorded."""
-    return [
-        (str(r[0]), r[1])
-        for r in read(
-            f"SELECT candidate_key, why FROM candidate_alikes WHERE {space} AND shared_key = ?"
-            " ORDER BY noted_at, candidate_key",
-            [shared],
-        )
-    ]
+    """The candidates recorded as sharing `shared`, each once, in the order they were
+    first recorded (a key with two names: `conflict`)."""
+    found: dict[str, Why] = {}
+    for key, why in read(
+        f"SELECT candidate_key, why FROM candidate_alikes WHERE {space} AND shared_key = ?"
+        " ORDER BY noted_at, candidate_key, interview_id",
+        [shared],
+    ):
+        if why == "conflict" or str(key) not in found:
+            found[str(key)] = "conflict" if why == "conflict" else "split"
+    return list(found.items())
+
+
+def sharing(shared: str, known: list[tuple[str, Why]]) -> list[str]:
+    """The candidates who may share `shared`, once something is recorded for it: the
+    one its interviews make (the one split from, the key's own) and those recorded."""
+    return list(dict.fromkeys([shared, *(key for key, _why in known)]))
 
 
 def _names(read: Read, space: str, key: str, but: str) -> list[str | None] | None:
@@ -92,14 +101,15 @@ def chosen_key(
             mine = ref_name_key(ref or "", name)
             return mine, [(natural, natural, "conflict"), (natural, mine, "conflict")]
         return natural, []
+    keys = sharing(natural, known)
     people: dict[str, list[str | None]] = {}
-    for key, _why in known:
+    for key in keys:
         names = _names(read, space, key, interview_id)
         if names is not None:
             people[key] = names
     now = read(f"SELECT candidate_key FROM candidates WHERE {space} AND id = ?", [interview_id])
     current = str(now[0][0]) if now and now[0][0] is not None else None
-    if current is not None and current in dict(known) and _fits(name, people.get(current, [])):
+    if current is not None and current in keys and _fits(name, people.get(current, [])):
         return current, []  # it stays with the one it was put with
     fits = [key for key, names in people.items() if _fits(name, names)]
     if len(fits) == 1:
@@ -117,4 +127,4 @@ def why_of(known: list[tuple[str, Why]]) -> Why:
     return "conflict" if any(w == "conflict" for _k, w in known) else "split"
 
 
-__all__ = ["RECORD_SQL", "Read", "Why", "chosen_key", "recorded", "why_of"]
+__all__ = ["RECORD_SQL", "Read", "Why", "chosen_key", "recorded", "sharing", "why_of"]

@@ -222,6 +222,7 @@ class LoopStore(CandidateStore):
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND candidate_key = ?",
                 [into, moved],
             )
+            self._record_picks(tx, ids, into, by, now)
             self._one_outcome(tx, ids)
 
         self._write(write)
@@ -277,6 +278,24 @@ class LoopStore(CandidateStore):
         for key in dict.fromkeys((was, own) if was != own else (own,)):
             tx.execute(alikes.RECORD_SQL, [self.ws, shared, key, "split", interview_id, by, now])
 
+    def _record_picks(self, tx: Tx, ids: list[str], into: str, by: str, now: str) -> None:
+        """The interviews `ids` are candidate `into`'s now: each whose file's key (or
+        name and position) has people recorded alike is recorded as `into`'s too, so
+        that forgetting another interview of theirs leaves them told apart."""
+        if not ids:
+            return
+        read = self._reader(tx)
+        where, params = self.engine.in_list("id", ids)
+        for cid, name, position, ref in tx.execute(
+            f"SELECT id, name, position, candidate_ref FROM candidates WHERE {self.space}"
+            f" AND {where}",
+            params,
+        ).fetchall():
+            shared = natural_key(cid, name, position, ref)
+            known = alikes.recorded(read, self.space, shared) if shared != own_key(cid) else []
+            if known:
+                tx.execute(alikes.RECORD_SQL, [self.ws, shared, into, known[0][1], cid, by, now])
+
     @staticmethod
     def _reader(tx: Tx) -> alikes.Read:
         return lambda sql, params: list(tx.execute(sql, params).fetchall())
@@ -302,10 +321,10 @@ class LoopStore(CandidateStore):
         if not known:
             return None
         current = r["candidate_key"]
-        people = self.loop_summaries([k for k, _why in known if k != current])
+        keys = alikes.sharing(shared, known)
+        people = self.loop_summaries([k for k in keys if k != current])
         if not people:
             return None
-        keys = {k for k, _why in known}
         return Alike(
             why=alikes.why_of(known),
             ref=r["candidate_ref"],

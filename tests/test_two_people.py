@@ -168,3 +168,18 @@ def test_a_key_with_two_names_merged_by_hand_takes_both_names_later(
     )
     k = keys(db_target)
     assert k["n4"] == k["n5"] == k["n1"] == k["n3"]
+
+
+def test_forgetting_one_interview_of_a_person_split_off_keeps_the_two_apart(
+    split: tuple[str, Path],
+) -> None:
+    db, folder = split
+    index(db, folder, {"zw_b2": zhang("2026-11-10", "二面", "王五")})
+    ok(db, "link", "zw_b", "zw_b2")  # picked: B's second interview
+    ok(db, "forget", "zw_b", "--yes")
+    index(db, folder, {"zw_e": zhang("2026-11-14", "三面", "王五")})
+    k = keys(db)
+    assert k["zw_b2"] != k["zw_a"]
+    assert k["zw_e"] not in (k["zw_a"], k["zw_b2"]), "joined one of two people silently"
+    said = ok(db, "loop", "zw_e")
+    assert "counts as none of them yet" in said and k["zw_a"] in said and k["zw_b2"] in said

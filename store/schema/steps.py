@@ -240,7 +240,7 @@ STEPS: list[Step] = [
             "CREATE TABLE IF NOT EXISTS candidate_alikes (ws INTEGER NOT NULL DEFAULT 0,"
             " shared_key TEXT NOT NULL, candidate_key TEXT NOT NULL, why TEXT NOT NULL,"
             " interview_id TEXT NOT NULL, noted_by TEXT NOT NULL, noted_at TEXT NOT NULL,"
-            " PRIMARY KEY (ws, shared_key, candidate_key))",
+            " PRIMARY KEY (ws, shared_key, candidate_key, interview_id))",
         ),
     ),
 ]

@@ -72,7 +72,7 @@ TABLES: tuple[Table, ...] = (
     ),
     Table(
         "candidate_alikes",
-        key="shared_key, candidate_key",
+        key="shared_key, candidate_key, interview_id",
         subject="interview_id",
         forget="rows",
         emptied="rows",

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
+from .base import Tx
 from .candidate_keys import has_ref, names_contradict, natural_key, own_key, ref_name_key
 
 Read = Callable[[str, Sequence[Any]], list[tuple[Any, ...]]]
@@ -122,9 +123,62 @@ def chosen_key(
     return own, []  # two or more fit: none until someone picks
 
 
+def reader(tx: Tx) -> Read:
+    """A write transaction's own rows, as `Read`."""
+    return lambda sql, params: list(tx.execute(sql, params).fetchall())
+
+
+def record_split(
+    tx: Tx, space: str, ws: int, interview_id: str, was: str, by: str, now: str
+) -> None:
+    """`interview_id` was taken off candidate `was` (`unlink`): where its file's key (or
+    name and position) is `was`'s, or has people recorded already, both are recorded as
+    sharing it, so that a later interview that matches both joins neither."""
+    row = tx.execute(
+        f"SELECT name, position, candidate_ref FROM candidates WHERE {space} AND id = ?",
+        [interview_id],
+    ).fetchone()
+    if row is None:
+        return
+    own = own_key(interview_id)
+    shared = natural_key(interview_id, row[0], row[1], row[2])
+    if shared == own or (shared != was and not recorded(reader(tx), space, shared)):
+        return
+    for key in dict.fromkeys((was, own) if was != own else (own,)):
+        tx.execute(RECORD_SQL, [ws, shared, key, "split", interview_id, by, now])
+
+
+def record_picks(tx: Tx, space: str, ws: int, ids: list[str], into: str, by: str, now: str) -> None:
+    """The interviews `ids` are candidate `into`'s now (`link`, a pick): each whose
+    file's key (or name and position) has people recorded alike is recorded as `into`'s
+    too, so that forgetting another interview of theirs leaves them told apart."""
+    if not ids:
+        return
+    where, params = tx.engine.in_list("id", ids)
+    for cid, name, position, ref in tx.execute(
+        f"SELECT id, name, position, candidate_ref FROM candidates WHERE {space} AND {where}",
+        params,
+    ).fetchall():
+        shared = natural_key(cid, name, position, ref)
+        known = recorded(reader(tx), space, shared) if shared != own_key(cid) else []
+        if known:
+            tx.execute(RECORD_SQL, [ws, shared, into, known[0][1], cid, by, now])
+
+
 def why_of(known: list[tuple[str, Why]]) -> Why:
     """A key with two names is a conflict, whatever else was recorded for it."""
     return "conflict" if any(w == "conflict" for _k, w in known) else "split"
 
 
-__all__ = ["RECORD_SQL", "Read", "Why", "chosen_key", "recorded", "sharing", "why_of"]
+__all__ = [
+    "RECORD_SQL",
+    "Read",
+    "Why",
+    "chosen_key",
+    "reader",
+    "record_picks",
+    "record_split",
+    "recorded",
+    "sharing",
+    "why_of",
+]

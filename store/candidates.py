@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import fulltext, rows
-from .alikes import RECORD_SQL, chosen_key
+from .alikes import RECORD_SQL, chosen_key, reader
 from .base import Base, Tx
 from .clock import utcnow
 from .errors import refused_data
@@ -109,7 +109,7 @@ class CandidateStore(HitSearch, Base):
         # who the candidate is, where no override says (store/alikes.py: two people
         # recorded as sharing the file's key or name and position)
         key, alike = chosen_key(
-            lambda sql, p: list(tx.execute(sql, p).fetchall()),
+            reader(tx),
             self.space,
             t.id,
             t.name,

@@ -222,7 +222,7 @@ class LoopStore(CandidateStore):
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND candidate_key = ?",
                 [into, moved],
             )
-            self._record_picks(tx, ids, into, by, now)
+            alikes.record_picks(tx, self.space, self.ws, ids, into, by, now)
             self._one_outcome(tx, ids)
 
         self._write(write)
@@ -244,7 +244,7 @@ class LoopStore(CandidateStore):
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND id = ?",
                 [own, interview_id],
             )
-            self._record_split(tx, interview_id, was, by, now)
+            alikes.record_split(tx, self.space, self.ws, interview_id, was, by, now)
             rest = tx.execute(
                 f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
                 [was],
@@ -259,46 +259,6 @@ class LoopStore(CandidateStore):
         return own
 
     # -- two people alike (issue 45, store/alikes.py) -------------------------------------
-
-    def _record_split(self, tx: Tx, interview_id: str, was: str, by: str, now: str) -> None:
-        """`interview_id` was taken off candidate `was`: where its file's own key (or
-        name and position) is `was`'s, or is recorded as shared already, both are
-        recorded as sharing it, so a later interview that matches both joins neither."""
-        row = tx.execute(
-            f"SELECT name, position, candidate_ref FROM candidates WHERE {self.space} AND id = ?",
-            [interview_id],
-        ).fetchone()
-        if row is None:
-            return
-        own = own_key(interview_id)
-        shared = natural_key(interview_id, row[0], row[1], row[2])
-        read = self._reader(tx)
-        if shared == own or (shared != was and not alikes.recorded(read, self.space, shared)):
-            return
-        for key in dict.fromkeys((was, own) if was != own else (own,)):
-            tx.execute(alikes.RECORD_SQL, [self.ws, shared, key, "split", interview_id, by, now])
-
-    def _record_picks(self, tx: Tx, ids: list[str], into: str, by: str, now: str) -> None:
-        """The interviews `ids` are candidate `into`'s now: each whose file's key (or
-        name and position) has people recorded alike is recorded as `into`'s too, so
-        that forgetting another interview of theirs leaves them told apart."""
-        if not ids:
-            return
-        read = self._reader(tx)
-        where, params = self.engine.in_list("id", ids)
-        for cid, name, position, ref in tx.execute(
-            f"SELECT id, name, position, candidate_ref FROM candidates WHERE {self.space}"
-            f" AND {where}",
-            params,
-        ).fetchall():
-            shared = natural_key(cid, name, position, ref)
-            known = alikes.recorded(read, self.space, shared) if shared != own_key(cid) else []
-            if known:
-                tx.execute(alikes.RECORD_SQL, [self.ws, shared, into, known[0][1], cid, by, now])
-
-    @staticmethod
-    def _reader(tx: Tx) -> alikes.Read:
-        return lambda sql, params: list(tx.execute(sql, params).fetchall())
 
     def people_alike(self, interview_id: str) -> Alike | None:
         """The other candidates who share the interview's explicit key, or its name and

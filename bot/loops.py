@@ -10,7 +10,7 @@ import click
 
 from handlers.audit import AuditEvent, record
 from store.factory import Backend
-from store.loop_models import Loop, LoopSummary
+from store.loop_models import Alike, Loop, LoopSummary
 from store.models import Locale
 
 from . import cli_text as text
@@ -55,12 +55,19 @@ def loop_json(loop: Loop) -> dict[str, Any]:
 
 
 def summary_line(s: LoopSummary, loc: Locale) -> str:
-    """`c_…  王小明 · 后端工程师 · 2 场面试 · 2026-11-25`: one of several candidates."""
+    """`c_…  王小明 · 后端工程师 · 2 场面试 · 2026-11-25 · 一面 2026-11-20, 二面 2026-11-25 ·
+    面试官：李四`: one of several candidates, told apart by rounds, dates, interviewers."""
+    rounds = ", ".join(
+        " ".join(p for p in (r or "", (s.dates[n] if n < len(s.dates) else "")[:16]) if p)
+        for n, r in enumerate(s.rounds)
+    )
     parts = [
         s.name or t(loc, "cli_loop_no_name"),
         text.position(s.position, loc),
         t(loc, "cli_loop_count", n=s.interviews),
         (s.newest or "").replace("T", " ")[:16],
+        rounds,  # issue 45: two people of one name and position told apart
+        text.interviewers(s.interviewers, loc),
     ]
     return f"{s.key}  " + " · ".join(p for p in parts if p)
 
@@ -145,8 +152,22 @@ def loop(who: tuple[str, ...], db_path: str | None, workspace: str | None, as_js
     if as_json:
         echo_json(loop_json(shown))
         return
-    for line in loop_text(shown, settings_for(db_path).locale):
+    loc = settings_for(db_path).locale
+    for line in loop_text(shown, loc):
         click.echo(line)
+    newest = shown.interviews[-1].id if shown.interviews else None
+    alike = store.people_alike(newest) if newest is not None else None
+    if alike is not None and (alike.pending or alike.why == "conflict"):
+        click.echo(alike_text(newest or "", alike, loc))
+
+
+def alike_text(interview: str, alike: Alike, loc: Locale) -> str:
+    """Two people alike (issue 45): the people a later interview waits to be picked
+    among, or who else an explicit key names."""
+    lines = "\n".join("  " + summary_line(s, loc) for s in alike.people)
+    if alike.pending:
+        return t(loc, "cli_loop_pending", id=interview, count=len(alike.people), lines=lines)
+    return t(loc, "cli_loop_conflict", ref=alike.ref or "", lines=lines)
 
 
 @click.command()

@@ -19,6 +19,7 @@ from .i18n import Locale, t
 from .review import Sealed, hidden_lines, sealed_for
 from .route import HIRING_WORDS, Route
 from .sending.outgoing import Outgoing
+from .views.alike import alike_blocks
 from .views.cards import (
     full_summary_views,
     outcome_label,
@@ -167,6 +168,11 @@ def on_summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     msg = summary_view(seen.candidate, asked.locale, asked.posted_by, people, seen.decided)
     if place is not None:  # under the card's first line (who, when)
         msg.blocks.insert(2, place.to_dict())
+    alike = asked.deps.store.people_alike(c.id)  # issue 45: two people alike
+    if alike is not None:  # under who and when: what counts the interview as whose
+        said = alike_blocks(c.id, c.name or c.id, alike, asked.locale, not asked.posting)
+        at = 3 if place is not None else 2
+        msg.blocks[at:at] = [b.to_dict() for b in said]
     return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
 
 

@@ -42,7 +42,7 @@ from .answers import (
 from .audit import AuditEvent
 from .deps import Deps
 from .i18n import t
-from .loop_answers import on_compare, on_handoff, on_merge, on_person, on_split
+from .loop_answers import on_compare, on_handoff, on_merge, on_person, on_pick, on_split
 from .route import (
     GLUED_RE,
     MAX_TEXT,
@@ -116,6 +116,7 @@ SUBCOMMANDS: dict[Kind, Subcommand] = {
     Kind.SPLIT: Subcommand(("split", "拆分"), read_who, button=False, general=on_split),
     Kind.COMPARE: Subcommand(("compare", "对比"), read_words, button=False, general=on_compare),
     Kind.HANDOFF: Subcommand(("handoff", "交接"), read_handoff, button=False, general=on_handoff),
+    Kind.PICK: Subcommand(general=on_pick),  # a button only: never typed
 }
 
 KIND_VALUES = frozenset(k.value for k in Kind)

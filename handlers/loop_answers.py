@@ -16,11 +16,12 @@ from store.loop_models import Loop
 
 from .answers import Asked, _may_decide, _may_not_see, _members
 from .blocks import escape, fit
-from .i18n import t
+from .i18n import Locale, t
 from .review import hidden_for
 from .route import Kind, Route
 from .sending.outgoing import DirectMessage, Outgoing
-from .views.common import notice, person
+from .views.alike import rounds_text
+from .views.common import interviewers_text, notice, person
 from .views.compare import MAX_COMPARED, Compared, compare_view
 from .views.handoff import Concern, handoff_dm
 from .views.loops import loop_name, loop_pick_view, loop_view, round_name, summary_of
@@ -174,6 +175,46 @@ def on_split(route: Route, asked: Asked) -> list[Outgoing]:
     return [Outgoing(notice(text), candidate_id=one, audit="unlink")]
 
 
+def on_pick(route: Route, asked: Asked) -> list[Outgoing]:
+    """A button of an interview that matches several people alike (issue 45): it is the
+    candidate picked (`link`), or someone else (`unlink`: a candidate of its own, and
+    recorded as one more alike); for those who may merge, audited."""
+    loc, store = asked.locale, asked.deps.store
+    refused = _may_merge(asked)
+    if refused is not None:
+        return [refused]
+    interview, target = route.who, route.words
+    shown = f"`{escape(interview)}`"
+    alike = store.people_alike(interview)
+    if alike is None or not alike.pending:
+        loop = store.loop_of(interview)
+        if loop is None:
+            return [Outgoing(notice(t(loc, "alike_gone")), unresolved=True)]
+        text = t(loc, "alike_already", interview=shown, name=escape(loop_name(loop, loc)))
+        return [Outgoing(notice(text), candidate_id=interview)]
+    if not target:
+        key = store.unlink(interview, asked.user)
+        loop = store.loop(key)
+        name = escape(loop_name(loop, loc)) if loop is not None else shown
+        text = t(loc, "alike_picked_new", interview=shown, name=name)
+        return [Outgoing(notice(text), candidate_id=interview, audit=f"unlink:{key}")]
+    if target not in {p.key for p in alike.people}:
+        return [Outgoing(notice(t(loc, "alike_gone")), unresolved=True)]
+    key = store.link(target, interview, asked.user)
+    loop = store.loop(key)
+    if loop is None:  # removed meanwhile
+        return [Outgoing(notice(t(loc, "alike_gone")), unresolved=True)]
+    text = t(
+        loc,
+        "alike_picked",
+        interview=shown,
+        name=escape(loop_name(loop, loc)),
+        count=len(loop.interviews),
+        rounds=_rounds(loop, asked),
+    )
+    return [Outgoing(notice(text), candidate_id=interview, audit=f"link:{key}")]
+
+
 # -- comparing -----------------------------------------------------------------------------
 
 _SEPARATORS = re.compile(r"[\s,，、;；]+")
@@ -197,10 +238,7 @@ def on_compare(route: Route, asked: Asked) -> list[Outgoing]:
             return [Outgoing(notice(t(loc, "compare_not_found", who=who)), unresolved=True)]
         if len(loops) > 1:
             sep = t(loc, "name_separator")
-            names = sep.join(
-                f"{escape(loop_name(lp, loc))}（`{escape(lp.interviews[0].id)}`）"
-                for lp in loops[:4]
-            )
+            names = sep.join(_told_apart(lp, loc) for lp in loops[:4])
             text = t(loc, "compare_ambiguous", who=who, count=len(loops), names=names)
             return [Outgoing(notice(text), unresolved=True)]
         chosen.setdefault(loops[0].key, loops[0])
@@ -234,9 +272,7 @@ def on_handoff(route: Route, asked: Asked) -> list[Outgoing]:
         return [Outgoing(not_found_view(loc, text), unresolved=True)]
     if len(loops) > 1:
         sep = t(loc, "name_separator")
-        names = sep.join(
-            f"{escape(loop_name(lp, loc))}（`{escape(lp.interviews[0].id)}`）" for lp in loops[:4]
-        )
+        names = sep.join(_told_apart(lp, loc) for lp in loops[:4])
         found = t(loc, "compare_ambiguous", who=fit(text, 100)[0], count=len(loops), names=names)
         return [Outgoing(notice(found), unresolved=True)]
     loop = loops[0]
@@ -276,6 +312,16 @@ def on_handoff(route: Route, asked: Asked) -> list[Outgoing]:
             )
         )
     return plan
+
+
+def _told_apart(loop: Loop, loc: Locale) -> str:
+    """`张伟 · 后端工程师（一面 2026-11-20 · 面试官：李四，`zw_a`）`: one of several
+    candidates, told apart from another of the same name and position (issue 45)."""
+    apart = rounds_text(summary_of(loop), loc)
+    who = interviewers_text(loop.interviews[0].interviewers if loop.interviews else [], loc)
+    facts = " · ".join(f for f in (apart, who) if f)
+    first = escape(loop.interviews[0].id) if loop.interviews else escape(loop.key)
+    return f"{escape(loop_name(loop, loc))}（{facts}，`{first}`）"
 
 
 def _sealed(loop: Loop, viewer: str, asked: Asked) -> tuple[str, ...] | None:

@@ -39,6 +39,7 @@ class Kind(StrEnum):
     SPLIT = "split"  # an interview is a candidate of its own (`拆分 A`)
     COMPARE = "compare"  # up to four candidates side by side (`对比 A B [C D]`)
     HANDOFF = "handoff"  # the loop so far, in a DM to the next interviewer (`交接 X @a`)
+    PICK = "pick"  # who a later interview of two people alike is (the card's buttons)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from .deps import Deps
 from .downloads import DownloadError, download, refused_unread, size_limit
 from .i18n import reason_text, t
 from .shared import answer_privately, may_post, refusal_key
+from .views.alike import alike_blocks
 from .views.cards import summary_view
 from .views.common import notice
 
@@ -245,6 +246,12 @@ def _answer(
         if candidate is None:
             return
         message, kind = summary_view(candidate, deps.locale, user or "?"), "summary"
+        alike = deps.store.people_alike(candidate.id)  # issue 45: whose it is, to pick
+        if alike is not None:
+            said = alike_blocks(
+                candidate.id, candidate.name or candidate.id, alike, deps.locale, True
+            )
+            message.blocks[2:2] = [b.to_dict() for b in said]
     if message is None:
         return
     thread = str(event.get("thread_ts") or ts)

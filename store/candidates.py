@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import fulltext, rows
+from .alikes import RECORD_SQL, chosen_key, reader
 from .base import Base, Tx
-from .candidate_keys import natural_key
 from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
@@ -106,6 +106,18 @@ class CandidateStore(HitSearch, Base):
     ) -> None:
         text = self.engine.storable
         index_columns, prepared = self._index_columns(indexed)
+        # who the candidate is, where no override says (store/alikes.py: two people
+        # recorded as sharing the file's key or name and position)
+        key, alike = chosen_key(
+            reader(tx),
+            self.space,
+            t.id,
+            t.name,
+            t.position,
+            t.candidate_ref,
+        )
+        for shared, candidate, why in alike:
+            tx.execute(RECORD_SQL, [self.ws, shared, candidate, why, t.id, "index", now])
         columns: dict[str, Any] = {
             "ws": self.ws,
             "id": text(t.id),
@@ -118,7 +130,7 @@ class CandidateStore(HitSearch, Base):
             "interviewed_at_text": text(t.interviewed_at_text),
             "round": text(t.round),
             "candidate_ref": text(t.candidate_ref),
-            "candidate_key": natural_key(t.id, t.name, t.position, t.candidate_ref),
+            "candidate_key": key,
             "intro": text(t.intro),
             "summary": text(t.summary),
             "verdict": text(t.verdict),

@@ -6,6 +6,8 @@ interviews. `key` names the candidate, stable across re-indexing and restarts.""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from .models import Decision, Outcome
@@ -47,7 +49,9 @@ class Loop(BaseModel):
 
 
 class LoopSummary(BaseModel):
-    """One line of a pick list of candidates: name · position · interviews · newest date."""
+    """One line of a pick list of candidates: name · position · interviews · newest date,
+    and what tells two people of one name and position apart (issue 45): their rounds,
+    dates and interviewers."""
 
     key: str
     name: str | None = None
@@ -55,3 +59,18 @@ class LoopSummary(BaseModel):
     interviews: int = 0
     newest: str | None = None  # the newest interview's date (ISO), where known
     ids: list[str] = Field(default_factory=list)  # the interviews' ids, oldest first
+    rounds: list[str | None] = Field(default_factory=list)  # each interview's, oldest first
+    dates: list[str] = Field(default_factory=list)  # each interview's date as known ("": none)
+    interviewers: list[str] = Field(default_factory=list)  # everyone who interviewed them, once
+
+
+class Alike(BaseModel):
+    """The other candidates who share an interview's explicit key or name and position
+    (issue 45, store/alikes.py): `split`, one was split off another; `conflict`, the
+    explicit key `ref` names people of different names. `pending`: the interview joined
+    none of them and waits for someone to pick."""
+
+    why: Literal["split", "conflict"]
+    ref: str | None = None
+    pending: bool = False
+    people: list[LoopSummary] = Field(default_factory=list)

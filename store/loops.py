@@ -16,15 +16,16 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from . import alikes
 from .base import Tx
-from .candidate_keys import looks_like_key, normalised, own_key
+from .candidate_keys import looks_like_key, natural_key, normalised, own_key
 from .candidates import CandidateStore
 from .clock import utcnow
 from .errors import UnknownCandidateError
-from .loop_models import Loop, LoopInterview, LoopSummary, OpenQuestion
+from .loop_models import Alike, Loop, LoopInterview, LoopSummary, OpenQuestion
 from .models import DECISIONS, Candidate, Decision, DigestLine
 from .outcomes import read_outcome
-from .rows import digest_line
+from .rows import digest_line, names
 
 PersonLines = tuple[LoopSummary, list[DigestLine]]
 """A candidate and some of their interviews (each naming its round), oldest first."""
@@ -138,7 +139,8 @@ class LoopStore(CandidateStore):
         where, params = self.engine.in_list("candidate_key", keys)
         found: dict[str, list[dict[str, Any]]] = {}
         for r in self._rows(
-            "SELECT id, name, position, interviewed_at, first_indexed_at, candidate_key"
+            "SELECT id, name, position, interviewed_at, interviewed_at_text, round,"
+            " interviewers, first_indexed_at, candidate_key"
             f" FROM candidates WHERE {self.space} AND {where}",
             params,
         ):
@@ -156,6 +158,7 @@ class LoopStore(CandidateStore):
             if not rs:
                 continue
             dated = [r["interviewed_at"] for r in rs if r["interviewed_at"]]
+            who = dict.fromkeys(n for r in rs for n in names(r["interviewers"]))
             lines.append(
                 LoopSummary(
                     key=key,
@@ -164,6 +167,9 @@ class LoopStore(CandidateStore):
                     interviews=len(rs),
                     newest=max(dated) if dated else None,
                     ids=[r["id"] for r in rs],
+                    rounds=[r["round"] for r in rs],
+                    dates=[r["interviewed_at"] or r["interviewed_at_text"] or "" for r in rs],
+                    interviewers=list(who),
                 )
             )
         return lines
@@ -216,6 +222,7 @@ class LoopStore(CandidateStore):
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND candidate_key = ?",
                 [into, moved],
             )
+            alikes.record_picks(tx, self.space, self.ws, ids, into, by, now)
             self._one_outcome(tx, ids)
 
         self._write(write)
@@ -237,6 +244,7 @@ class LoopStore(CandidateStore):
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND id = ?",
                 [own, interview_id],
             )
+            alikes.record_split(tx, self.space, self.ws, interview_id, was, by, now)
             rest = tx.execute(
                 f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
                 [was],
@@ -249,6 +257,40 @@ class LoopStore(CandidateStore):
 
         self._write(write)
         return own
+
+    # -- two people alike (issue 45, store/alikes.py) -------------------------------------
+
+    def people_alike(self, interview_id: str) -> Alike | None:
+        """The other candidates who share the interview's explicit key, or its name and
+        position, recorded as two people (a split, a key with two names); whether the
+        interview waits for someone to pick one. None: nobody is recorded alike."""
+        found = self._rows(
+            "SELECT id, name, position, candidate_ref, candidate_key, EXISTS (SELECT 1 FROM"
+            " candidate_links l WHERE l.ws = candidates.ws AND l.interview_id = candidates.id)"
+            f" AS pinned FROM candidates WHERE {self.space} AND id = ?",
+            [interview_id],
+        )
+        if not found:
+            return None
+        r = found[0]
+        own = own_key(interview_id)
+        shared = natural_key(interview_id, r["name"], r["position"], r["candidate_ref"])
+        if shared == own:
+            return None
+        known = alikes.recorded(self._all, self.space, shared)
+        if not known:
+            return None
+        current = r["candidate_key"]
+        keys = alikes.sharing(shared, known)
+        people = self.loop_summaries([k for k in keys if k != current])
+        if not people:
+            return None
+        return Alike(
+            why=alikes.why_of(known),
+            ref=r["candidate_ref"],
+            pending=not r["pinned"] and current == own and current not in keys,
+            people=people,
+        )
 
     def _pin(self, tx: Tx, interview_id: str, key: str, by: str, now: str) -> None:
         tx.execute(

@@ -183,9 +183,11 @@ def test_a_name_resolves_and_a_pick_list_tells_interviews_apart(bot: Bot, tmp_pa
     text = visible(picked)
     assert text == [
         "“张三”对应 2 位候选人，请选择：",
-        "*张三 · 算法工程师*\n1 场面试 · 最近一场 2026-12-01",
+        # each candidate's rounds, dates, interviewers (issue 45)
+        "*张三 · 算法工程师*\n1 场面试 · 最近一场 2026-12-01 · 终面 2026-12-01 · 面试官：赵钱",
         "查看",
-        "*张三 · 数据工程师*\n1 场面试 · 最近一场 2026-11-28",
+        "*张三 · 数据工程师*\n1 场面试 · 最近一场 2026-11-28 · 二面 2026-11-28 14:30"
+        " · 面试官：李四、王五、R&amp;D老张",
         "查看",
     ]
     second = [b for b in buttons(picked)][1]

@@ -43,6 +43,19 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "已是同一位候选人（{code}），没有改动",
         "en": "already one candidate ({code}): nothing changed",
     },
+    "cli_loop_pending": {
+        "zh": "面试 {id} 与 {count} 位同名同岗位的候选人都对得上（他们被拆分过），"
+        "还没有算作其中任何一位；选定用 debrief link <候选人编号> {id}"
+        "（另一个人：debrief unlink {id}）：\n{lines}",
+        "en": "interview {id} matches {count} candidates of this name and position (they"
+        " were split), and counts as none of them yet; pick with debrief link <key> {id}"
+        " (someone else: debrief unlink {id}):\n{lines}",
+    },
+    "cli_loop_conflict": {
+        "zh": "候选人编号 {ref} 也写在姓名不同的候选人的面试上，没有合并：\n{lines}",
+        "en": "candidate ID {ref} is also on interviews of a candidate with another name;"
+        " not merged:\n{lines}",
+    },
     "cli_unlinked": {
         "zh": "已拆分：面试 {id} 现在是单独的候选人 {code}",
         "en": "unlinked: interview {id} is now a candidate of its own, {code}",

@@ -19,6 +19,7 @@ from store.models import DECISIONS
 
 from ..blocks import Message, button, context, escape, fit, header, message, section
 from ..i18n import Locale, t
+from .alike import rounds_text
 from .common import (
     HEAD_LIMITS,
     OPEN,
@@ -199,20 +200,26 @@ def summary_of(loop: Loop) -> LoopSummary:
         interviews=len(loop.interviews),
         newest=max(dates) if dates else None,
         ids=[iv.id for iv in loop.interviews],
+        rounds=[iv.round for iv in loop.interviews],
+        dates=[iv.interviewed_at or iv.interviewed_at_text or "" for iv in loop.interviews],
+        interviewers=list(dict.fromkeys(n for iv in loop.interviews for n in iv.interviewers)),
     )
 
 
 def loop_pick_view(locale: Locale, query: str, loops: Sequence[LoopSummary]) -> Message:
     """Several candidates match: each as name · position · interviews · newest date,
-    a button to their loop (their card, when they have one interview)."""
+    then each interview's round and date and the interviewers, so that two people of one
+    name and position are told apart (issue 45; where even those agree, their first
+    interview's id), a button to their loop (their card, when they have one interview)."""
     q, _ = fit(query, 200)
     text = t(locale, "loop_pick", count=len(loops), query=q)
     blocks: list[Block] = [section(text)]
-    for i, s in enumerate(loops[:PICK_LIMIT]):
-        newest = escape(s.newest[:10]) if s.newest else t(locale, "loop_date_unknown")
-        line = f"*{escape(loop_name(s, locale))}*\n" + t(
-            locale, "loop_pick_line", count=s.interviews, newest=newest
-        )
+    shown = loops[:PICK_LIMIT]
+    lines = [_pick_line(s, locale) for s in shown]
+    for i, s in enumerate(shown):
+        line = lines[i]
+        if lines.count(line) > 1 and s.ids:
+            line += f"\n`{escape(s.ids[0])}`"
         target = s.ids[0] if s.ids else s.key
         kind = LOOP if s.interviews > 1 else "summary"
         opened = button(t(locale, "open"), f"{OPEN}:{i}", {"v": kind, "id": target})
@@ -220,6 +227,17 @@ def loop_pick_view(locale: Locale, query: str, loops: Sequence[LoopSummary]) -> 
     if len(loops) > PICK_LIMIT:
         blocks.append(context(t(locale, "pick_more", shown=PICK_LIMIT)))
     return message(text, blocks)
+
+
+def _pick_line(s: LoopSummary, locale: Locale) -> str:
+    newest = escape(s.newest[:10]) if s.newest else t(locale, "loop_date_unknown")
+    line = f"*{escape(loop_name(s, locale))}*\n" + t(
+        locale, "loop_pick_line", count=s.interviews, newest=newest
+    )
+    if s.rounds:
+        line += " · " + rounds_text(s, locale)
+    who = interviewers_text(s.interviewers, locale)
+    return f"{line} · {who}" if who else line
 
 
 def place_block(interview_id: str, loop: Loop, locale: Locale, private: bool) -> Block | None:

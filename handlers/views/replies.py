@@ -74,16 +74,21 @@ def pick_view(
     locale: Locale, query: str, matches: Sequence[CandidateSummary], ref: dict[str, Any]
 ) -> Message:
     """Who matches, each as `name · position · round · date` and the interviewers, so
-    two interviews of one person (or two people of one name) are told apart."""
+    two interviews of one person (or two people of one name) are told apart; where even
+    those agree, by the interview's id (issue 45: never two identical lines)."""
     q, _ = fit(query, 200)
     blocks: list[Block] = [section(t(locale, "pick", count=len(matches), query=q))]
-    for i, m in enumerate(matches[:PICK_LIMIT]):
+    shown = matches[:PICK_LIMIT]
+    lines = []
+    for m in shown:
         facts = [
             interviewers_text(m.interviewers, locale),
             _years(m.years, locale, m.years_text),
             questions_text(m.questions, m.unanswered, locale),
         ]
-        line = f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f)
+        lines.append(f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f))
+    for i, m in enumerate(shown):
+        line = lines[i] + (f" · `{escape(m.id)}`" if lines.count(lines[i]) > 1 else "")
         blocks.append(
             section(line, accessory=button(t(locale, "open"), f"{OPEN}:{i}", {**ref, "id": m.id}))
         )

@@ -85,6 +85,46 @@ WORDS: dict[str, dict[Locale, str]] = {
         " candidate of its own now, and {name} has {left} interview(s) left. Re-indexing"
         " keeps it so.",
     },
+    # two people alike (issue 45): a later interview matching both, a key with two names
+    "alike_pending": {
+        "zh": "这场面试的候选人 {name} 与 {count} 位候选人的姓名和岗位都对得上"
+        "（他们被拆分成了不同的人），在有人选定之前不算作其中任何一位。是哪一位？",
+        "en": "This interview's candidate, {name}, matches {count} candidates by name and"
+        " position (they were split into different people), and counts as none of them"
+        " until someone picks. Which one is it?",
+    },
+    "alike_conflict": {
+        "zh": "⚠ 候选人编号 {ref} 也写在姓名不同的候选人的面试上，没有把他们算作同一人；"
+        "如确是同一人，用 `合并` 把面试合到一起：",
+        "en": "⚠ Candidate ID {ref} is also on interviews of a candidate with another name;"
+        " they were not made one candidate. If they are one person, `merge` the interviews:",
+    },
+    "alike_person_line": {
+        "zh": "{count} 场面试 · {rounds}",
+        "en": "{count} interview(s) · {rounds}",
+    },
+    "alike_pick_this": {"zh": "是这一位", "en": "This one"},
+    "alike_pick_new": {"zh": "是另一个人", "en": "Someone else"},
+    "alike_picked": {
+        "zh": "已选定：{interview} 算作 {name} 的面试，现在共 {count} 场（{rounds}）。"
+        "重新索引后也保持不变。",
+        "en": "Picked: {interview} counts as an interview of {name}, who now has {count}"
+        " ({rounds}). Re-indexing keeps it so.",
+    },
+    "alike_picked_new": {
+        "zh": "已选定：{interview} 单独算作一位新的候选人 {name}。重新索引后也保持不变。",
+        "en": "Picked: {interview} is a new candidate of its own, {name}. Re-indexing keeps it so.",
+    },
+    "alike_already": {
+        "zh": "{interview} 已经选定过了：现在算作 {name} 的面试。未做任何改动。",
+        "en": "{interview} was picked already: it counts as an interview of {name}."
+        " Nothing was changed.",
+    },
+    "alike_gone": {
+        "zh": "找不到这位候选人了（面试可能已被删除或合并）。未做任何改动。",
+        "en": "That candidate is no longer there (an interview was removed or merged)."
+        " Nothing was changed.",
+    },
     "merge_no_deciders": {
         "zh": "还没有人可以合并或拆分候选人：请管理员设置 DEBRIEF_DECIDERS。未做任何改动。",
         "en": "Nobody may merge or split candidates yet: an admin sets DEBRIEF_DECIDERS."

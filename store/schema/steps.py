@@ -230,6 +230,19 @@ STEPS: list[Step] = [
         on_sqlite=kept_tables.m029_kept_postings,
         on_pg=kept_tables.pg029_kept_postings,
     ),
+    # Issue 45: two people who share a name and a position (one split off the other),
+    # or an explicit key with two names, recorded as two (store/alikes.py), so that a
+    # later interview matching both joins neither until someone picks.
+    Step(
+        "m031_candidate_alikes",
+        "pg031_candidate_alikes",
+        both=(
+            "CREATE TABLE IF NOT EXISTS candidate_alikes (ws INTEGER NOT NULL DEFAULT 0,"
+            " shared_key TEXT NOT NULL, candidate_key TEXT NOT NULL, why TEXT NOT NULL,"
+            " interview_id TEXT NOT NULL, noted_by TEXT NOT NULL, noted_at TEXT NOT NULL,"
+            " PRIMARY KEY (ws, shared_key, candidate_key, interview_id))",
+        ),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

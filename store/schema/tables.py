@@ -71,6 +71,13 @@ TABLES: tuple[Table, ...] = (
         "candidate_links", key="interview_id", subject="interview_id", forget="rows", emptied="rows"
     ),
     Table(
+        "candidate_alikes",
+        key="shared_key, candidate_key, interview_id",
+        subject="interview_id",
+        forget="rows",
+        emptied="rows",
+    ),
+    Table(
         "requests",
         key="candidate_id, reviewer",
         subject="candidate_id",

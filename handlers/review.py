@@ -3,7 +3,9 @@
 that candidate — on any of the candidate's interviews — in anything the bot shows them,
 until they have recorded their own (which closes their request) or every reviewer asked
 has (or the hiring decision closed the requests). People with no open request (the
-recruiter, the hiring manager) see everything.
+recruiter, the hiring manager) see everything. A decision withdrawn (its reply deleted,
+or edited into none) reopens the request it closed: the others are hidden again; that
+it had shown them the others (`shown_to`) is kept, said in the thread's status, audited.
 
 `hidden_for` is the one rule, pure; every surface asks it (the card, the loop card, the
 request DM, the list of who was asked, App Home, the digest, a decision posted from the
@@ -122,3 +124,23 @@ def hidden_lines(
             c = store.get_candidate(i)
             found[i] = seal(c, viewer).decided or () if c is not None else ()
     return found
+
+
+def shown_to(store: Candidates, interview_id: str, viewer: str, on: bool) -> bool:
+    """Whether `viewer`, asked about the candidate, is shown the others' decisions or
+    notes about them now (their own decision opened them): before a decision is taken
+    away, whether it had shown them anything (handlers/listeners/threads.py records so)."""
+    if not on:
+        return False
+    ids = interviews_of(store, interview_id)
+    requests = [r for i in ids for r in store.requests_for(i)]
+    if not any(r.reviewer == viewer for r in requests) or hidden_for(viewer, requests, on):
+        return False
+    for i in ids:
+        c = store.get_candidate(i)
+        if c is not None and (
+            any(d.reviewer != viewer for d in c.decisions)
+            or any(n.reviewer != viewer for n in c.notes)
+        ):
+            return True
+    return False

@@ -230,6 +230,14 @@ STEPS: list[Step] = [
         on_sqlite=kept_tables.m029_kept_postings,
         on_pg=kept_tables.pg029_kept_postings,
     ),
+    # Issue 45: a reviewer who withdraws a decision (deletes the reply, edits it into
+    # none) is asked again (their request reopens); when that decision had shown them
+    # the others', when they withdrew it is kept: the thread's status says so.
+    Step(
+        "m032_request_withdrawals",
+        "pg032_request_withdrawals",
+        both=("ALTER TABLE requests ADD COLUMN withdrawn_at TEXT",),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

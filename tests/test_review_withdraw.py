@@ -15,6 +15,7 @@ import pytest
 from support.fake_slack import FakeSlack
 from support.slackbot import Bot
 from support.waiting import wait_until
+from test_home import open_home, section_of
 from test_independent_review import HIDDEN, ask_as, bot_with, card
 from test_requests import (
     CHANNEL,
@@ -148,6 +149,9 @@ def test_a_decision_deleted_or_edited_away_asks_the_reviewer_again(review: Bot) 
             <= set(audit(bot))
         ),
     )
+    # App Home asks them again
+    for user in ("UANN", "UCAT"):
+        assert section_of(open_home(bot, user), "请你给结论（1）"), user
     # Monday, past Friday's deadline: the reminders take them up again
     assert reminded(bot, MONDAY) == {"UANN", "UCAT"}
 

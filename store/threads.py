@@ -47,12 +47,14 @@ class ReplyOutcome:
         followup: int | None,
         react: bool,
         reopened: bool = False,
+        unreact: bool = False,
     ) -> None:
         self.recorded = recorded  # new or changed (False: the same event again)
         self.decision = decision
         self.followup = followup
         self.react = react  # this call claimed the acknowledgement reaction
         self.reopened = reopened  # an edit withdrew the decision: the request is open again
+        self.unreact = unreact  # an edit took the decision acknowledged away: its ✅ goes
 
 
 class Reply(BaseModel):
@@ -196,10 +198,12 @@ class ThreadStore(Base):
                         [channel, ts],
                     )
                 return ReplyOutcome(False, meaning.decision, followup, react)
-            # an edit: it keeps when the reply was first recorded
+            # an edit: it keeps when the reply was first recorded; a decision edited away
+            # is no longer acknowledged (its ✅ is taken back)
+            unreact = not decided and bool(old[1])
             tx.execute(
                 "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
-                " followup_answer = ?, edited_at = ?, reacted = reacted | ?"
+                " followup_answer = ?, edited_at = ?, reacted = ?"
                 f" WHERE {self.space} AND channel = ? AND ts = ?",
                 [
                     text,
@@ -207,7 +211,7 @@ class ThreadStore(Base):
                     followup,
                     meaning.followup_answer,
                     now,
-                    int(react),
+                    int(decided and (bool(old[1]) or react)),
                     channel,
                     ts,
                 ],
@@ -218,7 +222,7 @@ class ThreadStore(Base):
                 close_requests(tx, self.ws, candidate_id, reviewer, "decision")
             else:  # the decision edited away: asked again, if it was the last
                 reopened = reopen_request(tx, self.ws, candidate_id, reviewer, shown)
-        return ReplyOutcome(True, meaning.decision, followup, react, reopened)
+        return ReplyOutcome(True, meaning.decision, followup, react, reopened, unreact)
 
     def reply_of(self, channel: str, ts: str) -> Reply | None:
         """The reply recorded at (channel, ts), if any."""

@@ -121,6 +121,9 @@ def test_a_decision_deleted_or_edited_away_asks_the_reviewer_again(review: Bot) 
     assert bot.event(edited("1800000000.000003", thread, "通过", "再想想", "UCAT")) == 200
     wait_until("UCAT asked again", lambda: requests(bot)["UCAT"].open)
     bot.idle()
+    # the ✅ that acknowledged UCAT's decision is taken back: it is no decision now
+    [unreacted] = bot.fake.calls("reactions.remove")
+    assert unreacted.params["timestamp"] == "1800000000.000003"
 
     # the others are hidden from both again, on every surface
     for user in ("UANN", "UCAT"):

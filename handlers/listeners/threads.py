@@ -56,6 +56,7 @@ class Handled:
 
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
+    unacknowledge: tuple[str, str] | None = None  # a decision edited away: its ✅ taken back
     decided: str | None = None  # the candidate a decision was recorded or withdrawn about
     said: Said | None = None  # a note just recorded: checked for unsupported claims
 
@@ -71,6 +72,13 @@ def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> Non
         except SlackApiError as exc:
             if (exc.response or {}).get("error") != "already_reacted":
                 logger.warning("could not react to a decision: %s", exc.response.get("error"))
+    if handled.unacknowledge:
+        channel, ts = handled.unacknowledge
+        try:
+            client.reactions_remove(channel=channel, timestamp=ts, name=REACTION)
+        except SlackApiError as exc:
+            if (exc.response or {}).get("error") != "no_reaction":
+                logger.warning("could not take a ✅ back: %s", exc.response.get("error"))
     if handled.decided is not None:
         refresh_status(handled.decided, client, deps)
     if handled.said is not None:  # once: a retried event is not recorded again
@@ -136,7 +144,13 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
     said = None
     if outcome.recorded and outcome.followup is None and text.strip():
         said = Said(channel, message["thread_ts"], ts, user, candidate_id, text)
-    return Handled(events, (channel, ts) if outcome.react else None, decided, said)
+    return Handled(
+        events,
+        (channel, ts) if outcome.react else None,
+        (channel, ts) if outcome.unreact else None,
+        decided,
+        said,
+    )
 
 
 def _had_shown(reply: Reply | None, deps: Deps) -> bool:

@@ -28,7 +28,7 @@ from slack_sdk import WebClient
 from handlers.audit import AuditEvent, record
 from handlers.blocks import Message
 from handlers.people import UserNames
-from handlers.review import hidden_lines
+from handlers.review import hidden_lines, seen_by
 from handlers.sending.posting import PostUnknown, find_posted, post_once
 from handlers.shared import ask_sharing, unchecked
 from handlers.views.lists import DIGEST_PER_CATEGORY, digest_view
@@ -74,9 +74,11 @@ class Digester:
         now = now or self.now()
         since = self.store.last_digest_sent_at() or _utc_iso(now - timedelta(days=1))
         data = self.store.digest_data(since, DIGEST_PER_CATEGORY)
-        count_claims(  # what each candidate listed is credited with that went unanswered
+        on = self.settings.independent_review == "on"
+        count_claims(  # what each candidate listed is credited with that went unanswered,
+            # from the notes everyone in the channel may see (independent review)
             (line for category in DIGEST_CATEGORIES for line in getattr(data, category)),
-            self.store.get_candidate,
+            seen_by(self.store, None, on),
         )
         data.overdue, data.overdue_total = self.store.overdue_lines(
             _utc_iso(now), DIGEST_PER_CATEGORY

@@ -194,15 +194,24 @@ def on_unanswered(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
 
 
 def on_verdict(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    # The verdict is posted for everyone on purpose: reviewers reply in its thread. A long
-    # one goes out in several messages, each remembered (a reply in any thread counts).
-    msgs = verdict_views(c, asked.locale, asked.name_of(asked.user))
+    return _verdict_posts(c, asked)
+
+
+def _verdict_posts(c: Candidate, asked: Asked, asking: Iterable[str] = ()) -> list[Outgoing]:
+    """The verdict, posted for everyone on purpose: reviewers reply in its thread. A long
+    one goes out in several messages, each remembered (a reply in any thread counts).
+    Everyone in the channel reads it: while anyone asked about the candidate (or about to
+    be: `asking`) has not decided, its ⚠ lines say nothing of the reviewers' notes."""
+    on = asked.deps.independent_review
+    seen = sealed_for(asked.deps.store, c, None, on, asking).candidate
+    msgs = verdict_views(seen, asked.locale, asked.name_of(asked.user))
     return [Outgoing(m, post=True, candidate_id=c.id, kind="verdict") for m in msgs]
 
 
 def on_verdict_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
-    """The whole verdict for the asker alone (the summary's "cut short" points here)."""
-    msgs = verdict_views(c, asked.locale, None)
+    """The whole verdict for the asker alone (the summary's "cut short" points here), its
+    ⚠ lines from the notes the asker may see (a post: as everyone in the channel may)."""
+    msgs = verdict_views(_as_seen(c, asked).candidate, asked.locale, None)
     msgs = window(msgs, route.part, {"v": "verdict_full", "id": c.id}, asked.locale)
     return [Outgoing(m, candidate_id=c.id) for m in msgs]
 
@@ -384,5 +393,6 @@ def on_request(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     reply = ask_reply(plan, loc, now, deps.tz)
     if not plan.reviewers:  # nobody to ask: nothing is posted or recorded
         return [Outgoing(reply, candidate_id=c.id)]
-    verdict = [] if deps.store.verdict_post(c.id, asked.channel) else on_verdict(route, c, asked)
+    posted = deps.store.verdict_post(c.id, asked.channel)
+    verdict = [] if posted else _verdict_posts(c, asked, plan.reviewers)
     return [*verdict, Outgoing(reply, candidate_id=c.id, kind="request", ask=plan)]

@@ -3,19 +3,25 @@
 that candidate — on any of the candidate's interviews — in anything the bot shows them,
 until they have recorded their own (which closes their request) or every reviewer asked
 has (or the hiring decision closed the requests). People with no open request (the
-recruiter, the hiring manager) see everything.
+recruiter, the hiring manager) see everything. A decision withdrawn (its reply deleted,
+or edited into none) reopens the request it closed: the others are hidden again; that
+it had shown them the others (`shown_to`) is kept, said in the thread's status, audited.
 
 `hidden_for` is the one rule, pure; every surface asks it (the card, the loop card, the
 request DM, the list of who was asked, App Home, the digest, a decision posted from the
-modal, `debrief ask --user`). A message posted in a channel is read by everyone there,
-the people asked among them: it shows who decided, not what, while anyone asked about
-the candidate has not decided (`viewer` None). DEBRIEF_INDEPENDENT_REVIEW (`on` by
-default; installed in many workspaces, each workspace's own in App Home) turns it off.
+modal, `debrief ask --user`, the verdict posted or read in full). What is derived from
+the reviewers' notes (the ⚠ lines of unsupported claims, their counts on a list) is
+derived from the candidate as the viewer may see it (`sealed_for`, `seen_by`), never
+from the notes hidden. A message posted in a channel is read by everyone there, the
+people asked among them: it shows who decided, not what, while anyone asked about the
+candidate has not decided (`viewer` None), or is being asked by the very post (`asking`:
+the verdict `/candidate 邀请` posts). DEBRIEF_INDEPENDENT_REVIEW (`on` by default;
+installed in many workspaces, each workspace's own in App Home) turns it off.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -32,12 +38,21 @@ class Requests(Protocol):
     def interview_ids(self, interview_id: str) -> list[str]: ...
 
 
-def hidden_for(viewer: str | None, requests: Iterable[Request], on: bool = True) -> bool:
+def hidden_for(
+    viewer: str | None,
+    requests: Iterable[Request],
+    on: bool = True,
+    asking: Iterable[str] = (),
+) -> bool:
     """Whether the others' decisions and notes about a candidate are hidden from `viewer`
     (None: everyone in a channel), `requests` being every request made about any of the
-    candidate's interviews: independent review is `on` and the viewer has an open one
-    (a channel: anyone has)."""
-    return on and any(r.open and (viewer is None or r.reviewer == viewer) for r in requests)
+    candidate's interviews and `asking` the reviewers about to be asked: independent
+    review is `on` and the viewer has an open one or is about to be asked (a channel:
+    anyone has, or is)."""
+    if not on:
+        return False
+    waiting = [r.reviewer for r in requests if r.open] + list(asking)
+    return bool(waiting) if viewer is None else viewer in waiting
 
 
 def interviews_of(store: Requests, interview_id: str) -> list[str]:
@@ -72,15 +87,28 @@ def seal(c: Candidate, viewer: str | None) -> Sealed:
     return Sealed(kept, decided)
 
 
-def sealed_for(store: Requests, c: Candidate, viewer: str | None, on: bool) -> Sealed:
-    """`c` as `viewer` may see it (None: a post in a channel)."""
-    if not on or not hidden_for(viewer, candidate_requests(store, c.id), on):
+def sealed_for(
+    store: Requests, c: Candidate, viewer: str | None, on: bool, asking: Iterable[str] = ()
+) -> Sealed:
+    """`c` as `viewer` may see it (None: a post in a channel), `asking` about to be asked."""
+    if not on or not hidden_for(viewer, candidate_requests(store, c.id), on, asking):
         return Sealed(c)
     return seal(c, viewer)
 
 
 class Candidates(Requests, Protocol):
     def get_candidate(self, candidate_id: str) -> Candidate | None: ...
+
+
+def seen_by(store: Candidates, viewer: str | None, on: bool) -> Callable[[str], Candidate | None]:
+    """`get_candidate` as `viewer` may see each (None: a post in a channel): what is
+    counted from the notes on a list (its ⚠ counts) counts only the notes shown."""
+
+    def get(candidate_id: str) -> Candidate | None:
+        c = store.get_candidate(candidate_id)
+        return None if c is None else sealed_for(store, c, viewer, on).candidate
+
+    return get
 
 
 def hidden_lines(
@@ -96,3 +124,23 @@ def hidden_lines(
             c = store.get_candidate(i)
             found[i] = seal(c, viewer).decided or () if c is not None else ()
     return found
+
+
+def shown_to(store: Candidates, interview_id: str, viewer: str, on: bool) -> bool:
+    """Whether `viewer`, asked about the candidate, is shown the others' decisions or
+    notes about them now (their own decision opened them): before a decision is taken
+    away, whether it had shown them anything (handlers/listeners/threads.py records so)."""
+    if not on:
+        return False
+    ids = interviews_of(store, interview_id)
+    requests = [r for i in ids for r in store.requests_for(i)]
+    if not any(r.reviewer == viewer for r in requests) or hidden_for(viewer, requests, on):
+        return False
+    for i in ids:
+        c = store.get_candidate(i)
+        if c is not None and (
+            any(d.reviewer != viewer for d in c.decisions)
+            or any(n.reviewer != viewer for n in c.notes)
+        ):
+            return True
+    return False

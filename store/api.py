@@ -34,7 +34,7 @@ from .request_models import Asks, Request
 if TYPE_CHECKING:
     from .fulltext import Sort
     from .resolve import Resolution
-    from .threads import ReplyOutcome
+    from .threads import Removed, Reply, ReplyOutcome
 
 
 class StoreAPI(Protocol):
@@ -79,9 +79,17 @@ class StoreAPI(Protocol):
     def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None: ...
     def post_candidate(self, channel: str, ts: str) -> str | None: ...
     def record_reply(
-        self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
+        self,
+        channel: str,
+        ts: str,
+        thread_ts: str,
+        candidate_id: str,
+        reviewer: str,
+        text: str,
+        shown: bool = False,
     ) -> ReplyOutcome: ...
-    def delete_reply(self, channel: str, ts: str) -> bool: ...
+    def reply_of(self, channel: str, ts: str) -> Reply | None: ...
+    def delete_reply(self, channel: str, ts: str, shown: bool = False) -> Removed | None: ...
     def record_decision(
         self,
         channel: str,

@@ -12,7 +12,9 @@ from pydantic import BaseModel, Field
 class Request(BaseModel):
     """One reviewer asked for their decision about a candidate: by whom, when, due when
     (UTC ISO times), and from which verdict thread. Open until the reviewer records a
-    decision on that candidate by any path, or a hiring decision closes it."""
+    decision on that candidate by any path, or a hiring decision closes it; open again
+    when the reviewer withdraws the decision that closed it (`withdrawn_at`: when they
+    last withdrew one after it had shown them the others' decisions and notes)."""
 
     candidate_id: str
     reviewer: str
@@ -23,6 +25,7 @@ class Request(BaseModel):
     thread_ts: str
     closed_at: str | None = None
     closed_by: Literal["decision", "outcome"] | None = None
+    withdrawn_at: str | None = None
 
     @property
     def open(self) -> bool:

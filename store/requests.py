@@ -5,7 +5,9 @@ the end of a day in the team's time zone), and the verdict thread it belongs to.
 closed in the same transaction as what answers it: the reviewer's decision by any path
 (a thread reply, a button, the modal: `close_requests` is called by each store write
 that records one) or a hiring decision on the candidate, which closes them all. Asking
-the same reviewer again reopens their row with the new deadline.
+the same reviewer again reopens their row with the new deadline; so does the reviewer
+withdrawing their decision (the reply deleted or edited into none: `reopen_request`, in
+the transaction that takes it away), with its deadline as it was.
 
 A reviewer's reminder on a day is claimed as the digest is (`INSERT ... ON CONFLICT DO
 UPDATE ... WHERE`): one sender, one replica, once, whatever restarts in between.
@@ -26,7 +28,7 @@ from .request_models import Asks, Request
 
 _COLUMNS = (
     "q.candidate_id, q.reviewer, q.asked_by, q.asked_at, q.due_at, q.channel, q.thread_ts,"
-    " q.closed_at, q.closed_by"
+    " q.closed_at, q.closed_by, q.withdrawn_at"
 )
 _LINE = "c.id, c.position, c.years, c.name, c.interviewed_at, c.round"  # a line names its round
 MENTIONS = "mentions"  # the `meta` key: how the last `/candidate 邀请` with mentions had them
@@ -45,6 +47,7 @@ def _request(r: dict[str, Any]) -> Request:
         thread_ts=r["thread_ts"],
         closed_at=r["closed_at"],
         closed_by=r["closed_by"],
+        withdrawn_at=r["withdrawn_at"],
     )
 
 
@@ -65,6 +68,26 @@ def close_requests(
         sql += " AND reviewer = ?"
         params.append(reviewer)
     return tx.execute(sql + " AND closed_at IS NULL", params).rowcount
+
+
+def reopen_request(tx: Tx, ws: int, candidate_id: str, reviewer: str, shown: bool) -> bool:
+    """`reviewer`'s request about the candidate, closed by their decision, open again now
+    that they have none left on it (withdrawn: deleted, or edited into none); `shown`:
+    that decision had shown them the others' (kept as `withdrawn_at`). Runs in the
+    caller's transaction, the one that took the decision away. -> whether it reopened."""
+    now = utcnow()
+    seen = ", withdrawn_at = ?" if shown else ""
+    return bool(
+        tx.execute(
+            f"UPDATE requests SET closed_at = NULL, closed_by = NULL{seen}"
+            " WHERE ws = ? AND candidate_id = ? AND reviewer = ? AND closed_by = 'decision'"
+            " AND NOT EXISTS (SELECT 1 FROM replies r WHERE r.ws = requests.ws"
+            " AND r.candidate_id = requests.candidate_id AND r.reviewer = requests.reviewer"
+            " AND r.decision IS NOT NULL)",
+            [*([now] if shown else []), ws, candidate_id, reviewer],
+        ).rowcount
+        > 0
+    )
 
 
 class RequestStore(Base):

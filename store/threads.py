@@ -9,11 +9,13 @@ transaction already excludes every other writer."""
 
 from __future__ import annotations
 
+from pydantic import BaseModel
+
 from . import rows
 from .base import Base
 from .clock import utcnow
 from .models import tally_decisions
-from .requests import close_requests
+from .requests import close_requests, reopen_request
 from .transcripts.reviews import parse_reply, recorded_meaning
 
 # A reply is stored before Slack gets its 200: it waits this long for the write lock at
@@ -39,12 +41,35 @@ class ReplyOutcome:
     """What recording a thread reply did."""
 
     def __init__(
-        self, recorded: bool, decision: str | None, followup: int | None, react: bool
+        self,
+        recorded: bool,
+        decision: str | None,
+        followup: int | None,
+        react: bool,
+        reopened: bool = False,
+        unreact: bool = False,
     ) -> None:
         self.recorded = recorded  # new or changed (False: the same event again)
         self.decision = decision
         self.followup = followup
         self.react = react  # this call claimed the acknowledgement reaction
+        self.reopened = reopened  # an edit withdrew the decision: the request is open again
+        self.unreact = unreact  # an edit took the decision acknowledged away: its ✅ goes
+
+
+class Reply(BaseModel):
+    """A reply as recorded: whose, about which candidate, the decision it holds."""
+
+    candidate_id: str
+    reviewer: str
+    decision: str | None = None
+
+
+class Removed(Reply):
+    """A reply deleted; `reopened`: it took its author's decision, and with it their
+    request, away (they are asked again)."""
+
+    reopened: bool = False
 
 
 def read_reviews(store: Base, candidate_id: str) -> rows.Reviews:
@@ -100,11 +125,20 @@ class ThreadStore(Base):
     # -- reviewers' replies in threads -------------------------------------------------
 
     def record_reply(
-        self, channel: str, ts: str, thread_ts: str, candidate_id: str, reviewer: str, text: str
+        self,
+        channel: str,
+        ts: str,
+        thread_ts: str,
+        candidate_id: str,
+        reviewer: str,
+        text: str,
+        shown: bool = False,
     ) -> ReplyOutcome:
         """Record (or update, when edited) one reply. The same event twice records once:
         the row is claimed first (`ON CONFLICT DO NOTHING`), so a concurrent duplicate
-        waits and then finds the same text."""
+        waits and then finds the same text. An edit that leaves the reviewer no decision
+        on the candidate reopens the request it had closed (`shown`: it had shown them
+        the others' decisions, `reopen_request`)."""
         meaning = parse_reply(text)
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             if tx.execute(
@@ -164,10 +198,12 @@ class ThreadStore(Base):
                         [channel, ts],
                     )
                 return ReplyOutcome(False, meaning.decision, followup, react)
-            # an edit: it keeps when the reply was first recorded
+            # an edit: it keeps when the reply was first recorded; a decision edited away
+            # is no longer acknowledged (its ✅ is taken back)
+            unreact = not decided and bool(old[1])
             tx.execute(
                 "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
-                " followup_answer = ?, edited_at = ?, reacted = reacted | ?"
+                " followup_answer = ?, edited_at = ?, reacted = ?"
                 f" WHERE {self.space} AND channel = ? AND ts = ?",
                 [
                     text,
@@ -175,27 +211,48 @@ class ThreadStore(Base):
                     followup,
                     meaning.followup_answer,
                     now,
-                    int(react),
+                    int(decided and (bool(old[1]) or react)),
                     channel,
                     ts,
                 ],
             )
             tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
+            reopened = False
             if decided:
                 close_requests(tx, self.ws, candidate_id, reviewer, "decision")
-        return ReplyOutcome(True, meaning.decision, followup, react)
+            else:  # the decision edited away: asked again, if it was the last
+                reopened = reopen_request(tx, self.ws, candidate_id, reviewer, shown)
+        return ReplyOutcome(True, meaning.decision, followup, react, reopened, unreact)
 
-    def delete_reply(self, channel: str, ts: str) -> bool:
+    def reply_of(self, channel: str, ts: str) -> Reply | None:
+        """The reply recorded at (channel, ts), if any."""
+        found = self._rows(
+            f"SELECT candidate_id, reviewer, decision FROM replies WHERE {self.space}"
+            " AND channel = ? AND ts = ?",
+            [channel, ts],
+        )
+        return Reply(**found[0]) if found else None
+
+    def delete_reply(self, channel: str, ts: str, shown: bool = False) -> Removed | None:
+        """Take the reply at (channel, ts) away (None: there was none). When it held its
+        author's last decision on the candidate, the request that decision closed is open
+        again (`shown`: the decision had shown them the others', `reopen_request`)."""
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             row = tx.execute(
                 f"DELETE FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
-                " RETURNING candidate_id",
+                " RETURNING candidate_id, reviewer, decision",
                 [channel, ts],
             ).fetchone()
             if row is None:
-                return False
-            tx.execute(OPEN_COUNT_SQL, [self.ws, row[0]])
-        return True
+                return None
+            candidate_id, reviewer, decision = str(row[0]), str(row[1]), row[2]
+            tx.execute(OPEN_COUNT_SQL, [self.ws, candidate_id])
+            reopened = decision is not None and reopen_request(
+                tx, self.ws, candidate_id, reviewer, shown
+            )
+        return Removed(
+            candidate_id=candidate_id, reviewer=reviewer, decision=decision, reopened=reopened
+        )
 
     def tally(self, candidate_id: str) -> dict[str, int]:
         """How many reviewers decided what, each by their latest decision."""

@@ -27,7 +27,7 @@ from ..blocks import read_value
 from ..deps import Deps, deps_of
 from ..i18n import Locale, t
 from ..people import is_workspace_admin
-from ..review import sealed_for
+from ..review import sealed_for, seen_by
 from ..views.cards import summary_view
 from ..views.decide import label
 from ..views.home import (
@@ -79,7 +79,8 @@ def home_sections(
                 HomeLine(line, t_open(locale, line.count) if key == "unanswered" else "")
                 for line in found
             ]
-        count_claims((x.line for x in lines), store.get_candidate)  # ⚠ on a line
+        # ⚠ on a line: from the notes the user may see (independent review)
+        count_claims((x.line for x in lines), seen_by(store, user, deps.independent_review))
         if offset and not lines and total:  # the page emptied: show the last one
             return home_sections(user, deps, client, {**offsets, key: 0})
         sections.append(HomeSection(key, lines, total, offset))

@@ -4,6 +4,11 @@ Only replies in threads the bot started about a candidate count; bot messages
 (the bot's own included) are ignored. Recording is keyed by (channel, ts), so an
 event Slack delivers twice is recorded once, and a decision is acknowledged with
 a single reaction, never a message.
+
+A decision withdrawn (its reply deleted, or edited into none) reopens the request it
+closed: the reviewer is asked again, the others' decisions hidden from them again
+(handlers/review.py). Whether it had shown them the others is read before it goes
+(`shown_to`) and kept with the request (the status says so), and the audit has a line.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from store.errors import StoreError
+from store.threads import Reply
 
 from ..asking import refresh_status
 from ..audit import AuditEvent, record
 from ..claim_reply import Said, answer_claims
 from ..deps import Deps, deps_of
+from ..review import shown_to
 
 logger = logging.getLogger("handlers.threads")
 
@@ -49,7 +56,8 @@ class Handled:
 
     events: list[AuditEvent] = field(default_factory=list)
     acknowledge: tuple[str, str] | None = None  # (channel, ts) of the reply to react to
-    decided: str | None = None  # the candidate a decision was recorded about (its status)
+    unacknowledge: tuple[str, str] | None = None  # a decision edited away: its ✅ taken back
+    decided: str | None = None  # the candidate a decision was recorded or withdrawn about
     said: Said | None = None  # a note just recorded: checked for unsupported claims
 
 
@@ -64,6 +72,13 @@ def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> Non
         except SlackApiError as exc:
             if (exc.response or {}).get("error") != "already_reacted":
                 logger.warning("could not react to a decision: %s", exc.response.get("error"))
+    if handled.unacknowledge:
+        channel, ts = handled.unacknowledge
+        try:
+            client.reactions_remove(channel=channel, timestamp=ts, name=REACTION)
+        except SlackApiError as exc:
+            if (exc.response or {}).get("error") != "no_reaction":
+                logger.warning("could not take a ✅ back: %s", exc.response.get("error"))
     if handled.decided is not None:
         refresh_status(handled.decided, client, deps)
     if handled.said is not None:  # once: a retried event is not recorded again
@@ -79,9 +94,16 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
     if subtype == "message_deleted":
         previous = event.get("previous_message") or {}
         ts = event.get("deleted_ts") or previous.get("ts")
-        if ts and deps.store.delete_reply(channel, ts):
-            logger.info("reply removed in %s", channel)
-        return Handled()
+        if not ts:
+            return Handled()
+        shown = _had_shown(deps.store.reply_of(channel, ts), deps)
+        removed = deps.store.delete_reply(channel, ts, shown)
+        if removed is None:
+            return Handled()
+        logger.info("reply removed in %s", channel)
+        if not removed.reopened:
+            return Handled()
+        return _withdrawn(removed.candidate_id, removed.reviewer, shown, channel)
     if subtype == "message_changed":
         message = event.get("message") or {}
     elif subtype in PLAIN_SUBTYPES:
@@ -98,7 +120,11 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
     if candidate_id is None:
         return Handled()  # a thread the bot did not start about a candidate
     text = str(message.get("text") or "")
-    outcome = deps.store.record_reply(channel, ts, message["thread_ts"], candidate_id, user, text)
+    # an edit may take the decision away: whether it had shown the others, read first
+    shown = subtype == "message_changed" and _had_shown(deps.store.reply_of(channel, ts), deps)
+    outcome = deps.store.record_reply(
+        channel, ts, message["thread_ts"], candidate_id, user, text, shown
+    )
     events: list[AuditEvent] = []
     if outcome.recorded:
         logger.info("reply recorded for a candidate in %s", channel)
@@ -111,10 +137,34 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         )
         events.append(AuditEvent(user, what, candidate_id, channel))
     decided = candidate_id if outcome.recorded and outcome.decision else None
+    if outcome.reopened:  # edited into no decision: asked again
+        logger.info("a decision edited away in %s", channel)
+        events += _withdrawn(candidate_id, user, shown, channel).events
+        decided = candidate_id
     said = None
     if outcome.recorded and outcome.followup is None and text.strip():
         said = Said(channel, message["thread_ts"], ts, user, candidate_id, text)
-    return Handled(events, (channel, ts) if outcome.react else None, decided, said)
+    return Handled(
+        events,
+        (channel, ts) if outcome.react else None,
+        (channel, ts) if outcome.unreact else None,
+        decided,
+        said,
+    )
+
+
+def _had_shown(reply: Reply | None, deps: Deps) -> bool:
+    """Whether `reply` holds a decision that shows its author the others' now."""
+    if reply is None or reply.decision is None:
+        return False
+    return shown_to(deps.store, reply.candidate_id, reply.reviewer, deps.independent_review)
+
+
+def _withdrawn(candidate_id: str, reviewer: str, shown: bool, channel: str) -> Handled:
+    """A decision taken away, its request open again: the audit's line (`shown`: after
+    the others were shown), and the candidate's status messages to bring up to date."""
+    what = "withdrew:after_others_shown" if shown else "withdrew"
+    return Handled([AuditEvent(reviewer, what, candidate_id, channel)], decided=candidate_id)
 
 
 def record_first(

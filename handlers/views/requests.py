@@ -202,12 +202,14 @@ def _by_day(requests: Sequence[Request], tz: ZoneInfo) -> list[tuple[str, list[s
 def status_lines(
     requests: Sequence[Request], locale: Locale, now: datetime, tz: ZoneInfo
 ) -> list[str]:
-    """Who is still waited for (by deadline), who is overdue, who decided, whose request
-    the hiring decision closed; "all decided" once nobody is waited for."""
+    """Who is still waited for (by deadline), who is overdue, who decided, who withdrew a
+    decision after it had shown them the others', whose request the hiring decision
+    closed; "all decided" once nobody is waited for."""
     at = utc_iso(now)
     waiting = [r for r in requests if r.open and not r.overdue(at)]
     overdue = [r for r in requests if r.overdue(at)]
     decided = [r.reviewer for r in requests if r.closed_by == "decision"]
+    withdrew = [r.reviewer for r in requests if r.withdrawn_at is not None]
     closed = [r.reviewer for r in requests if r.closed_by == "outcome"]
     lines: list[str] = []
     for key, group in (("status_overdue", overdue), ("status_waiting", waiting)):
@@ -216,6 +218,8 @@ def status_lines(
             lines.append(t(locale, key, who=mentions(users, locale), due=due))
     if decided:
         lines.append(t(locale, "status_decided", who=mentions(decided, locale)))
+    if withdrew:  # independent review: what they decided since was not independent
+        lines.append(t(locale, "status_withdrew", who=mentions(withdrew, locale)))
     if closed:
         lines.append(t(locale, "status_outcome", who=mentions(closed, locale)))
     if not waiting and not overdue:

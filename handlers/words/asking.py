@@ -116,6 +116,10 @@ WORDS: dict[str, dict[Locale, str]] = {
     "status_waiting": {"zh": "等待 {who} · {due}截止", "en": "waiting for {who} · due {due}"},
     "status_overdue": {"zh": "已逾期：{who} · {due}截止", "en": "overdue: {who} · was due {due}"},
     "status_decided": {"zh": "已决定：{who}", "en": "decided: {who}"},
+    "status_withdrew": {
+        "zh": "在看到其他人的结论之后撤回过结论：{who}",
+        "en": "withdrew a decision after the others were shown: {who}",
+    },
     "status_outcome": {
         "zh": "录用结论已记录，关闭了未完成的请求：{who}",
         "en": "the hiring decision closed the open requests: {who}",

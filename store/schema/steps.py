@@ -243,6 +243,14 @@ STEPS: list[Step] = [
             " PRIMARY KEY (ws, shared_key, candidate_key, interview_id))",
         ),
     ),
+    # Issue 45: a reviewer who withdraws a decision (deletes the reply, edits it into
+    # none) is asked again (their request reopens); when that decision had shown them
+    # the others', when they withdrew it is kept: the thread's status says so.
+    Step(
+        "m032_request_withdrawals",
+        "pg032_request_withdrawals",
+        both=("ALTER TABLE requests ADD COLUMN withdrawn_at TEXT",),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

@@ -32,6 +32,7 @@ METHOD_SCOPES: dict[str, frozenset[str]] = {
     "chat.update": frozenset({"chat:write"}),
     "conversations.open": frozenset({"im:write"}),
     "reactions.add": frozenset({"reactions:write"}),
+    "reactions.remove": frozenset({"reactions:write"}),
     "users.info": frozenset({"users:read"}),
     "usergroups.users.list": frozenset({"usergroups:read"}),
     "files.info": frozenset({"files:read"}),

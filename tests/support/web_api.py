@@ -233,6 +233,15 @@ def _reactions_add(fake: FakeSlack, call: Call) -> Result:
     return {}
 
 
+def _reactions_remove(fake: FakeSlack, call: Call) -> Result:
+    key = (str(call.params["channel"]), str(call.params["timestamp"]), str(call.params["name"]))
+    with fake._lock:
+        if key not in fake._reactions:
+            return {"error": "no_reaction"}
+        fake._reactions.discard(key)
+    return {}
+
+
 def _usergroups_users_list(fake: FakeSlack, call: Call) -> Result:
     users = fake.usergroups.get(str(call.params["usergroup"]))
     return {"error": "no_such_subteam"} if users is None else {"users": list(users)}
@@ -479,6 +488,7 @@ METHODS: dict[str, Method] = {
     "conversations.members": _conversations_members,
     "files.info": _files_info,
     "reactions.add": _reactions_add,
+    "reactions.remove": _reactions_remove,
     "usergroups.users.list": _usergroups_users_list,
     "users.info": _users_info,
     "views.open": _views_open,

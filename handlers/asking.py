@@ -4,7 +4,8 @@ module plans what to send (pure but for the store it asks) and hands each plan t
 sender (handlers/sending/), which calls back into nothing here.
 
 `carry_out` sends an answer's plan, then what follows it: `ask_reviewers` once the
-verdict is posted in the channel, `refresh` once a decision was recorded.
+verdict is posted in the channel, `refresh` once a decision was recorded, a handoff
+(handlers/handoffs.py `hand_off`).
 
 `ask_reviewers` records the requests with the verdict's thread (none of a reviewer
 asked about the candidate in the last day, none past the asker's hourly limit:
@@ -30,6 +31,7 @@ from slack_sdk import WebClient
 from .audit import AuditEvent, record
 from .blocks import Message, escape
 from .deps import Deps
+from .handoffs import hand_off
 from .i18n import t
 from .review import sealed_for
 from .sending.outbox import SlackOutbox, deliver
@@ -55,13 +57,15 @@ def _lock(candidate_id: str) -> threading.Lock:
 def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
     """Send an answer's plan, then what follows it: the status messages of a candidate it
     decided on (recorded before the plan was sent: whether or not its post went), and
-    its ask, once every post before it went out."""
-    delivered = deliver([o for o in plan if o.ask is None], outbox)
+    its ask or its handoff (handlers/handoffs.py), once every post before it went out."""
+    delivered = deliver([o for o in plan if o.ask is None and o.handoff is None], outbox)
     for item in plan:
         if item.refresh is not None:
             refresh(item.refresh, outbox, deps)
         if item.ask is not None and delivered.posted:
             ask_reviewers(item.ask, outbox, deps)
+        if item.handoff is not None and delivered.posted:
+            hand_off(item.handoff, outbox, deps)
 
 
 # -- asking -----------------------------------------------------------------------------

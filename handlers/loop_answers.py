@@ -19,13 +19,14 @@ from .blocks import escape, fit
 from .i18n import Locale, t
 from .review import hidden_for
 from .route import Kind, Route
-from .sending.outgoing import DirectMessage, Outgoing
+from .sending.outgoing import Outgoing
 from .views.alike import rounds_text
 from .views.common import interviewers_text, notice, person
 from .views.compare import MAX_COMPARED, Compared, compare_view
-from .views.handoff import Concern, handoff_dm
+from .views.handoff import Concern, Handoff, handoff_dm, handoff_reply
 from .views.loops import loop_name, loop_pick_view, loop_view, round_name, summary_of
 from .views.replies import not_found_view
+from .views.requests import MAX_REVIEWERS
 
 CONCERNS = ("no_hire", "strong_no_hire", "hold")  # what a handoff carries as a concern
 _MERGE_REFUSALS = {
@@ -259,7 +260,8 @@ def on_compare(route: Route, asked: Asked) -> list[Outgoing]:
 
 def on_handoff(route: Route, asked: Asked) -> list[Outgoing]:
     """`交接 <who> @next`: the loop so far in a DM to each next interviewer who may see
-    candidates (the others refused by name); audited."""
+    candidates, at most MAX_REVIEWERS at once, under the rule asking follows (carried
+    out by handlers/handoffs.py: the others refused by name, in one reply); audited."""
     loc = asked.locale
     if route.problem or not route.people or not route.who.strip():
         return [Outgoing(notice(t(loc, "handoff_usage")), unresolved=True)]
@@ -280,38 +282,35 @@ def on_handoff(route: Route, asked: Asked) -> list[Outgoing]:
     if unreadable is not None:
         text = t(loc, "request_group_unreadable", group=f"<!subteam^{unreadable}>")
         return [Outgoing(notice(text))]
+    if len(people) > MAX_REVIEWERS:
+        return [Outgoing(notice(t(loc, "handoff_too_many", limit=MAX_REVIEWERS)))]
     allowed: list[str] = []
-    refused: list[str] = []
+    refused: list[tuple[str, str]] = []
     for user in people:
         why = _may_not_see(user, asked)
         if why is None:
             allowed.append(user)
         else:
-            refused.append(t(loc, _HANDOFF_REFUSALS[why], who=f"<@{user}>"))
+            refused.append((user, _HANDOFF_REFUSALS[why]))
+    concerns = _concerns(loop, asked) if allowed else []
+    dms = tuple(  # independent review: one asked about the candidate sees who decided, not what
+        (user, handoff_dm(loop, f"<@{asked.user}>", concerns, loc, _sealed(loop, user, asked)))
+        for user in allowed
+    )
     newest = loop.interviews[-1].id
-    plan: list[Outgoing] = []
-    if refused:
-        plan.append(Outgoing(notice("\n".join(refused)), candidate_id=newest))
-    if not allowed:
-        return plan
-    concerns = _concerns(loop, asked)
-    who = escape(loop_name(loop, loc))
-    for i, user in enumerate(allowed):
-        # independent review: one asked about the candidate sees who decided, not what
-        dm = handoff_dm(loop, f"<@{asked.user}>", concerns, loc, _sealed(loop, user, asked))
-        sent = t(loc, "handoff_sent", who=who, reviewer=f"<@{user}>")
-        failed = t(loc, "handoff_failed", reviewer=f"<@{user}>")
-        plan.append(
-            Outgoing(
-                notice(sent),
-                candidate_id=newest,
-                kind="handoff",
-                audit=f"handoff:{','.join(allowed)}" if i == 0 else None,
-                dm=DirectMessage(user, dm),
-                dm_failed=notice(failed),
-            )
-        )
-    return plan
+    plan = Handoff(
+        candidate_id=newest,
+        interviews=tuple(iv.id for iv in loop.interviews),
+        candidate=loop_name(loop, loc),
+        asker=asked.user,
+        channel=asked.channel,
+        dms=dms,
+        refused=tuple(refused),
+    )
+    reply = handoff_reply(plan, loc, asked.deps.clock(), asked.deps.tz)
+    if not dms:  # nobody who may be sent it: nothing recorded, nobody DMed
+        return [Outgoing(reply, candidate_id=newest)]
+    return [Outgoing(reply, candidate_id=newest, kind="handoff", handoff=plan)]
 
 
 def _told_apart(loop: Loop, loc: Locale) -> str:

@@ -142,6 +142,19 @@ class StoreAPI(Protocol):
         now: datetime | None = None,
     ) -> Asks | None: ...
     def requests_for(self, candidate_id: str) -> list[Request]: ...
+    # the next interviewer handed the loop (`交接`), under the rule asks follow
+    def record_handoffs(
+        self,
+        candidate_id: str,
+        interviews: Iterable[str],
+        recipients: Iterable[str],
+        handed_by: str,
+        per_hour: int,
+        now: datetime | None = None,
+    ) -> Asks | None: ...
+    def release_handoffs(
+        self, candidate_id: str, recipients: Iterable[str], handed_at: datetime
+    ) -> None: ...
     def asked_of(
         self, reviewer: str, limit: int, offset: int = 0
     ) -> tuple[list[tuple[DigestLine, Request]], int]: ...

@@ -8,6 +8,7 @@ from .audit import AuditStore
 from .candidates import CandidateStore
 from .decisions import DecisionStore
 from .digest import DigestStore
+from .handoffs import HandoffStore
 from .home import HomeStore
 from .installations import WorkspaceStore
 from .loops import LoopStore
@@ -27,6 +28,7 @@ class Queries(
     DecisionStore,
     OutcomeStore,
     RequestStore,
+    HandoffStore,
     WebhookStore,
     HomeStore,
     UploadStore,
@@ -36,7 +38,7 @@ class Queries(
     MaintenanceStore,
     WorkspaceStore,
 ):
-    """Candidates, threads, decisions, hiring decisions, requests and reminders, the
+    """Candidates, threads, decisions, hiring decisions, requests and reminders, handoffs, the
     ATS's webhook events, uploads, the Home tab, the digest, the audit and erasure (of
     a candidate, of a whole data space), counts, the workspaces installed: each query
     written once, for both backends."""

@@ -16,13 +16,14 @@ UPDATE ... WHERE`): one sender, one replica, once, whatever restarts in between.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from . import rows
-from .base import Base, Tx
+from .base import Tx
 from .clock import utcnow
+from .dm_limits import ASK_AGAIN_AFTER, DmLimits, Read, moment, stamp
 from .models import DigestLine
 from .request_models import Asks, Request
 
@@ -32,8 +33,6 @@ _COLUMNS = (
 )
 _LINE = "c.id, c.position, c.years, c.name, c.interviewed_at, c.round"  # a line names its round
 MENTIONS = "mentions"  # the `meta` key: how the last `/candidate 邀请` with mentions had them
-ASK_AGAIN_AFTER = timedelta(days=1)  # a reviewer asked about a candidate is not asked again
-ASK_WINDOW = timedelta(hours=1)  # an asker's limit counts the reviewers asked in this long
 
 
 def _request(r: dict[str, Any]) -> Request:
@@ -90,7 +89,7 @@ def reopen_request(tx: Tx, ws: int, candidate_id: str, reviewer: str, shown: boo
     )
 
 
-class RequestStore(Base):
+class RequestStore(DmLimits):
     """Record and read requests; the thread's status message; reminder claims."""
 
     def record_requests(
@@ -150,15 +149,14 @@ class RequestStore(Base):
         none asked about it in the last day (by anyone) and, past `per_hour` reviewers
         asked by `asked_by` in the last hour, none: -> who was asked, who not and why.
         None, and nothing recorded, when the candidate is not indexed."""
-        at = (now or datetime.now(UTC)).astimezone(UTC)
-        stamp = at.isoformat(timespec="microseconds")
-        again = (at - ASK_AGAIN_AFTER).isoformat(timespec="microseconds")
+        at = moment(now)
+        again = stamp(at - ASK_AGAIN_AFTER)
         with self.tx() as tx:
             if not tx.execute(
                 f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
             ).fetchone():
                 return None
-            self._one_at_a_time(tx, f"debrief:asks:{self.ws:d}:{asked_by}")
+            self._hold_sender(tx, asked_by)
             plan = self._plan(tx.rows, candidate_id, reviewers, asked_by, per_hour, at)
             asked: list[str] = []
             for reviewer in plan.asked:
@@ -176,7 +174,7 @@ class RequestStore(Base):
                         candidate_id,
                         reviewer,
                         asked_by,
-                        stamp,
+                        stamp(at),
                         due_at,
                         channel,
                         thread_ts,
@@ -189,7 +187,7 @@ class RequestStore(Base):
 
     def _plan(
         self,
-        read: Callable[[str, list[Any]], list[dict[str, Any]]],
+        read: Read,
         candidate_id: str,
         reviewers: Iterable[str],
         asked_by: str,
@@ -197,44 +195,22 @@ class RequestStore(Base):
         now: datetime | None,
     ) -> Asks:
         """Who of `reviewers` would be asked now, who was asked in the last day, and whom
-        the asker's hourly limit leaves out (and when it lets them ask again)."""
-        at = (now or datetime.now(UTC)).astimezone(UTC)
-        per_hour = max(1, per_hour)
+        the asker's hourly limit leaves out (and when it lets them ask again): the rule
+        of store/dm_limits.py over the requests."""
+        at = moment(now)
         wanted = list(dict.fromkeys(reviewers))
         if not wanted:
             return Asks()
-        bytewise = self.engine.bytewise
         among, params = self.engine.in_list("reviewer", wanted)
         recent = {
             r["reviewer"]
             for r in read(
                 f"SELECT reviewer FROM requests WHERE {self.space} AND candidate_id = ?"
-                f" AND {among} AND asked_at {bytewise} >= ?",
-                [candidate_id, *params, (at - ASK_AGAIN_AFTER).isoformat(timespec="microseconds")],
+                f" AND {among} AND asked_at {self.engine.bytewise} >= ?",
+                [candidate_id, *params, stamp(at - ASK_AGAIN_AFTER)],
             )
         }
-        times = [
-            str(r["asked_at"])
-            for r in read(
-                f"SELECT asked_at FROM requests WHERE {self.space} AND asked_by = ?"
-                f" AND asked_at {bytewise} >= ? ORDER BY asked_at {bytewise}",
-                [asked_by, (at - ASK_WINDOW).isoformat(timespec="microseconds")],
-            )
-        ]
-        fresh = [r for r in wanted if r not in recent]
-        room = max(0, per_hour - len(times))
-        asked, limited = fresh[:room], fresh[room:]
-        retry_at = None
-        if limited:  # the hour of the ask that frees the next place ends then
-            times += [at.isoformat(timespec="microseconds")] * len(asked)
-            first = datetime.fromisoformat(times[max(0, len(times) - per_hour)])
-            retry_at = (first + ASK_WINDOW).isoformat(timespec="microseconds")
-        return Asks(
-            asked=asked,
-            already=[r for r in wanted if r in recent],
-            limited=limited,
-            retry_at=retry_at,
-        )
+        return self._let_through(read, wanted, recent, asked_by, per_hour, at)
 
     def requests_for(self, candidate_id: str) -> list[Request]:
         """Everyone asked about the candidate, open or closed, in the order they were asked."""

@@ -8,10 +8,11 @@ candidate so replies in its thread can be tied to them, and in the audit; it kno
 nothing of what asked for a message. `RecordingOutbox` keeps the payloads, for
 `debrief ask`.
 
-An answer may end with reviewers to ask (`Outgoing.ask`), or name a candidate whose
-request status messages are to be brought up to date once it is sent
-(`Outgoing.refresh`): those are not the sender's to plan; handlers/asking.py, which
-made them, plans them and hands the sender their plans.
+An answer may end with reviewers to ask (`Outgoing.ask`) or next interviewers to hand
+a candidate to (`Outgoing.handoff`), or name a candidate whose request status messages
+are to be brought up to date once it is sent (`Outgoing.refresh`): those are not the
+sender's to plan; handlers/asking.py and handlers/handoffs.py, which made them, plan
+them and hand the sender their plans.
 """
 
 from __future__ import annotations
@@ -137,13 +138,7 @@ def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
         elif isinstance(item, Edit):
             outbox.edit(item)
         elif not item.post:
-            said = item.message
-            if item.dm is not None:  # the DM first: the reply says whether it went
-                error = outbox.dm(item.dm.user, item.dm.message)
-                if error is not None:
-                    failed[item.dm.user] = error
-                    said = item.dm_failed or said
-            outbox.reply(said)
+            outbox.reply(item.message)
         elif outbox.post(item) is None:
             return Delivered(False, failed)
     return Delivered(True, failed)

@@ -1,7 +1,8 @@
 """What a listener or a command hands the sender: a plan, the list of what to send in
 order. An `Outgoing` is one message, to the asker alone or posted in the channel, with
-what follows it (reviewers to ask, status messages to bring up to date: the code that
-made the plan carries those out, handlers/asking.py); a `DirectMessage` goes to one
+what follows it (reviewers to ask, status messages to bring up to date, the next
+interviewers to hand a candidate to: the code that made the plan carries those out,
+handlers/asking.py, handlers/handoffs.py); a `DirectMessage` goes to one
 person in the bot's DM with them; an `Edit` makes a message the bot posted say
 something else. handlers/sending/outbox.py `deliver` carries a plan out, in order, and
 calls back into nothing that made it."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..blocks import Message
+from ..views.handoff import Handoff
 from ..views.requests import Ask
 
 
@@ -29,10 +31,9 @@ class Outgoing:
     ask: Ask | None = None
     # a candidate whose request status messages are brought up to date once this is sent
     refresh: str | None = None
-    # a DM sent before `message` is replied (a handoff: handlers/loop_answers.py); when it
-    # does not go, `dm_failed` is replied instead
-    dm: DirectMessage | None = None
-    dm_failed: Message | None = None
+    # the next interviewers to hand the candidate to (handlers/handoffs.py), once the
+    # posts before it are out; `message` is then what the asker is told should it go
+    handoff: Handoff | None = None
 
 
 @dataclass(frozen=True)

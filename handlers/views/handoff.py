@@ -1,23 +1,31 @@
 """The handoff to the next interviewer (`/candidate 交接`), pure: the DM (the earlier
 rounds in three lines each, each one click from its card; the questions to ask again,
 marked with their round; the reviewers' concerns: their `no_hire`/`hold` notes) and
-what the asker is told."""
+what the asker is told: one reply naming who was handed it, who not and why.
+
+`Handoff` is what `/candidate 交接` decided (handlers/loop_answers.py): whom to DM and
+what, who may not be DMed and why. handlers/handoffs.py records it under the rule
+asking reviewers follows (store/dm_limits.py), sends the DMs and says how it went."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
 from store.loop_models import Loop
 
-from ..blocks import Message, context, fit, header, message, section
+from ..blocks import Message, context, escape, fit, header, message, section
 from ..i18n import Locale, t
-from .common import decision_label
+from .common import decision_label, notice
 from .hidden import hidden_block
 from .loops import interview_lines, loop_name, open_card_button, open_lines, round_name
+from .requests import LeftOutWords, left_out_lines, mentions, refused_lines
 
+HANDED = LeftOutWords("handoff_already", "handoff_limited", "handoff_failed")
 CONCERNS_SHOWN = 8
 CONCERN_LIMIT = 300
 OPEN_SHOWN = 15
@@ -31,6 +39,43 @@ class Concern:
     reviewer: str  # how to name them (a display name, or a mention)
     decision: str
     text: str
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """What `/candidate 交接` decided: hand the candidate (named `candidate`, raw; their
+    newest interview `candidate_id`, and all of theirs, `interviews`) to each person of
+    `dms` in their own DM (user, message); `refused` (user, catalogue key of why) are
+    not. Once carried out: who got it (`reached`), who was handed it in the last day
+    (`already`), whom the asker's hourly `limit` left out (`limited`, until
+    `retry_at`), whose DM did not go (`failed`: user -> Slack's error)."""
+
+    candidate_id: str
+    interviews: tuple[str, ...]
+    candidate: str
+    asker: str
+    channel: str | None
+    dms: tuple[tuple[str, Message], ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
+    reached: tuple[str, ...] = ()
+    already: tuple[str, ...] = ()
+    limited: tuple[str, ...] = ()
+    limit: int = 0
+    retry_at: str | None = None
+    failed: Mapping[str, str] = field(default_factory=dict)
+
+
+def handoff_reply(handoff: Handoff, locale: Locale, now: datetime, tz: ZoneInfo) -> Message:
+    """The one reply to the asker: who was handed the candidate; who was not, and why."""
+    reached = [u for u in handoff.reached if u not in handoff.failed]
+    who = fit(handoff.candidate, 200)[0]
+    if reached:
+        lines = [t(locale, "handoff_sent", who=escape(who), reviewer=mentions(reached, locale))]
+    else:
+        lines = [t(locale, "handoff_nobody", who=escape(who))]
+    lines += refused_lines(handoff.refused, locale)
+    lines += left_out_lines(HANDED, handoff, locale, now, tz)
+    return notice("\n".join(lines))
 
 
 def handoff_dm(

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
@@ -107,6 +108,62 @@ def time_text(at: str, locale: Locale, now: datetime, tz: ZoneInfo) -> str:
 # -- what the asker is told ---------------------------------------------------------------
 
 
+class LeftOut(Protocol):
+    """Whom a command that DMs people (an ask, a handoff) did not reach for the rule of
+    store/dm_limits.py, and whose DM Slack did not take."""
+
+    @property
+    def already(self) -> tuple[str, ...]: ...  # DMed about the candidate in the last day
+    @property
+    def limited(self) -> tuple[str, ...]: ...  # past the sender's hourly `limit`
+    @property
+    def limit(self) -> int: ...
+    @property
+    def retry_at(self) -> str | None: ...  # UTC ISO: the sender may DM someone again
+    @property
+    def failed(self) -> Mapping[str, str]: ...  # user -> Slack's error
+
+
+@dataclass(frozen=True)
+class LeftOutWords:
+    """The catalogue keys a command says `LeftOut` with: `{who}`; `{who}`, `{limit}`,
+    `{at}`; `{who}`, `{error}`."""
+
+    already: str
+    limited: str
+    failed: str
+
+
+ASKED = LeftOutWords("request_already", "request_limited", "request_dm_failed")
+
+
+def refused_lines(refused: Iterable[tuple[str, str]], locale: Locale) -> list[str]:
+    """Who may not be DMed (user, catalogue key of why with `{who}`), a line a reason."""
+    by_reason: dict[str, list[str]] = {}
+    for user, reason in refused:
+        by_reason.setdefault(reason, []).append(user)
+    return [t(locale, reason, who=mentions(users, locale)) for reason, users in by_reason.items()]
+
+
+def left_out_lines(
+    words: LeftOutWords, left: LeftOut, locale: Locale, now: datetime, tz: ZoneInfo
+) -> list[str]:
+    """Who was DMed in the last day, who the hourly limit left out and from when the
+    sender may go on, whose DM did not go: a line each, in `words`."""
+    lines: list[str] = []
+    if left.already:
+        lines.append(t(locale, words.already, who=mentions(left.already, locale)))
+    if left.limited:
+        at = time_text(left.retry_at, locale, now, tz) if left.retry_at else "?"
+        who = mentions(left.limited, locale)
+        lines.append(t(locale, words.limited, who=who, limit=left.limit, at=at))
+    lines += [
+        t(locale, words.failed, who=mention(user), error=escape(error))
+        for user, error in left.failed.items()
+    ]
+    return lines
+
+
 def ask_reply(ask: Ask, locale: Locale, now: datetime, tz: ZoneInfo) -> Message:
     """Who was asked and by when; who was not, and why; whose DM did not go."""
     lines: list[str] = []
@@ -122,22 +179,10 @@ def ask_reply(ask: Ask, locale: Locale, now: datetime, tz: ZoneInfo) -> Message:
         )
     else:
         lines.append(t(locale, "request_nobody"))
-    by_reason: dict[str, list[str]] = {}
-    for user, reason in ask.refused:
-        by_reason.setdefault(reason, []).append(user)
-    lines += [t(locale, reason, who=mentions(users, locale)) for reason, users in by_reason.items()]
+    lines += refused_lines(ask.refused, locale)
     if ask.decided:
         lines.append(t(locale, "request_skipped_decided", who=mentions(ask.decided, locale)))
-    if ask.already:
-        lines.append(t(locale, "request_already", who=mentions(ask.already, locale)))
-    if ask.limited:
-        at = time_text(ask.retry_at, locale, now, tz) if ask.retry_at else "?"
-        who = mentions(ask.limited, locale)
-        lines.append(t(locale, "request_limited", who=who, limit=ask.limit, at=at))
-    lines += [
-        t(locale, "request_dm_failed", who=mention(user), error=escape(error))
-        for user, error in ask.failed.items()
-    ]
+    lines += left_out_lines(ASKED, ask, locale, now, tz)
     blocks: list[Block] = [section("\n".join(lines))]
     if ask.reviewers:
         blocks.append(context(t(locale, "request_where")))

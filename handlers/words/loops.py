@@ -200,9 +200,27 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "Sent {reviewer} the handoff for {who} by DM: the earlier rounds, the questions"
         " to ask again and the reviewers' concerns.",
     },
+    "handoff_nobody": {
+        "zh": "{who} 的交接没有发给任何人。",
+        "en": "The handoff for {who} was sent to nobody.",
+    },
+    "handoff_too_many": {
+        "zh": "一次最多交接给 {limit} 人。没有发出任何私信。",
+        "en": "At most {limit} people at a time. Nothing was sent.",
+    },
+    "handoff_already": {
+        "zh": "没有再私信 {who}：过去 24 小时内已经把这位候选人交接给过他们。",
+        "en": "Not messaged again: {who}: already handed this candidate in the last 24 hours.",
+    },
+    "handoff_limited": {
+        "zh": "没有发给 {who}：每人每小时最多让 Debrief 私信 {limit} 人（邀请评审和交接一起算），"
+        "{at} 起可以再发。",
+        "en": "Not sent to {who}: Debrief DMs at most {limit} people an hour for you (asks and"
+        " handoffs together); you can send again from {at}.",
+    },
     "handoff_failed": {
-        "zh": "没能私信 {reviewer}，交接没有发出。请确认对方可以收到 Debrief 的私信后再试。",
-        "en": "Could not DM {reviewer}; the handoff was not sent. Check they can receive"
+        "zh": "没能私信 {who}（{error}），交接没有发出。请确认对方可以收到 Debrief 的私信后再试。",
+        "en": "Could not DM {who} ({error}); the handoff was not sent. Check they can receive"
         " Debrief's DMs and try again.",
     },
     "handoff_refused_access": {

@@ -73,6 +73,18 @@ def _pg(name: str, body: Callable[[psycopg.Connection[Any]], None]) -> Step:
 
 s1, p1, pgs = sqlite_first, pg_first, pg_search
 
+
+def _handoffs(execute: Callable[[str], Any], text: str) -> None:
+    """m033 / pg033: the handoffs table (`text`: a column compared bytewise) and its
+    index by sender and time."""
+    execute(
+        f"CREATE TABLE IF NOT EXISTS handoffs (ws INTEGER NOT NULL DEFAULT 0,"
+        f" candidate_id {text} NOT NULL, recipient {text} NOT NULL, handed_by TEXT NOT NULL,"
+        f" handed_at {text} NOT NULL, PRIMARY KEY (ws, candidate_id, recipient))"
+    )
+    execute("CREATE INDEX IF NOT EXISTS handoffs_sender ON handoffs (ws, handed_by, handed_at)")
+
+
 STEPS: list[Step] = [
     Step("m001_transcripts", "pg001_schema", on_sqlite=s1.m001_transcripts, on_pg=p1.pg001_schema),
     _sqlite("m002_posts", s1.m002_posts),
@@ -250,6 +262,16 @@ STEPS: list[Step] = [
         "m032_request_withdrawals",
         "pg032_request_withdrawals",
         both=("ALTER TABLE requests ADD COLUMN withdrawn_at TEXT",),
+    ),
+    # Issue 45: a handoff to the next interviewer (`/candidate 交接`) is recorded, so that
+    # it follows the rule an ask follows (store/dm_limits.py): nobody handed the same
+    # candidate twice in a day, and a user's hourly limit counted from their handoffs
+    # with their asks, by space, sender and time.
+    Step(
+        "m033_handoffs",
+        "pg033_handoffs",
+        on_sqlite=lambda db: _handoffs(db.execute, "TEXT"),
+        on_pg=lambda conn: _handoffs(conn.execute, 'TEXT COLLATE "C"'),
     ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""

@@ -85,6 +85,13 @@ TABLES: tuple[Table, ...] = (
         emptied="rows",
     ),
     Table("reminders", key="reviewer, day", emptied="rows"),
+    Table(
+        "handoffs",
+        key="candidate_id, recipient",
+        subject="candidate_id",
+        forget="rows",
+        emptied="rows",
+    ),
     Table("webhook_events", key="event_id", subject="candidate_id", forget="rows", emptied="rows"),
     Table("workspaces", space=None, key="ws", identity="ws"),
     Table("installations", space=None, key="ws"),

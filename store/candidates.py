@@ -11,7 +11,7 @@ from typing import Any
 
 from . import fulltext, rows
 from .base import Base, Tx
-from .candidate_keys import natural_key
+from .candidate_keys import SAME_CANDIDATE, natural_key
 from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
@@ -159,6 +159,14 @@ class CandidateStore(HitSearch, Base):
             f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid",
             params,
         ).fetchone()[0]
+        # an interview that joins a person with a hiring decision (its file now names
+        # them): the decision closes its open requests, however it arrives (issue 45)
+        tx.execute(
+            "UPDATE requests SET closed_at = ?, closed_by = 'outcome' WHERE ws = ?"
+            " AND candidate_id = ? AND closed_at IS NULL AND EXISTS (SELECT 1 FROM outcomes o"
+            f" WHERE o.ws = requests.ws AND o.candidate_id IN {SAME_CANDIDATE})",
+            [now, self.ws, t.id, self.ws, t.id],
+        )
         tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
         question_rows = [
             (

@@ -221,6 +221,32 @@ def test_a_split_leaving_one_side_without_a_decision_tells_the_ats_it_has_none(
     assert sent(indexed) == []
 
 
+def test_an_interview_whose_file_now_names_a_decided_person_has_its_requests_closed(
+    indexed: str, tmp_path: Path
+) -> None:
+    store = open_store(indexed)
+    try:
+        assert store.record_requests(
+            "li1", ["UREV"], "UASK", "2099-01-01T00:00:00+00:00", "C1", "1.1"
+        )
+    finally:
+        store.close()
+    decide(indexed, "wang1", "reject")
+    # li1's file corrected: it is 王小明's third interview
+    (tmp_path / "t" / "li1.txt").write_text(
+        transcript("王小明", "后端工程师", "2026-11-28", "三面", "可以。"), encoding="utf-8"
+    )
+    assert json.loads(ok(indexed, "index", str(tmp_path / "t"), "--json"))["indexed"] == ["li1"]
+    assert outcome_of(indexed, "li1")["decision"] == "reject"
+    store = open_store(indexed)
+    try:
+        [asked] = store.requests_for("li1")
+        assert asked.closed_by == "outcome" and not asked.open
+        assert store.overdue_requests("2100-01-01T00:00:00+00:00") == []
+    finally:
+        store.close()
+
+
 # -- through Slack ------------------------------------------------------------------------
 
 ZHANG_A = transcript("张伟", "后端工程师", "2026-11-02", "一面", "张伟A：基础一般。")

@@ -205,6 +205,22 @@ def test_merge_then_split_keeps_each_persons_decision_and_tells_the_ats_in_order
     assert outcome_of(indexed, "wang2")["decision"] == "hold"
 
 
+def test_one_persons_events_go_in_order_whichever_interview_each_names(indexed: str) -> None:
+    decide(indexed, "wang2", "hold")
+    store, other = open_store(indexed), open_store(indexed)
+    try:
+        [first] = store.claim_webhook_events("one", 600)  # in flight on one replica
+        decide(indexed, "wang1", "hire")  # through the person's other interview
+        assert other.claim_webhook_events("two", 600) == []  # waits for the one in flight
+        assert store.webhook_delivered(first.event_id, "one")
+        [second] = other.claim_webhook_events("two", 600)
+        assert json.loads(second.body)["outcome"] == "hire"
+        assert second.sequence > first.sequence
+    finally:
+        store.close()
+        other.close()
+
+
 def test_a_split_leaving_one_side_without_a_decision_tells_the_ats_it_has_none(
     indexed: str,
 ) -> None:

@@ -132,13 +132,6 @@ def on_merge(route: Route, asked: Asked) -> list[Outgoing]:
         name = escape(loop_name(loop, loc)) if loop is not None else escape(a)
         text = t(loc, "merge_same", a=f"`{escape(a)}`", b=f"`{escape(b)}`", name=name)
         return [Outgoing(notice(text), candidate_id=a)]
-    # a hiring decision the merge brings in closes the person's open requests: the
-    # status message in the verdict's thread of the interview they were on says so
-    asked_on = [
-        i
-        for i in [*store.interview_ids(a), *store.interview_ids(b)]
-        if any(r.closed_at is None for r in store.requests_for(i))
-    ]
     key = store.link(a, b, asked.user, webhook=asked.deps.webhook)
     loop = store.loop(key)
     if loop is None:  # removed meanwhile
@@ -152,7 +145,9 @@ def on_merge(route: Route, asked: Asked) -> list[Outgoing]:
         count=len(loop.interviews),
         rounds=_rounds(loop, asked),
     )
-    refresh = asked_on[0] if asked_on and loop.outcome is not None else None
+    # a hiring decision the merge brought in closed the person's open requests: the
+    # status messages in their verdicts' threads say so
+    refresh = a if loop.outcome is not None else None
     return [Outgoing(notice(text), candidate_id=a, audit=f"link:{b}", refresh=refresh)]
 
 

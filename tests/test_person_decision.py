@@ -349,3 +349,32 @@ def test_a_merge_that_brings_in_a_hiring_decision_closes_the_persons_requests(
     ts = team.store.status_post(CID, CHANNEL)
     [status] = [m for m in team.fake.messages(CHANNEL) if m["ts"] == ts]
     assert "关闭了未完成的请求" in all_text(status)
+
+
+def test_the_hiring_decision_edits_the_status_message_of_each_of_the_persons_interviews(
+    team: Bot, tmp_path: Path
+) -> None:
+    folder = tmp_path / "zhang"
+    folder.mkdir()
+    (folder / "zw_a.txt").write_text(ZHANG_A, "utf-8")
+    (folder / "zw_b.txt").write_text(ZHANG_B, "utf-8")
+    found = index_paths(team.store, [folder])
+    a, b = sorted(found.indexed)
+    assert team.store.candidate_key(a) == team.store.candidate_key(b)
+    command(team, f"邀请 {a} <@UANN> 截止 明天", "ask-a")
+    command(team, f"邀请 {b} <@UBOB> 截止 明天", "ask-b")
+    assert all(r.open for r in requests(team, a).values())
+    assert all(r.open for r in requests(team, b).values())
+
+    team.command(f"结论 {a} 不录用", name="decide", user_id="ULEAD", channel_id=CHANNEL)
+    team.idle()
+    for one, who in ((a, "UANN"), (b, "UBOB")):
+        assert not any(r.open for r in requests(team, one).values())
+        ts = team.store.status_post(one, CHANNEL)
+        wait_until(
+            f"{one}'s status edited",
+            lambda ts=ts, who=who: any(
+                m["ts"] == ts and f"关闭了未完成的请求：<@{who}>" in all_text(m)
+                for m in team.fake.messages(CHANNEL)
+            ),
+        )

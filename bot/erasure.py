@@ -32,6 +32,7 @@ from store.spaces import SpaceStore
 from store.workspace_models import SpaceRefusal, Workspace
 
 from .settings import Settings
+from .webhook import hands_decisions
 
 logger = logging.getLogger("debrief.retention")
 
@@ -40,10 +41,14 @@ SPACE_ACTION = "forget:workspace"  # the audit's word for a whole space's erasur
 CHECK_EVERY_S = 3600  # how often serve asks whether today's run is still to do
 
 
-def erase(store: Backend, candidate_id: str, actor: str, action: str) -> dict[str, int] | None:
+def erase(
+    store: Backend, candidate_id: str, actor: str, action: str, webhook: bool = False
+) -> dict[str, int] | None:
     """Forget one candidate as `debrief forget` does; what was removed, None when nothing
-    at all was known about them."""
-    counts = store.forget(candidate_id)
+    at all was known about them. A hiring decision recorded through it stays with the
+    person while another interview of theirs remains (with `webhook`, sent to the ATS
+    again)."""
+    counts = store.forget(candidate_id, webhook)
     if counts is None:
         return None
     erase_files(store.forget_uploads(candidate_id))  # transcripts shared in Slack
@@ -81,10 +86,11 @@ def apply(
     the rest wait for the next run); those it erased. `where` names the workspace in
     the log line."""
     gone: list[Expired] = []
+    webhook = hands_decisions(settings, store)
     for expired in due(store, settings, days, now):
         if stopping is not None and stopping.is_set():
             break
-        if erase(store, expired.id, actor, RETENTION_ACTION) is not None:
+        if erase(store, expired.id, actor, RETENTION_ACTION, webhook) is not None:
             gone.append(expired)
     if gone:
         logger.info("retention: forgot %d candidates older than %d days%s", len(gone), days, where)

@@ -24,6 +24,7 @@ from .cli_common import (
     settings_for,
     workspace_option,
 )
+from .webhook import hands_decisions
 from .words import t
 
 LOOP_KEYS = ("key", "name", "position", "interviews", "open", "outcome")
@@ -184,7 +185,7 @@ def link(a: str, b: str, db_path: str | None, workspace: str | None) -> None:
     if into.key == moved.key:
         click.echo(t(loc, "cli_link_same", code=into.key))
         return
-    key = store.link(into.key, moved.key, "cli")
+    key = store.link(into.key, moved.key, "cli", hands_decisions(settings_for(db_path), store))
     record(store, [AuditEvent("cli", f"link:{key}", i) for i in moved.ids])
     click.echo(t(loc, "cli_linked", code=key, n=into.interviews + moved.interviews))
 
@@ -215,6 +216,6 @@ def unlink(interview: str, db_path: str | None, workspace: str | None) -> None:
 
         raise BadUsage(pick)
     one = found.unique.id
-    key = store.unlink(one, "cli")
+    key = store.unlink(one, "cli", hands_decisions(settings_for(db_path), store))
     record(store, [AuditEvent("cli", f"unlink:{key}", one)])
     click.echo(t(settings_for(db_path).locale, "cli_unlinked", id=one, code=key))

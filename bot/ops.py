@@ -210,8 +210,10 @@ def forget(
     from handlers.audit import AuditEvent, record
 
     from .erasure import erase
+    from .webhook import hands_decisions
 
-    loc = load_settings(db_path=db_path).locale
+    settings = load_settings(db_path=db_path)
+    loc = settings.locale
     if candidate is None:
         if workspace is None or restore:
             raise BadUsage("cli_forget_what")
@@ -239,7 +241,7 @@ def forget(
     if asking and not click.confirm(t(loc, "forget_confirm", id=candidate), err=True):
         click.echo(t(loc, "forget_kept", id=candidate), err=True)
         raise SystemExit(1)
-    counts = erase(store, candidate, "cli", "forget")
+    counts = erase(store, candidate, "cli", "forget", hands_decisions(settings, store))
     if counts is None:  # forgotten by someone else meanwhile
         raise BadUsage("forget_already", id=candidate)
     if as_json:

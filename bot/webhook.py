@@ -61,6 +61,17 @@ POLL_S = 2.0  # how often the database is asked for due events (other replicas',
 ANSWER_BYTES = 64 * 1024  # what is read of a receiver's answer before closing it
 
 
+def hands_decisions(settings: Settings, store: Backend) -> bool:
+    """Whether the data space `store` reads hands its hiring decisions to an ATS: the
+    environment's URL, or its own (App Home), as the Slack side decides
+    (handlers/deps.py). A command that changes a person's decision (forget, link,
+    unlink) writes the ATS's event only then."""
+    if settings.webhook_url is not None:
+        return True
+    own = store.workspace_settings(store.ws)
+    return bool(own.webhook_url and own.webhook_secret_enc)
+
+
 def signature(secret: str, timestamp: str, body: bytes) -> str:
     """`v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{body}` under `secret`: how Slack
     signs its requests, and how a receiver checks ours."""

@@ -197,9 +197,19 @@ def show_status(
 
 
 def refresh(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
-    """A decision on the candidate arrived: each of its status messages says so (not in a
-    channel shared with another organisation since, issue 34). Never raises (the decision
-    is recorded whatever becomes of its status message)."""
+    """A decision on the candidate arrived: each status message of theirs says so, on
+    each of the person's interviews (a hiring decision, or a merge that brought one in,
+    closes the requests on every one: issue 45), not in a channel shared with another
+    organisation since (issue 34). Never raises (the decision is recorded whatever
+    becomes of its status message)."""
+    try:
+        for one in deps.store.interview_ids(candidate_id):
+            _refresh_one(one, outbox, deps)
+    except Exception:
+        logger.exception("could not read the interviews of a decided candidate")
+
+
+def _refresh_one(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
     try:
         with _lock(candidate_id):
             channels = dict.fromkeys(r.channel for r in deps.store.requests_for(candidate_id))

@@ -134,7 +134,7 @@ def on_merge(route: Route, asked: Asked) -> list[Outgoing]:
         name = escape(loop_name(loop, loc)) if loop is not None else escape(a)
         text = t(loc, "merge_same", a=f"`{escape(a)}`", b=f"`{escape(b)}`", name=name)
         return [Outgoing(notice(text), candidate_id=a)]
-    key = store.link(a, b, asked.user)
+    key = store.link(a, b, asked.user, webhook=asked.deps.webhook)
     loop = store.loop(key)
     if loop is None:  # removed meanwhile
         return [Outgoing(not_found_view(loc, a), unresolved=True)]
@@ -147,7 +147,10 @@ def on_merge(route: Route, asked: Asked) -> list[Outgoing]:
         count=len(loop.interviews),
         rounds=_rounds(loop, asked),
     )
-    return [Outgoing(notice(text), candidate_id=a, audit=f"link:{b}")]
+    # a hiring decision the merge brought in closed the person's open requests: the
+    # status messages in their verdicts' threads say so
+    refresh = a if loop.outcome is not None else None
+    return [Outgoing(notice(text), candidate_id=a, audit=f"link:{b}", refresh=refresh)]
 
 
 def on_split(route: Route, asked: Asked) -> list[Outgoing]:
@@ -165,7 +168,7 @@ def on_split(route: Route, asked: Asked) -> list[Outgoing]:
     if before is None or len(before.interviews) < 2:
         text = t(loc, "split_alone", interview=f"`{escape(one)}`")
         return [Outgoing(notice(text), candidate_id=one)]
-    store.unlink(one, asked.user)
+    store.unlink(one, asked.user, webhook=asked.deps.webhook)
     text = t(
         loc,
         "split_done",

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from .base import Base, Tx
 from .clock import utcnow
 from .models import AuditEntry
+from .outcomes import hand_over_outcome
 from .schema.tables import forgotten_by
 
 PSEUDONYM_KEY = "audit_pseudonym_key"
@@ -172,17 +173,20 @@ class AuditStore(Base):
             AuditEntry(when=r[0], who=r[1], what=r[2], candidate=r[3], channel=r[4]) for r in rows
         ]
 
-    def forget(self, candidate_id: str) -> dict[str, int] | None:
+    def forget(self, candidate_id: str, webhook: bool = False) -> dict[str, int] | None:
         """Erase a candidate and everything recorded about them, in one transaction, whether
         or not their file is still indexed; None when nothing at all is known about them.
+        The hiring decision recorded through this interview stays with the person while
+        another interview of theirs remains (store/outcomes.py `hand_over_outcome`; with
+        `webhook`, the ATS is sent it again, naming the interview that holds it now).
 
         Their threads stay forgotten (replies arriving later are not recorded), the audit
         holds a pseudonym instead of the id from then on, and the deleted text is wiped
         from the database's files as far as the backend can (`_erase_for_good`). Their
         file stays forgotten until it changes."""
-        return self._erase_for_good(lambda tx: self._erase(tx, candidate_id))
+        return self._erase_for_good(lambda tx: self._erase(tx, candidate_id, webhook))
 
-    def _erase(self, tx: Tx, candidate_id: str) -> dict[str, int] | None:
+    def _erase(self, tx: Tx, candidate_id: str, webhook: bool = False) -> dict[str, int] | None:
         def count(sql: str) -> int:
             return int(tx.execute(sql, [candidate_id]).fetchone()[0])
 
@@ -219,6 +223,7 @@ class AuditStore(Base):
             return None
         if row is not None:
             rid, content_hash, source = row
+            hand_over_outcome(tx, self.ws, candidate_id, webhook)  # the person's, not the file's
             self._unindex(tx, rid)
             tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])

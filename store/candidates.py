@@ -12,11 +12,12 @@ from typing import Any
 from . import fulltext, rows
 from .alikes import RECORD_SQL, chosen_key, reader
 from .base import Base, Tx
+from .candidate_keys import SAME_CANDIDATE
 from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from .outcomes import read_outcome
+from .outcomes import hand_over_outcome, read_outcome
 from .resolve import Resolution, list_clause, position_has, resolve
 from .threads import read_reviews
 
@@ -171,6 +172,14 @@ class CandidateStore(HitSearch, Base):
             f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid",
             params,
         ).fetchone()[0]
+        # an interview that joins a person with a hiring decision (its file now names
+        # them): the decision closes its open requests, however it arrives (issue 45)
+        tx.execute(
+            "UPDATE requests SET closed_at = ?, closed_by = 'outcome' WHERE ws = ?"
+            " AND candidate_id = ? AND closed_at IS NULL AND EXISTS (SELECT 1 FROM outcomes o"
+            f" WHERE o.ws = requests.ws AND o.candidate_id IN {SAME_CANDIDATE})",
+            [now, self.ws, t.id, self.ws, t.id],
+        )
         tx.execute("DELETE FROM questions WHERE candidate_rid = ?", [rid])
         question_rows = [
             (
@@ -208,21 +217,9 @@ class CandidateStore(HitSearch, Base):
             if row is None:
                 return False
             rid, content_hash, source = row
-            # the hiring decision is the candidate's (issue 38): another interview of
-            # theirs holds it from now on
-            other = tx.execute(
-                f"SELECT c.id FROM candidates c WHERE c.{self.space} AND c.rid <> ?"
-                " AND c.candidate_key = (SELECT candidate_key FROM candidates WHERE rid = ?)"
-                " ORDER BY c.id LIMIT 1",
-                [rid, rid],
-            ).fetchone()
-            if other is not None:
-                tx.execute(
-                    f"UPDATE outcomes SET candidate_id = ? WHERE {self.space} AND candidate_id = ?"
-                    " AND NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.ws = outcomes.ws"
-                    " AND o.candidate_id = ?)",
-                    [other[0], candidate_id, other[0]],
-                )
+            # the hiring decision is the person's (issue 38): another interview of theirs
+            # holds it from now on (the ATS has it already: the file went, nobody decided)
+            hand_over_outcome(tx, self.ws, candidate_id, webhook=False)
             self._unindex(tx, rid)
             tx.execute("DELETE FROM candidates WHERE rid = ?", [rid])
             tx.execute(

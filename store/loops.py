@@ -24,7 +24,7 @@ from .clock import utcnow
 from .errors import UnknownCandidateError
 from .loop_models import Alike, Loop, LoopInterview, LoopSummary, OpenQuestion
 from .models import DECISIONS, Candidate, Decision, DigestLine
-from .outcomes import read_outcome
+from .outcomes import current_outcome, read_outcome, settle_person
 from .rows import digest_line, names
 
 PersonLines = tuple[LoopSummary, list[DigestLine]]
@@ -197,25 +197,23 @@ class LoopStore(CandidateStore):
             raise UnknownCandidateError(what)
         return key
 
-    def link(self, a: str, b: str, by: str) -> str:
+    def link(self, a: str, b: str, by: str, webhook: bool = False) -> str:
         """Put the interviews of `b`'s candidate into `a`'s candidate (each an interview
         id or a candidate's key), kept over later index runs (`by` recorded with it).
-        -> the candidate's key. Of two hiring decisions, the newer one is kept. The
-        caller audits it (handlers/audit.py `record`): `link:<key>` on each interview
-        of `b`'s candidate (`loop_summaries([b's key])` before)."""
+        -> the candidate's key. No hiring decision is deleted: the newest of the two is
+        the person's (store/outcomes.py), and it closes their open requests; with
+        `webhook`, the ATS is sent it when either had another. The caller audits it
+        (handlers/audit.py `record`): `link:<key>` on each interview of `b`'s candidate
+        (`loop_summaries([b's key])` before)."""
         into, moved = self._key_named(a), self._key_named(b)
         if into == moved:
             return into
         now = utcnow()
 
         def write(tx: Tx) -> None:
-            where = f"{self.space} AND candidate_key IN (?, ?)"
-            ids = [
-                r[0]
-                for r in tx.execute(
-                    f"SELECT id FROM candidates WHERE {where} ORDER BY id", [into, moved]
-                ).fetchall()
-            ]
+            sides = [self._ids_in(tx, into), self._ids_in(tx, moved)]
+            before = [current_outcome(tx, self.ws, side) for side in sides]
+            ids = sorted({*sides[0], *sides[1]})
             for i in ids:  # every interview of both: what each file says may change later
                 self._pin(tx, i, into, by, now)
             tx.execute(
@@ -223,15 +221,17 @@ class LoopStore(CandidateStore):
                 [into, moved],
             )
             alikes.record_picks(tx, self.space, self.ws, ids, into, by, now)
-            self._one_outcome(tx, ids)
+            settle_person(tx, self.ws, ids, before, webhook, ids)
 
         self._write(write)
         return into
 
-    def unlink(self, interview_id: str, by: str) -> str:
+    def unlink(self, interview_id: str, by: str, webhook: bool = False) -> str:
         """Make the interview a candidate of its own, kept over later index runs (`by`
-        recorded with it). -> its new key. The hiring decision stays with the others.
-        The caller audits it (handlers/audit.py `record`): `unlink:<key>` on it."""
+        recorded with it). -> its new key. Each hiring decision stays with the interview
+        it was recorded through, so each side keeps its own (store/outcomes.py); with
+        `webhook`, the ATS is sent each side's current decision where it changed. The
+        caller audits it (handlers/audit.py `record`): `unlink:<key>` on it."""
         was = self.candidate_key(interview_id)
         if was is None:
             raise UnknownCandidateError(interview_id)
@@ -239,21 +239,19 @@ class LoopStore(CandidateStore):
         now = utcnow()
 
         def write(tx: Tx) -> None:
+            every = self._ids_in(tx, was)
+            before = current_outcome(tx, self.ws, every)
             self._pin(tx, interview_id, own, by, now)
             tx.execute(
                 f"UPDATE candidates SET candidate_key = ? WHERE {self.space} AND id = ?",
                 [own, interview_id],
             )
             alikes.record_split(tx, self.space, self.ws, interview_id, was, by, now)
-            rest = tx.execute(
-                f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
-                [was],
-            ).fetchone()
-            if rest is not None and was != own:  # the decision is the others' candidate's
-                tx.execute(
-                    f"UPDATE outcomes SET candidate_id = ? WHERE {self.space} AND candidate_id = ?",
-                    [rest[0], interview_id],
-                )
+            if was == own:
+                return
+            rest = [i for i in every if i != interview_id]
+            settle_person(tx, self.ws, rest, [before], webhook, every)
+            settle_person(tx, self.ws, [interview_id], [before], webhook, every, new_key=True)
 
         self._write(write)
         return own
@@ -292,6 +290,15 @@ class LoopStore(CandidateStore):
             people=people,
         )
 
+    def _ids_in(self, tx: Tx, key: str) -> list[str]:
+        return [
+            str(r[0])
+            for r in tx.execute(
+                f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
+                [key],
+            ).fetchall()
+        ]
+
     def _pin(self, tx: Tx, interview_id: str, key: str, by: str, now: str) -> None:
         tx.execute(
             "INSERT INTO candidate_links (ws, interview_id, candidate_key, linked_by, linked_at)"
@@ -299,27 +306,6 @@ class LoopStore(CandidateStore):
             " candidate_key = excluded.candidate_key, linked_by = excluded.linked_by,"
             " linked_at = excluded.linked_at",
             [self.ws, interview_id, key, by, now],
-        )
-
-    def _one_outcome(self, tx: Tx, ids: list[str]) -> None:
-        """The interviews `ids` are one candidate now: of their hiring decisions, the
-        newest stays (its count of decisions the higher of theirs)."""
-        if not ids:
-            return
-        where, params = self.engine.in_list("candidate_id", ids)
-        found = tx.execute(
-            f"SELECT candidate_id, decided_at, sequence FROM outcomes WHERE {self.space}"
-            f" AND {where} ORDER BY decided_at, candidate_id",
-            params,
-        ).fetchall()
-        if len(found) < 2:
-            return
-        keep = found[-1][0]
-        for r in found[:-1]:
-            tx.execute(f"DELETE FROM outcomes WHERE {self.space} AND candidate_id = ?", [r[0]])
-        tx.execute(
-            f"UPDATE outcomes SET sequence = ? WHERE {self.space} AND candidate_id = ?",
-            [max(int(r[2] or 0) for r in found), keep],
         )
 
     # -- lists that count people ---------------------------------------------------------

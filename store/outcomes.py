@@ -1,13 +1,23 @@
 """The hiring decision about a candidate (hire, reject, hold), and the export for an ATS.
 
-One row per candidate in `outcomes`: a later decision replaces the earlier one (the
-audit keeps each, as `outcome:<decision>`). `forget` erases it with the rest. Recording
-one closes the open requests on the candidate and, when the team hands decisions to an
-ATS, writes the webhook event (the candidate's export row as it stands, whose candidate
-it is, an `event_id` and the decision's `sequence`, counted per candidate) in the same
-transaction, and marks the candidate's events not yet sent superseded: a decision is
-never recorded without its event, nor an event without its decision, and an older
-decision never reaches the ATS after a newer one (store/webhooks.py delivers them).
+A decision is recorded through one interview and is the person's (issue 38): a row in
+`outcomes` per interview it was recorded through, the newest row of any of a person's
+interviews their current decision (a later decision through the same interview replaces
+that row; the audit keeps each, as `outcome:<decision>`). So merging two people
+(`link`) deletes no decision, and splitting them (`unlink`) gives each back the ones
+recorded through its own interviews (issue 45); `forget` (or a removed file) of one
+interview hands its decision to another interview of the same person
+(`hand_over_outcome`): the decision stays with the person while any interview of
+theirs remains.
+
+Recording one closes the open requests on every interview of the person, as does a
+merge that brings one in (`settle_person`). When the team hands decisions to an ATS,
+each change of a person's current decision (recorded, merged, split, handed over by
+`forget`) writes a webhook event (the export row of the interview holding it, whose
+candidate it is, an `event_id` and a `sequence` higher than any earlier one of those
+interviews) in the same transaction, and marks their events not yet sent superseded: a
+decision is never recorded without its event, nor an event without its decision, and an
+older decision never reaches the ATS after a newer one (store/webhooks.py delivers them).
 """
 
 from __future__ import annotations
@@ -47,12 +57,22 @@ def read_outcome(store: Base, candidate_id: str) -> Outcome | None:
         # one IN over a UNION, not `= ? OR IN (…)`: an OR with a subquery walks every
         # outcome of the space instead of looking the few ids up
         f" WHERE {store.space} AND candidate_id IN (SELECT ? UNION {SAME_CANDIDATE[1:-1]})"
-        " ORDER BY decided_at DESC LIMIT 1",
+        " ORDER BY decided_at DESC, candidate_id DESC LIMIT 1",
         [candidate_id, store.ws, candidate_id],
     )
     if r is None:
         return None
     return Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
+
+
+def read_outcome_row(tx: Tx, ws: int, candidate_id: str) -> Outcome | None:
+    """The decision recorded through interview `candidate_id` itself, in `tx`."""
+    r = tx.execute(
+        "SELECT decision, note, decided_by, decided_at FROM outcomes"
+        f" WHERE ws = {ws:d} AND candidate_id = ?",
+        [candidate_id],
+    ).fetchone()
+    return None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
 
 
 def export_rows(
@@ -125,7 +145,7 @@ def export_rows(
 CANDIDATE_OUTCOME = (
     "SELECT o2.candidate_id FROM outcomes o2 JOIN candidates c2 ON c2.ws = o2.ws"
     " AND c2.id = o2.candidate_id WHERE c2.ws = c.ws AND c2.candidate_key = c.candidate_key"
-    " ORDER BY o2.decided_at DESC LIMIT 1"
+    " ORDER BY o2.decided_at DESC, o2.candidate_id DESC LIMIT 1"
 )
 """The interview (of candidate row `c`'s candidate) whose row holds their hiring decision."""
 
@@ -155,6 +175,141 @@ def webhook_body(row: ExportRow, event_id: str, sequence: int) -> str:
     )
 
 
+Current = tuple[str, str, str, str] | None
+"""A person's current decision as `current_outcome` reads it: the interview holding it,
+the decision, who recorded it, when; None: no decision."""
+
+
+def current_outcome(tx: Tx, ws: int, ids: list[str]) -> Current:
+    """The newest decision recorded through any of the interviews `ids` (one person's)."""
+    if not ids:
+        return None
+    where, params = tx.engine.in_list("candidate_id", ids)
+    r = tx.execute(
+        f"SELECT candidate_id, decision, decided_by, decided_at FROM outcomes WHERE ws = {ws:d}"
+        f" AND {where} ORDER BY decided_at DESC, candidate_id DESC LIMIT 1",
+        params,
+    ).fetchone()
+    return None if r is None else (str(r[0]), str(r[1]), str(r[2]), str(r[3]))
+
+
+def _same(a: Current, b: Current) -> bool:
+    """The same decision (whichever interview holds it)."""
+    return (a is None) == (b is None) and (a is None or b is None or a[1:] == b[1:])
+
+
+def next_sequence(tx: Tx, ws: int, ids: list[str]) -> int:
+    """A sequence higher than any decision's or event's of the interviews `ids` had: what
+    an ATS keeping the highest (by interview or by person) takes as the newest."""
+    where, params = tx.engine.in_list("candidate_id", ids)
+    found = 0
+    for table in ("outcomes", "webhook_events"):
+        r = tx.execute(
+            f"SELECT max(sequence) FROM {table} WHERE ws = {ws:d} AND {where}", params
+        ).fetchone()
+        found = max(found, int(r[0] or 0) if r is not None else 0)
+    return found + 1
+
+
+def write_event(
+    tx: Tx, ws: int, candidate_id: str, sequence: int, now: str, ids: list[str]
+) -> None:
+    """The webhook event of the person whose interview `candidate_id` is, as its export row
+    stands now; the waiting events of the interviews `ids` (theirs, and any they were one
+    person with until now) superseded."""
+    (row,) = export_rows(tx.rows, tx.engine, ws, candidate_id=candidate_id)
+    event_id = uuid.uuid4().hex
+    for one in ids:
+        supersede_events(tx, ws, one, now)
+    tx.execute(
+        "INSERT INTO webhook_events (ws, event_id, candidate_id, body, created_at,"
+        " next_at, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [ws, event_id, candidate_id, webhook_body(row, event_id, sequence), now, now, sequence],
+    )
+
+
+def settle_person(
+    tx: Tx,
+    ws: int,
+    ids: list[str],
+    before: list[Current],
+    webhook: bool,
+    also: list[str],
+    new_key: bool = False,
+) -> None:
+    """The interviews `ids` are one person now (a merge, or one side of a split) whose
+    current decision was each of `before` until now: with a decision, their open requests
+    are closed (however it arrived); when it is not the one each had, or the person has a
+    `new_key` whoever decided (split off), the ATS is sent the person's current decision,
+    or that they have none, superseding the waiting events of `ids` (its sequence above
+    every one of `also`: the interviews they were one person with)."""
+    if not ids:
+        return
+    now_current = current_outcome(tx, ws, ids)
+    if now_current is not None:
+        for one in ids:
+            close_requests(tx, ws, one, None, "outcome")
+    changed = not all(_same(b, now_current) for b in before)
+    if not webhook or not (changed or (new_key and now_current is not None)):
+        return
+    every = sorted({*ids, *also})
+    sequence = next_sequence(tx, ws, every)
+    holder = sorted(ids)[0] if now_current is None else now_current[0]
+    if now_current is not None:
+        tx.execute(
+            f"UPDATE outcomes SET sequence = ? WHERE ws = {ws:d} AND candidate_id = ?",
+            [sequence, holder],
+        )
+    write_event(tx, ws, holder, sequence, utcnow(), ids)
+
+
+def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
+    """Interview `gone` is about to be erased or removed: the decision recorded through it
+    goes to another interview of the same person (one holding none, else the one with the
+    oldest, which it replaces when newer), so it stays with the person while any interview
+    of theirs remains. When it was the person's current decision, the ATS is sent it again,
+    naming the interview that holds it now (the events of `gone` are erased with it)."""
+    mine = tx.execute(
+        f"SELECT decided_at, sequence FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?",
+        [gone],
+    ).fetchone()
+    if mine is None:
+        return
+    ids = interviews_of(tx, ws, gone)
+    others = [i for i in ids if i != gone]
+    if not others:
+        return  # the person goes with it
+    before = current_outcome(tx, ws, ids)
+    where, params = tx.engine.in_list("candidate_id", others)
+    held = {
+        str(r[0]): str(r[1])
+        for r in tx.execute(
+            f"SELECT candidate_id, decided_at FROM outcomes WHERE ws = {ws:d} AND {where}",
+            params,
+        ).fetchall()
+    }
+    free = [i for i in others if i not in held]
+    if free:
+        target = free[0]
+    else:
+        target = min(held, key=lambda i: (held[i], i))
+        if held[target] > str(mine[0]):  # every other one is newer: this one is history
+            tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [gone])
+            return
+        tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [target])
+    tx.execute(
+        f"UPDATE outcomes SET candidate_id = ? WHERE ws = {ws:d} AND candidate_id = ?",
+        [target, gone],
+    )
+    if webhook and before is not None and before[0] == gone:
+        sequence = next_sequence(tx, ws, ids)
+        tx.execute(
+            f"UPDATE outcomes SET sequence = ? WHERE ws = {ws:d} AND candidate_id = ?",
+            [sequence, target],
+        )
+        write_event(tx, ws, target, sequence, utcnow(), ids)
+
+
 class OutcomeStore(Base):
     """Record, read and export hiring decisions."""
 
@@ -172,62 +327,32 @@ class OutcomeStore(Base):
                 f"SELECT 1 FROM candidates WHERE {self.space} AND id = ?", [candidate_id]
             ).fetchone():
                 return False, None
-            # one decision a candidate (issue 38): recorded on this interview, it replaces
-            # the one recorded on any of their interviews, and closes every one's requests
+            # one decision a candidate (issue 38): recorded through this interview, it is
+            # the newest of the person's, and closes every one's requests; the decisions
+            # recorded through their other interviews stay theirs (issue 45: a split
+            # gives each back to its person)
             ids = interviews_of(tx, self.ws, candidate_id)
             where, params = self.engine.in_list("candidate_id", ids)
-            earlier = tx.execute(
-                "SELECT decision, note, decided_by, decided_at, sequence FROM outcomes"
-                f" WHERE {self.space} AND {where} ORDER BY decided_at" + self.engine.lock_rows,
+            tx.execute(
+                f"SELECT 1 FROM outcomes WHERE {self.space} AND {where}" + self.engine.lock_rows,
                 params,
             ).fetchall()
-            r = earlier[-1] if earlier else None
-            before = (
-                None if r is None else Outcome(decision=_hiring(r[0]), note=r[1], by=r[2], at=r[3])
-            )
+            r = current_outcome(tx, self.ws, ids)
+            before = None if r is None else read_outcome_row(tx, self.ws, r[0])
             now = utcnow()
-            others = [i for i in ids if i != candidate_id]
-            if others:
-                gone, gone_params = self.engine.in_list("candidate_id", others)
-                tx.execute(f"DELETE FROM outcomes WHERE {self.space} AND {gone}", gone_params)
-            counted = tx.execute(
+            sequence = next_sequence(tx, self.ws, ids)
+            tx.execute(
                 "INSERT INTO outcomes (ws, candidate_id, decision, note, decided_by, decided_at,"
                 " sequence) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ws, candidate_id) DO UPDATE"
                 " SET decision = excluded.decision, note = excluded.note,"
                 " decided_by = excluded.decided_by, decided_at = excluded.decided_at,"
-                " sequence = CASE WHEN outcomes.sequence + 1 > excluded.sequence"
-                " THEN outcomes.sequence + 1 ELSE excluded.sequence END RETURNING sequence",
-                [
-                    self.ws,
-                    candidate_id,
-                    decision,
-                    note,
-                    by,
-                    now,
-                    max((int(e[4] or 0) for e in earlier), default=0) + 1,
-                ],
-            ).fetchone()
+                " sequence = excluded.sequence",
+                [self.ws, candidate_id, decision, note, by, now, sequence],
+            )
             for one in ids:
                 close_requests(tx, self.ws, one, None, "outcome")
             if webhook:
-                sequence = int(counted[0])
-                (row,) = export_rows(tx.rows, self.engine, self.ws, candidate_id=candidate_id)
-                event_id = uuid.uuid4().hex
-                for one in ids:
-                    supersede_events(tx, self.ws, one, now)
-                tx.execute(
-                    "INSERT INTO webhook_events (ws, event_id, candidate_id, body, created_at,"
-                    " next_at, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        self.ws,
-                        event_id,
-                        candidate_id,
-                        webhook_body(row, event_id, sequence),
-                        now,
-                        now,
-                        sequence,
-                    ],
-                )
+                write_event(tx, self.ws, candidate_id, sequence, now, ids)
         return True, before
 
     def verdict_post(self, candidate_id: str, channel: str) -> str | None:

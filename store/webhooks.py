@@ -5,10 +5,11 @@
 sender claims due events for a lease (`claimed_until`): a conditional UPDATE per event,
 so of two replicas exactly one takes each; a sender that dies mid-delivery leaves a
 lease that runs out, and another (or the same process, restarted) takes the event
-again. One candidate's events are sent in the order they were recorded: a newer
-decision marks the older events not yet sent superseded (never sent), and waits while
-one of them is in flight. Delivered events are kept (the audit says when) until `forget` erases the
-candidate, which erases their events, delivered or not.
+again. One person's events (whichever of their interviews each names) are sent in the
+order they were recorded: a newer decision marks the older events not yet sent
+superseded (never sent), and waits while one of them is in flight. Delivered events
+are kept (the audit says when) until `forget` erases the candidate, which erases their
+events, delivered or not.
 """
 
 from __future__ import annotations
@@ -22,6 +23,14 @@ from .export_models import WebhookEvent
 _COLUMNS = "event_id, candidate_id, body, created_at, attempts, next_at, last_error, ws, sequence"
 _WAITING = "delivered_at IS NULL AND superseded_at IS NULL"
 """An event still to be sent: neither delivered nor superseded by a newer decision."""
+
+
+_SAME_PERSON = (
+    "SELECT webhook_events.candidate_id UNION SELECT c2.id FROM candidates c1"
+    " JOIN candidates c2 ON c2.ws = c1.ws AND c2.candidate_key = c1.candidate_key"
+    " WHERE c1.ws = webhook_events.ws AND c1.id = webhook_events.candidate_id"
+)
+"""SQL: the interviews of the person an event names (itself, when it is not indexed)."""
 
 
 def _iso(at: datetime) -> str:
@@ -49,11 +58,11 @@ class WebhookStore(Base):
         bytewise = self.engine.bytewise
         free = f"(claimed_until IS NULL OR claimed_until {bytewise} < ?)"
         # one candidate's events go in the order they were recorded: none is taken while
-        # an older one of the same candidate waits or is in flight (claimed, superseded
-        # or not), on any replica
+        # an older one of the same person (any of their interviews: issue 45) waits or is
+        # in flight (claimed, superseded or not), on any replica
         first = (
             "NOT EXISTS (SELECT 1 FROM webhook_events o WHERE o.ws = webhook_events.ws"
-            " AND o.candidate_id = webhook_events.candidate_id AND o.delivered_at IS NULL"
+            f" AND o.candidate_id IN ({_SAME_PERSON}) AND o.delivered_at IS NULL"
             " AND (o.sequence < webhook_events.sequence OR (o.sequence = webhook_events.sequence"
             f" AND o.created_at {bytewise} < webhook_events.created_at))"
             " AND (o.superseded_at IS NULL"

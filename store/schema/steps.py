@@ -75,7 +75,7 @@ s1, p1, pgs = sqlite_first, pg_first, pg_search
 
 
 def _handoffs(execute: Callable[[str], Any], text: str) -> None:
-    """m033 / pg033: the handoffs table (`text`: a column compared bytewise) and its
+    """m032 / pg032: the handoffs table (`text`: a column compared bytewise) and its
     index by sender and time."""
     execute(
         f"CREATE TABLE IF NOT EXISTS handoffs (ws INTEGER NOT NULL DEFAULT 0,"
@@ -246,8 +246,8 @@ STEPS: list[Step] = [
     # or an explicit key with two names, recorded as two (store/alikes.py), so that a
     # later interview matching both joins neither until someone picks.
     Step(
-        "m031_candidate_alikes",
-        "pg031_candidate_alikes",
+        "m030_candidate_alikes",
+        "pg030_candidate_alikes",
         both=(
             "CREATE TABLE IF NOT EXISTS candidate_alikes (ws INTEGER NOT NULL DEFAULT 0,"
             " shared_key TEXT NOT NULL, candidate_key TEXT NOT NULL, why TEXT NOT NULL,"
@@ -259,8 +259,8 @@ STEPS: list[Step] = [
     # none) is asked again (their request reopens); when that decision had shown them
     # the others', when they withdrew it is kept: the thread's status says so.
     Step(
-        "m032_request_withdrawals",
-        "pg032_request_withdrawals",
+        "m031_request_withdrawals",
+        "pg031_request_withdrawals",
         both=("ALTER TABLE requests ADD COLUMN withdrawn_at TEXT",),
     ),
     # Issue 45: a handoff to the next interviewer (`/candidate 交接`) is recorded, so that
@@ -268,8 +268,8 @@ STEPS: list[Step] = [
     # candidate twice in a day, and a user's hourly limit counted from their handoffs
     # with their asks, by space, sender and time.
     Step(
-        "m033_handoffs",
-        "pg033_handoffs",
+        "m032_handoffs",
+        "pg032_handoffs",
         on_sqlite=lambda db: _handoffs(db.execute, "TEXT"),
         on_pg=lambda conn: _handoffs(conn.execute, 'TEXT COLLATE "C"'),
     ),

@@ -233,7 +233,8 @@ def test_the_bench_prints_precision_and_recall_beside_the_baseline(
     runpy.run_path(str(SEEDS.parent / "bench" / "claims.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "debrief (store/claims/)      precision 100.0%" in out
-    assert "baseline: any shared word" in out and out.count("recall") == 2
+    assert "baseline: any shared word" in out and out.count("recall") == 6
+    assert "their summaries and verdicts alone" in out and "reviewers' notes: " in out
 
 
 def test_a_person_s_line_counts_the_claims_of_every_round() -> None:

@@ -1,0 +1,503 @@
+"""Reviewers' notes, labelled (issue 45): what people write in a verdict's thread about
+the seeds, in Chinese (简体 and 繁體) and English, each note with the unanswered
+questions it credits the candidate on, or none, and why. bench/claims.py prints the
+check's precision and recall on them; tests/test_claims.py holds the check to them.
+
+A note is a claim when it credits the candidate with an answer, a view, knowledge or a
+skill on the topic of a question the transcript left unanswered: by naming the question
+or by speaking of its topic, plainly or in a decision's reason, in any language. A note
+is no claim when it praises what was answered, when it is generic, when it criticises or
+says the question went unanswered, when it suggests what to ask next, asks a question,
+wishes, doubts, or reports what the candidate claims of himself, or when its only link
+to an open question is a word every question (or an answer given) also says.
+
+Each set is one seed (`seeds/<seed>_*.txt`) with `emptied` answers removed on top of its
+own; its notes are checked one at a time, as a thread reply is, and scored note by
+note: a (note, question) pair flagged is right when the note is labelled with that
+question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Noted:
+    text: str
+    questions: tuple[int, ...]  # the unanswered questions the note credits
+    reason: str
+
+
+@dataclass(frozen=True)
+class NoteSet:
+    seed: str
+    emptied: tuple[int, ...]
+    about: str  # the questions left open, for whoever reads the labels
+    notes: tuple[Noted, ...]
+
+
+def claim(text: str, *questions: int, why: str) -> Noted:
+    return Noted(text, questions, why)
+
+
+def fair(text: str, why: str) -> Noted:
+    return Noted(text, (), why)
+
+
+NOTE_SETS: list[NoteSet] = [
+    NoteSet(
+        "000",
+        (),
+        "Q2 (高级分布式编程模型: Replicated training, All-Reduce, 优缺点) and Q3 (分布式 "
+        "TensorFlow 服务, Client/Server 架构) unanswered; Q1 (低级分布式编程模型, 数据并行, "
+        "图间复制), Q4 (a training challenge), Q5 (applications) answered",
+        (
+            claim("高级分布式编程模型这一块他也很熟。", 2, why="credits Q2's topic plainly"),
+            claim("通过，Client/Server架构讲得非常好。", 3, why="a decision whose reason is Q3"),
+            claim(
+                "分布式TensorFlow服务的部署方式他讲得很清楚。",
+                3,
+                why="credits Q3 (分布式 TensorFlow 服务)",
+            ),
+            claim(
+                "He explained the trade-offs of All-Reduce versus replicated training very well.",
+                2,
+                why="English, on Q2's All-Reduce and its trade-offs",
+            ),
+            claim(
+                "All-Reduce 和 Replicated training 的区别他说得很透。",
+                2,
+                why="Q2's two models, credited",
+            ),
+            claim(
+                "他对Client/Server架构在实际项目里的应用有自己的见解。",
+                3,
+                why="a view on Q3's topic",
+            ),
+            claim("第二题他答得挺好的。", 2, why="names Q2, which is empty"),
+            claim("问题3回答得很完整。", 3, why="names Q3, which is empty"),
+            claim(
+                "Q2: solid answer, knew the pros and cons of All-Reduce.",
+                2,
+                why="names Q2 and credits it",
+            ),
+            claim(
+                "待定，All-Reduce他能说出优缺点，但项目经验偏少。",
+                2,
+                why="a hold whose reason credits Q2; the criticism is of something else",
+            ),
+            claim("高級分佈式編程模型這一塊他也很熟。", 2, why="繁體: credits Q2's topic"),
+            claim("Client/Server架構他講得非常清楚。", 3, why="繁體: credits Q3's topic"),
+            claim(
+                "他在分布式TensorFlow服务上有实战经验，讲了很多部署细节。",
+                3,
+                why="credits experience on Q3's topic",
+            ),
+            claim(
+                "Strong grasp of the client/server architecture behind distributed TensorFlow.",
+                3,
+                why="English, Q3's Client/Server architecture",
+            ),
+            claim(
+                "他讲了Replicated training怎么在多卡之间同步，思路清晰。",
+                2,
+                why="credits an answer on Q2's Replicated training",
+            ),
+            claim("问题2和问题3他都答得不错，逻辑清楚。", 2, 3, why="names Q2 and Q3, both empty"),
+            claim(
+                "他对All-Reduce的通信开销分析得很到位。",
+                2,
+                why="credits an analysis of Q2's All-Reduce",
+            ),
+            claim(
+                "建议录用：Client/Server架构的取舍讲得很透彻。",
+                3,
+                why="a recommendation whose reason credits Q3",
+            ),
+            claim(
+                "问题3他没回答，但All-Reduce的优缺点讲得很清楚。",
+                2,
+                why="says Q3 went unanswered, and the contrast credits Q2",
+            ),
+            claim(
+                "Great answer on All-Reduce, though he skipped the Client/Server question.",
+                2,
+                why="credits Q2; says Q3 was skipped (no claim on Q3)",
+            ),
+            claim(
+                "He walked us through how the client/server setup of distributed TensorFlow "
+                "works in production.",
+                3,
+                why="credits an account of Q3's topic",
+            ),
+            claim(
+                "Replicated training與All-Reduce的優缺點，他分析得相當到位。",
+                2,
+                why="繁體: credits Q2",
+            ),
+            claim("第三題答得不錯。", 3, why="繁體: names Q3"),
+            claim(
+                "Q3 was his best answer, very practical.",
+                3,
+                why="names Q3 and credits it",
+            ),
+            fair("下一轮可以追问他对All-Reduce的理解。", "a suggestion for the next round"),
+            fair(
+                "建议二面重点考察Client/Server架构的实际经验。",
+                "a suggestion for the second round",
+            ),
+            fair(
+                "Next round should probe his understanding of All-Reduce.",
+                "a suggestion for the next round",
+            ),
+            fair("问题2和问题3都是空的，没法据此判断。", "says both were empty"),
+            fair("不通过，缓存设计说不清。", "a rejection whose reason names no question here"),
+            fair(
+                "他对低级分布式编程模型理解很深，数据并行讲得很细。",
+                "Q1's topic, answered",
+            ),
+            fair("数据并行和图间复制这两块他讲得很扎实。", "Q1's topic, answered"),
+            fair("模型剪枝和量化的经验很实用。", "Q4's answer, given"),
+            fair("他举的推荐系统和情感分析的场景都很贴切。", "Q5's answer, given"),
+            fair(
+                "Client/Server架构那题他没有作答，建议下轮补问。",
+                "says Q3 went unanswered, and suggests asking",
+            ),
+            fair("All-Reduce 的优缺点他没讲，只说了参数服务器。", "says Q2 was not covered"),
+            fair(
+                "He mentioned training on dozens of machines, which was convincing.",
+                "`training` is Q2's word, but Q4's answer says it: supported",
+            ),
+            fair(
+                "His training pipeline work sounded solid.",
+                "a single plain word (`training`) that Q2 also says decides nothing",
+            ),
+            fair("Q2和Q3需要在二面确认。", "a plan for the second round"),
+            fair("他真的理解All-Reduce吗？", "a question, credits nothing"),
+            fair(
+                "如果他能讲清楚All-Reduce的优缺点，我会给通过。",
+                "a condition, not something he did",
+            ),
+            fair(
+                "他简历上写着熟悉Client/Server架构，但面试里这题是空的。",
+                "what his résumé claims, and that the answer is empty",
+            ),
+            fair("All-Reduce这块他理解得比较浅。", "criticism credits nothing"),
+            fair("沟通顺畅，表达有条理。", "generic"),
+            fair("总体偏弱，不建议进入下一轮。", "generic"),
+            fair("待定：问题3空着，等二面再看。", "a hold: Q3 empty, wait for the next round"),
+            fair("@U02ABC 你怎么看他Client/Server那题？", "a question to another reviewer"),
+            fair(
+                "问题2问的是Replicated training和All-Reduce的优缺点。",
+                "describes the question",
+            ),
+            fair("低級分佈式編程模型他很熟。", "繁體, Q1's topic: answered"),
+            fair(
+                "He knows data parallelism and between-graph replication well.",
+                "Q1's topic, answered",
+            ),
+            fair(
+                "Not sure he really understands client/server trade-offs; worth a follow-up.",
+                "a doubt and a suggestion",
+            ),
+            fair("We didn't get to Q2 or Q3 in the time we had.", "says they went unanswered"),
+            fair("通过。", "a decision alone"),
+            fair(
+                "不通过，All-Reduce和Client/Server架构两题都答不上来。",
+                "a rejection: both unanswered",
+            ),
+            fair(
+                "希望下一轮能听他讲讲分布式TensorFlow服务。",
+                "a wish for the next round",
+            ),
+            fair("下一輪請追問All-Reduce的優缺點。", "繁體: a suggestion"),
+            fair("他對Client/Server架構的理解還有待驗證。", "繁體: still to be verified"),
+            fair(
+                "Would like to hear how he'd design the client/server split next time.",
+                "a wish for next time",
+            ),
+            fair(
+                "Please ask about All-Reduce in the onsite.",
+                "a request for the onsite",
+            ),
+            fair(
+                "图像分类那个项目讲得很生动，batch size和learning rate的调参有章法。",
+                "Q4's answer, given",
+            ),
+            fair("All-Reduce那题是空白，可能是录音问题。", "says Q2 is blank"),
+            fair(
+                "Q2 and Q3 are blank in the transcript — did anyone ask them?",
+                "says they are blank, and asks",
+            ),
+            fair("表达能力不错，人也很踏实。", "generic praise"),
+            fair(
+                "他对分布式TensorFlow的大规模应用场景很有见地。",
+                "Q5's topic (应用场景), answered",
+            ),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 (利用 TensorFlow 进行分布式训练) unanswered; Q1 (构建模型), Q2 (特征工程), Q3 "
+        "(LazyBuilder), Q4 (StateManager), Q6 (EmbeddingColumn) answered",
+        (
+            claim(
+                "He explained distributed training with TensorFlow in real depth.",
+                5,
+                why="English, credits Q5",
+            ),
+            claim(
+                "分布式训练这块他很有经验，讲了参数服务器和Ring AllReduce。",
+                5,
+                why="credits Q5's distributed training",
+            ),
+            claim(
+                "他用 MirroredStrategy 做过多机多卡的分布式训练，讲得很细。",
+                5,
+                why="credits Q5",
+            ),
+            claim("分佈式訓練他講得很清楚。", 5, why="繁體: credits Q5"),
+            claim("Q5答得不错，思路清晰。", 5, why="names Q5, which is empty"),
+            claim(
+                "Strong on distributed training: data parallelism, parameter servers, the lot.",
+                5,
+                why="English, credits Q5",
+            ),
+            claim("通过，TensorFlow分布式训练的实践经验丰富。", 5, why="a decision's reason: Q5"),
+            claim(
+                "Solid answer on how he'd scale TensorFlow training across machines with "
+                "distributed strategies.",
+                5,
+                why="credits an answer on Q5's topic",
+            ),
+            fair("LazyBuilder 讲得很清楚。", "Q3's topic, answered"),
+            fair("EmbeddingColumn 的例子举得不错。", "Q6's topic, answered"),
+            fair(
+                "特征工程那题准确率从60%提到80%的例子很有说服力。",
+                "Q2's answer, given",
+            ),
+            fair("下一轮可以问问他怎么用TensorFlow做分布式训练。", "a suggestion"),
+            fair("Q5 was left blank; worth asking in the next round.", "says Q5 is blank"),
+            fair(
+                "He talked about mixed precision training and XLA convincingly.",
+                "Q1's answer (mixed precision training, XLA), given",
+            ),
+            fair("分布式训练那题是空的。", "says Q5 is empty"),
+            fair("他对 TensorFlow 很熟。", "TensorFlow is in most questions: no topic"),
+            fair("He has three years of video engineering experience.", "generic"),
+            fair("StateManager 的作用他说得挺明白。", "Q4's topic, answered"),
+            fair("建议二面重点考察分布式训练的实际经验。", "a suggestion"),
+            fair("分布式训练他是不是真做过？", "a question"),
+            fair(
+                "不通过。分布式训练那题完全没答，其他回答也偏空泛。",
+                "a rejection: Q5 not answered",
+            ),
+            fair("The LazyBuilder explanation was clear and practical.", "Q3, answered"),
+            fair("模型的可扩展性和泛化能力考虑得很全面。", "Q1's answer, given"),
+            fair(
+                "Training efficiency came up a lot; he clearly cares about it.",
+                "`training` and efficiency: Q1's answer says both",
+            ),
+            fair("分散式訓練這題沒有回答，建議下一輪再問。", "繁體: says Q5 went unanswered"),
+            fair("Ask him how he'd set up multi-worker training.", "a request to ask"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (3,),
+        "Q3 (LazyBuilder) and Q5 (分布式训练) unanswered",
+        (
+            claim("LazyBuilder 讲得很清楚。", 3, why="credits Q3, now empty"),
+            claim(
+                "He clearly understands how LazyBuilder avoids unnecessary computation.",
+                3,
+                why="English, credits Q3",
+            ),
+            claim(
+                "LazyBuilder 的惰性计算原理他理解得很透彻。",
+                3,
+                why="credits Q3",
+            ),
+            fair("LazyBuilder 那题没答，二面再问。", "says Q3 went unanswered"),
+            fair("EmbeddingColumn 的例子举得不错。", "Q6, answered"),
+            fair("Ask about LazyBuilder next time.", "a suggestion"),
+            fair("StateManager 讲得挺清楚的。", "Q4, answered"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (6,),
+        "Q5 (分布式训练) and Q6 (EmbeddingColumn) unanswered",
+        (
+            claim("EmbeddingColumn 的例子举得不错。", 6, why="credits Q6, now empty"),
+            claim(
+                "他对 EmbeddingColumn 怎么处理离散特征讲得很清楚。",
+                6,
+                why="credits Q6",
+            ),
+            claim(
+                "Nice explanation of EmbeddingColumn for sparse word features.",
+                6,
+                why="English, credits Q6",
+            ),
+            fair("EmbeddingColumn 那题空着，我没法判断。", "says Q6 is empty"),
+            fair("建议下一轮考察 EmbeddingColumn 的使用。", "a suggestion"),
+            fair("特征工程的例子讲得不错。", "Q2, answered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (),
+        "Q4 (使用 TensorFlow 框架设计和实现神经网络模型) unanswered, but every other answer "
+        "says it",
+        (
+            fair(
+                "他在TensorFlow框架下设计神经网络模型的能力很强。",
+                "Q4's topic, which Q1, Q3 and Q7's answers say",
+            ),
+            fair("数据流图那题讲得很细。", "Q1, answered"),
+            fair("问题4没回答，不过其他题已经覆盖了。", "says Q4 went unanswered"),
+            fair("He is a strong neural network designer overall.", "generic"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q4 and Q6 (损失函数和优化算法的选择) unanswered",
+        (
+            claim("损失函数和优化算法的选择他讲得很有条理。", 6, why="credits Q6"),
+            claim(
+                "He gave a thoughtful account of how he picks loss functions and optimization "
+                "algorithms.",
+                6,
+                why="English, credits Q6",
+            ),
+            claim("第六题回答得很扎实。", 6, why="names Q6"),
+            fair("损失函数那题没答。", "says Q6 went unanswered"),
+            fair("图操作和图优化都讲得不错。", "Q2 and Q3, answered"),
+            fair("建议下一轮问问损失函数怎么选。", "a suggestion"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (3,),
+        "Q3 (图优化在神经网络模型设计中的重要性) and Q4 unanswered",
+        (
+            claim("图优化的重要性他阐述得很透彻。", 3, why="credits Q3"),
+            claim("圖優化的重要性他闡述得很透徹。", 3, why="繁體: credits Q3"),
+            fair("图优化那题是空的，建议下一轮追问。", "says Q3 is empty"),
+            fair("分布式图操作的方案讲得很清楚。", "Q2, answered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (2,),
+        "Q2 (分布式环境下的图操作问题) and Q4 unanswered",
+        (
+            claim("分布式环境下的图操作问题他解决得很漂亮。", 2, why="credits Q2"),
+            fair("图操作那题跳过了。", "says Q2 was skipped"),
+            fair("损失函数的选择讲得很有条理。", "Q6, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (),
+        "every question answered",
+        (
+            fair("他对Kubernetes单机原理讲得很清楚。", "Q5, answered"),
+            fair("He explained backpropagation clearly.", "Q1, answered"),
+            fair("弹性训练那题比喻太多，干货偏少。", "criticism of an answer given"),
+            fair("下一轮可以多问问推荐系统。", "a suggestion"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (5,),
+        "Q5 (Kubernetes 单机原理的难题) unanswered",
+        (
+            claim(
+                "他对Kubernetes单机模式和分布式模式的区别讲得很清楚。",
+                5,
+                why="credits Q5",
+            ),
+            claim("Kubernetes单机原理他很熟。", 5, why="credits Q5"),
+            claim("He knows Kubernetes internals well.", 5, why="English, credits Q5"),
+            fair("Kubernetes那题没有回答。", "says Q5 went unanswered"),
+            fair("Worth probing Kubernetes in the next round.", "a suggestion"),
+            fair("矩阵推导的挑战讲得很真实。", "Q3, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (9,),
+        "Q9 (推荐系统模型的发展趋势) unanswered",
+        (
+            claim(
+                "他对推荐系统的发展趋势把握得很准。",
+                9,
+                why="credits Q9",
+            ),
+            claim(
+                "Good take on where recommendation system models are heading.",
+                9,
+                why="English, credits Q9",
+            ),
+            fair("推荐系统那题没回答。", "says Q9 went unanswered"),
+            fair("推薦系統的發展趨勢建議下一輪再聊。", "繁體: a suggestion"),
+            fair("弹性训练的比喻很形象。", "Q7, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (2,),
+        "Q2 (最喜欢的深度学习框架, 理由) unanswered",
+        (
+            claim(
+                "他说明了为什么最喜欢TensorFlow，理由很充分。",
+                2,
+                why="credits Q2 (his favourite framework and why)",
+            ),
+            fair("框架偏好那题是空的。", "says Q2 is empty"),
+            fair("自定义算子扩展TensorFlow的经验很扎实。", "Q10, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (7,),
+        "Q7 (弹性训练技术) unanswered",
+        (
+            claim("弹性训练技术他理解得很深入。", 7, why="credits Q7"),
+            claim(
+                "He has real hands-on experience with elastic training.",
+                7,
+                why="English, credits Q7",
+            ),
+            fair(
+                "Elastic training wasn't covered; probe it next round.",
+                "says Q7 was not covered",
+            ),
+            fair("嵌入式训练的内存优化讲得不错。", "Q8, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (8,),
+        "Q8 (嵌入式训练的棘手问题) unanswered",
+        (
+            claim("嵌入式训练遇到的问题他处理得很好。", 8, why="credits Q8"),
+            fair("嵌入式训练这题需要二面确认。", "a plan for the second round"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (10,),
+        "Q10 (扩展 TensorFlow 功能) unanswered",
+        (
+            claim("自定义算子扩展TensorFlow这块他很有经验。", 10, why="credits Q10"),
+            claim("问题10答得很有创意。", 10, why="names Q10"),
+            fair("扩展TensorFlow功能那题没答。", "says Q10 went unanswered"),
+            fair("Kubernetes 的资源调度讲得很实在。", "Q5, answered"),
+        ),
+    ),
+]

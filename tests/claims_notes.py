@@ -395,7 +395,10 @@ NOTE_SETS: list[NoteSet] = [
         (2,),
         "Q2 (分布式环境下的图操作问题) and Q4 unanswered",
         (
-            claim("分布式环境下的图操作问题他解决得很漂亮。", 2, why="credits Q2"),
+            fair(
+                "分布式环境下的图操作问题他解决得很漂亮。",
+                "Q2's topic, but Q1's answer says 分布式环境下的图操作: supported",
+            ),
             fair("图操作那题跳过了。", "says Q2 was skipped"),
             fair("损失函数的选择讲得很有条理。", "Q6, answered"),
         ),

@@ -5,7 +5,9 @@ credits the candidate with an answer, a view or a skill on a question left unans
 A sentence speaks of a question when it names it (`问题2`, `Q5-Q10`) or when the words
 it shares with the question and its goal, and with no answer given, weigh enough
 (topics.py). A sentence that names no question and shares no such words is never
-flagged; one that says a question was not answered is no claim."""
+flagged. Only its crediting clauses count (credits.py, moods.py): a clause that says a
+question was not answered, suggests what to ask next, wishes, doubts, or a sentence
+that asks, is no claim."""
 
 from __future__ import annotations
 
@@ -16,18 +18,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from store.models import Candidate, Followup, Transcript
+from store.scripts import fold
 
-from .credits import credits
+from .credits import crediting
 from .references import naming, references
 from .sentences import sentences
-from .topics import Topics, topics, words
+from .topics import Topics, tokens, topics
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 Source = Literal["summary", "verdict", "note"]
 
-# how much the shared words must weigh: two words of one question each (ln 6 + ln 3 for a
-# transcript of five questions), or one long specific word (`优缺点`, `LazyBuilder`)
+# how much the shared words (and phrases) must weigh: two words of one question each
+# (ln 6 + ln 3 for a transcript of five questions), or one long specific word (`优缺点`,
+# `LazyBuilder`); a plain Latin word alone (`training`) never decides
 ENOUGH = 2.5
-_LONG = re.compile(r"^(?:[\u3400-\u9fff]{3,}|[a-z][\w+#.\-]{4,})$")
+_LONG_CJK = re.compile(r"^[\u3400-\u9fff]{3,}$")
+_LONG_LATIN = re.compile(r"^[a-z][\w+#.\-]{2,}$")
 
 
 class Claim(BaseModel):
@@ -55,23 +62,36 @@ class NoteText(BaseModel):
     text: str
 
 
-def _decides(t: Topics, ws: list[str], number: int) -> list[str]:
-    """The shared words, when they weigh enough to say the sentence speaks of `number`."""
-    shared = t.shared(ws, number)
-    weight = sum(t.weight(w) for w in shared)
-    long_one = any(_LONG.match(w) and t.df.get(w) == 1 for w in shared)
-    return shared if shared and (weight >= ENOUGH or long_one) else []
+def _decides(t: Topics, ts: list[str], number: int) -> list[str]:
+    """The shared words, when they weigh enough to say the sentence speaks of `number`
+    (`ts`: the sentence's tokens)."""
+    shared = t.shared([w for w in ts if len(w) >= 2], number)
+    phrases = t.shared_phrases(ts, number)
+    if not shared and not phrases:
+        return []
+    weight = sum(t.weight(w) for w in [*shared, *phrases])
+    names = t.names.get(number, frozenset())
+    long_one = any(
+        t.df.get(w) == 1 and (_LONG_CJK.match(w) or (w in names and _LONG_LATIN.match(w)))
+        for w in shared
+    ) or any(t.df.get(p) == 1 and _LONG_CJK.match(p.replace(" ", "")) for p in phrases)
+    plain_latin_alone = len(shared) == 1 and not phrases and not _CJK.search(shared[0])
+    if not (long_one or (weight >= ENOUGH and not plain_latin_alone)):
+        return []
+    return shared or list(dict.fromkeys(w for p in phrases for w in p.split()))
 
 
 def _sentence_claims(
     sentence: str, t: Topics, open_numbers: set[int]
 ) -> tuple[list[int], list[str]]:
-    if not credits(sentence):
+    part = crediting(sentence)
+    if not part:
         return [], []
-    named = references(sentence)
+    named = references(part)
     if named:
-        return [n for n in named if n in open_numbers], naming(sentence)
-    ws = words(sentence)
+        said = [w for w in naming(fold(sentence)) if w.casefold() in part]
+        return [n for n in named if n in open_numbers], said
+    ws = tokens(part)
     questions: list[int] = []
     decided: list[str] = []
     for n in sorted(open_numbers):

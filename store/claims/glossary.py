@@ -1,0 +1,200 @@
+"""English words and phrases as a Chinese interview writes them, so that a note in
+English speaks of a question in Chinese (`distributed training` is `分布式训练`, the
+`trade-offs` of All-Reduce its `优缺点`), and the other way round. Both the questions
+and the sentences read through it (topics.py), so the words they share are the same
+words. Names written alike in both languages (TensorFlow, Kubernetes, LazyBuilder) need
+no entry; words most questions say decide nothing whichever language says them."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+# english (a word or a phrase, singular) -> the Chinese a transcript writes
+_TERMS: dict[str, str] = {
+    # distributed systems and training
+    "distributed": "分布式",
+    "distributed training": "分布式训练",
+    "training": "训练",
+    "train": "训练",
+    "trained": "训练",
+    "elastic": "弹性",
+    "elastic training": "弹性训练",
+    "embedded": "嵌入式",
+    "embedded training": "嵌入式训练",
+    "parallelism": "并行",
+    "parallel": "并行",
+    "data parallelism": "数据并行",
+    "model parallelism": "模型并行",
+    "replication": "复制",
+    "between-graph replication": "图间复制",
+    "in-graph replication": "图内复制",
+    "parameter server": "参数服务器",
+    "synchronization": "同步",
+    "synchronous": "同步",
+    "asynchronous": "异步",
+    "gradient": "梯度",
+    "gradient compression": "梯度压缩",
+    "learning rate": "学习率",
+    "cluster": "集群",
+    "node": "节点",
+    "worker node": "工作节点",
+    # models and learning
+    "model": "模型",
+    "programming": "编程",
+    "programming model": "编程模型",
+    "advanced": "高级",
+    "high-level": "高级",
+    "low-level": "低级",
+    "neural network": "神经网络",
+    "graph neural network": "图神经网络",
+    "deep learning": "深度学习",
+    "machine learning": "机器学习",
+    "reinforcement learning": "强化学习",
+    "federated learning": "联邦学习",
+    "transfer learning": "迁移学习",
+    "feature": "特征",
+    "feature engineering": "特征工程",
+    "embedding": "嵌入",
+    "graph optimization": "图优化",
+    "graph operation": "图操作",
+    "data flow graph": "数据流图",
+    "dataflow graph": "数据流图",
+    "computation graph": "计算图",
+    "computational graph": "计算图",
+    "optimization": "优化",
+    "optimize": "优化",
+    "optimizer": "优化",
+    "optimization algorithm": "优化算法",
+    "loss": "损失",
+    "loss function": "损失函数",
+    "algorithm": "算法",
+    "backpropagation": "反向传播",
+    "backprop": "反向传播",
+    "forward propagation": "前向传播",
+    "propagation": "传播",
+    "convolution": "卷积",
+    "convolutional": "卷积",
+    "pooling": "池化",
+    "activation function": "激活函数",
+    "overfitting": "过拟合",
+    "regularization": "正则化",
+    "mixed precision": "混合精度",
+    "inference": "推理",
+    "matrix": "矩阵",
+    "derivation": "推导",
+    "abstraction": "抽象",
+    "framework": "框架",
+    "recommendation": "推荐",
+    "recommender": "推荐",
+    "recommendation system": "推荐系统",
+    "recommender system": "推荐系统",
+    "trend": "趋势",
+    "research direction": "研究方向",
+    "image classification": "图像分类",
+    "image recognition": "图像识别",
+    "natural language processing": "自然语言处理",
+    "sentiment analysis": "情感分析",
+    "sparse": "稀疏",
+    "discrete": "离散",
+    "vector": "向量",
+    "custom operator": "自定义算子",
+    "custom op": "自定义算子",
+    "operator": "算子",
+    "extension": "扩展",
+    "extend": "扩展",
+    # software and systems
+    "architecture": "架构",
+    "service": "服务",
+    "deployment": "部署",
+    "deploy": "部署",
+    "application": "应用",
+    "use case": "应用场景",
+    "scenario": "场景",
+    "challenge": "挑战",
+    "pros and cons": "优缺点",
+    "trade-off": "优缺点",
+    "tradeoff": "优缺点",
+    "advantages and disadvantages": "优缺点",
+    "strengths and weaknesses": "优缺点",
+    "single-node": "单机",
+    "standalone": "单机",
+    "single machine": "单机",
+    "principle": "原理",
+    "internals": "原理",
+    "scheduling": "调度",
+    "scheduler": "调度",
+    "resource": "资源",
+    "memory": "内存",
+    "memory leak": "内存泄漏",
+    "leak": "泄漏",
+    "monitoring": "监控",
+    "alerting": "告警",
+    "logging": "日志",
+    "cache": "缓存",
+    "caching": "缓存",
+    "eviction": "淘汰",
+    "database": "数据库",
+    "index": "索引",
+    "indexing": "索引",
+    "query": "查询",
+    "message queue": "消息队列",
+    "queue": "队列",
+    "reliable delivery": "可靠投递",
+    "delivery": "投递",
+    "streaming": "流式",
+    "canary release": "灰度发布",
+    "gray release": "灰度发布",
+    "release": "发布",
+    "rollout": "发布",
+    "security": "安全",
+    "authentication": "认证",
+    "authorization": "授权",
+    "protocol": "协议",
+    "performance": "性能",
+    "latency": "延迟",
+    "throughput": "吞吐",
+    "scalability": "可扩展性",
+    "concurrency": "并发",
+    "thread": "线程",
+    "transaction": "事务",
+    "consistency": "一致性",
+    "availability": "可用性",
+    "fault tolerance": "容错",
+    "load balancing": "负载均衡",
+    "microservice": "微服务",
+    "container": "容器",
+    "network": "网络",
+    "virtual dom": "虚拟 DOM",
+    "rendering": "渲染",
+    "compiler": "编译器",
+    "garbage collection": "垃圾回收",
+    "tuning": "调优",
+    "debugging": "调试",
+    "testing": "测试",
+    "preprocessing": "预处理",
+    "state management": "状态管理",
+}
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    terms = sorted(_TERMS, key=len, reverse=True)
+    alternatives = "|".join(re.escape(t).replace(r"\ ", r"[\s-]+") for t in terms)
+    edge = "A-Za-z0-9_-"  # a Chinese character beside an English word is an edge
+    return re.compile(rf"(?<![{edge}])(?:{alternatives})(?:s|es)?(?![{edge}])", re.IGNORECASE)
+
+
+def _chinese(match: re.Match[str]) -> str:
+    said = re.sub(r"[\s-]+", " ", match.group(0).casefold())
+    for form in (said, said[:-1], said[:-2]):
+        for key in (form, form.replace(" ", "-")):
+            if key in _TERMS:
+                return f" {_TERMS[key]} "
+    return match.group(0)
+
+
+def as_chinese(text: str) -> str:
+    """`text` with each English term of the glossary written as a Chinese interview
+    writes it (casefolded text in, the rest kept as it is)."""
+    return _pattern().sub(_chinese, text)

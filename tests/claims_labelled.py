@@ -280,15 +280,19 @@ SUMMARIES = frozenset({"summary", "verdict"})
 
 
 def evaluate_notes(find: Finder = check) -> Score:
-    """`find`'s flags on the notes of tests/claims_notes.py, each note checked alone (as a
-    thread reply is), (note, question) pair by pair."""
+    """`find`'s flags on the notes of tests/claims_notes.py, (note, question) pair by
+    pair. The check reads each note alone, as it does a thread reply, so a set's notes
+    are read in one call and each flagged sentence goes to the notes that say it."""
     score = Score()
     for noted in NOTE_SETS:
-        tr = transcript(noted)
-        for i, note in enumerate(noted.notes):
+        said = [
+            NoteText(by="U0REVIEW", ts=f"17000001{i:02d}.000100", text=n.text)
+            for i, n in enumerate(noted.notes)
+        ]
+        found = find(transcript(noted), said)
+        for note in noted.notes:
             own = set(sentences(note.text))
-            said = NoteText(by="U0REVIEW", ts=f"17000001{i:02d}.000100", text=note.text)
-            got = {n for s, ns in find(tr, [said]) if s in own for n in ns}
+            got = {n for s, ns in found if s in own for n in ns}
             want = set(note.questions)
             score.labelled += len(want)
             score.flagged += len(got)

@@ -9,7 +9,8 @@ import runpy
 from pathlib import Path
 
 import pytest
-from claims_labelled import CASES, evaluate, labels
+from claims_labelled import CASES, evaluate, evaluate_notes, labels, transcript
+from claims_notes import NOTE_SETS, NoteSet
 
 from store.claims.check import Claim, NoteText, unsupported
 from store.claims.credits import credits, says_unanswered
@@ -225,6 +226,73 @@ def test_precision_and_recall_on_the_labelled_set() -> None:
     assert score.labelled >= 20
     assert score.precision >= 0.9, score.wrong
     assert score.recall >= 0.8, score.missed
+
+
+def test_every_note_is_labelled_with_its_reason() -> None:
+    notes = [n for s in NOTE_SETS for n in s.notes]
+    assert len(notes) >= 150
+    assert all(n.reason for n in notes)
+    assert sum(1 for n in notes if n.questions) >= 60  # claims, and many more fair notes
+    assert any(n.text.isascii() for n in notes)  # English among them
+
+
+def test_precision_and_recall_on_reviewers_notes() -> None:
+    """Issue 45: notes in both languages, each checked alone as a thread reply is."""
+    score = evaluate_notes()
+    assert score.labelled >= 60
+    assert score.precision >= 0.95, score.wrong
+    assert score.recall >= 0.8, score.missed
+
+
+def note_claims(seed: str, note: str, emptied: tuple[int, ...] = ()) -> list[int]:
+    tr = transcript(NoteSet(seed, emptied, "", ()))
+    return [n for c in flagged(tr, note) if c.source == "note" for n in c.questions]
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "下一轮可以追问他对All-Reduce的理解。",
+        "建议二面重点考察Client/Server架构的实际经验。",
+        "Next round should probe his understanding of All-Reduce.",
+        "他真的理解All-Reduce吗？",
+        "如果他能讲清楚All-Reduce的优缺点就好了。",
+        "他简历上写着精通Client/Server架构。",
+        "All-Reduce这块他理解得比较浅。",
+        "Not sure he really gets the client/server split.",
+    ],
+)
+def test_suggestions_questions_wishes_doubts_and_criticism_are_no_claims(note: str) -> None:
+    assert note_claims("000", note) == []
+
+
+def test_a_single_plain_latin_word_of_a_question_never_decides() -> None:
+    # `training` is in Q2 of 000 (Replicated training) and in no answer's Latin words
+    assert note_claims("000", "His training pipeline work sounded solid.") == []
+    # a name may: `LazyBuilder` is Q3's alone
+    assert note_claims("004", "LazyBuilder 讲得很清楚。", emptied=(3,)) == [3]
+
+
+@pytest.mark.parametrize(
+    ("seed", "note", "questions"),
+    [
+        ("000", "高级分布式编程模型这一块他也很熟。", [2]),
+        ("000", "通过，Client/Server架构讲得非常好。", [3]),
+        ("000", "分布式TensorFlow服务的部署方式他讲得很清楚。", [3]),
+        ("004", "He explained distributed training with TensorFlow in real depth.", [5]),
+        ("000", "高級分佈式編程模型這一塊他也很熟。", [2]),
+        ("000", "问题3他没回答，但All-Reduce的优缺点讲得很清楚。", [2]),
+        ("000", "Great answer on All-Reduce, though he skipped the Client/Server question.", [2]),
+    ],
+)
+def test_crediting_said_plainly_is_a_claim(seed: str, note: str, questions: list[int]) -> None:
+    assert note_claims(seed, note) == questions
+
+
+def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
+    # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
+    assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]
+    assert note_claims("000", "All-Reduce和Client/Server架构的优缺点都讲得很透。") == [2, 3]
 
 
 def test_the_bench_prints_precision_and_recall_beside_the_baseline(

@@ -62,13 +62,22 @@ class NoteText(BaseModel):
     text: str
 
 
-def _decides(t: Topics, ts: list[str], number: int) -> list[str]:
-    """The shared words, when they weigh enough to say the sentence speaks of `number`
-    (`ts`: the sentence's tokens)."""
+class _Evidence(BaseModel):
+    """What a sentence shares with one question: its words (and phrases), and whether
+    one Chinese word alone (`优缺点`) decided (a name alone, `EmbeddingColumn`, is no
+    lone word: it never yields)."""
+
+    words: list[str]
+    lone_word: bool
+
+
+def _decides(t: Topics, ts: list[str], number: int) -> _Evidence | None:
+    """What the sentence shares with question `number`, when it weighs enough to say the
+    sentence speaks of it (`ts`: the sentence's tokens)."""
     shared = t.shared([w for w in ts if len(w) >= 2], number)
     phrases = t.shared_phrases(ts, number)
     if not shared and not phrases:
-        return []
+        return None
     weight = sum(t.weight(w) for w in [*shared, *phrases])
     names = t.names.get(number, frozenset())
     long_one = any(
@@ -77,8 +86,10 @@ def _decides(t: Topics, ts: list[str], number: int) -> list[str]:
     ) or any(t.df.get(p) == 1 and _LONG_CJK.match(p.replace(" ", "")) for p in phrases)
     plain_latin_alone = len(shared) == 1 and not phrases and not _CJK.search(shared[0])
     if not (long_one or (weight >= ENOUGH and not plain_latin_alone)):
-        return []
-    return shared or list(dict.fromkeys(w for p in phrases for w in p.split()))
+        return None
+    said = shared or list(dict.fromkeys(w for p in phrases for w in p.split()))
+    lone = len(shared) == 1 and not phrases and shared[0] not in names
+    return _Evidence(words=said, lone_word=lone)
 
 
 def _sentence_claims(
@@ -91,15 +102,16 @@ def _sentence_claims(
     if named:
         said = [w for w in naming(fold(sentence)) if w.casefold() in part]
         return [n for n in named if n in open_numbers], said
-    ws = tokens(part)
-    questions: list[int] = []
+    ts = tokens(part)
+    found = {n: e for n in sorted(open_numbers) if (e := _decides(t, ts, n)) is not None}
+    # one common word of a question (`优缺点`) yields to a question the sentence says
+    # more of: `Client/Server架构的优缺点` speaks of the Client/Server question
+    if any(not e.lone_word for e in found.values()):
+        found = {n: e for n, e in found.items() if not e.lone_word}
     decided: list[str] = []
-    for n in sorted(open_numbers):
-        shared = _decides(t, ws, n)
-        if shared:
-            questions.append(n)
-            decided += [w for w in shared if w not in decided]
-    return questions, decided
+    for e in found.values():
+        decided += [w for w in e.words if w not in decided]
+    return list(found), decided
 
 
 def unsupported(

@@ -1,6 +1,7 @@
 """English words and phrases as a Chinese interview writes them, so that a note in
 English speaks of a question in Chinese (`distributed training` is `分布式训练`, the
-`trade-offs` of All-Reduce its `优缺点`), and the other way round. Both the questions
+`trade-offs` of All-Reduce its `优缺点`), and the other way round; and a few Chinese
+words said otherwise (`利弊`, `优劣` for `优缺点`). Both the questions
 and the sentences read through it (topics.py), so the words they share are the same
 words. Names written alike in both languages (TensorFlow, Kubernetes, LazyBuilder) need
 no entry; words most questions say decide nothing whichever language says them."""
@@ -174,6 +175,27 @@ _TERMS: dict[str, str] = {
     "testing": "测试",
     "preprocessing": "预处理",
     "state management": "状态管理",
+    "role": "角色",
+    "contribution": "贡献",
+    "responsibility": "职责",
+    "project": "项目",
+}
+
+# Chinese said otherwise -> as a question writes it (`利弊` is `优缺点`)
+_SYNONYMS: dict[str, str] = {
+    "利弊": "优缺点",
+    "优劣势": "优缺点",
+    "优劣": "优缺点",
+    "优点和缺点": "优缺点",
+    "优点与缺点": "优缺点",
+    "优势和劣势": "优缺点",
+    "优势与劣势": "优缺点",
+    "优势和局限": "优缺点",
+    "优势与局限": "优缺点",
+    "优点和不足": "优缺点",
+    "优点与不足": "优缺点",
+    "长处和短处": "优缺点",
+    "取舍": "优缺点",
 }
 
 
@@ -194,7 +216,22 @@ def _chinese(match: re.Match[str]) -> str:
     return match.group(0)
 
 
+@cache
+def _between_chinese() -> re.Pattern[str]:
+    return re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+
+
+@cache
+def _synonyms() -> re.Pattern[str]:
+    said = sorted(_SYNONYMS, key=len, reverse=True)
+    return re.compile("|".join(re.escape(s) for s in said))
+
+
 def as_chinese(text: str) -> str:
-    """`text` with each English term of the glossary written as a Chinese interview
-    writes it (casefolded text in, the rest kept as it is)."""
-    return _pattern().sub(_chinese, text)
+    """`text` (casefolded, in one script) with each English term of the glossary, and
+    each Chinese word said otherwise, written as a Chinese interview writes it; the rest
+    kept as it is."""
+    text = _synonyms().sub(lambda m: f" {_SYNONYMS[m.group(0)]} ", text)
+    text = _pattern().sub(_chinese, text)
+    # `distributed training project` as one would write it: 分布式训练项目
+    return _between_chinese().sub("", text)

@@ -39,7 +39,8 @@ _UNANSWERED = (
     r"|\bleft (?:it )?blank|\bblank\b|\bempty\b|\bmissing\b|\bunable\b|\black(?:s|ed|ing)?\b"
     r"|\bweak|\bshaky|\bvague|\bsuperficial|\bshallow|\bconfused\b|\bstruggl|\bwrong\b"
     r"|\bincorrect|\bpoor|\blimited\b|\bfumbl|\bhand-?wav|\bgaps?\b|\bfail(?:ed|s)? to\b"
-    r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b"
+    r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
+    r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
 )
 # what to ask next, and who should ask it
 _SUGGESTION = (
@@ -66,7 +67,8 @@ _WISH = (
 # a doubt, or what the candidate claims of himself
 _DOUBT = (
     r"不确定|不好说|说不好|存疑|怀疑|难以判断|无法判断|不好判断|没法判断|难说|看不出|不敢说"
-    r"|简历|履历|简介|自称|号称|声称|自述|自己说|自认为|他说他|据他说|表示自己|自我介绍|自评"
+    r"|简历|履历|简介|自称|号称|声称|自述|自己说|说自己|称自己|自认为|他说他|据他说|表示自己"
+    r"|自我介绍|自评"
     r"|是不是|有没有|是否"
     r"|\bunsure\b|\bunclear\b|\bdoubt|\bhard to (?:say|tell|judge)|\bcan'?t tell|\bquestionable"
     r"|\buncertain|\bresume\b|\bcv\b|\bclaims? to\b|\bclaimed\b|\bsays he\b|\bsaid he\b"

@@ -662,4 +662,81 @@ NOTE_SETS: list[NoteSet] = [
             ),
         ),
     ),
+    # a third batch, in the style of Slack threads, written after the second
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a third batch: Slack style)",
+        (
+            claim("+1，All-Reduce那段讲得挺扎实的", 2, why="agrees, and credits Q2"),
+            claim(
+                "Strong hire 👍 client/server 那块很有经验", 3, why="a decision with a reason on Q3"
+            ),
+            claim(
+                "- Q2：答得很好，Ring All-Reduce的带宽分析很清楚\n- Q4：一般",
+                2,
+                why="a bulleted note crediting Q2",
+            ),
+            claim("个人觉得他对 replicated training 的理解挺深的", 2, why="credits Q2"),
+            claim("他的All-Reduce讲解比我预期的好很多", 2, why="credits Q2"),
+            claim("分布式TF的server/client模式他说得门儿清", 3, why="credits Q3"),
+            claim(
+                "Hire - really liked his answer on All-Reduce.",
+                2,
+                why="a hire whose reason credits Q2",
+            ),
+            claim(
+                "He gave a crisp explanation of the client/server architecture.",
+                3,
+                why="credits Q3",
+            ),
+            claim("<@U0ABC> 我觉得Q3他答得挺好", 3, why="names Q3 to another reviewer"),
+            claim("All-Reduce 部分 impressive 👏", 2, why="credits Q2 in mixed languages"),
+            fair("同意楼上 👍", "agrees, says nothing of a question"),
+            fair("<@U0ABC> All-Reduce 那题你问了吗？", "a question to another reviewer"),
+            fair("Q2/Q3 没有记录，回头补一下", "says nothing was written; a plan"),
+            fair("All-Reduce 待二面验证", "to be verified in the second round"),
+            fair("Hold - need more signal on All-Reduce.", "a hold: more to learn"),
+            fair("No hire. Couldn't explain All-Reduce at all.", "a rejection: he could not"),
+            fair("他对Client/Server架构几乎没有概念", "criticism: he had no notion of it"),
+            fair("All-Reduce 他只知道名字，原理说不上来", "criticism: he could not say"),
+            fair("面试时间不够，Client/Server没问到", "says Q3 was not asked"),
+            fair("整体 OK，低级分布式编程那块讲得很细", "Q1, answered"),
+            fair("图像分类项目的挑战讲得很清楚 ✅", "Q4, answered"),
+            fair("TensorFlow 用得挺熟", "TensorFlow is in most questions: no topic"),
+            fair("I'll ask about replicated training on Thursday.", "a plan"),
+            fair("Anyone know why Q2 is blank?", "a question"),
+            fair(
+                "建议offer，但All-Reduce需要复试确认", "an offer proposed, and Q2 still to confirm"
+            ),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a third batch)",
+        (
+            claim("分布式训练那块他讲得特别好，多机多卡都搞过", 5, why="credits Q5"),
+            claim("Hire: great depth on distributed training.", 5, why="a hire whose reason is Q5"),
+            claim("Q5 很棒 👍", 5, why="names Q5"),
+            fair("Q5 没答，其余都OK", "says Q5 went unanswered"),
+            fair("分布式训练有待考察", "still to be examined"),
+            fair("他的训练效率优化思路不错", "Q1's answer (训练效率), given"),
+            fair("I wonder if he has ever done distributed training.", "a doubt"),
+            fair("StateManager 的例子举得好", "Q4, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (5, 9),
+        "Q5 (Kubernetes) and Q9 (推荐系统趋势) unanswered",
+        (
+            claim("K8s单机原理他说得很清楚", 5, why="credits Q5 (K8s is Kubernetes)"),
+            claim("推荐系统的新方向他聊得很有见地，比如图神经网络和联邦学习", 9, why="credits Q9"),
+            claim("He had a good take on recommender system trends.", 9, why="credits Q9"),
+            fair("Kubernetes 的题建议下一轮问", "a suggestion"),
+            fair("推荐系统那题空白", "says Q9 is blank"),
+            fair("分布式训练项目中的角色讲得很清楚", "Q6, answered"),
+        ),
+    ),
 ]

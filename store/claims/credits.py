@@ -21,7 +21,7 @@ _CREDIT = (
     r"|专业|亮点|印象|满意|靠谱|没问题|有创意|创意|有深度|说服力|干货|把握|驾驭|吃透|拿手|擅长"
     r"|游刃有余|头头是道|信手拈来|如数家珍|了如指掌|对答如流|很强|较强|挺强|非常强|相当强|强项"
     r"|做过|用过|搞过|写过|负责过|参与过|实现过|部署过|设计过|调过|落地|丰富|成熟|精彩|惊艳"
-    r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中"
+    r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中|门儿清|门清|在行|内行|老练|有一套"
     r"|understand|understood|explain|explanation|described|describe|description|discuss"
     r"|showed|shows|shown|demonstrat|\bknows?\b|\bknew\b|knowledge|familiar|grasp|insight"
     r"|expert|solid|strong|good|great|excellent|clear|covered|talked|shared|answer|gave"

@@ -179,6 +179,17 @@ _TERMS: dict[str, str] = {
     "contribution": "贡献",
     "responsibility": "职责",
     "project": "项目",
+    # short forms
+    "tf": "tensorflow",
+    "k8s": "kubernetes",
+    "nlp": "自然语言处理",
+    "gnn": "图神经网络",
+    "cnn": "卷积神经网络",
+    "rnn": "循环神经网络",
+    "rl": "强化学习",
+    "mq": "消息队列",
+    "gc": "垃圾回收",
+    "lr": "学习率",
 }
 
 # Chinese said otherwise -> as a question writes it (`利弊` is `优缺点`)

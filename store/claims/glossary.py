@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import pairwise
 
 # english (a word or a phrase, singular) -> the Chinese a transcript writes
 _TERMS: dict[str, str] = {
@@ -210,21 +211,50 @@ _SYNONYMS: dict[str, str] = {
 }
 
 
+_LONGEST = 4  # words in the longest English term
+
+
 @cache
-def _pattern() -> re.Pattern[str]:
-    terms = sorted(_TERMS, key=len, reverse=True)
-    alternatives = "|".join(re.escape(t).replace(r"\ ", r"[\s-]+") for t in terms)
-    edge = "A-Za-z0-9_-"  # a Chinese character beside an English word is an edge
-    return re.compile(rf"(?<![{edge}])(?:{alternatives})(?:s|es)?(?![{edge}])", re.IGNORECASE)
+def _english_words() -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z0-9_])[a-z0-9]+(?:-[a-z0-9]+)*(?![a-z0-9_])")
 
 
-def _chinese(match: re.Match[str]) -> str:
-    said = re.sub(r"[\s-]+", " ", match.group(0).casefold())
-    for form in (said, said[:-1], said[:-2]):
+@cache
+def _gap() -> re.Pattern[str]:
+    return re.compile(r"[\s-]+")
+
+
+def _term(said: list[str]) -> str | None:
+    """The Chinese of the English words `said` (a term, singular or plural), if any."""
+    phrase = " ".join(said).replace("-", " ")
+    for form in (phrase, phrase[:-1], phrase[:-2]):
         for key in (form, form.replace(" ", "-")):
             if key in _TERMS:
-                return f" {_TERMS[key]} "
-    return match.group(0)
+                return _TERMS[key]
+    return None
+
+
+def _in_chinese(text: str) -> str:
+    """Each English term of `text` (casefolded) as the Chinese a transcript writes, the
+    longest first: a word at a time, over the few Latin words a Chinese text has."""
+    found = list(_english_words().finditer(text))
+    out: list[str] = []
+    at = 0
+    i = 0
+    while i < len(found):
+        for n in range(min(_LONGEST, len(found) - i), 0, -1):
+            run = found[i : i + n]
+            apart = all(_gap().fullmatch(text[a.end() : b.start()]) for a, b in pairwise(run))
+            chinese = _term([m.group(0) for m in run]) if apart else None
+            if chinese is not None:
+                out += [text[at : run[0].start()], f" {chinese} "]
+                at = run[-1].end()
+                i += n
+                break
+        else:
+            i += 1
+    out.append(text[at:])
+    return "".join(out)
 
 
 @cache
@@ -243,6 +273,6 @@ def as_chinese(text: str) -> str:
     each Chinese word said otherwise, written as a Chinese interview writes it; the rest
     kept as it is."""
     text = _synonyms().sub(lambda m: f" {_SYNONYMS[m.group(0)]} ", text)
-    text = _pattern().sub(_chinese, text)
+    text = _in_chinese(text)
     # `distributed training project` as one would write it: 分布式训练项目
     return _between_chinese().sub("", text)

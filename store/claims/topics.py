@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from store.fulltext import segment
@@ -63,6 +64,13 @@ _FUNCTION_CHARACTERS = frozenset(
 def tokens(text: str) -> list[str]:
     """`words`, with the single Chinese characters kept in their places (`图` of `图优化`,
     `下` of `框架下设计`): what phrases are made of."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=1024)
+def _tokens(text: str) -> tuple[str, ...]:
+    """`tokens`, kept for the texts read again (a transcript's questions and answers are
+    read at every check of the candidate: each card, each list line, each reply)."""
     found: list[str] = []
     for w in segment(as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())):
         w = w.strip()
@@ -70,7 +78,7 @@ def tokens(text: str) -> list[str]:
             continue
         if _CJK.search(w) or (len(w) >= 2 and not w.isdigit()):
             found.append(w)
-    return found
+    return tuple(found)
 
 
 def words(text: str) -> list[str]:

@@ -22,6 +22,7 @@ _CREDIT = (
     r"|游刃有余|头头是道|信手拈来|如数家珍|了如指掌|对答如流|很强|较强|挺强|非常强|相当强|强项"
     r"|做过|用过|搞过|写过|负责过|参与过|实现过|部署过|设计过|调过|落地|丰富|成熟|精彩|惊艳"
     r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中|门儿清|门清|在行|内行|老练|有一套"
+    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处"
     r"|understand|understood|explain|explanation|described|describe|description|discuss"
     r"|showed|shows|shown|demonstrat|\bknows?\b|\bknew\b|knowledge|familiar|grasp|insight"
     r"|expert|solid|strong|good|great|excellent|clear|covered|talked|shared|answer|gave"
@@ -29,13 +30,38 @@ _CREDIT = (
     r"|nailed|handled|master|fluent|confident|articulat|convincing|competent|proficient"
     r"|experience|hands-on|\bbuilt\b|worked on|implemented|designed|deployed|walked"
     r"|reasoned|\btake on\b|\bnice\b|\bbest\b|practical|\bsharp\b|\bsmart\b|\bsound\b"
-    r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b"
+    r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b|highlight|worked with"
+    r"|\bstandout\b|stood out|not bad"
+)
+# a credit word just after one of these is denied: `并不熟悉`, `谈不上熟悉`, `little depth`
+_DENIED_ZH = (
+    r"(?:不(?!仅|但|只|断|少|错|愧|凡|论|同|管|止|光|一样)|没(?!问题|毛病|想到)|未(?!来)"
+    r"|无(?!论|疑|比|可挑剔)|非(?!常|凡)"
+    r"|谈不上|算不上|称不上|缺少|缺乏|欠缺|看不出|没看出)[^，,]{0,5}$"
+)
+_DENIED_EN = (
+    r"\b(?:not(?!\s+(?:only|just|bad))|no(?!\s+(?:doubt|problem|issue))|never|little|barely"
+    r"|hardly|lacks?|lacking|without|few|nor)\b"
+    r"(?:\W+\w+){0,2}\W*$|n't(?:\W+\w+){0,2}\W*$"
 )
 
 
 @cache
 def _credit() -> re.Pattern[str]:
     return re.compile(_CREDIT, re.IGNORECASE)
+
+
+@cache
+def _denied() -> re.Pattern[str]:
+    return re.compile(f"(?:{_DENIED_ZH})|(?:{_DENIED_EN})", re.IGNORECASE)
+
+
+def _affirms(clause: str) -> bool:
+    """Some credit word of `clause` (folded, casefolded) is said, not denied."""
+    return any(
+        not _denied().search(clause[max(0, m.start() - 24) : m.start()])
+        for m in _credit().finditer(clause)
+    )
 
 
 def says_unanswered(sentence: str) -> bool:
@@ -47,7 +73,7 @@ def crediting(sentence: str) -> str:
     """The part of `sentence` that credits the candidate (its crediting clauses, folded
     to one script and casefolded), or "" when it credits no one."""
     kept = crediting_clauses(sentence)
-    if not any(_credit().search(c) for c in kept):
+    if not any(_affirms(c) for c in kept):
         return ""
     return "，".join(kept)
 

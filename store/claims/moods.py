@@ -33,7 +33,8 @@ _UNANSWERED = (
     r"|一般(?!来说|而言|情况|都)|较弱|偏弱|薄弱|很弱|太弱|欠缺|缺乏|有限|(?<!深入)浅(?!出)"
     r"|模糊|含糊|笼统|空泛|泛泛|混乱|有误|答错|说错|讲错|错了|卡壳|支支吾吾|勉强|背书"
     r"|死记硬背|照本宣科|停留在|有待|需要加强|需加强|待加强|待提高|没时间|来不及|没来得及"
-    r"|没问(?!题)|没有问|未问|漏问|没覆盖|未覆盖"
+    r"|没问(?!题)|没有问|未问|漏问|没覆盖|未覆盖|缺少|一窍不通|一问三不知|搞混|混淆|只会背"
+    r"|只知道|只记得|不及格|没概念|没有概念"
     r"|\bnot\b(?!\s+(?:only|bad|just))|n't\b|\bnever\b|\bno answer|\bunanswered"
     r"|\bskipped\b|\bskips\b|\bskip (?:it|q|question|the|that|this)\b"
     r"|\bleft (?:it )?blank|\bblank\b|\bempty\b|\bmissing\b|\bunable\b|\black(?:s|ed|ing)?\b"
@@ -41,6 +42,8 @@ _UNANSWERED = (
     r"|\bincorrect|\bpoor|\blimited\b|\bfumbl|\bhand-?wav|\bgaps?\b|\bfail(?:ed|s)? to\b"
     r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
     r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
+    r"|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
+    r"|\bsurface[- ]level\b|\bbuzzwords?\b|\bmemori[sz]ed\b"
 )
 # what to ask next, and who should ask it
 _SUGGESTION = (
@@ -56,7 +59,8 @@ _SUGGESTION = (
     r"|cover|explore|test|verify|dig)|\brecommend (?:asking|probing|checking|testing)"
     r"|\bsuggest|\blet'?s\b|\blet us\b|\bwould (?:like|love) to|\bi'd (?:like|ask|want)"
     r"|\bneeds? to (?:verify|confirm|check|see|ask)|\bto be (?:confirmed|verified|checked)"
-    r"|\btbd\b|\bverify|\bconfirm\b|\bplease\b"
+    r"|\btbd\b|\bverify|\bconfirm\b|\bplease\b|\btodo\b|\bto-do\b"
+    r"|\bneeds? (?:a |an )?(?:deeper|closer|second|another) look|\bneeds? more\b"
 )
 # a condition, a wish: not what happened
 _WISH = (
@@ -70,7 +74,7 @@ _DOUBT = (
     r"|简历|履历|简介|自称|号称|声称|自述|自己说|说自己|称自己|自认为|他说他|据他说|表示自己"
     r"|自我介绍|自评"
     r"|是不是|有没有|是否"
-    r"|\bunsure\b|\bunclear\b|\bdoubt|\bhard to (?:say|tell|judge)|\bcan'?t tell|\bquestionable"
+    r"|\bunsure\b|\bunclear\b|(?<!no )\bdoubt|\bhard to (?:say|tell|judge)|\bcan'?t tell|\bquestionable"
     r"|\buncertain|\bresume\b|\bcv\b|\bclaims? to\b|\bclaimed\b|\bsays he\b|\bsaid he\b"
     r"|\baccording to him\b|\bself-described\b"
 )

@@ -818,4 +818,59 @@ NOTE_SETS: list[NoteSet] = [
             fair("LazyBuilder 的原理讲得很清楚。", "Q3, answered"),
         ),
     ),
+    # a fifth batch: Taiwan's words, mild praise and criticism, questions without a
+    # question mark, notes of two sentences; written after the fourth
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a fifth batch)",
+        (
+            claim(
+                "對分散式TensorFlow服務的部署很熟。", 3, why="繁體 (Taiwan's 分散式): credits Q3"
+            ),
+            claim(
+                "Client/Server架構在實際專案中的應用，他講得很有條理。", 3, why="繁體: credits Q3"
+            ),
+            claim("他对All-Reduce有一定了解，能说个大概。", 2, why="credits some knowledge of Q2"),
+            claim("All-Reduce基本答上来了。", 2, why="credits an answer on Q2"),
+            claim("Replicated training 还行吧，思路是对的。", 2, why="mild credit on Q2"),
+            claim("He did well on the All-Reduce trade-offs.", 2, why="credits Q2"),
+            claim(
+                "He was able to reason through the client/server split of distributed TensorFlow.",
+                3,
+                why="credits Q3",
+            ),
+            claim(
+                "沟通不错。All-Reduce的优缺点也讲得很清楚。",
+                2,
+                why="two sentences: the second credits Q2",
+            ),
+            claim("Solid overall. Q3 in particular was great.", 3, why="names Q3"),
+            fair("他到底懂不懂All-Reduce", "asks whether he knows it"),
+            fair("All-Reduce答得马马虎虎。", "mediocre: criticism"),
+            fair("Meh on All-Reduce.", "criticism"),
+            fair("All-Reduce 那题他会不会，二面确认一下。", "asks, and plans"),
+            fair("沟通不错。问题2和问题3都没有回答。", "generic, then says both went unanswered"),
+            fair("他說他做過分散式TensorFlow服務，但沒講細節。", "繁體: what he says of himself"),
+            fair("低級分散式程式設計模型講得很紮實。", "繁體 (Taiwan): Q1, answered"),
+            fair("Honestly not convinced he understands All-Reduce.", "doubt"),
+            fair("Q3 was skipped for time.", "says Q3 was skipped"),
+            fair("面试官没来得及问All-Reduce。", "says it was not asked"),
+            fair("All-Reduce/Client-Server 需要 follow up。", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a fifth batch)",
+        (
+            claim("分散式訓練他做過很多，講得很深入。", 5, why="繁體 (Taiwan): credits Q5"),
+            claim(
+                "He knows how to distribute TensorFlow training across GPUs.", 5, why="credits Q5"
+            ),
+            fair("分散式訓練那題空白。", "繁體: says Q5 is blank"),
+            fair("他的特徵工程經驗很紮實。", "繁體: Q2, answered"),
+            fair("会不会分布式训练还不知道。", "says it is not known"),
+        ),
+    ),
 ]

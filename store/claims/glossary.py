@@ -1,7 +1,7 @@
 """English words and phrases as a Chinese interview writes them, so that a note in
 English speaks of a question in Chinese (`distributed training` is `分布式训练`, the
 `trade-offs` of All-Reduce its `优缺点`), and the other way round; and a few Chinese
-words said otherwise (`利弊`, `优劣` for `优缺点`). Both the questions
+words said otherwise (`利弊`, `优劣` for `优缺点`; Taiwan's `分散式` for `分布式`). Both the questions
 and the sentences read through it (topics.py), so the words they share are the same
 words. Names written alike in both languages (TensorFlow, Kubernetes, LazyBuilder) need
 no entry; words most questions say decide nothing whichever language says them."""
@@ -17,6 +17,7 @@ _TERMS: dict[str, str] = {
     # distributed systems and training
     "distributed": "分布式",
     "distributed training": "分布式训练",
+    "distribute": "分布式",
     "training": "训练",
     "train": "训练",
     "trained": "训练",
@@ -208,6 +209,29 @@ _SYNONYMS: dict[str, str] = {
     "优点与不足": "优缺点",
     "长处和短处": "优缺点",
     "取舍": "优缺点",
+    # Taiwan's and Hong Kong's words, once in one script (資料庫 is 资料库 by then)
+    "分散式": "分布式",
+    "伺服器": "服务器",
+    "资料库": "数据库",
+    "资料": "数据",
+    "程式设计": "编程",
+    "程式": "程序",
+    "记忆体": "内存",
+    "快取": "缓存",
+    "类神经网路": "神经网络",
+    "神经网路": "神经网络",
+    "网路": "网络",
+    "演算法": "算法",
+    "最佳化": "优化",
+    "丛集": "集群",
+    "执行绪": "线程",
+    "伫列": "队列",
+    "效能": "性能",
+    "专案": "项目",
+    "物件": "对象",
+    "介面": "接口",
+    "软体": "软件",
+    "硬体": "硬件",
 }
 
 

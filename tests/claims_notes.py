@@ -873,4 +873,19 @@ NOTE_SETS: list[NoteSet] = [
             fair("会不会分布式训练还不知道。", "says it is not known"),
         ),
     ),
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered: what the position asks for, what someone meant to ask",
+        (
+            fair("这个岗位很需要All-Reduce的经验。", "what the position asks for"),
+            fair(
+                "We need someone who knows client/server architecture well.", "what the team needs"
+            ),
+            fair("本来想问All-Reduce，时间不够了。", "meant to ask: not asked"),
+            fair("I meant to ask about All-Reduce but ran out of time.", "not asked"),
+            claim("我问了All-Reduce，他讲得很清楚。", 2, why="asked, and credited"),
+            claim("他比上一个候选人更懂All-Reduce。", 2, why="credits Q2 by comparison"),
+        ),
+    ),
 ]

@@ -61,6 +61,8 @@ _SUGGESTION = (
     r"|\bneeds? to (?:verify|confirm|check|see|ask)|\bto be (?:confirmed|verified|checked)"
     r"|\btbd\b|\bverify|\bconfirm\b|\bplease\b|\btodo\b|\bto-do\b"
     r"|\bneeds? (?:a |an )?(?:deeper|closer|second|another) look|\bneeds? more\b"
+    r"|想问|本想|本来想|打算问|原本想|准备问|计划问|\bmeant to ask\b|\bwanted to ask\b"
+    r"|\bplanned to\b|\bintended to\b"
 )
 # a condition, a wish: not what happened
 _WISH = (
@@ -68,7 +70,7 @@ _WISH = (
     r"|^\s*if\b|\bif (?:he|she|they|the candidate)\b|\bhopefully|\bhope\b|\bwish"
     r"|\bwould have\b|\bhad he\b|\bassuming\b|\bunless\b"
 )
-# a doubt, or what the candidate claims of himself
+# a doubt, what the candidate claims of himself, or what the position asks for
 _DOUBT = (
     r"不确定|不好说|说不好|存疑|怀疑|难以判断|无法判断|不好判断|没法判断|难说|看不出|不敢说"
     r"|简历|履历|简介|自称|号称|声称|自述|自己说|说自己|称自己|自认为|他说他|据他说|表示自己"
@@ -77,6 +79,9 @@ _DOUBT = (
     r"|\bunsure\b|\bunclear\b|(?<!no )\bdoubt|\bhard to (?:say|tell|judge)|\bcan'?t tell|\bquestionable"
     r"|\buncertain|\bresume\b|\bcv\b|\bclaims? to\b|\bclaimed\b|\bsays he\b|\bsaid he\b"
     r"|\baccording to him\b|\bself-described\b"
+    r"|(?:岗位|职位|团队|我们)[^，,]{0,3}(?:需要|要求)|我们要找|需要的是|要求有|招聘要求"
+    r"|\b(?:the )?(?:role|job|team|position) (?:needs|requires)\b|\bwe need\b"
+    r"|\bwe(?:'re| are) looking for\b|\blooking for someone\b"
 )
 # what the question asked, not what was answered
 _ABOUT_THE_QUESTION = (

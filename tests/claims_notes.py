@@ -886,6 +886,10 @@ NOTE_SETS: list[NoteSet] = [
             fair("I meant to ask about All-Reduce but ran out of time.", "not asked"),
             claim("我问了All-Reduce，他讲得很清楚。", 2, why="asked, and credited"),
             claim("他比上一个候选人更懂All-Reduce。", 2, why="credits Q2 by comparison"),
+            fair(
+                "&gt; 他对All-Reduce讲得很清楚\n我不同意，他只是背了概念。",
+                "quotes another reviewer's words (as Slack sends a quote), then disagrees",
+            ),
         ),
     ),
 ]

@@ -22,7 +22,7 @@ from store.scripts import fold
 
 from .credits import crediting
 from .references import naming, references
-from .sentences import sentences
+from .sentences import sentences, unquoted
 from .topics import Topics, tokens, topics
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -130,7 +130,7 @@ def unsupported(
     texts: list[tuple[Source, str, NoteText | None]] = [
         ("summary", tr.summary, None),
         ("verdict", tr.verdict or "", None),
-        *(("note", n.text, n) for n in notes),
+        *(("note", unquoted(n.text), n) for n in notes),
     ]
     for source, text, note in texts:
         for sentence in sentences(text):

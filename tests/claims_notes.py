@@ -887,6 +887,10 @@ NOTE_SETS: list[NoteSet] = [
             claim("我问了All-Reduce，他讲得很清楚。", 2, why="asked, and credited"),
             claim("他比上一个候选人更懂All-Reduce。", 2, why="credits Q2 by comparison"),
             fair(
+                "他的server端经验很丰富。",
+                "`server`, plainly written, is one plain word of Q3 (Client/Server): no topic",
+            ),
+            fair(
                 "&gt; 他对All-Reduce讲得很清楚\n我不同意，他只是背了概念。",
                 "quotes another reviewer's words (as Slack sends a quote), then disagrees",
             ),

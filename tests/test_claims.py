@@ -269,8 +269,11 @@ def test_suggestions_questions_wishes_doubts_and_criticism_are_no_claims(note: s
 def test_a_single_plain_latin_word_of_a_question_never_decides() -> None:
     # `training` is in Q2 of 000 (Replicated training) and in no answer's Latin words
     assert note_claims("000", "His training pipeline work sounded solid.") == []
-    # a name may: `LazyBuilder` is Q3's alone
+    # nor one the question merely capitalises (`Client/Server`), written plainly
+    assert note_claims("000", "他的server端经验很丰富。") == []
+    # a name may: `LazyBuilder` is Q3's alone; `Kubernetes` where both capitalise it
     assert note_claims("004", "LazyBuilder 讲得很清楚。", emptied=(3,)) == [3]
+    assert note_claims("003", "He knows Kubernetes well.", emptied=(5,)) == [5]
 
 
 @pytest.mark.parametrize(

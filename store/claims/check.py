@@ -23,7 +23,7 @@ from store.scripts import fold
 from .credits import crediting
 from .references import naming, references
 from .sentences import sentences, unquoted
-from .topics import Topics, tokens, topics
+from .topics import Topics, name_like, tokens, topics
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -71,15 +71,18 @@ class _Evidence(BaseModel):
     lone_word: bool
 
 
-def _decides(t: Topics, ts: list[str], number: int) -> _Evidence | None:
+def _decides(
+    t: Topics, ts: list[str], capitalised: frozenset[str], number: int
+) -> _Evidence | None:
     """What the sentence shares with question `number`, when it weighs enough to say the
-    sentence speaks of it (`ts`: the sentence's tokens)."""
+    sentence speaks of it (`ts`: the sentence's tokens; `capitalised`: the Latin words it
+    writes as names or capitalised)."""
     shared = t.shared([w for w in ts if len(w) >= 2], number)
     phrases = t.shared_phrases(ts, number)
     if not shared and not phrases:
         return None
     weight = sum(t.weight(w) for w in [*shared, *phrases])
-    names = t.names.get(number, frozenset())
+    names = t.names.get(number, frozenset()) | (t.titled.get(number, frozenset()) & capitalised)
     long_one = any(
         t.df.get(w) == 1 and (_LONG_CJK.match(w) or (w in names and _LONG_LATIN.match(w)))
         for w in shared
@@ -100,10 +103,13 @@ def _sentence_claims(
         return [], []
     named = references(part)
     if named:
-        said = [w for w in naming(fold(sentence)) if w.casefold() in part]
+        said = [w for w in naming(fold(sentence)) if w in part]
         return [n for n in named if n in open_numbers], said
     ts = tokens(part)
-    found = {n: e for n in sorted(open_numbers) if (e := _decides(t, ts, n)) is not None}
+    capitalised = frozenset().union(*name_like(part))
+    found = {
+        n: e for n in sorted(open_numbers) if (e := _decides(t, ts, capitalised, n)) is not None
+    }
     # one common word of a question (`优缺点`) yields to a question the sentence says
     # more of: `Client/Server架构的优缺点` speaks of the Client/Server question
     if any(not e.lone_word for e in found.values()):

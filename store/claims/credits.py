@@ -57,7 +57,7 @@ def _denied() -> re.Pattern[str]:
 
 
 def _affirms(clause: str) -> bool:
-    """Some credit word of `clause` (folded, casefolded) is said, not denied."""
+    """Some credit word of `clause` (in one script) is said, not denied."""
     return any(
         not _denied().search(clause[max(0, m.start() - 24) : m.start()])
         for m in _credit().finditer(clause)
@@ -71,7 +71,7 @@ def says_unanswered(sentence: str) -> bool:
 
 def crediting(sentence: str) -> str:
     """The part of `sentence` that credits the candidate (its crediting clauses, folded
-    to one script and casefolded), or "" when it credits no one."""
+    to one script), or "" when it credits no one."""
     kept = crediting_clauses(sentence)
     if not any(_affirms(c) for c in kept):
         return ""

@@ -6,7 +6,8 @@ himself; a sentence that is a question credits no one at all.
 
 `通过，Client/Server架构讲得非常好`: the decision and the credit are two clauses, the
 second a claim. `下一轮可以追问他对All-Reduce的理解`: a suggestion, whatever words it
-shares with a question. Matched on the text in one script (`scripts.fold`), casefolded."""
+shares with a question. Matched on the text in one script (`scripts.fold`), whatever its
+case."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ _ABOUT_THE_INTERVIEW = (
 
 
 def _fold(text: str) -> str:
-    return fold(unicodedata.normalize("NFKC", text)).casefold()
+    return fold(unicodedata.normalize("NFKC", text))
 
 
 @cache
@@ -131,7 +132,8 @@ def is_question(sentence: str) -> bool:
 
 
 def clauses(sentence: str) -> list[str]:
-    """The clauses of `sentence`, folded to one script and casefolded, in order."""
+    """The clauses of `sentence`, in one script, in order (their case kept: a name is
+    written capitalised)."""
     return [c.strip() for c in _cut().split(_fold(sentence)) if c and c.strip()]
 
 
@@ -141,10 +143,10 @@ def says_unanswered(text: str) -> bool:
 
 
 def crediting_clauses(sentence: str) -> list[str]:
-    """The clauses of `sentence` that may credit the candidate: none when it is a
-    question; else each clause that says nothing unanswered or weak, suggests nothing,
-    wishes nothing, doubts nothing and does not describe the question; none when the
-    sentence asks, or speaks of the interview itself."""
+    """The clauses of `sentence` that may credit the candidate: each clause that says
+    nothing unanswered or weak, suggests nothing, wishes nothing, doubts nothing and does
+    not describe the question; none when the sentence asks, or speaks of the interview
+    itself."""
     if is_question(sentence) or _interview().search(_fold(sentence).strip()):
         return []
     return [

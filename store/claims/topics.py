@@ -8,7 +8,8 @@ Words are jieba's (rjieba, the segmenter search uses), in one script (繁體 as 
 casefolded, English terms as the Chinese a transcript writes (glossary.py); interview
 boilerplate (`请`, `如何`, `考察`, `被面试人`…) is no topic. A Latin word is specific
 when the question writes it as a name is written (`LazyBuilder`, `All-Reduce`, `XLA`,
-`gRPC`): a plain word (`training`) never decides alone."""
+`gRPC`), or capitalised where both the question and the sentence write it so
+(`Kubernetes`): a plain word (`training`, `server`) never decides alone."""
 
 from __future__ import annotations
 
@@ -98,17 +99,21 @@ def pairs(ts: Sequence[str]) -> list[str]:
     ]
 
 
-def name_like(text: str) -> frozenset[str]:
-    """The Latin words `text` writes as names (`LazyBuilder`, `All-Reduce`: `reduce`),
-    as `words` has them."""
-    found: set[str] = set()
+def name_like(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The Latin words `text` writes as names, as `words` has them: those written as
+    nothing but a name is (`LazyBuilder`, `All-Reduce`: `reduce`, `XLA`, `K8s`), and those
+    merely capitalised inside a sentence (`Kubernetes`, but also `Server`)."""
+    strong: set[str] = set()
+    titled: set[str] = set()
     text = unicodedata.normalize("NFKC", text)
     for m in _LATIN.finditer(text):
         said = m.group(0)
-        capitalised = said[0].isupper() and not _SENTENCE_START.search(text[: m.start()])
-        if capitalised or _NAME_LIKE.search(said):
-            found.update(w for w in words(said) if not _CJK.search(w))
-    return frozenset(found)
+        latin = [w for w in words(said) if not _CJK.search(w)]
+        if _NAME_LIKE.search(said):
+            strong.update(latin)
+        elif said[0].isupper() and not _SENTENCE_START.search(text[: m.start()]):
+            titled.update(latin)
+    return frozenset(strong), frozenset(titled - strong)
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,7 @@ class Topics:
     given: frozenset[str]  # the words of every answer given (the transcript's, follow-ups)
     phrases: dict[int, frozenset[str]]  # each question's pairs of words side by side
     names: dict[int, frozenset[str]]  # each question's Latin words written as names
+    titled: dict[int, frozenset[str]]  # each question's Latin words merely capitalised
 
     @property
     def count(self) -> int:
@@ -169,5 +175,7 @@ def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics
         ts = tokens(answer)
         answered.update(w for w in ts if len(w) >= 2)
         answered.update(pairs(ts))
-    names = {n: name_like(text) for n, text in questions}
-    return Topics(vocab, df, frozenset(answered), phrases, names)
+    named = {n: name_like(text) for n, text in questions}
+    names = {n: strong for n, (strong, _) in named.items()}
+    titled = {n: capitalised for n, (_, capitalised) in named.items()}
+    return Topics(vocab, df, frozenset(answered), phrases, names, titled)

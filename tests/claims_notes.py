@@ -896,4 +896,165 @@ NOTE_SETS: list[NoteSet] = [
             ),
         ),
     ),
+    # a sixth batch: the credit before the topic, a topic stated without credit
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a sixth batch)",
+        (
+            claim("讲得最清楚的，是All-Reduce的优缺点。", 2, why="credit first, then Q2's topic"),
+            claim(
+                "他能讲清楚两点：All-Reduce的带宽开销和同步延迟。",
+                2,
+                why="credits two points of Q2",
+            ),
+            claim(
+                "说到Client/Server架构，他举了两个线上的例子，很有说服力。",
+                3,
+                why="credits Q3 with examples",
+            ),
+            claim("Client/Server这块，他的理解比大多数候选人都深。", 3, why="credits Q3"),
+            claim(
+                "He talked through All-Reduce vs. parameter servers with real nuance.",
+                2,
+                why="credits Q2",
+            ),
+            claim("On the client/server question he was excellent.", 3, why="credits Q3"),
+            claim("他对分布式TensorFlow服务的理解是我见过最扎实的。", 3, why="credits Q3"),
+            claim(
+                "倾向通过：All-Reduce、Client/Server都答得很好。",
+                2,
+                3,
+                why="a decision leaning hire; credits Q2 and Q3",
+            ),
+            fair(
+                "同意 <@U02> 的看法，All-Reduce 确实是短板。",
+                "agrees that Q2's topic is a weakness",
+            ),
+            fair("All-Reduce 是这次面试的重点。", "says what the interview was about"),
+            fair("Client/Server架构这题的记录好像不完整。", "says the record is incomplete"),
+            fair("这份记录里All-Reduce的部分被截断了。", "says the record was cut"),
+            fair("All-Reduce 这部分我下次来补充问。", "a plan"),
+            fair("All-Reduce 的问题交给 <@U03> 二面。", "a plan for the second round"),
+            fair("He never got to the client/server part.", "says it was not reached"),
+            fair("Client/server architecture: no signal.", "no signal: credits nothing"),
+            fair("All-Reduce？完全没印象他讲过。", "a question, and says no recollection"),
+            fair(
+                "低级分布式编程讲得好，高级的没问到。",
+                "credits Q1 (answered); says Q2 was not asked",
+            ),
+            fair("数据并行的同步策略讲得透彻，实践经验丰富。", "Q1, answered"),
+            fair("面试整体节奏很好，候选人准备充分。", "generic"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a sixth batch)",
+        (
+            claim("讲到分布式训练时，他对多机同步的坑如数家珍。", 5, why="credits Q5"),
+            claim("Distributed training: strong, clearly done it before.", 5, why="credits Q5"),
+            fair("分布式训练是我们团队的刚需。", "what the team needs"),
+            fair("Distributed training — didn't come up.", "says it did not come up"),
+            fair("分布式训练：无信息。", "no information"),
+        ),
+    ),
+    # a seventh batch: English notes on other questions, each a different glossary
+    # term; written after the sixth (two misses kept as they are)
+    NoteSet(
+        "003",
+        (1,),
+        "Q1 (前向后向传播) unanswered",
+        (
+            claim(
+                "He explained forward and backward propagation clearly.",
+                1,
+                why="credits Q1; the check misses it: Q10's answer names 前向传播和反向传播 in passing",
+            ),
+            claim(
+                "Good intuition for backpropagation.",
+                1,
+                why="credits Q1; missed for the same reason",
+            ),
+            fair("Backprop wasn't discussed.", "says Q1 was not discussed"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (3,),
+        "Q3 (矩阵推导的挑战) unanswered",
+        (
+            claim(
+                "He described how he overcame the challenges of matrix derivation.",
+                3,
+                why="credits Q3",
+            ),
+            claim("Solid on matrix calculus derivations.", 3, why="credits Q3"),
+            fair("Matrix derivation: skipped.", "says Q3 was skipped"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (8,),
+        "Q8 (嵌入式训练) unanswered",
+        (
+            claim(
+                "His answer on embedded training and memory limits was thoughtful.",
+                8,
+                why="credits Q8",
+            ),
+            fair("We should ask about embedded training next time.", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (10,),
+        "Q10 (扩展TensorFlow功能) unanswered",
+        (
+            claim(
+                "He has clearly extended TensorFlow with custom ops before.", 10, why="credits Q10"
+            ),
+            claim("Great answer on extending TensorFlow's functionality.", 10, why="credits Q10"),
+            fair("Extending TensorFlow: not covered.", "says Q10 was not covered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (3,),
+        "Q3 (图优化) unanswered",
+        (
+            claim(
+                "He explained why graph optimization matters in neural network design.",
+                3,
+                why="credits Q3",
+            ),
+            fair("Graph optimization was left blank.", "says Q3 is blank"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q6 (损失函数, 优化算法) unanswered",
+        (
+            claim(
+                "He knows how to choose between cross-entropy and other loss functions.",
+                6,
+                why="credits Q6",
+            ),
+            fair("Loss functions — ask in round two.", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (1,),
+        "Q1 (构建模型时的考虑因素) and Q5 unanswered",
+        (
+            claim(
+                "He laid out the factors he considers when building a model very clearly.",
+                1,
+                why="credits Q1",
+            ),
+            fair("Model building considerations: blank.", "says Q1 is blank"),
+        ),
+    ),
 ]

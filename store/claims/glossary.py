@@ -181,6 +181,15 @@ _TERMS: dict[str, str] = {
     "contribution": "贡献",
     "responsibility": "职责",
     "project": "项目",
+    "functionality": "功能",
+    "factor": "因素",
+    "consider": "考虑",
+    "consideration": "考虑",
+    "build": "构建",
+    "built": "构建",
+    "backward propagation": "反向传播",
+    "backward": "反向",
+    "forward": "前向",
     # short forms
     "tf": "tensorflow",
     "k8s": "kubernetes",
@@ -248,10 +257,24 @@ def _gap() -> re.Pattern[str]:
     return re.compile(r"[\s-]+")
 
 
+# the endings an English word takes (`extending`, `considers`, `trained`), longest first,
+# each with what may have stood before it (`optimizing` was `optimize`)
+_ENDINGS = (("ing", ("", "e")), ("es", ("",)), ("ed", ("", "e")), ("s", ("",)), ("d", ("",)))
+
+
+def _forms(phrase: str) -> list[str]:
+    """`phrase` and its last word without an ending: the forms a glossary entry may have."""
+    found = [phrase]
+    for ending, before in _ENDINGS:
+        if phrase.endswith(ending) and len(phrase) > len(ending) + 2:
+            found += [phrase[: -len(ending)] + b for b in before]
+    return found
+
+
 def _term(said: list[str]) -> str | None:
-    """The Chinese of the English words `said` (a term, singular or plural), if any."""
+    """The Chinese of the English words `said` (a term, in any of its forms), if any."""
     phrase = " ".join(said).replace("-", " ")
-    for form in (phrase, phrase[:-1], phrase[:-2]):
+    for form in _forms(phrase):
         for key in (form, form.replace(" ", "-")):
             if key in _TERMS:
                 return _TERMS[key]

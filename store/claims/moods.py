@@ -36,6 +36,7 @@ _UNANSWERED = (
     r"|死记硬背|照本宣科|停留在|有待|需要加强|需加强|待加强|待提高|没时间|来不及|没来得及"
     r"|没问(?!题)|没有问|未问|漏问|没覆盖|未覆盖|缺少|一窍不通|一问三不知|搞混|混淆|只会背"
     r"|只知道|只记得|不及格|没概念|没有概念|马马虎虎|凑合|差强人意|不尽如人意|\bmeh\b"
+    r"|(?<!没有)(?<!无)(?:短板|弱项|软肋|硬伤|短处)|不足之处|\bweak spot|\bweakness|\bsoft spot\b"
     r"|\bnot\b(?!\s+(?:only|bad|just))|n't\b|\bnever\b|\bno answer|\bunanswered"
     r"|\bskipped\b|\bskips\b|\bskip (?:it|q|question|the|that|this)\b"
     r"|\bleft (?:it )?blank|\bblank\b|\bempty\b|\bmissing\b|\bunable\b|\black(?:s|ed|ing)?\b"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -62,7 +63,8 @@ class NoteText(BaseModel):
     text: str
 
 
-class _Evidence(BaseModel):
+@dataclass(frozen=True)
+class _Evidence:
     """What a sentence shares with one question: its words (and phrases), and whether
     one Chinese word alone (`优缺点`) decided (a name alone, `EmbeddingColumn`, is no
     lone word: it never yields)."""

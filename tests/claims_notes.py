@@ -886,6 +886,8 @@ NOTE_SETS: list[NoteSet] = [
             fair("I meant to ask about All-Reduce but ran out of time.", "not asked"),
             claim("我问了All-Reduce，他讲得很清楚。", 2, why="asked, and credited"),
             claim("他比上一个候选人更懂All-Reduce。", 2, why="credits Q2 by comparison"),
+            claim("The third question was his strongest.", 3, why="names Q3 in English words"),
+            claim("Question two: great answer.", 2, why="names Q2 in English words"),
             fair(
                 "他的server端经验很丰富。",
                 "`server`, plainly written, is one plain word of Q3 (Client/Server): no topic",

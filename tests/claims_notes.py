@@ -889,6 +889,23 @@ NOTE_SETS: list[NoteSet] = [
             claim("The third question was his strongest.", 3, why="names Q3 in English words"),
             claim("Question two: great answer.", 2, why="names Q2 in English words"),
             fair(
+                "沟通不错，All-Reduce是这次的重点。",
+                "praise of his manner, then what the interview was about",
+            ),
+            fair(
+                "态度很好，All-Reduce那题我们换了个问法。",
+                "praise of his manner, then how Q2 was asked",
+            ),
+            claim(
+                "讲得最清楚的，是All-Reduce的优缺点。", 2, why="the credit goes on to Q2 (`是…`)"
+            ),
+            claim("整体很好，尤其是All-Reduce。", 2, why="the credit goes on to Q2 (`尤其是`)"),
+            claim(
+                "Very good overall, especially on All-Reduce.",
+                2,
+                why="the credit goes on to Q2 (`especially`)",
+            ),
+            fair(
                 "他的server端经验很丰富。",
                 "`server`, plainly written, is one plain word of Q3 (Client/Server): no topic",
             ),

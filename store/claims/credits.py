@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .moods import crediting_clauses
+from .moods import continues, sentence_clauses
 from .moods import says_unanswered as _says_unanswered
 
 # crediting: he could say / showed / understands / explained / knows it well … (zh, en)
@@ -72,10 +72,17 @@ def says_unanswered(sentence: str) -> bool:
 def crediting(sentence: str) -> str:
     """The part of `sentence` that credits the candidate (its crediting clauses, folded
     to one script), or "" when it credits no one."""
-    kept = crediting_clauses(sentence)
-    if not any(_affirms(c) for c in kept):
+    found = sentence_clauses(sentence)
+    credited = [i for i, c in enumerate(found) if c.crediting and _affirms(c.text)]
+    if not credited:
         return ""
-    return "，".join(kept)
+    # the credit goes to what comes before it and with it; after it, only to a clause
+    # that goes on with it (`讲得最清楚的，是All-Reduce`), not to a new statement
+    # (`沟通不错，All-Reduce是这次的重点`)
+    end = credited[-1]
+    while end + 1 < len(found) and found[end + 1].crediting and continues(found[end + 1]):
+        end += 1
+    return "，".join(c.text for c in found[: end + 1] if c.crediting)
 
 
 def credits(sentence: str) -> bool:

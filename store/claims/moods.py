@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import cache
 
 from store.scripts import fold
@@ -102,7 +103,20 @@ def _fold(text: str) -> str:
 
 @cache
 def _cut() -> re.Pattern[str]:
-    return re.compile(_CUT, re.IGNORECASE)
+    return re.compile(f"({_CUT})", re.IGNORECASE)
+
+
+# a clause that goes on with the one before it
+_CONTINUING = (
+    r"^(?:是|就是|即|包括|比如|例如|譬如|尤其|特别|以及|还有|并且|而且|甚至|连"
+    r"|and\b|as well as\b|especially\b|including\b|like\b|namely\b|e\.g\.|particularly\b"
+    r"|in particular\b|notably\b|even\b|both\b)"
+)
+
+
+@cache
+def _continues() -> re.Pattern[str]:
+    return re.compile(_CONTINUING, re.IGNORECASE)
 
 
 @cache
@@ -132,10 +146,34 @@ def is_question(sentence: str) -> bool:
     return text.endswith(("?", "？")) or text.endswith(("吗", "么"))
 
 
+@dataclass(frozen=True)
+class Clause:
+    """A clause of a sentence, in one script: what cut it from the one before (`，`,
+    `：`, "" before a contrast), and whether it may credit the candidate (it says nothing
+    unanswered or weak, suggests, wishes or doubts nothing, does not describe the
+    question)."""
+
+    text: str
+    after: str
+    crediting: bool
+
+
 def clauses(sentence: str) -> list[str]:
     """The clauses of `sentence`, in one script, in order (their case kept: a name is
     written capitalised)."""
-    return [c.strip() for c in _cut().split(_fold(sentence)) if c and c.strip()]
+    return [c.text for c in _clauses(sentence)]
+
+
+def _clauses(sentence: str) -> list[Clause]:
+    pieces = _cut().split(_fold(sentence))
+    found: list[Clause] = []
+    for i in range(0, len(pieces), 2):
+        text = pieces[i].strip() if pieces[i] else ""
+        if text:
+            after = (pieces[i - 1] or "").strip() if i else ""
+            crediting = not _not_crediting().search(text) and not _about().search(text)
+            found.append(Clause(text, after, crediting))
+    return found
 
 
 def says_unanswered(text: str) -> bool:
@@ -143,13 +181,23 @@ def says_unanswered(text: str) -> bool:
     return bool(_unanswered().search(_fold(text)))
 
 
+def sentence_clauses(sentence: str) -> list[Clause]:
+    """The clauses of `sentence`, each marked whether it may credit; none when the
+    sentence asks, or speaks of the interview itself."""
+    if is_question(sentence) or _interview().search(_fold(sentence).strip()):
+        return []
+    return _clauses(sentence)
+
+
 def crediting_clauses(sentence: str) -> list[str]:
     """The clauses of `sentence` that may credit the candidate: each clause that says
     nothing unanswered or weak, suggests nothing, wishes nothing, doubts nothing and does
     not describe the question; none when the sentence asks, or speaks of the interview
     itself."""
-    if is_question(sentence) or _interview().search(_fold(sentence).strip()):
-        return []
-    return [
-        c for c in clauses(sentence) if not _not_crediting().search(c) and not _about().search(c)
-    ]
+    return [c.text for c in sentence_clauses(sentence) if c.crediting]
+
+
+def continues(clause: Clause) -> bool:
+    """`clause` goes on with what the clause before it said (`讲得最清楚的，是All-Reduce`,
+    `他能讲清楚两点：…`, `…, especially on All-Reduce`)."""
+    return clause.after in (":", "：") or bool(_continues().match(clause.text))

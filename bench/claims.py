@@ -1,6 +1,9 @@
-"""Unsupported claims (issue 37): precision and recall of the check on the labelled set
-(tests/claims_labelled.py), beside a naive baseline measured in the same run: a sentence
-that names an unanswered question or shares any word with one is flagged.
+"""Unsupported claims (issues 37, 45): precision and recall of the check on the labelled
+sets, beside a naive baseline measured in the same run (a sentence that names an
+unanswered question or shares any word with one is flagged): the seeds' summaries and
+verdicts and their few notes (tests/claims_labelled.py), those summaries and verdicts
+alone, and reviewers' notes in Chinese and English (tests/claims_notes.py), each note
+checked alone as a thread reply is.
 
     python bench/claims.py
 """
@@ -14,7 +17,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from claims_labelled import CASES, Score, check, evaluate  # noqa: E402
+from claims_labelled import (  # noqa: E402
+    CASES,
+    SUMMARIES,
+    Score,
+    check,
+    evaluate,
+    evaluate_notes,
+)
+from claims_notes import NOTE_SETS  # noqa: E402
 
 from store.claims.check import NoteText  # noqa: E402
 from store.claims.references import references  # noqa: E402
@@ -46,15 +57,34 @@ def line(name: str, s: Score) -> str:
     )
 
 
-def main() -> None:
-    print(f"labelled set: {len(CASES)} cases of the seeds (tests/claims_labelled.py)")
-    ours = evaluate(check)
+def report(title: str, ours: Score, baseline: Score) -> None:
+    print(title)
     print(line("debrief (store/claims/)", ours))
-    print(line("baseline: any shared word", evaluate(any_shared_word)))
+    print(line("baseline: any shared word", baseline))
     for wrong in ours.wrong:
         print("  wrong: " + wrong)
     for missed in ours.missed:
         print("  missed: " + missed)
+
+
+def main() -> None:
+    report(
+        f"labelled set: {len(CASES)} cases of the seeds (tests/claims_labelled.py)",
+        evaluate(check),
+        evaluate(any_shared_word),
+    )
+    report(
+        "their summaries and verdicts alone",
+        evaluate(check, SUMMARIES),
+        evaluate(any_shared_word, SUMMARIES),
+    )
+    notes = sum(len(s.notes) for s in NOTE_SETS)
+    report(
+        f"reviewers' notes: {notes} notes on {len(NOTE_SETS)} seed variants"
+        " (tests/claims_notes.py)",
+        evaluate_notes(check),
+        evaluate_notes(any_shared_word),
+    )
 
 
 if __name__ == "__main__":

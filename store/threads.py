@@ -9,6 +9,8 @@ transaction already excludes every other writer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
 from . import rows
@@ -72,17 +74,22 @@ class Removed(Reply):
     reopened: bool = False
 
 
+def _latest_decisions(store: Base, candidate_id: str) -> list[tuple[Any, ...]]:
+    return store._all(
+        f"SELECT reviewer, decision, text, ts FROM replies r WHERE {store.space}"
+        " AND candidate_id = ? AND decision IS NOT NULL AND ts = (SELECT max(ts)"
+        " FROM replies r2 WHERE r2.ws = r.ws AND r2.candidate_id = r.candidate_id"
+        " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL) ORDER BY ts, reviewer",
+        [candidate_id],
+    )
+
+
 def read_reviews(store: Base, candidate_id: str) -> rows.Reviews:
-    """Each reviewer's latest decision, every follow-up answer, the last 10 notes."""
+    """Each reviewer's latest decision, every follow-up answer, every note (a claim in
+    any of them counts, store/claims/; a view shows the newest few)."""
     space = store.space
     return rows.reviews(
-        store._all(
-            f"SELECT reviewer, decision, text, ts FROM replies r WHERE {space}"
-            " AND candidate_id = ? AND decision IS NOT NULL AND ts = (SELECT max(ts)"
-            " FROM replies r2 WHERE r2.ws = r.ws AND r2.candidate_id = r.candidate_id"
-            " AND r2.reviewer = r.reviewer AND r2.decision IS NOT NULL) ORDER BY ts, reviewer",
-            [candidate_id],
-        ),
+        _latest_decisions(store, candidate_id),
         store._all(
             f"SELECT followup_number, followup_answer, reviewer, ts FROM replies WHERE {space}"
             " AND candidate_id = ? AND followup_number IS NOT NULL ORDER BY ts",
@@ -90,14 +97,14 @@ def read_reviews(store: Base, candidate_id: str) -> rows.Reviews:
         ),
         store._all(
             f"SELECT reviewer, text, ts FROM replies WHERE {space} AND candidate_id = ?"
-            " AND followup_number IS NULL ORDER BY ts DESC LIMIT 10",
+            " AND followup_number IS NULL ORDER BY ts DESC",
             [candidate_id],
         ),
     )
 
 
 def decision_tally(store: Base, candidate_id: str) -> dict[str, int]:
-    decisions, _f, _n = read_reviews(store, candidate_id)
+    decisions, _f, _n = rows.reviews(_latest_decisions(store, candidate_id), [], [])
     return tally_decisions(decisions)
 
 

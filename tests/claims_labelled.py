@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from claims_notes import NOTE_SETS, NoteSet
+
 from store.claims.check import NoteText, unsupported
 from store.claims.sentences import sentences
 from store.models import Transcript
@@ -196,7 +198,7 @@ class Label:
     reason: str
 
 
-def transcript(case: Case) -> Transcript:
+def transcript(case: Case | NoteSet) -> Transcript:
     """The seed with `case.emptied` answers removed."""
     path = next(SEEDS.glob(f"{case.seed}_*.txt"))
     tr = parse_transcript(path.read_bytes(), path.name)
@@ -256,15 +258,46 @@ class Score:
         return self.right / self.labelled if self.labelled else 1.0
 
 
-def evaluate(find: Finder = check) -> Score:
-    """`find`'s flags against the labels, (sentence, question) pair by pair."""
+def evaluate(find: Finder = check, sources: frozenset[str] | None = None) -> Score:
+    """`find`'s flags against the labels, (sentence, question) pair by pair; `sources`:
+    only the sentences of those (summary, verdict, note), None: every sentence."""
     score = Score()
     for case in CASES:
-        want = {(lab.text, n) for lab in labels(case) for n in lab.questions}
-        got = {(s, n) for s, ns in find(transcript(case), note_texts(case)) for n in ns}
+        kept = [lab for lab in labels(case) if sources is None or lab.source in sources]
+        texts = {lab.text for lab in kept}
+        want = {(lab.text, n) for lab in kept for n in lab.questions}
+        found = find(transcript(case), note_texts(case))
+        got = {(s, n) for s, ns in found for n in ns if s in texts}
         score.labelled += len(want)
         score.flagged += len(got)
         score.right += len(want & got)
         score.wrong += [f"{case.seed}-{case.emptied} Q{n}: {s}" for s, n in sorted(got - want)]
         score.missed += [f"{case.seed}-{case.emptied} Q{n}: {s}" for s, n in sorted(want - got)]
+    return score
+
+
+SUMMARIES = frozenset({"summary", "verdict"})
+
+
+def evaluate_notes(find: Finder = check) -> Score:
+    """`find`'s flags on the notes of tests/claims_notes.py, (note, question) pair by
+    pair. The check reads each note alone, as it does a thread reply, so a set's notes
+    are read in one call and each flagged sentence goes to the notes that say it."""
+    score = Score()
+    for noted in NOTE_SETS:
+        said = [
+            NoteText(by="U0REVIEW", ts=f"17000001{i:02d}.000100", text=n.text)
+            for i, n in enumerate(noted.notes)
+        ]
+        found = find(transcript(noted), said)
+        for note in noted.notes:
+            own = set(sentences(note.text))
+            got = {n for s, ns in found if s in own for n in ns}
+            want = set(note.questions)
+            score.labelled += len(want)
+            score.flagged += len(got)
+            score.right += len(want & got)
+            where = f"{noted.seed}-{noted.emptied}"
+            score.wrong += [f"{where} Q{n}: {note.text}" for n in sorted(got - want)]
+            score.missed += [f"{where} Q{n}: {note.text}" for n in sorted(want - got)]
     return score

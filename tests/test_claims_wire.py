@@ -116,6 +116,49 @@ def test_a_reply_that_claims_is_answered_once_in_private(bot: Bot) -> None:
     }
 
 
+def test_suggestions_are_no_claims_and_plain_credit_is_one(bot: Bot) -> None:
+    """Issue 45: a suggestion for the next round is answered by nothing; a decision whose
+    reason credits an empty question is answered once, privately, and `show` lists it."""
+    parent = post_verdict(bot)
+    fair = [
+        "下一轮可以追问他对All-Reduce的理解。",
+        "Next round should probe his understanding of All-Reduce.",
+        "His training pipeline work sounded solid.",
+    ]
+    for i, text in enumerate(fair):
+        assert bot.event(reply(f"1800000000.00060{i}", parent, text, user="UREV")) == 200
+    claim = reply("1800000000.000610", parent, "通过，Client/Server架构讲得非常好。", user="UREV")
+    assert bot.event(claim) == 200
+    [said] = bot.fake.wait_for("chat.postEphemeral")
+    assert "你的回复说“Client/Server架构讲得非常好”" not in said.params["text"]
+    assert "你的回复说“通过，Client/Server架构讲得非常好”，但问题3未作答" in said.params["text"]
+    replies = "SELECT count(*) FROM replies"
+    wait_until("4 replies", lambda: bot.store.db.execute(replies).fetchone()[0] == 4)
+    bot.idle()
+    assert len(ephemerals(bot)) == 1
+    notes = [c for c in show(bot, "000", "--json")["unsupported"] if c["source"] == "note"]
+    assert [(c["text"], c["questions"]) for c in notes] == [
+        ("通过，Client/Server架构讲得非常好。", [3])
+    ]
+
+
+def test_every_note_counts_not_the_last_ten(bot: Bot) -> None:
+    """A claim in a note older than the thread's last ten stays in `unsupported`: its
+    author was told of it, and the card and `show` keep saying it."""
+    parent = post_verdict(bot)
+    claim = reply("1800000000.000401", parent, "Q3答得不错。", user="UREV")
+    assert bot.event(claim) == 200
+    for i in range(12):
+        fair = f"第{i + 1}条：沟通顺畅，表达有条理。"
+        assert bot.event(reply(f"1800000000.0005{i:02d}", parent, fair, user="UOTHER")) == 200
+    replies = "SELECT count(*) FROM replies"
+    wait_until("13 replies", lambda: bot.store.db.execute(replies).fetchone()[0] == 13)
+    bot.idle()
+    notes = [c for c in show(bot, "000", "--json")["unsupported"] if c["source"] == "note"]
+    assert [(c["text"], c["questions"], c["by"]) for c in notes] == [("Q3答得不错。", [3], "UREV")]
+    assert "⚠ 评审备注说“Q3答得不错”，但问题3未作答" in show(bot, "000")
+
+
 def test_a_followup_answer_in_the_thread_clears_its_claims(bot: Bot) -> None:
     parent = post_verdict(bot)
     later = "问题2：Replicated training 每个 worker 一份副本，All-Reduce 省掉参数服务器，各有优缺点"

@@ -5,29 +5,37 @@ credits the candidate with an answer, a view or a skill on a question left unans
 A sentence speaks of a question when it names it (`问题2`, `Q5-Q10`) or when the words
 it shares with the question and its goal, and with no answer given, weigh enough
 (topics.py). A sentence that names no question and shares no such words is never
-flagged; one that says a question was not answered is no claim."""
+flagged. Only its crediting clauses count (credits.py, moods.py): a clause that says a
+question was not answered, suggests what to ask next, wishes, doubts, or a sentence
+that asks, is no claim."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from store.models import Candidate, Followup, Transcript
+from store.scripts import fold
 
-from .credits import credits
+from .credits import crediting
 from .references import naming, references
-from .sentences import sentences
-from .topics import Topics, topics, words
+from .sentences import sentences, unquoted
+from .topics import Topics, name_like, tokens, topics
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 Source = Literal["summary", "verdict", "note"]
 
-# how much the shared words must weigh: two words of one question each (ln 6 + ln 3 for a
-# transcript of five questions), or one long specific word (`优缺点`, `LazyBuilder`)
+# how much the shared words (and phrases) must weigh: two words of one question each
+# (ln 6 + ln 3 for a transcript of five questions), or one long specific word (`优缺点`,
+# `LazyBuilder`); a plain Latin word alone (`training`) never decides
 ENOUGH = 2.5
-_LONG = re.compile(r"^(?:[\u3400-\u9fff]{3,}|[a-z][\w+#.\-]{4,})$")
+_LONG_CJK = re.compile(r"^[\u3400-\u9fff]{3,}$")
+_LONG_LATIN = re.compile(r"^[a-z][\w+#.\-]{2,}$")
 
 
 class Claim(BaseModel):
@@ -55,31 +63,63 @@ class NoteText(BaseModel):
     text: str
 
 
-def _decides(t: Topics, ws: list[str], number: int) -> list[str]:
-    """The shared words, when they weigh enough to say the sentence speaks of `number`."""
-    shared = t.shared(ws, number)
-    weight = sum(t.weight(w) for w in shared)
-    long_one = any(_LONG.match(w) and t.df.get(w) == 1 for w in shared)
-    return shared if shared and (weight >= ENOUGH or long_one) else []
+@dataclass(frozen=True)
+class _Evidence:
+    """What a sentence shares with one question: its words (and phrases), and whether
+    one Chinese word alone (`优缺点`) decided (a name alone, `EmbeddingColumn`, is no
+    lone word: it never yields)."""
+
+    words: list[str]
+    lone_word: bool
+
+
+def _decides(
+    t: Topics, ts: list[str], capitalised: frozenset[str], number: int
+) -> _Evidence | None:
+    """What the sentence shares with question `number`, when it weighs enough to say the
+    sentence speaks of it (`ts`: the sentence's tokens; `capitalised`: the Latin words it
+    writes as names or capitalised)."""
+    shared = t.shared([w for w in ts if len(w) >= 2], number)
+    phrases = t.shared_phrases(ts, number)
+    if not shared and not phrases:
+        return None
+    weight = sum(t.weight(w) for w in [*shared, *phrases])
+    names = t.names.get(number, frozenset()) | (t.titled.get(number, frozenset()) & capitalised)
+    long_one = any(
+        t.df.get(w) == 1 and (_LONG_CJK.match(w) or (w in names and _LONG_LATIN.match(w)))
+        for w in shared
+    ) or any(t.df.get(p) == 1 and _LONG_CJK.match(p.replace(" ", "")) for p in phrases)
+    plain_latin_alone = len(shared) == 1 and not phrases and not _CJK.search(shared[0])
+    if not (long_one or (weight >= ENOUGH and not plain_latin_alone)):
+        return None
+    said = shared or list(dict.fromkeys(w for p in phrases for w in p.split()))
+    lone = len(shared) == 1 and not phrases and shared[0] not in names
+    return _Evidence(words=said, lone_word=lone)
 
 
 def _sentence_claims(
     sentence: str, t: Topics, open_numbers: set[int]
 ) -> tuple[list[int], list[str]]:
-    if not credits(sentence):
+    part = crediting(sentence)
+    if not part:
         return [], []
-    named = references(sentence)
+    named = references(part)
     if named:
-        return [n for n in named if n in open_numbers], naming(sentence)
-    ws = words(sentence)
-    questions: list[int] = []
+        said = [w for w in naming(fold(sentence)) if w in part]
+        return [n for n in named if n in open_numbers], said
+    ts = tokens(part)
+    capitalised = frozenset().union(*name_like(part))
+    found = {
+        n: e for n in sorted(open_numbers) if (e := _decides(t, ts, capitalised, n)) is not None
+    }
+    # one common word of a question (`优缺点`) yields to a question the sentence says
+    # more of: `Client/Server架构的优缺点` speaks of the Client/Server question
+    if any(not e.lone_word for e in found.values()):
+        found = {n: e for n, e in found.items() if not e.lone_word}
     decided: list[str] = []
-    for n in sorted(open_numbers):
-        shared = _decides(t, ws, n)
-        if shared:
-            questions.append(n)
-            decided += [w for w in shared if w not in decided]
-    return questions, decided
+    for e in found.values():
+        decided += [w for w in e.words if w not in decided]
+    return list(found), decided
 
 
 def unsupported(
@@ -98,7 +138,7 @@ def unsupported(
     texts: list[tuple[Source, str, NoteText | None]] = [
         ("summary", tr.summary, None),
         ("verdict", tr.verdict or "", None),
-        *(("note", n.text, n) for n in notes),
+        *(("note", unquoted(n.text), n) for n in notes),
     ]
     for source, text, note in texts:
         for sentence in sentences(text):

@@ -1,33 +1,48 @@
-"""Whether a sentence credits the candidate with an answer, a view or a skill, or says
-that something was not answered (never a claim of an answer)."""
+"""Whether a sentence credits the candidate with an answer, a view or a skill, and in
+which of its clauses (moods.py sets aside the clauses that say something was not
+answered, suggest, wish, doubt or describe the question, and a sentence that asks)."""
 
 from __future__ import annotations
 
 import re
 from functools import cache
 
-# crediting: he could say / showed / understands / explained … (zh and en)
+from .moods import continues, sentence_clauses
+from .moods import says_unanswered as _says_unanswered
+
+# crediting: he could say / showed / understands / explained / knows it well … (zh, en)
 _CREDIT = (
-    r"能够|能|可以|会用|表达|指出|阐述|阐明|解释|说明|讲解|讲述|描述|分析|理解|认识|掌握|熟悉|熟练"
-    r"|精通|分享|谈到|谈了|谈及|提到|提及|介绍|回答|答得|答出|清楚|清晰|见解|看法|观点|深入|深刻"
-    r"|扎实|透彻|到位|全面|详细|充分|准确|展示|展现|体现|显示|表现出|证明|具备|具有|懂得|了解"
-    r"|经验|造诣|思考|举例|举出|给出|提出|优秀|出色|不错|良好|较好|很好|有创意"
-    r"|understand|understood|understanding|explain|explained|described|describe|discuss"
-    r"|discussed|showed|shows|shown|demonstrat|knows|knowledge|familiar|grasp|insight"
-    r"|expert|solid|strong|good|great|excellent|clear|covered|talked|shared|answered|gave"
-    r"|able to|can |could "
+    r"能够|能|可以|会用|会做|很会|都会|表达|指出|阐述|阐明|解释|说明|讲解|讲述|描述|分析|理解|认识"
+    r"|掌握|熟|精通|分享|谈到|谈了|谈及|提到|提及|提出|介绍|回答|答得|答出|答对|答上|清楚|清晰"
+    r"|明白|见解|见地|看法|观点|想法|心得|深入|深刻|扎实|透彻|透|到位|全面|详细|细致|细|充分"
+    r"|准确|正确|完整|系统|周全|独到|展示|展现|体现|显示|表现出|证明|具备|具有|懂|了解|经验"
+    r"|实战|造诣|思考|思路|逻辑|条理|举例|举了|举出|给出|说出|讲出|讲到|讲了|说了|优秀|出色"
+    r"|不错|良好|较好|很好|挺好|非常好|特别好|相当好|比较好|(?<!最)好(?!像|几|多|在)|棒|漂亮|厉害"
+    r"|专业|亮点|印象|满意|靠谱|没问题|有创意|创意|有深度|说服力|干货|把握|驾驭|吃透|拿手|擅长"
+    r"|游刃有余|头头是道|信手拈来|如数家珍|了如指掌|对答如流|很强|较强|挺强|非常强|相当强|强项"
+    r"|做过|用过|搞过|写过|负责过|参与过|实现过|部署过|设计过|调过|落地|丰富|成熟|精彩|惊艳"
+    r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中|门儿清|门清|在行|内行|老练|有一套"
+    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处"
+    r"|understand|understood|explain|explanation|described|describe|description|discuss"
+    r"|showed|shows|shown|demonstrat|\bknows?\b|\bknew\b|knowledge|familiar|grasp|insight"
+    r"|expert|solid|strong|good|great|excellent|clear|covered|talked|shared|answer|gave"
+    r"|able to|\bcan\b|\bcould\b|(?<!as )\bwell\b|\bdepth\b|\bdeep|thorough|detailed|impressi"
+    r"|nailed|handled|master|fluent|confident|articulat|convincing|competent|proficient"
+    r"|experience|hands-on|\bbuilt\b|worked on|implemented|designed|deployed|walked"
+    r"|reasoned|\btake on\b|\bnice\b|\bbest\b|practical|\bsharp\b|\bsmart\b|\bsound\b"
+    r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b|highlight|worked with"
+    r"|\bstandout\b|stood out|not bad"
 )
-# not answered: 问题2没有回答, 未作答, 跳过, 不会, did not answer (and 没有/未 before a credit)
-_NOT = (
-    r"没有回答|没回答|未回答|未作答|没有作答|未能回答|没能回答|无法回答|答不上|答不出|没答|未答"
-    r"|跳过|不会|不知道|不了解|不清楚|不熟悉|不懂|空白|缺失|没有提到|没有谈|未提及|未涉及"
-    r"|没有涉及|未能|没能|没有展示|没有体现|留空|放弃"
-    r"|did not|didn't|does not|doesn't|not answer|unanswered|no answer|skipped|left blank"
-    r"|could not|couldn't|unable|never answered|lacks|lacked|without answer"
+# a credit word just after one of these is denied: `并不熟悉`, `谈不上熟悉`, `little depth`
+_DENIED_ZH = (
+    r"(?:不(?!仅|但|只|断|少|错|愧|凡|论|同|管|止|光|一样)|没(?!问题|毛病|想到)|未(?!来)"
+    r"|无(?!论|疑|比|可挑剔)|非(?!常|凡)"
+    r"|谈不上|算不上|称不上|缺少|缺乏|欠缺|看不出|没看出)[^，,]{0,5}$"
 )
-# a sentence about the interview itself, not the candidate: `本文分享了……问题和回答`
-_ABOUT_THE_INTERVIEW = (
-    r"^(?:本文|本次面试|这次面试|此次面试|面试问题|问题涵盖|this (?:interview|article))"
+_DENIED_EN = (
+    r"\b(?:not(?!\s+(?:only|just|bad))|no(?!\s+(?:doubt|problem|issue))|never|little|barely"
+    r"|hardly|lacks?|lacking|without|few|nor)\b"
+    r"(?:\W+\w+){0,2}\W*$|n't(?:\W+\w+){0,2}\W*$"
 )
 
 
@@ -37,23 +52,39 @@ def _credit() -> re.Pattern[str]:
 
 
 @cache
-def _not() -> re.Pattern[str]:
-    return re.compile(_NOT, re.IGNORECASE)
+def _denied() -> re.Pattern[str]:
+    return re.compile(f"(?:{_DENIED_ZH})|(?:{_DENIED_EN})", re.IGNORECASE)
 
 
-@cache
-def _about() -> re.Pattern[str]:
-    return re.compile(_ABOUT_THE_INTERVIEW, re.IGNORECASE)
+def _affirms(clause: str) -> bool:
+    """Some credit word of `clause` (in one script) is said, not denied."""
+    return any(
+        not _denied().search(clause[max(0, m.start() - 24) : m.start()])
+        for m in _credit().finditer(clause)
+    )
 
 
 def says_unanswered(sentence: str) -> bool:
-    """The sentence says something was not answered (or not known): never a claim."""
-    return bool(_not().search(sentence))
+    """The sentence says something was not answered, not known, or answered poorly."""
+    return _says_unanswered(sentence)
+
+
+def crediting(sentence: str) -> str:
+    """The part of `sentence` that credits the candidate (its crediting clauses, folded
+    to one script), or "" when it credits no one."""
+    found = sentence_clauses(sentence)
+    credited = [i for i, c in enumerate(found) if c.crediting and _affirms(c.text)]
+    if not credited:
+        return ""
+    # the credit goes to what comes before it and with it; after it, only to a clause
+    # that goes on with it (`讲得最清楚的，是All-Reduce`), not to a new statement
+    # (`沟通不错，All-Reduce是这次的重点`)
+    end = credited[-1]
+    while end + 1 < len(found) and found[end + 1].crediting and continues(found[end + 1]):
+        end += 1
+    return "，".join(c.text for c in found[: end + 1] if c.crediting)
 
 
 def credits(sentence: str) -> bool:
     """The sentence credits the candidate with an answer, a view or a skill."""
-    text = sentence.strip()
-    if says_unanswered(text) or _about().search(text):
-        return False
-    return bool(_credit().search(text))
+    return bool(crediting(sentence))

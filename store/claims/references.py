@@ -1,5 +1,6 @@
 """The questions a sentence names outright: `问题2`, `第二题`, `Q2`, `Question 2`,
-`问题5至问题10`, `问题2和3`, `问题2、3`, `Q5-Q10`."""
+`问题5至问题10`, `问题2和3`, `问题2、3`, `Q5-Q10`, and in English words: `the second
+question`, `question two`, `question #2`."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ _AND = r"\s*(?:和|与|及|、|,|，|/|and|&)\s*"
 @cache
 def _pattern() -> re.Pattern[str]:
     one = (
-        rf"(?:问题|第\s*(?=(?:{_N})\s*(?:题|个问题|问))|(?<![A-Za-z])Q(?:uestions?)?\.?\s*"
-        rf"|(?<![A-Za-z])questions?\s+)"
+        rf"(?:问题|题目|第\s*(?=(?:{_N})\s*(?:题|个问题|问))|(?<![A-Za-z])Q(?:uestions?)?\.?\s*#?"
+        rf"|(?<![A-Za-z])questions?\s+#?)"
     )
     tail = r"(?:题|个问题|问)?"
     more = rf"(?:(?:{_SPAN}|{_AND})(?:{one})?(?:{_N}){tail})*"
@@ -25,6 +26,31 @@ def _pattern() -> re.Pattern[str]:
 
 
 _NUMBER = re.compile(rf"{_N}")
+
+_CARDINALS: tuple[str, ...] = ("one", "two", "three", "four", "five")
+_CARDINALS += ("six", "seven", "eight", "nine", "ten")
+_ORDINALS: tuple[str, ...] = ("first", "second", "third", "fourth", "fifth")
+_ORDINALS += ("sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+@cache
+def _english() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """`question two` and `the second question`."""
+    return (
+        re.compile(rf"\b(questions?|q)\s+({'|'.join(_CARDINALS)})\b", re.IGNORECASE),
+        re.compile(rf"\b({'|'.join(_ORDINALS)})\s+question\b", re.IGNORECASE),
+    )
+
+
+def _in_digits(sentence: str) -> str:
+    """`sentence` with English number words of a question as digits (`question 2`)."""
+    cardinal, ordinal = _english()
+    text = cardinal.sub(
+        lambda m: f"{m.group(1)} {_CARDINALS.index(m.group(2).lower()) + 1}", sentence
+    )
+    return ordinal.sub(lambda m: f"question {_ORDINALS.index(m.group(1).lower()) + 1}", text)
+
+
 _JOIN = re.compile(rf"(?:{_N})({_SPAN}|{_AND})", re.IGNORECASE)
 
 
@@ -32,7 +58,7 @@ def references(sentence: str) -> list[int]:
     """The question numbers `sentence` names, ranges spread (`问题5至问题10`: 5…10), in
     order, each once."""
     found: list[int] = []
-    for m in _pattern().finditer(sentence):
+    for m in _pattern().finditer(_in_digits(sentence)):
         text = m.group(0)
         numbers = [parse_question_number(n.group(0)) for n in _NUMBER.finditer(text)]
         joins = [j.group(1) for j in _JOIN.finditer(text)]
@@ -52,4 +78,4 @@ def references(sentence: str) -> list[int]:
 
 def naming(sentence: str) -> list[str]:
     """The references as written (`问题5至问题10`): the words that decided."""
-    return [m.group(0).strip() for m in _pattern().finditer(sentence)]
+    return [m.group(0).strip() for m in _pattern().finditer(_in_digits(sentence))]

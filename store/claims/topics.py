@@ -1,9 +1,15 @@
 """The specific words a sentence shares with a question (its text and its goal), each
 weighted by how rare it is among the transcript's questions: a word most questions
-share (`模型`, `经验`, `TensorFlow` in a TensorFlow interview) decides nothing.
+share (`模型`, `经验`, `TensorFlow` in a TensorFlow interview) decides nothing. Two
+words side by side in both (`高级 分布式`, `TensorFlow 服务`) weigh again, as a phrase of
+that question.
 
-Words are jieba's (rjieba, the segmenter search uses), casefolded; interview boilerplate
-(`请`, `如何`, `考察`, `被面试人`…) is no topic."""
+Words are jieba's (rjieba, the segmenter search uses), in one script (繁體 as 简体),
+casefolded, English terms as the Chinese a transcript writes (glossary.py); interview
+boilerplate (`请`, `如何`, `考察`, `被面试人`…) is no topic. A Latin word is specific
+when the question writes it as a name is written (`LazyBuilder`, `All-Reduce`, `XLA`,
+`gRPC`), or capitalised where both the question and the sentence write it so
+(`Kubernetes`): a plain word (`training`, `server`) never decides alone."""
 
 from __future__ import annotations
 
@@ -12,15 +18,25 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 from store.fulltext import segment
+from store.scripts import fold
+
+from .glossary import as_chinese
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[\w][\w+#.\-]*", re.UNICODE)
+# a Latin word written as a name: capitalised (not first in a sentence), inner capitals,
+# digits, joined by - + # . or in capitals
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+#.][A-Za-z0-9+#]+)*[+#]*")
+_NAME_LIKE = re.compile(r"^.+[A-Z]|[0-9]|[-+#.]|^[A-Z]{2,}$")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;。？！：；\n]|\d[.、)）])\s*$")
 
 # words every interview's questions and goals are made of: never a topic
 _BOILERPLATE_WORDS = """
-    请 您 你 你们 我们 他 她 被面试人 面试人 面试者 候选人 考察 了解 评估 考核 如何 怎样
+    请 您 你 你们 我们 他 她 被面试人 面试人 面试者 面试 面试官 候选人 考察 了解 评估 考核 如何 怎样
     怎么 什么 哪些 哪个 为什么 是否 一下 一个 一些 这个 这些 那些 其中 以及 或者 还是 进行
     使用 利用 通过 采用 作为 对于 关于 方面 过程 时候 情况 能力 理解 程度 认识 掌握 看法
     经验 实际 实践 具体 相关 主要 问题 回答 举例 例子 说明 介绍 描述 简述 简要 解释 谈谈
@@ -37,41 +53,101 @@ _BOILERPLATE_WORDS = """
 BOILERPLATE = frozenset(_BOILERPLATE_WORDS.split())
 
 
-def words(text: str) -> list[str]:
-    """The content words of `text`, casefolded, in order: Chinese words of two characters
-    or more, Latin words of two letters or more; no boilerplate."""
+# characters that say nothing on their own: they keep the words beside them apart, and
+# are never part of a phrase
+_FUNCTION_CHARACTERS = frozenset(
+    "的了和与及或在是对把被也都就还又很并等中上下里这那其他她我你它们之为以于从到将让给由向"
+    "着过得地个些种次能会要该说讲做用有没不一而且则但所如若即已曾再才只仅最更太挺较颇非各每"
+    "某此本何哪谁啥么吗呢吧啊呀哦嗯请您如"
+)
+
+
+def tokens(text: str) -> list[str]:
+    """`words`, with the single Chinese characters kept in their places (`图` of `图优化`,
+    `下` of `框架下设计`): what phrases are made of."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=1024)
+def _tokens(text: str) -> tuple[str, ...]:
+    """`tokens`, kept for the texts read again (a transcript's questions and answers are
+    read at every check of the candidate: each card, each list line, each reply)."""
     found: list[str] = []
-    for w in segment(unicodedata.normalize("NFKC", text).casefold()):
+    for w in segment(as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())):
         w = w.strip()
         if not w or w in BOILERPLATE or not _WORD.match(w):
             continue
-        if _CJK.search(w):
-            if len(w) >= 2:
-                found.append(w)
-        elif len(w) >= 2 and not w.isdigit():
+        if _CJK.search(w) or (len(w) >= 2 and not w.isdigit()):
             found.append(w)
-    return found
+    return tuple(found)
+
+
+def words(text: str) -> list[str]:
+    """The content words of `text`, in one script, casefolded, English terms in Chinese,
+    in order: Chinese words of two characters or more, Latin words of two letters or
+    more; no boilerplate."""
+    return [w for w in tokens(text) if len(w) >= 2]
+
+
+def pairs(ts: Sequence[str]) -> list[str]:
+    """Each two tokens side by side in `ts` (a text's `tokens`), as one key `a b`; none
+    with a character that says nothing on its own (`的`, `下`)."""
+    return [
+        f"{a} {b}"
+        for a, b in pairwise(ts)
+        if a != b and a not in _FUNCTION_CHARACTERS and b not in _FUNCTION_CHARACTERS
+    ]
+
+
+def name_like(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The Latin words `text` writes as names, as `words` has them: those written as
+    nothing but a name is (`LazyBuilder`, `All-Reduce`: `reduce`, `XLA`, `K8s`), and those
+    merely capitalised inside a sentence (`Kubernetes`, but also `Server`)."""
+    strong: set[str] = set()
+    titled: set[str] = set()
+    text = unicodedata.normalize("NFKC", text)
+    for m in _LATIN.finditer(text):
+        said = m.group(0)
+        latin = [w for w in words(said) if not _CJK.search(w)]
+        if _NAME_LIKE.search(said):
+            strong.update(latin)
+        elif said[0].isupper() and not _SENTENCE_START.search(text[: m.start()]):
+            titled.update(latin)
+    return frozenset(strong), frozenset(titled - strong)
 
 
 @dataclass(frozen=True)
 class Topics:
-    """Each question's words, and how rare each word is among the questions."""
+    """Each question's words and phrases, and how rare each is among the questions."""
 
     vocab: dict[int, frozenset[str]]
     df: dict[str, int]
     given: frozenset[str]  # the words of every answer given (the transcript's, follow-ups)
+    phrases: dict[int, frozenset[str]]  # each question's pairs of words side by side
+    names: dict[int, frozenset[str]]  # each question's Latin words written as names
+    titled: dict[int, frozenset[str]]  # each question's Latin words merely capitalised
 
     @property
     def count(self) -> int:
         return len(self.vocab)
 
     def weight(self, word: str) -> float:
-        """idf over the transcript's questions: ln((N + 1) / df), 0 for a word in more
-        than half of them."""
+        """idf over the transcript's questions: ln((N + 1) / df), 0 for a word (or a
+        phrase) in more than half of them."""
         df = self.df.get(word, 0)
         if df == 0 or df * 2 > max(2, self.count):
             return 0.0
         return math.log((self.count + 1) / df)
+
+    def shared_phrases(self, sentence_tokens: Sequence[str], number: int) -> list[str]:
+        """The phrases of question `number` the sentence says, token beside token, that
+        no answer given says."""
+        own = self.phrases.get(number, frozenset())
+        return [
+            p
+            for p in dict.fromkeys(pairs(sentence_tokens))
+            if p in own and p not in self.given and self.weight(p) > 0
+        ]
 
     def shared(self, sentence_words: Iterable[str], number: int) -> list[str]:
         """The specific words a sentence shares with question `number` that no answer
@@ -87,12 +163,19 @@ class Topics:
 
 def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics:
     """`questions`: (number, question and goal); `given`: the answers given."""
-    vocab = {n: frozenset(words(text)) for n, text in questions}
+    said = {n: tokens(text) for n, text in questions}
+    vocab = {n: frozenset(w for w in ts if len(w) >= 2) for n, ts in said.items()}
+    phrases = {n: frozenset(pairs(ts)) for n, ts in said.items()}
     df: dict[str, int] = {}
-    for ws in vocab.values():
-        for w in ws:
-            df[w] = df.get(w, 0) + 1
-    said: set[str] = set()
+    for keys in [*vocab.values(), *phrases.values()]:
+        for k in keys:
+            df[k] = df.get(k, 0) + 1
+    answered: set[str] = set()
     for answer in given:
-        said.update(words(answer))
-    return Topics(vocab, df, frozenset(said))
+        ts = tokens(answer)
+        answered.update(w for w in ts if len(w) >= 2)
+        answered.update(pairs(ts))
+    named = {n: name_like(text) for n, text in questions}
+    names = {n: strong for n, (strong, _) in named.items()}
+    titled = {n: capitalised for n, (_, capitalised) in named.items()}
+    return Topics(vocab, df, frozenset(answered), phrases, names, titled)

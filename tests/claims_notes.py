@@ -1,0 +1,1079 @@
+"""Reviewers' notes, labelled (issue 45): what people write in a verdict's thread about
+the seeds, in Chinese (简体 and 繁體) and English, each note with the unanswered
+questions it credits the candidate on, or none, and why. bench/claims.py prints the
+check's precision and recall on them; tests/test_claims.py holds the check to them.
+
+A note is a claim when it credits the candidate with an answer, a view, knowledge or a
+skill on the topic of a question the transcript left unanswered: by naming the question
+or by speaking of its topic, plainly or in a decision's reason, in any language. A note
+is no claim when it praises what was answered, when it is generic, when it criticises or
+says the question went unanswered, when it suggests what to ask next, asks a question,
+wishes, doubts, or reports what the candidate claims of himself, or when its only link
+to an open question is a word every question (or an answer given) also says.
+
+Each set is one seed (`seeds/<seed>_*.txt`) with `emptied` answers removed on top of its
+own; its notes are checked one at a time, as a thread reply is, and scored note by
+note: a (note, question) pair flagged is right when the note is labelled with that
+question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Noted:
+    text: str
+    questions: tuple[int, ...]  # the unanswered questions the note credits
+    reason: str
+
+
+@dataclass(frozen=True)
+class NoteSet:
+    seed: str
+    emptied: tuple[int, ...]
+    about: str  # the questions left open, for whoever reads the labels
+    notes: tuple[Noted, ...]
+
+
+def claim(text: str, *questions: int, why: str) -> Noted:
+    return Noted(text, questions, why)
+
+
+def fair(text: str, why: str) -> Noted:
+    return Noted(text, (), why)
+
+
+NOTE_SETS: list[NoteSet] = [
+    NoteSet(
+        "000",
+        (),
+        "Q2 (高级分布式编程模型: Replicated training, All-Reduce, 优缺点) and Q3 (分布式 "
+        "TensorFlow 服务, Client/Server 架构) unanswered; Q1 (低级分布式编程模型, 数据并行, "
+        "图间复制), Q4 (a training challenge), Q5 (applications) answered",
+        (
+            claim("高级分布式编程模型这一块他也很熟。", 2, why="credits Q2's topic plainly"),
+            claim("通过，Client/Server架构讲得非常好。", 3, why="a decision whose reason is Q3"),
+            claim(
+                "分布式TensorFlow服务的部署方式他讲得很清楚。",
+                3,
+                why="credits Q3 (分布式 TensorFlow 服务)",
+            ),
+            claim(
+                "He explained the trade-offs of All-Reduce versus replicated training very well.",
+                2,
+                why="English, on Q2's All-Reduce and its trade-offs",
+            ),
+            claim(
+                "All-Reduce 和 Replicated training 的区别他说得很透。",
+                2,
+                why="Q2's two models, credited",
+            ),
+            claim(
+                "他对Client/Server架构在实际项目里的应用有自己的见解。",
+                3,
+                why="a view on Q3's topic",
+            ),
+            claim("第二题他答得挺好的。", 2, why="names Q2, which is empty"),
+            claim("问题3回答得很完整。", 3, why="names Q3, which is empty"),
+            claim(
+                "Q2: solid answer, knew the pros and cons of All-Reduce.",
+                2,
+                why="names Q2 and credits it",
+            ),
+            claim(
+                "待定，All-Reduce他能说出优缺点，但项目经验偏少。",
+                2,
+                why="a hold whose reason credits Q2; the criticism is of something else",
+            ),
+            claim("高級分佈式編程模型這一塊他也很熟。", 2, why="繁體: credits Q2's topic"),
+            claim("Client/Server架構他講得非常清楚。", 3, why="繁體: credits Q3's topic"),
+            claim(
+                "他在分布式TensorFlow服务上有实战经验，讲了很多部署细节。",
+                3,
+                why="credits experience on Q3's topic",
+            ),
+            claim(
+                "Strong grasp of the client/server architecture behind distributed TensorFlow.",
+                3,
+                why="English, Q3's Client/Server architecture",
+            ),
+            claim(
+                "他讲了Replicated training怎么在多卡之间同步，思路清晰。",
+                2,
+                why="credits an answer on Q2's Replicated training",
+            ),
+            claim("问题2和问题3他都答得不错，逻辑清楚。", 2, 3, why="names Q2 and Q3, both empty"),
+            claim(
+                "他对All-Reduce的通信开销分析得很到位。",
+                2,
+                why="credits an analysis of Q2's All-Reduce",
+            ),
+            claim(
+                "建议录用：Client/Server架构的取舍讲得很透彻。",
+                3,
+                why="a recommendation whose reason credits Q3",
+            ),
+            claim(
+                "问题3他没回答，但All-Reduce的优缺点讲得很清楚。",
+                2,
+                why="says Q3 went unanswered, and the contrast credits Q2",
+            ),
+            claim(
+                "Great answer on All-Reduce, though he skipped the Client/Server question.",
+                2,
+                why="credits Q2; says Q3 was skipped (no claim on Q3)",
+            ),
+            claim(
+                "He walked us through how the client/server setup of distributed TensorFlow "
+                "works in production.",
+                3,
+                why="credits an account of Q3's topic",
+            ),
+            claim(
+                "Replicated training與All-Reduce的優缺點，他分析得相當到位。",
+                2,
+                why="繁體: credits Q2",
+            ),
+            claim("第三題答得不錯。", 3, why="繁體: names Q3"),
+            claim(
+                "Q3 was his best answer, very practical.",
+                3,
+                why="names Q3 and credits it",
+            ),
+            fair("下一轮可以追问他对All-Reduce的理解。", "a suggestion for the next round"),
+            fair(
+                "建议二面重点考察Client/Server架构的实际经验。",
+                "a suggestion for the second round",
+            ),
+            fair(
+                "Next round should probe his understanding of All-Reduce.",
+                "a suggestion for the next round",
+            ),
+            fair("问题2和问题3都是空的，没法据此判断。", "says both were empty"),
+            fair("不通过，缓存设计说不清。", "a rejection whose reason names no question here"),
+            fair(
+                "他对低级分布式编程模型理解很深，数据并行讲得很细。",
+                "Q1's topic, answered",
+            ),
+            fair("数据并行和图间复制这两块他讲得很扎实。", "Q1's topic, answered"),
+            fair("模型剪枝和量化的经验很实用。", "Q4's answer, given"),
+            fair("他举的推荐系统和情感分析的场景都很贴切。", "Q5's answer, given"),
+            fair(
+                "Client/Server架构那题他没有作答，建议下轮补问。",
+                "says Q3 went unanswered, and suggests asking",
+            ),
+            fair("All-Reduce 的优缺点他没讲，只说了参数服务器。", "says Q2 was not covered"),
+            fair(
+                "He mentioned training on dozens of machines, which was convincing.",
+                "`training` is Q2's word, but Q4's answer says it: supported",
+            ),
+            fair(
+                "His training pipeline work sounded solid.",
+                "a single plain word (`training`) that Q2 also says decides nothing",
+            ),
+            fair("Q2和Q3需要在二面确认。", "a plan for the second round"),
+            fair("他真的理解All-Reduce吗？", "a question, credits nothing"),
+            fair(
+                "如果他能讲清楚All-Reduce的优缺点，我会给通过。",
+                "a condition, not something he did",
+            ),
+            fair(
+                "他简历上写着熟悉Client/Server架构，但面试里这题是空的。",
+                "what his résumé claims, and that the answer is empty",
+            ),
+            fair("All-Reduce这块他理解得比较浅。", "criticism credits nothing"),
+            fair("沟通顺畅，表达有条理。", "generic"),
+            fair("总体偏弱，不建议进入下一轮。", "generic"),
+            fair("待定：问题3空着，等二面再看。", "a hold: Q3 empty, wait for the next round"),
+            fair("@U02ABC 你怎么看他Client/Server那题？", "a question to another reviewer"),
+            fair(
+                "问题2问的是Replicated training和All-Reduce的优缺点。",
+                "describes the question",
+            ),
+            fair("低級分佈式編程模型他很熟。", "繁體, Q1's topic: answered"),
+            fair(
+                "He knows data parallelism and between-graph replication well.",
+                "Q1's topic, answered",
+            ),
+            fair(
+                "Not sure he really understands client/server trade-offs; worth a follow-up.",
+                "a doubt and a suggestion",
+            ),
+            fair("We didn't get to Q2 or Q3 in the time we had.", "says they went unanswered"),
+            fair("通过。", "a decision alone"),
+            fair(
+                "不通过，All-Reduce和Client/Server架构两题都答不上来。",
+                "a rejection: both unanswered",
+            ),
+            fair(
+                "希望下一轮能听他讲讲分布式TensorFlow服务。",
+                "a wish for the next round",
+            ),
+            fair("下一輪請追問All-Reduce的優缺點。", "繁體: a suggestion"),
+            fair("他對Client/Server架構的理解還有待驗證。", "繁體: still to be verified"),
+            fair(
+                "Would like to hear how he'd design the client/server split next time.",
+                "a wish for next time",
+            ),
+            fair(
+                "Please ask about All-Reduce in the onsite.",
+                "a request for the onsite",
+            ),
+            fair(
+                "图像分类那个项目讲得很生动，batch size和learning rate的调参有章法。",
+                "Q4's answer, given",
+            ),
+            fair("All-Reduce那题是空白，可能是录音问题。", "says Q2 is blank"),
+            fair(
+                "Q2 and Q3 are blank in the transcript — did anyone ask them?",
+                "says they are blank, and asks",
+            ),
+            fair("表达能力不错，人也很踏实。", "generic praise"),
+            fair(
+                "他对分布式TensorFlow的大规模应用场景很有见地。",
+                "Q5's topic (应用场景), answered",
+            ),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 (利用 TensorFlow 进行分布式训练) unanswered; Q1 (构建模型), Q2 (特征工程), Q3 "
+        "(LazyBuilder), Q4 (StateManager), Q6 (EmbeddingColumn) answered",
+        (
+            claim(
+                "He explained distributed training with TensorFlow in real depth.",
+                5,
+                why="English, credits Q5",
+            ),
+            claim(
+                "分布式训练这块他很有经验，讲了参数服务器和Ring AllReduce。",
+                5,
+                why="credits Q5's distributed training",
+            ),
+            claim(
+                "他用 MirroredStrategy 做过多机多卡的分布式训练，讲得很细。",
+                5,
+                why="credits Q5",
+            ),
+            claim("分佈式訓練他講得很清楚。", 5, why="繁體: credits Q5"),
+            claim("Q5答得不错，思路清晰。", 5, why="names Q5, which is empty"),
+            claim(
+                "Strong on distributed training: data parallelism, parameter servers, the lot.",
+                5,
+                why="English, credits Q5",
+            ),
+            claim("通过，TensorFlow分布式训练的实践经验丰富。", 5, why="a decision's reason: Q5"),
+            claim(
+                "Solid answer on how he'd scale TensorFlow training across machines with "
+                "distributed strategies.",
+                5,
+                why="credits an answer on Q5's topic",
+            ),
+            fair("LazyBuilder 讲得很清楚。", "Q3's topic, answered"),
+            fair("EmbeddingColumn 的例子举得不错。", "Q6's topic, answered"),
+            fair(
+                "特征工程那题准确率从60%提到80%的例子很有说服力。",
+                "Q2's answer, given",
+            ),
+            fair("下一轮可以问问他怎么用TensorFlow做分布式训练。", "a suggestion"),
+            fair("Q5 was left blank; worth asking in the next round.", "says Q5 is blank"),
+            fair(
+                "He talked about mixed precision training and XLA convincingly.",
+                "Q1's answer (mixed precision training, XLA), given",
+            ),
+            fair("分布式训练那题是空的。", "says Q5 is empty"),
+            fair("他对 TensorFlow 很熟。", "TensorFlow is in most questions: no topic"),
+            fair("He has three years of video engineering experience.", "generic"),
+            fair("StateManager 的作用他说得挺明白。", "Q4's topic, answered"),
+            fair("建议二面重点考察分布式训练的实际经验。", "a suggestion"),
+            fair("分布式训练他是不是真做过？", "a question"),
+            fair(
+                "不通过。分布式训练那题完全没答，其他回答也偏空泛。",
+                "a rejection: Q5 not answered",
+            ),
+            fair("The LazyBuilder explanation was clear and practical.", "Q3, answered"),
+            fair("模型的可扩展性和泛化能力考虑得很全面。", "Q1's answer, given"),
+            fair(
+                "Training efficiency came up a lot; he clearly cares about it.",
+                "`training` and efficiency: Q1's answer says both",
+            ),
+            fair("分散式訓練這題沒有回答，建議下一輪再問。", "繁體: says Q5 went unanswered"),
+            fair("Ask him how he'd set up multi-worker training.", "a request to ask"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (3,),
+        "Q3 (LazyBuilder) and Q5 (分布式训练) unanswered",
+        (
+            claim("LazyBuilder 讲得很清楚。", 3, why="credits Q3, now empty"),
+            claim(
+                "He clearly understands how LazyBuilder avoids unnecessary computation.",
+                3,
+                why="English, credits Q3",
+            ),
+            claim(
+                "LazyBuilder 的惰性计算原理他理解得很透彻。",
+                3,
+                why="credits Q3",
+            ),
+            fair("LazyBuilder 那题没答，二面再问。", "says Q3 went unanswered"),
+            fair("EmbeddingColumn 的例子举得不错。", "Q6, answered"),
+            fair("Ask about LazyBuilder next time.", "a suggestion"),
+            fair("StateManager 讲得挺清楚的。", "Q4, answered"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (6,),
+        "Q5 (分布式训练) and Q6 (EmbeddingColumn) unanswered",
+        (
+            claim("EmbeddingColumn 的例子举得不错。", 6, why="credits Q6, now empty"),
+            claim(
+                "他对 EmbeddingColumn 怎么处理离散特征讲得很清楚。",
+                6,
+                why="credits Q6",
+            ),
+            claim(
+                "Nice explanation of EmbeddingColumn for sparse word features.",
+                6,
+                why="English, credits Q6",
+            ),
+            fair("EmbeddingColumn 那题空着，我没法判断。", "says Q6 is empty"),
+            fair("建议下一轮考察 EmbeddingColumn 的使用。", "a suggestion"),
+            fair("特征工程的例子讲得不错。", "Q2, answered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (),
+        "Q4 (使用 TensorFlow 框架设计和实现神经网络模型) unanswered, but every other answer "
+        "says it",
+        (
+            fair(
+                "他在TensorFlow框架下设计神经网络模型的能力很强。",
+                "Q4's topic, which Q1, Q3 and Q7's answers say",
+            ),
+            fair("数据流图那题讲得很细。", "Q1, answered"),
+            fair("问题4没回答，不过其他题已经覆盖了。", "says Q4 went unanswered"),
+            fair("He is a strong neural network designer overall.", "generic"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q4 and Q6 (损失函数和优化算法的选择) unanswered",
+        (
+            claim("损失函数和优化算法的选择他讲得很有条理。", 6, why="credits Q6"),
+            claim(
+                "He gave a thoughtful account of how he picks loss functions and optimization "
+                "algorithms.",
+                6,
+                why="English, credits Q6",
+            ),
+            claim("第六题回答得很扎实。", 6, why="names Q6"),
+            fair("损失函数那题没答。", "says Q6 went unanswered"),
+            fair("图操作和图优化都讲得不错。", "Q2 and Q3, answered"),
+            fair("建议下一轮问问损失函数怎么选。", "a suggestion"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (3,),
+        "Q3 (图优化在神经网络模型设计中的重要性) and Q4 unanswered",
+        (
+            claim("图优化的重要性他阐述得很透彻。", 3, why="credits Q3"),
+            claim("圖優化的重要性他闡述得很透徹。", 3, why="繁體: credits Q3"),
+            fair("图优化那题是空的，建议下一轮追问。", "says Q3 is empty"),
+            fair("分布式图操作的方案讲得很清楚。", "Q2, answered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (2,),
+        "Q2 (分布式环境下的图操作问题) and Q4 unanswered",
+        (
+            fair(
+                "分布式环境下的图操作问题他解决得很漂亮。",
+                "Q2's topic, but Q1's answer says 分布式环境下的图操作: supported",
+            ),
+            fair("图操作那题跳过了。", "says Q2 was skipped"),
+            fair("损失函数的选择讲得很有条理。", "Q6, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (),
+        "every question answered",
+        (
+            fair("他对Kubernetes单机原理讲得很清楚。", "Q5, answered"),
+            fair("He explained backpropagation clearly.", "Q1, answered"),
+            fair("弹性训练那题比喻太多，干货偏少。", "criticism of an answer given"),
+            fair("下一轮可以多问问推荐系统。", "a suggestion"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (5,),
+        "Q5 (Kubernetes 单机原理的难题) unanswered",
+        (
+            claim(
+                "他对Kubernetes单机模式和分布式模式的区别讲得很清楚。",
+                5,
+                why="credits Q5",
+            ),
+            claim("Kubernetes单机原理他很熟。", 5, why="credits Q5"),
+            claim("He knows Kubernetes internals well.", 5, why="English, credits Q5"),
+            fair("Kubernetes那题没有回答。", "says Q5 went unanswered"),
+            fair("Worth probing Kubernetes in the next round.", "a suggestion"),
+            fair("矩阵推导的挑战讲得很真实。", "Q3, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (9,),
+        "Q9 (推荐系统模型的发展趋势) unanswered",
+        (
+            claim(
+                "他对推荐系统的发展趋势把握得很准。",
+                9,
+                why="credits Q9",
+            ),
+            claim(
+                "Good take on where recommendation system models are heading.",
+                9,
+                why="English, credits Q9",
+            ),
+            fair("推荐系统那题没回答。", "says Q9 went unanswered"),
+            fair("推薦系統的發展趨勢建議下一輪再聊。", "繁體: a suggestion"),
+            fair("弹性训练的比喻很形象。", "Q7, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (2,),
+        "Q2 (最喜欢的深度学习框架, 理由) unanswered",
+        (
+            claim(
+                "他说明了为什么最喜欢TensorFlow，理由很充分。",
+                2,
+                why="credits Q2 (his favourite framework and why)",
+            ),
+            fair("框架偏好那题是空的。", "says Q2 is empty"),
+            fair("自定义算子扩展TensorFlow的经验很扎实。", "Q10, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (7,),
+        "Q7 (弹性训练技术) unanswered",
+        (
+            claim("弹性训练技术他理解得很深入。", 7, why="credits Q7"),
+            claim(
+                "He has real hands-on experience with elastic training.",
+                7,
+                why="English, credits Q7",
+            ),
+            fair(
+                "Elastic training wasn't covered; probe it next round.",
+                "says Q7 was not covered",
+            ),
+            fair("嵌入式训练的内存优化讲得不错。", "Q8, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (8,),
+        "Q8 (嵌入式训练的棘手问题) unanswered",
+        (
+            claim("嵌入式训练遇到的问题他处理得很好。", 8, why="credits Q8"),
+            fair("嵌入式训练这题需要二面确认。", "a plan for the second round"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (10,),
+        "Q10 (扩展 TensorFlow 功能) unanswered",
+        (
+            claim("自定义算子扩展TensorFlow这块他很有经验。", 10, why="credits Q10"),
+            claim("问题10答得很有创意。", 10, why="names Q10"),
+            fair("扩展TensorFlow功能那题没答。", "says Q10 went unanswered"),
+            fair("Kubernetes 的资源调度讲得很实在。", "Q5, answered"),
+        ),
+    ),
+    # a second batch, written after the check was first tuned: kept as it was written
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a second batch)",
+        (
+            claim(
+                "关于All-Reduce，他能把环形通信的过程讲明白。",
+                2,
+                why="credits an account of Q2's All-Reduce",
+            ),
+            claim(
+                "我觉得他Client/Server这块是真懂。",
+                3,
+                why="credits knowledge of Q3's Client/Server",
+            ),
+            claim(
+                "他把Replicated training的原理说得头头是道。",
+                2,
+                why="credits Q2's Replicated training",
+            ),
+            claim(
+                "All-Reduce的优势和局限他都点到了。",
+                2,
+                why="Q2's All-Reduce and its 优缺点 (said 优势和局限), credited",
+            ),
+            claim(
+                "TensorFlow的Client/Server部署他做过不少，细节丰富。",
+                3,
+                why="credits experience on Q3",
+            ),
+            claim(
+                "强烈推荐，高级分布式编程模型的理解远超同级。",
+                2,
+                why="a strong hire whose reason credits Q2",
+            ),
+            claim("He clearly knows All-Reduce inside out.", 2, why="English, credits Q2"),
+            claim(
+                "Impressive depth on the client/server model of distributed TensorFlow.",
+                3,
+                why="English, credits Q3",
+            ),
+            claim(
+                "Hire. His take on replicated training vs All-Reduce was spot on.",
+                2,
+                why="a hire, then a sentence crediting Q2",
+            ),
+            claim("Q2 answer was very thorough.", 2, why="names Q2, which is empty"),
+            claim("問題二回答得很好。", 2, why="繁體: names Q2"),
+            claim("他對All-Reduce的優缺點分析得很清楚。", 2, why="繁體: credits Q2"),
+            claim("第2题和第3题表现都很亮眼。", 2, 3, why="names Q2 and Q3, both empty"),
+            fair("All-Reduce这块没来得及问。", "says Q2 was not asked"),
+            fair("二面请重点问下Client/Server架构。", "a request for the second round"),
+            fair("他在All-Reduce上明显准备不足。", "criticism: credits nothing"),
+            fair(
+                "Client/Server架构相关的问题，他回答得很含糊。",
+                "criticism: a vague answer credits nothing",
+            ),
+            fair("I'd want to hear him on All-Reduce before deciding.", "a wish"),
+            fair("He seemed unfamiliar with All-Reduce.", "says he did not know it"),
+            fair("Can someone confirm whether Q3 was actually asked?", "a question"),
+            fair("问题2、问题3空着，是漏记了还是没答？", "says both are empty, and asks"),
+            fair("不通过：高级分布式编程模型一问三不知。", "a rejection: he knew nothing of Q2"),
+            fair(
+                "他说自己做过Client/Server架构的项目，但没有细讲。",
+                "what he says of himself, not what he showed",
+            ),
+            fair("数据并行讲得很好，图间复制也清楚。", "Q1, answered"),
+            fair("He handled the image classification challenge well.", "Q4, answered"),
+            fair("整体沟通很顺畅，态度积极。", "generic"),
+            fair("All-Reduce 和 Replicated training 下次再聊。", "a plan for next time"),
+            fair("推荐系统和NLP的应用场景举例充分。", "Q5, answered"),
+            fair(
+                "Overall I'm leaning hire, pending the distributed TensorFlow questions.",
+                "generic; nothing credited on the open questions",
+            ),
+            fair("他對低級分佈式編程的理解很紮實。", "繁體, Q1: answered"),
+            fair("Let's cover All-Reduce in the system design round.", "a plan"),
+            fair("Replicated training 这个概念他好像没听说过。", "says he had not heard of it"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a second batch)",
+        (
+            claim("分布式训练的经验很扎实，参数服务器和AllReduce都用过。", 5, why="credits Q5"),
+            claim(
+                "He has clearly run distributed training jobs at scale.",
+                5,
+                why="English, credits Q5",
+            ),
+            claim("Q5讲得非常清楚。", 5, why="names Q5, which is empty"),
+            claim("用TensorFlow做分布式训练，他讲得很有条理。", 5, why="credits Q5"),
+            claim("分佈式訓練的實戰經驗很豐富。", 5, why="繁體: credits Q5"),
+            fair("分布式训练这块需要下一轮再看看。", "a plan for the next round"),
+            fair("Q5 blank — no idea how he'd do distributed training.", "says Q5 is blank"),
+            fair("他对分布式训练的理解似乎停留在概念层面。", "criticism: credits nothing"),
+            fair("特征缩放和特征选择讲得挺实在。", "Q2's answer, given"),
+            fair("XLA和混合精度训练讲得很到位。", "Q1's answer, given"),
+            fair("LazyBuilder和StateManager都答得清楚。", "Q3 and Q4, answered"),
+            fair(
+                "He is good with TensorFlow in general.",
+                "TensorFlow is in most questions: no topic",
+            ),
+            fair("EmbeddingColumn answer was solid.", "Q6, answered"),
+            fair("建议下一轮请他讲讲分布式训练。", "a suggestion"),
+            fair("Did he mention distributed training anywhere?", "a question"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (4,),
+        "Q4 (Model/Layer 抽象) unanswered",
+        (
+            claim("Model/Layer抽象他理解得很到位，比喻也生动。", 4, why="credits Q4"),
+            claim(
+                "He explained the Model/Layer abstraction with a good example.",
+                4,
+                why="English, credits Q4",
+            ),
+            fair("Model/Layer抽象那题没答。", "says Q4 went unanswered"),
+            fair("前向后向传播的比喻很形象。", "Q1, answered"),
+            fair("Kubernetes 单机原理讲得不错。", "Q5, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (6,),
+        "Q6 (分布式训练项目中的角色和贡献) unanswered",
+        (
+            claim("他在分布式训练项目里的角色和贡献讲得很清楚。", 6, why="credits Q6"),
+            claim(
+                "He described his role in the distributed training project convincingly.",
+                6,
+                why="English, credits Q6",
+            ),
+            fair("分布式训练项目那题是空的，建议复试确认。", "says Q6 is empty"),
+            fair("弹性训练讲得一般。", "Q7, answered (and middling)"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q4 and Q6 unanswered (a second batch)",
+        (
+            claim("交叉熵损失函数怎么选，他讲得很清楚。", 6, why="credits Q6 (损失函数)"),
+            claim(
+                "Loss function and optimizer choices were well argued.",
+                6,
+                why="English, credits Q6",
+            ),
+            fair("损失函数和优化算法这题，下一轮再问。", "a plan for the next round"),
+            fair(
+                "He could not say why he'd pick one loss function over another.",
+                "says he could not",
+            ),
+        ),
+    ),
+    # a third batch, in the style of Slack threads, written after the second
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a third batch: Slack style)",
+        (
+            claim("+1，All-Reduce那段讲得挺扎实的", 2, why="agrees, and credits Q2"),
+            claim(
+                "Strong hire 👍 client/server 那块很有经验", 3, why="a decision with a reason on Q3"
+            ),
+            claim(
+                "- Q2：答得很好，Ring All-Reduce的带宽分析很清楚\n- Q4：一般",
+                2,
+                why="a bulleted note crediting Q2",
+            ),
+            claim("个人觉得他对 replicated training 的理解挺深的", 2, why="credits Q2"),
+            claim("他的All-Reduce讲解比我预期的好很多", 2, why="credits Q2"),
+            claim("分布式TF的server/client模式他说得门儿清", 3, why="credits Q3"),
+            claim(
+                "Hire - really liked his answer on All-Reduce.",
+                2,
+                why="a hire whose reason credits Q2",
+            ),
+            claim(
+                "He gave a crisp explanation of the client/server architecture.",
+                3,
+                why="credits Q3",
+            ),
+            claim("<@U0ABC> 我觉得Q3他答得挺好", 3, why="names Q3 to another reviewer"),
+            claim("All-Reduce 部分 impressive 👏", 2, why="credits Q2 in mixed languages"),
+            fair("同意楼上 👍", "agrees, says nothing of a question"),
+            fair("<@U0ABC> All-Reduce 那题你问了吗？", "a question to another reviewer"),
+            fair("Q2/Q3 没有记录，回头补一下", "says nothing was written; a plan"),
+            fair("All-Reduce 待二面验证", "to be verified in the second round"),
+            fair("Hold - need more signal on All-Reduce.", "a hold: more to learn"),
+            fair("No hire. Couldn't explain All-Reduce at all.", "a rejection: he could not"),
+            fair("他对Client/Server架构几乎没有概念", "criticism: he had no notion of it"),
+            fair("All-Reduce 他只知道名字，原理说不上来", "criticism: he could not say"),
+            fair("面试时间不够，Client/Server没问到", "says Q3 was not asked"),
+            fair("整体 OK，低级分布式编程那块讲得很细", "Q1, answered"),
+            fair("图像分类项目的挑战讲得很清楚 ✅", "Q4, answered"),
+            fair("TensorFlow 用得挺熟", "TensorFlow is in most questions: no topic"),
+            fair("I'll ask about replicated training on Thursday.", "a plan"),
+            fair("Anyone know why Q2 is blank?", "a question"),
+            fair(
+                "建议offer，但All-Reduce需要复试确认", "an offer proposed, and Q2 still to confirm"
+            ),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a third batch)",
+        (
+            claim("分布式训练那块他讲得特别好，多机多卡都搞过", 5, why="credits Q5"),
+            claim("Hire: great depth on distributed training.", 5, why="a hire whose reason is Q5"),
+            claim("Q5 很棒 👍", 5, why="names Q5"),
+            fair("Q5 没答，其余都OK", "says Q5 went unanswered"),
+            fair("分布式训练有待考察", "still to be examined"),
+            fair("他的训练效率优化思路不错", "Q1's answer (训练效率), given"),
+            fair("I wonder if he has ever done distributed training.", "a doubt"),
+            fair("StateManager 的例子举得好", "Q4, answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (5, 9),
+        "Q5 (Kubernetes) and Q9 (推荐系统趋势) unanswered",
+        (
+            claim("K8s单机原理他说得很清楚", 5, why="credits Q5 (K8s is Kubernetes)"),
+            claim("推荐系统的新方向他聊得很有见地，比如图神经网络和联邦学习", 9, why="credits Q9"),
+            claim("He had a good take on recommender system trends.", 9, why="credits Q9"),
+            fair("Kubernetes 的题建议下一轮问", "a suggestion"),
+            fair("推荐系统那题空白", "says Q9 is blank"),
+            fair("分布式训练项目中的角色讲得很清楚", "Q6, answered"),
+        ),
+    ),
+    # a fourth batch, on denials and plans said otherwise, written after the third
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a fourth batch)",
+        (
+            claim("讲All-Reduce的时候逻辑非常清晰。", 2, why="credits Q2"),
+            claim("对Client/Server架构的把握比较到位。", 3, why="credits Q3"),
+            claim("Client/Server架构是他的强项。", 3, why="credits Q3"),
+            claim("分布式TensorFlow服务这块没有短板。", 3, why="credits Q3: no weak spot"),
+            claim("Nailed the All-Reduce question.", 2, why="credits Q2"),
+            claim("All-Reduce: excellent.", 2, why="credits Q2"),
+            claim("Knows his stuff on client/server architecture.", 3, why="credits Q3"),
+            claim(
+                "He's clearly worked with All-Reduce in production.",
+                2,
+                why="credits experience on Q2",
+            ),
+            claim("Client/server architecture — very strong.", 3, why="credits Q3"),
+            claim(
+                "录用。理由：Replicated training和All-Reduce的对比讲得很透。",
+                2,
+                why="a hire, and a reason crediting Q2",
+            ),
+            claim("高級分佈式編程模型的優缺點，他講得頭頭是道。", 2, why="繁體: credits Q2"),
+            claim("他對分佈式TensorFlow服務的部署很有經驗。", 3, why="繁體: credits Q3"),
+            claim("第三个问题答得相当漂亮。", 3, why="names Q3"),
+            claim("Question 2 was handled really well.", 2, why="names Q2"),
+            fair("他对All-Reduce并不熟悉。", "says he is not familiar"),
+            fair("All-Reduce一窍不通。", "says he knows nothing of it"),
+            fair("Client/Server架构谈不上熟悉。", "says he is not really familiar"),
+            fair("没看出他懂All-Reduce。", "says it did not show"),
+            fair("缺少对Client/Server架构的理解。", "says he lacks it"),
+            fair("他把All-Reduce和参数服务器搞混了。", "says he mixed them up"),
+            fair("He had trouble with All-Reduce.", "says he struggled"),
+            fair("He mixed up All-Reduce and parameter servers.", "says he confused them"),
+            fair("Little depth on the client/server architecture.", "criticism"),
+            fair("Barely touched on All-Reduce.", "criticism: barely"),
+            fair("Needs a deeper look at All-Reduce.", "a plan"),
+            fair("TODO: ask about All-Reduce.", "a plan"),
+            fair("Open question: does he know All-Reduce?", "a question"),
+            fair("留给二面：Client/Server架构。", "left for the second round"),
+            fair("All-Reduce这块算不上强项。", "says it is not a strength"),
+            fair("只会背All-Reduce的定义，没有自己的理解。", "criticism"),
+            fair("他的数据并行方案讲得非常清楚，可以直接落地。", "Q1, answered"),
+            fair("卷积网络那个项目的挑战讲得很具体。", "Q4, answered"),
+            fair("The recommendation and NLP use cases he gave were convincing.", "Q5, answered"),
+            fair("团队协作意识不错。", "generic"),
+            fair("薪资期望偏高，需要HR跟进。", "logistics"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (3,),
+        "Q3 (图优化) and Q4 unanswered (a fourth batch)",
+        (
+            claim("他对图优化能降低计算量这一点讲得很透。", 3, why="credits Q3"),
+            claim(
+                "Graph optimization was a highlight of the interview.", 3, why="English, credits Q3"
+            ),
+            fair("图优化那道题下次再问。", "a plan"),
+            fair("He did not get to graph optimization.", "says it was not covered"),
+            fair("损失函数和优化算法的选择讲得很有条理。", "Q6, answered"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (2,),
+        "Q2 (特征工程) and Q5 unanswered",
+        (
+            claim("特征工程对模型性能的影响他举例很到位。", 2, why="credits Q2"),
+            fair(
+                "He showed a solid grasp of feature engineering.",
+                "feature engineering in general: Q3's answer (LazyBuilder for 特征工程) says it",
+            ),
+            fair("特征工程那题没记录。", "says nothing was written"),
+            fair("LazyBuilder 的原理讲得很清楚。", "Q3, answered"),
+        ),
+    ),
+    # a fifth batch: Taiwan's words, mild praise and criticism, questions without a
+    # question mark, notes of two sentences; written after the fourth
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a fifth batch)",
+        (
+            claim(
+                "對分散式TensorFlow服務的部署很熟。", 3, why="繁體 (Taiwan's 分散式): credits Q3"
+            ),
+            claim(
+                "Client/Server架構在實際專案中的應用，他講得很有條理。", 3, why="繁體: credits Q3"
+            ),
+            claim("他对All-Reduce有一定了解，能说个大概。", 2, why="credits some knowledge of Q2"),
+            claim("All-Reduce基本答上来了。", 2, why="credits an answer on Q2"),
+            claim("Replicated training 还行吧，思路是对的。", 2, why="mild credit on Q2"),
+            claim("He did well on the All-Reduce trade-offs.", 2, why="credits Q2"),
+            claim(
+                "He was able to reason through the client/server split of distributed TensorFlow.",
+                3,
+                why="credits Q3",
+            ),
+            claim(
+                "沟通不错。All-Reduce的优缺点也讲得很清楚。",
+                2,
+                why="two sentences: the second credits Q2",
+            ),
+            claim("Solid overall. Q3 in particular was great.", 3, why="names Q3"),
+            fair("他到底懂不懂All-Reduce", "asks whether he knows it"),
+            fair("All-Reduce答得马马虎虎。", "mediocre: criticism"),
+            fair("Meh on All-Reduce.", "criticism"),
+            fair("All-Reduce 那题他会不会，二面确认一下。", "asks, and plans"),
+            fair("沟通不错。问题2和问题3都没有回答。", "generic, then says both went unanswered"),
+            fair("他說他做過分散式TensorFlow服務，但沒講細節。", "繁體: what he says of himself"),
+            fair("低級分散式程式設計模型講得很紮實。", "繁體 (Taiwan): Q1, answered"),
+            fair("Honestly not convinced he understands All-Reduce.", "doubt"),
+            fair("Q3 was skipped for time.", "says Q3 was skipped"),
+            fair("面试官没来得及问All-Reduce。", "says it was not asked"),
+            fair("All-Reduce/Client-Server 需要 follow up。", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a fifth batch)",
+        (
+            claim("分散式訓練他做過很多，講得很深入。", 5, why="繁體 (Taiwan): credits Q5"),
+            claim(
+                "He knows how to distribute TensorFlow training across GPUs.", 5, why="credits Q5"
+            ),
+            fair("分散式訓練那題空白。", "繁體: says Q5 is blank"),
+            fair("他的特徵工程經驗很紮實。", "繁體: Q2, answered"),
+            fair("会不会分布式训练还不知道。", "says it is not known"),
+        ),
+    ),
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered: what the position asks for, what someone meant to ask",
+        (
+            fair("这个岗位很需要All-Reduce的经验。", "what the position asks for"),
+            fair(
+                "We need someone who knows client/server architecture well.", "what the team needs"
+            ),
+            fair("本来想问All-Reduce，时间不够了。", "meant to ask: not asked"),
+            fair("I meant to ask about All-Reduce but ran out of time.", "not asked"),
+            claim("我问了All-Reduce，他讲得很清楚。", 2, why="asked, and credited"),
+            claim("他比上一个候选人更懂All-Reduce。", 2, why="credits Q2 by comparison"),
+            claim("The third question was his strongest.", 3, why="names Q3 in English words"),
+            claim("Question two: great answer.", 2, why="names Q2 in English words"),
+            fair(
+                "沟通不错，All-Reduce是这次的重点。",
+                "praise of his manner, then what the interview was about",
+            ),
+            fair(
+                "态度很好，All-Reduce那题我们换了个问法。",
+                "praise of his manner, then how Q2 was asked",
+            ),
+            claim(
+                "讲得最清楚的，是All-Reduce的优缺点。", 2, why="the credit goes on to Q2 (`是…`)"
+            ),
+            claim("整体很好，尤其是All-Reduce。", 2, why="the credit goes on to Q2 (`尤其是`)"),
+            claim(
+                "Very good overall, especially on All-Reduce.",
+                2,
+                why="the credit goes on to Q2 (`especially`)",
+            ),
+            fair(
+                "他的server端经验很丰富。",
+                "`server`, plainly written, is one plain word of Q3 (Client/Server): no topic",
+            ),
+            fair(
+                "&gt; 他对All-Reduce讲得很清楚\n我不同意，他只是背了概念。",
+                "quotes another reviewer's words (as Slack sends a quote), then disagrees",
+            ),
+        ),
+    ),
+    # a sixth batch: the credit before the topic, a topic stated without credit
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a sixth batch)",
+        (
+            claim("讲得最清楚的，是All-Reduce的优缺点。", 2, why="credit first, then Q2's topic"),
+            claim(
+                "他能讲清楚两点：All-Reduce的带宽开销和同步延迟。",
+                2,
+                why="credits two points of Q2",
+            ),
+            claim(
+                "说到Client/Server架构，他举了两个线上的例子，很有说服力。",
+                3,
+                why="credits Q3 with examples",
+            ),
+            claim("Client/Server这块，他的理解比大多数候选人都深。", 3, why="credits Q3"),
+            claim(
+                "He talked through All-Reduce vs. parameter servers with real nuance.",
+                2,
+                why="credits Q2",
+            ),
+            claim("On the client/server question he was excellent.", 3, why="credits Q3"),
+            claim("他对分布式TensorFlow服务的理解是我见过最扎实的。", 3, why="credits Q3"),
+            claim(
+                "倾向通过：All-Reduce、Client/Server都答得很好。",
+                2,
+                3,
+                why="a decision leaning hire; credits Q2 and Q3",
+            ),
+            fair(
+                "同意 <@U02> 的看法，All-Reduce 确实是短板。",
+                "agrees that Q2's topic is a weakness",
+            ),
+            fair("All-Reduce 是这次面试的重点。", "says what the interview was about"),
+            fair("Client/Server架构这题的记录好像不完整。", "says the record is incomplete"),
+            fair("这份记录里All-Reduce的部分被截断了。", "says the record was cut"),
+            fair("All-Reduce 这部分我下次来补充问。", "a plan"),
+            fair("All-Reduce 的问题交给 <@U03> 二面。", "a plan for the second round"),
+            fair("He never got to the client/server part.", "says it was not reached"),
+            fair("Client/server architecture: no signal.", "no signal: credits nothing"),
+            fair("All-Reduce？完全没印象他讲过。", "a question, and says no recollection"),
+            fair(
+                "低级分布式编程讲得好，高级的没问到。",
+                "credits Q1 (answered); says Q2 was not asked",
+            ),
+            fair("数据并行的同步策略讲得透彻，实践经验丰富。", "Q1, answered"),
+            fair("面试整体节奏很好，候选人准备充分。", "generic"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a sixth batch)",
+        (
+            claim("讲到分布式训练时，他对多机同步的坑如数家珍。", 5, why="credits Q5"),
+            claim("Distributed training: strong, clearly done it before.", 5, why="credits Q5"),
+            fair("分布式训练是我们团队的刚需。", "what the team needs"),
+            fair("Distributed training — didn't come up.", "says it did not come up"),
+            fair("分布式训练：无信息。", "no information"),
+        ),
+    ),
+    # a seventh batch: English notes on other questions, each a different glossary
+    # term; written after the sixth (two misses kept as they are)
+    NoteSet(
+        "003",
+        (1,),
+        "Q1 (前向后向传播) unanswered",
+        (
+            claim(
+                "He explained forward and backward propagation clearly.",
+                1,
+                why="credits Q1; the check misses it: Q10's answer names 前向传播和反向传播 in passing",
+            ),
+            claim(
+                "Good intuition for backpropagation.",
+                1,
+                why="credits Q1; missed for the same reason",
+            ),
+            fair("Backprop wasn't discussed.", "says Q1 was not discussed"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (3,),
+        "Q3 (矩阵推导的挑战) unanswered",
+        (
+            claim(
+                "He described how he overcame the challenges of matrix derivation.",
+                3,
+                why="credits Q3",
+            ),
+            claim("Solid on matrix calculus derivations.", 3, why="credits Q3"),
+            fair("Matrix derivation: skipped.", "says Q3 was skipped"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (8,),
+        "Q8 (嵌入式训练) unanswered",
+        (
+            claim(
+                "His answer on embedded training and memory limits was thoughtful.",
+                8,
+                why="credits Q8",
+            ),
+            fair("We should ask about embedded training next time.", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (10,),
+        "Q10 (扩展TensorFlow功能) unanswered",
+        (
+            claim(
+                "He has clearly extended TensorFlow with custom ops before.", 10, why="credits Q10"
+            ),
+            claim("Great answer on extending TensorFlow's functionality.", 10, why="credits Q10"),
+            fair("Extending TensorFlow: not covered.", "says Q10 was not covered"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (3,),
+        "Q3 (图优化) unanswered",
+        (
+            claim(
+                "He explained why graph optimization matters in neural network design.",
+                3,
+                why="credits Q3",
+            ),
+            fair("Graph optimization was left blank.", "says Q3 is blank"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q6 (损失函数, 优化算法) unanswered",
+        (
+            claim(
+                "He knows how to choose between cross-entropy and other loss functions.",
+                6,
+                why="credits Q6",
+            ),
+            fair("Loss functions — ask in round two.", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (1,),
+        "Q1 (构建模型时的考虑因素) and Q5 unanswered",
+        (
+            claim(
+                "He laid out the factors he considers when building a model very clearly.",
+                1,
+                why="credits Q1",
+            ),
+            fair("Model building considerations: blank.", "says Q1 is blank"),
+        ),
+    ),
+]

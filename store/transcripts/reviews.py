@@ -51,11 +51,11 @@ class ReplyMeaning:
     followup_answer: str | None = None
 
 
-_MENTION_RE = re.compile(r"^\s*(?:<[@!][^>]*>\s*)+")
+_mention_re = cache(lambda: re.compile(r"^\s*(?:<[@!][^>]*>\s*)+"))
 
 
 def _fold(text: str) -> str:
-    text = _MENTION_RE.sub("", unicodedata.normalize("NFKC", text)).lower()
+    text = _mention_re().sub("", unicodedata.normalize("NFKC", text)).lower()
     return re.sub(r"[\s\-_]+", " ", text)
 
 
@@ -72,7 +72,7 @@ def parse_decision(text: str) -> Decision | None:
 
 
 def parse_followup(text: str) -> tuple[int, str] | None:
-    reply = _MENTION_RE.sub("", text)
+    reply = _mention_re().sub("", text)
     m = _followup_re().match(fold(reply))
     if not m:
         return None

@@ -32,7 +32,8 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.pool import AsyncResult
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from .api import IndexTarget
@@ -67,25 +68,58 @@ def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
 
 
 PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
-_SLICE = 256
+_TASK = 32  # files a worker reads per task
+_AHEAD = 8  # tasks per worker handed out before the writer takes their files
+
+
+def _prepare_all(paths: list[str]) -> list[Prepared]:
+    """One worker's task: its files, read and parsed."""
+    return [prepare(path) for path in paths]
 
 
 def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
+    """Each file read and parsed, in order: in `workers` processes for a large run.
+
+    Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
+    workers finish the task in hand and exit; a worker that dies (killed, out of memory)
+    never leaves the run waiting for its files: those it did not hand back, and every file
+    after them, are read here instead."""
     if workers < 1 or len(paths) < PARALLEL_FROM:
         yield from map(prepare, paths)
         return
     # spawn: safe even from a process with threads (debrief serve's watcher)
-    context = multiprocessing.get_context("spawn")
-    in_flight: deque[AsyncResult[list[Prepared]]] = deque()
-    with context.Pool(workers) as pool:
-        # A few slices in flight: the workers stay busy, and memory stays flat however
-        # far they could run ahead of the database writer.
-        for start in range(0, len(paths), _SLICE):
-            in_flight.append(pool.map_async(prepare, paths[start : start + _SLICE], 16))
-            if len(in_flight) > 2:
-                yield from in_flight.popleft().get()
-        while in_flight:
-            yield from in_flight.popleft().get()
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    # A few tasks per worker in flight: the workers stay busy, and memory stays flat
+    # however far they could run ahead of the database writer.
+    waiting: deque[tuple[list[str], Future[list[Prepared]] | None]] = deque()
+    try:
+        for start in range(0, len(paths), _TASK):
+            part = paths[start : start + _TASK]
+            waiting.append((part, _handed_out(pool, part)))
+            if len(waiting) > _AHEAD * workers:
+                yield from _handed_back(*waiting.popleft())
+        while waiting:
+            yield from _handed_back(*waiting.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _handed_out(pool: ProcessPoolExecutor, part: list[str]) -> Future[list[Prepared]] | None:
+    """A task for the workers; None once one of them died (the pool takes no more)."""
+    try:
+        return pool.submit(_prepare_all, part)
+    except BrokenProcessPool:
+        return None
+
+
+def _handed_back(part: list[str], task: Future[list[Prepared]] | None) -> list[Prepared]:
+    """A task's files, read and parsed: here, when no worker is left to do it."""
+    if task is not None:
+        try:
+            return task.result()
+        except BrokenProcessPool:
+            pass
+    return _prepare_all(part)
 
 
 def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:

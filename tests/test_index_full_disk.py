@@ -1,12 +1,14 @@
 """A full disk never leaves `debrief index` waiting (issue 45): wherever the disk fills
-(in a save while the parse workers are busy, at the last commit)
+(as the database opens, in a save while the parse workers are busy, at the last commit)
 and whatever becomes of a parse worker, the run ends with the one line that says the
 disk is full, and a non-zero exit.
 
 Real processes: `python -m bot index` with its worker processes, the fault injected at
 start-up by tests/support/faults/sitecustomize.py (no root needed: SQLite's
 `max_page_count`, PostgreSQL's own `disk_full` error); the waiting is the point, so each
-run has a deadline, and what it started is killed when it passes."""
+run has a deadline, and what it started is killed when it passes. The disk filling as
+the database opens needs a real full disk (a small tmpfs): where this process may mount
+one."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +118,41 @@ def test_a_parse_worker_killed_leaves_nothing_waiting(folder: Path, tmp_path: Pa
         assert conn.execute("SELECT count(*) FROM candidates").fetchone()[0] == FILES
     finally:
         conn.close()
+
+
+def mount(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["mount", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture
+def nearly_full_disk(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """A 1 MB tmpfs with `request.param` KB left free, where this process may mount one
+    (root, no seccomp filter)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    done = mount("-t", "tmpfs", "-o", "size=1M", "tmpfs", str(disk))
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {(done.stderr or done.stdout).strip()}")
+    try:
+        with open(disk / "filler", "wb") as fh:
+            fh.write(b"\0" * (1024 - request.param) * 1024)
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@pytest.mark.parametrize(
+    "nearly_full_disk",
+    [
+        # SQLite says "disk I/O error" when its -shm file cannot grow
+        pytest.param(16, id="no_room_for_shared_memory"),
+        # SQLITE_FULL in a schema step, which SQLite rolled back itself: rolling back
+        # again ("cannot rollback - no transaction is active") must not hide it
+        pytest.param(200, id="full_in_a_schema_step"),
+    ],
+    indirect=True,
+)
+def test_a_disk_that_fills_as_the_database_opens_is_said_to_be_full(
+    folder: Path, nearly_full_disk: Path
+) -> None:
+    says_disk_full(index(folder, str(nearly_full_disk / "debrief.db"), {}))

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -69,7 +70,21 @@ def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
 
 PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
 _TASK = 32  # files a worker reads per task
-_AHEAD = 8  # tasks per worker handed out before the writer takes their files
+_AHEAD = 768  # files handed out before the writer takes them (two tasks a worker at least)
+
+
+def _ends_with_its_parent() -> None:
+    """In a worker, as it starts: it ends as soon as the process that started it ends,
+    however that ends (killed by the out-of-memory killer, say). A worker left behind
+    would hold the run's output open, and whoever reads it would wait for ever."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
+
+
+def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns once the parent is gone
+    os._exit(1)
 
 
 def _prepare_all(paths: list[str]) -> list[Prepared]:
@@ -83,12 +98,14 @@ def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
     Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
     workers finish the task in hand and exit; a worker that dies (killed, out of memory)
     never leaves the run waiting for its files: those it did not hand back, and every file
-    after them, are read here instead."""
+    after them, are read here instead; and should this process die, its workers end too."""
     if workers < 1 or len(paths) < PARALLEL_FROM:
         yield from map(prepare, paths)
         return
     # spawn: safe even from a process with threads (debrief serve's watcher)
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        workers, multiprocessing.get_context("spawn"), initializer=_ends_with_its_parent
+    )
     # A few tasks per worker in flight: the workers stay busy, and memory stays flat
     # however far they could run ahead of the database writer.
     waiting: deque[tuple[list[str], Future[list[Prepared]] | None]] = deque()
@@ -96,7 +113,7 @@ def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
         for start in range(0, len(paths), _TASK):
             part = paths[start : start + _TASK]
             waiting.append((part, _handed_out(pool, part)))
-            if len(waiting) > _AHEAD * workers:
+            if len(waiting) > max(2 * workers, _AHEAD // _TASK):
                 yield from _handed_back(*waiting.popleft())
         while waiting:
             yield from _handed_back(*waiting.popleft())

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).resolve().parent / "support" / "faults"
@@ -50,32 +51,42 @@ def folder(tmp_path: Path) -> Path:
     return folder
 
 
-def index(
-    folder: Path, db: str, fault: dict[str, Any], *more: str
-) -> subprocess.CompletedProcess[str]:
-    """`debrief index` in a process of its own, with `fault`; fails the test when it is
-    still running at the deadline (it and every process it started are then killed)."""
+def start(folder: Path, db: str, fault: dict[str, Any], *more: str) -> subprocess.Popen[str]:
+    """`debrief index` in a process of its own (and a session of its own, with the
+    workers it starts), with `fault`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEBRIEF_")}
     env |= {
         "PYTHONPATH": os.pathsep.join([str(FAULTS), str(ROOT)]),
         "DEBRIEF_TEST_FAULT": json.dumps(fault),
         "DEBRIEF_LOCALE": "zh",
     }
-    proc = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "bot", "index", str(folder), "--db", db, *more],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,  # its workers too: a group of its own, to end at the deadline
+        start_new_session=True,
     )
+
+
+def finish(proc: subprocess.Popen[str]) -> subprocess.CompletedProcess[str]:
+    """What the run said, once its output ends (the run, and every process that holds
+    its output, ended); fails the test when it has not by the deadline, and then ends
+    every process the run started."""
     try:
         out, err = proc.communicate(timeout=DEADLINE)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
-        pytest.fail(f"debrief index was still running after {DEADLINE} s ({fault})")
+        pytest.fail(f"debrief index, or a process it started, still ran after {DEADLINE} s")
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def index(
+    folder: Path, db: str, fault: dict[str, Any], *more: str
+) -> subprocess.CompletedProcess[str]:
+    return finish(start(folder, db, fault, *more))
 
 
 def says_disk_full(done: subprocess.CompletedProcess[str]) -> None:
@@ -118,6 +129,17 @@ def test_a_parse_worker_killed_leaves_nothing_waiting(folder: Path, tmp_path: Pa
         assert conn.execute("SELECT count(*) FROM candidates").fetchone()[0] == FILES
     finally:
         conn.close()
+
+
+def test_the_run_killed_leaves_no_worker_behind(folder: Path, tmp_path: Path) -> None:
+    """The run killed (the out-of-memory killer takes the largest process): its workers end
+    with it; none lives on holding its output open, which whoever reads it would wait on."""
+    started = tmp_path / "started"
+    fault = {"workers": 2, "slow_worker": 0.05, "started": str(started)}
+    proc = start(folder, str(tmp_path / "debrief.db"), fault)
+    wait_until("a worker reading files", started.exists, timeout=DEADLINE)
+    proc.kill()  # the run alone, not its workers
+    assert finish(proc).returncode == -signal.SIGKILL
 
 
 def mount(*args: str) -> subprocess.CompletedProcess[str]:

@@ -5,6 +5,7 @@ PYTHONPATH of that process alone, so it and its worker processes load this at st
 - `workers`: parse in that many worker processes, however few the files and cores;
 - `slow_worker`: a worker takes that many seconds over each file (it is busy when the
   disk fills);
+- `started`: a worker creates this file as it reads its first file;
 - `kill_worker_at`: the worker that reads the file of that name is killed (SIGKILL, as
   the kernel's out-of-memory killer does);
 - `full_after`: once that many files are saved the database's disk is full: SQLite may
@@ -18,6 +19,7 @@ import json
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 FAULT: dict[str, Any] = json.loads(os.environ.get("DEBRIEF_TEST_FAULT") or "{}")
@@ -37,6 +39,8 @@ def _install() -> None:
     @functools.wraps(real_prepare)
     def prepare(path: str) -> Any:
         if multiprocessing.parent_process() is not None:  # in a worker
+            if "started" in FAULT:
+                Path(FAULT["started"]).touch()
             if os.path.basename(path) == FAULT.get("kill_worker_at"):
                 os.kill(os.getpid(), signal.SIGKILL)
             time.sleep(FAULT.get("slow_worker", 0))

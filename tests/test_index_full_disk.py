@@ -1,7 +1,8 @@
 """A full disk never leaves `debrief index` waiting (issue 45): wherever the disk fills
 (as the database opens, in a save while the parse workers are busy, at the last commit)
-and whatever becomes of a parse worker, the run ends with the one line that says the
-disk is full, and a non-zero exit.
+the run ends with the one line that says the disk is full, and exit 1; a parse worker
+killed costs no file and leaves nothing waiting; and the run killed leaves no worker
+behind.
 
 Real processes: `python -m bot index` with its worker processes, the fault injected at
 start-up by tests/support/faults/sitecustomize.py (no root needed: SQLite's

@@ -32,9 +32,10 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from pathlib import Path
 
 from .api import IndexTarget
@@ -92,7 +93,7 @@ def _prepare_all(paths: list[str]) -> list[Prepared]:
     return [prepare(path) for path in paths]
 
 
-def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
+def _prepared(paths: list[str], workers: int) -> Generator[Prepared, None, None]:
     """Each file read and parsed, in order: in `workers` processes for a large run.
 
     Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
@@ -307,33 +308,36 @@ def index_paths(
 
     # Files are read and parsed outside any transaction; what was parsed is then written
     # in short transactions, so an index run never holds the write lock while it reads.
-    for chunk in _chunks(_prepared([f.path for f in todo], workers), min(batch_seconds, 0.5)):
-        before = _Mark(result, ids, done)
-        try:
-            with store.batch(batch_seconds) as tick:
-                for item in chunk:
-                    write(item)
-                    tick()
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-        except UnstorableError:
-            # A commit refused the batch (on PostgreSQL the frequency rows are written at
-            # the commit): all of it since the last commit was rolled back. The chunk is
-            # written again a file per transaction, so only what cannot be stored fails;
-            # what an earlier commit of the chunk kept is saved again, the same.
-            before.restore(result, ids)
-            for item in chunk:
-                mark = _Mark(result, ids)
-                try:
-                    with store.batch(batch_seconds):
+    # A run that stops (a full disk) stops its workers then and there, not when the
+    # error is forgotten.
+    with closing(_prepared([f.path for f in todo], workers)) as parsed:
+        for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
+            before = _Mark(result, ids, done)
+            try:
+                with store.batch(batch_seconds) as tick:
+                    for item in chunk:
                         write(item)
-                except UnstorableError as exc:
-                    mark.restore(result, ids)
-                    result.failed.append(unstorable(item.shown, exc))
-            done = before.done + len(chunk)
-            if progress is not None:
-                progress(done, total)
+                        tick()
+                        done += 1
+                        if progress is not None:
+                            progress(done, total)
+            except UnstorableError:
+                # A commit refused the batch (on PostgreSQL the frequency rows are written at
+                # the commit): all of it since the last commit was rolled back. The chunk is
+                # written again a file per transaction, so only what cannot be stored fails;
+                # what an earlier commit of the chunk kept is saved again, the same.
+                before.restore(result, ids)
+                for item in chunk:
+                    mark = _Mark(result, ids)
+                    try:
+                        with store.batch(batch_seconds):
+                            write(item)
+                    except UnstorableError as exc:
+                        mark.restore(result, ids)
+                        result.failed.append(unstorable(item.shown, exc))
+                done = before.done + len(chunk)
+                if progress is not None:
+                    progress(done, total)
     for root in roots:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():

@@ -29,10 +29,13 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from multiprocessing.pool import AsyncResult
+from collections.abc import Callable, Generator, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing
 from pathlib import Path
 
 from .api import IndexTarget
@@ -67,25 +70,74 @@ def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
 
 
 PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
-_SLICE = 256
+_TASK = 32  # files a worker reads per task
+_AHEAD = 768  # files handed out before the writer takes them (two tasks a worker at least)
 
 
-def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
+def _ends_with_its_parent() -> None:
+    """In a worker, as it starts: it ends as soon as the process that started it ends,
+    however that ends (killed by the out-of-memory killer, say). A worker left behind
+    would hold the run's output open, and whoever reads it would wait for ever."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
+
+
+def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
+    parent.join()  # returns once the parent is gone
+    os._exit(1)
+
+
+def _prepare_all(paths: list[str]) -> list[Prepared]:
+    """One worker's task: its files, read and parsed."""
+    return [prepare(path) for path in paths]
+
+
+def _prepared(paths: list[str], workers: int) -> Generator[Prepared, None, None]:
+    """Each file read and parsed, in order: in `workers` processes for a large run.
+
+    Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
+    workers finish the task in hand and exit; a worker that dies (killed, out of memory)
+    never leaves the run waiting for its files: those it did not hand back, and every file
+    after them, are read here instead; and should this process die, its workers end too."""
     if workers < 1 or len(paths) < PARALLEL_FROM:
         yield from map(prepare, paths)
         return
     # spawn: safe even from a process with threads (debrief serve's watcher)
-    context = multiprocessing.get_context("spawn")
-    in_flight: deque[AsyncResult[list[Prepared]]] = deque()
-    with context.Pool(workers) as pool:
-        # A few slices in flight: the workers stay busy, and memory stays flat however
-        # far they could run ahead of the database writer.
-        for start in range(0, len(paths), _SLICE):
-            in_flight.append(pool.map_async(prepare, paths[start : start + _SLICE], 16))
-            if len(in_flight) > 2:
-                yield from in_flight.popleft().get()
-        while in_flight:
-            yield from in_flight.popleft().get()
+    pool = ProcessPoolExecutor(
+        workers, multiprocessing.get_context("spawn"), initializer=_ends_with_its_parent
+    )
+    # A few tasks per worker in flight: the workers stay busy, and memory stays flat
+    # however far they could run ahead of the database writer.
+    waiting: deque[tuple[list[str], Future[list[Prepared]] | None]] = deque()
+    try:
+        for start in range(0, len(paths), _TASK):
+            part = paths[start : start + _TASK]
+            waiting.append((part, _handed_out(pool, part)))
+            if len(waiting) > max(2 * workers, _AHEAD // _TASK):
+                yield from _handed_back(*waiting.popleft())
+        while waiting:
+            yield from _handed_back(*waiting.popleft())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _handed_out(pool: ProcessPoolExecutor, part: list[str]) -> Future[list[Prepared]] | None:
+    """A task for the workers; None once one of them died (the pool takes no more)."""
+    try:
+        return pool.submit(_prepare_all, part)
+    except BrokenProcessPool:
+        return None
+
+
+def _handed_back(part: list[str], task: Future[list[Prepared]] | None) -> list[Prepared]:
+    """A task's files, read and parsed: here, when no worker is left to do it."""
+    if task is not None:
+        try:
+            return task.result()
+        except BrokenProcessPool:
+            pass
+    return _prepare_all(part)
 
 
 def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:
@@ -256,33 +308,36 @@ def index_paths(
 
     # Files are read and parsed outside any transaction; what was parsed is then written
     # in short transactions, so an index run never holds the write lock while it reads.
-    for chunk in _chunks(_prepared([f.path for f in todo], workers), min(batch_seconds, 0.5)):
-        before = _Mark(result, ids, done)
-        try:
-            with store.batch(batch_seconds) as tick:
-                for item in chunk:
-                    write(item)
-                    tick()
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-        except UnstorableError:
-            # A commit refused the batch (on PostgreSQL the frequency rows are written at
-            # the commit): all of it since the last commit was rolled back. The chunk is
-            # written again a file per transaction, so only what cannot be stored fails;
-            # what an earlier commit of the chunk kept is saved again, the same.
-            before.restore(result, ids)
-            for item in chunk:
-                mark = _Mark(result, ids)
-                try:
-                    with store.batch(batch_seconds):
+    # A run that stops (a full disk) stops its workers then and there, not when the
+    # error is forgotten.
+    with closing(_prepared([f.path for f in todo], workers)) as parsed:
+        for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
+            before = _Mark(result, ids, done)
+            try:
+                with store.batch(batch_seconds) as tick:
+                    for item in chunk:
                         write(item)
-                except UnstorableError as exc:
-                    mark.restore(result, ids)
-                    result.failed.append(unstorable(item.shown, exc))
-            done = before.done + len(chunk)
-            if progress is not None:
-                progress(done, total)
+                        tick()
+                        done += 1
+                        if progress is not None:
+                            progress(done, total)
+            except UnstorableError:
+                # A commit refused the batch (on PostgreSQL the frequency rows are written at
+                # the commit): all of it since the last commit was rolled back. The chunk is
+                # written again a file per transaction, so only what cannot be stored fails;
+                # what an earlier commit of the chunk kept is saved again, the same.
+                before.restore(result, ids)
+                for item in chunk:
+                    mark = _Mark(result, ids)
+                    try:
+                        with store.batch(batch_seconds):
+                            write(item)
+                    except UnstorableError as exc:
+                        mark.restore(result, ids)
+                        result.failed.append(unstorable(item.shown, exc))
+                done = before.done + len(chunk)
+                if progress is not None:
+                    progress(done, total)
     for root in roots:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():

@@ -13,6 +13,7 @@ SQLite's errors become the store's (`said`): a full disk, a lock waited for too 
 from __future__ import annotations
 
 import errno
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -41,11 +42,15 @@ BUSY_TIMEOUT_MS = 15_000
 WAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 SQLITE_FULL = 13
+_SQLITE_IOERR = 10
 _SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+ROOM_NEEDED = 1024 * 1024  # free bytes below which SQLite's I/O error is a full disk
 
 
-def is_disk_full(exc: BaseException) -> bool:
-    """SQLITE_FULL from SQLite, or ENOSPC from the operating system."""
+def is_disk_full(exc: BaseException, path: str | None = None) -> bool:
+    """SQLITE_FULL from SQLite, or ENOSPC from the operating system; or, for the
+    database at `path`, an I/O error while its disk has (almost) no room left: SQLite
+    says "disk I/O error", not "full", when growing its shared memory (-shm) fails."""
     if isinstance(exc, DiskFullError):
         return True
     if isinstance(exc, OSError):
@@ -53,14 +58,29 @@ def is_disk_full(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", None)
         if code is not None:
-            return bool(code & 0xFF == SQLITE_FULL)
-        return "database or disk is full" in str(exc)
+            full = code & 0xFF == SQLITE_FULL
+            io_error = code & 0xFF == _SQLITE_IOERR
+        else:
+            full = "database or disk is full" in str(exc)
+            io_error = "disk I/O error" in str(exc)
+        return full or (io_error and path is not None and no_room(path))
     return False
+
+
+def no_room(path: str) -> bool:
+    """The disk that holds the database at `path` has (almost) nothing left free."""
+    if path == ":memory:":
+        return False
+    try:
+        disk = os.statvfs(Path(path).resolve().parent)
+    except OSError:
+        return False
+    return disk.f_bavail * disk.f_frsize < ROOM_NEEDED
 
 
 def said(exc: sqlite3.Error, path: str) -> StoreError:
     """The store's error for one of SQLite's."""
-    if is_disk_full(exc):
+    if is_disk_full(exc, path):
         return DiskFullError(path)
     if isinstance(exc, sqlite3.IntegrityError | sqlite3.DataError):
         return UnstorableError(exc)  # the data itself: a constraint, a value too big
@@ -125,7 +145,7 @@ class Connection(Base):
             migrate(self.db)
         except (sqlite3.DatabaseError, NewerSchemaError, OSError) as exc:
             self.close()
-            if is_disk_full(exc):
+            if is_disk_full(exc, self.path):
                 raise DiskFullError(self.path) from exc
             if isinstance(exc, OSError):
                 raise
@@ -177,7 +197,7 @@ class Connection(Base):
     def _store_error(self, exc: Exception) -> StoreError | None:
         if isinstance(exc, sqlite3.Error):
             return said(exc, self.path)
-        return DiskFullError(self.path) if is_disk_full(exc) else None  # ENOSPC
+        return DiskFullError(self.path) if is_disk_full(exc, self.path) else None  # ENOSPC
 
     @contextmanager
     def tx(self) -> Iterator[Tx]:
@@ -212,7 +232,7 @@ class Connection(Base):
                 result = fn(Tx(db.conn, ENGINE))
             except BaseException as exc:
                 _rollback(db)
-                if not is_disk_full(exc):
+                if not is_disk_full(exc, self.path):
                     self._replay(batch)
                     batch.restart(db)
                 raise
@@ -246,7 +266,7 @@ class Connection(Base):
             db.execute("COMMIT")  # a deferred constraint is checked here
         except BaseException as exc:
             _rollback(db)
-            if not is_disk_full(exc):
+            if not is_disk_full(exc, self.path):
                 self._replay(batch)
             batch.pending, batch.fulltext = [], {}
             raise

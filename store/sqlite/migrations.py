@@ -62,6 +62,9 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
                 applied.append(name)
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            # SQLite rolls back by itself after some errors (a full disk): rolling back
+            # again would fail, and hide why
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
             raise
     return applied

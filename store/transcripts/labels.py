@@ -133,8 +133,11 @@ def alternatives(kind: HeaderKind) -> str:
 
 
 # Markdown around a label is layout: `## 问题1`, `> 岗位：`, `- 回答：`, `- **岗位：**`.
-_PREFIX = rf"^{WS}*(?:[#>*\-•]+(?:{WS}+[#>*\-•]+){{0,3}}{WS}*|[【\[]{WS}*)?"
-_CLOSE = rf"{WS}*[*】\]]*"
+# (Possessive runs of white space, `*+`, and spaces taken by `_CLOSE` only before a closing
+# mark: a line of `岗位` and thousands of spaces fails at once, it does not try every split
+# of the spaces between two runs.)
+_PREFIX = rf"^{WS}*+(?:[#>*\-•]++(?:{WS}++[#>*\-•]++){{0,3}}{WS}*+|[【\[]{WS}*+)?"
+_CLOSE = rf"(?:{WS}*+[*】\]]++)?"
 
 
 @cache
@@ -144,7 +147,9 @@ def _field_alternatives() -> str:
 
 _field_re = cache(
     lambda: re.compile(
-        _PREFIX + _field_alternatives() + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+        _PREFIX
+        + _field_alternatives()
+        + rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
 )
@@ -195,7 +200,7 @@ _identity_res = cache(
         re.compile(
             _PREFIX
             + _identity_alternatives()
-            + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
+            + rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$",
             re.IGNORECASE,
         ),
         re.compile(
@@ -233,7 +238,9 @@ def identity_kind(m: re.Match[str]) -> IdentityKind:
 
 
 # A markdown table's rule line, `|---|:---:|`: layout, not text, around the header.
-table_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
+table_rule_re = cache(
+    lambda: re.compile(r"^\s*+\|?(?:\s*+:?-{3,}+:?\s*+\|)+\s*+(?::?-{3,}+:?\s*+)?$")
+)
 
 
 def match_field(line: str) -> re.Match[str] | None:
@@ -254,7 +261,7 @@ def _num() -> str:
     return rf"[0-9０-９]{{1,30}}|[{letters(CN_NUMERALS)}]{{1,30}}"
 
 
-_STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
+_STRONG_SEP = rf"{WS}*+(?:{COLON}|[、．]|\.(?![0-9]))"
 # a space is enough after 问题1 / 第一题, and a closing bracket or bold: `【问题1】什么是…`
 _LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$|(?<=[】\]])|(?<=\*\*))"
 question_re = cache(

@@ -18,7 +18,7 @@ from .labels import match_field, match_identity, question_re
 from .layout import heading
 from .tables import table_lines
 
-_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
+_rule_re = cache(lambda: re.compile(r"^\s*+\|?(?:\s*+:?-{3,}+:?\s*+\|)+\s*+(?::?-{3,}+:?\s*+)?$"))
 _heading_re = cache(lambda: re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$"))
 # `**粗体**`, `__粗体__`; never `2**10`, `__init__.py`
 _bold_re = cache(
@@ -50,9 +50,10 @@ def _cells(line: str) -> list[str]:
 
 
 def _inline(text: str) -> str:
-    before = None
-    while before != text:  # `**__x__**`
+    for _ in range(3):  # `**__x__**`; (a run of thousands of `*` is not thousands of passes)
         before, text = text, _bold_re().sub(lambda m: m.group("a") or m.group("b"), text)
+        if text == before:
+            break
     return text
 
 

@@ -117,7 +117,9 @@ class FolderWatcher:
         if gone:
             self._remove_gone(gone)
         if present:
-            self._report(index_paths(self.store, present, workers=default_workers()))
+            self._report(
+                index_paths(self.store, present, workers=default_workers(), within=self.folder)
+            )
 
     def _remove_gone(self, gone: list[str], store: Backend | None = None) -> None:
         store = store or self.store
@@ -301,7 +303,9 @@ class WorkspacesWatcher(FolderWatcher):
             if gone:
                 self._remove_gone(gone, view)
             if present:
-                self._report(index_paths(view, present, workers=default_workers()), f" of {key}")
+                mine = os.path.join(self.folder, key)
+                done = index_paths(view, present, workers=default_workers(), within=mine)
+                self._report(done, f" of {key}")
 
     def _tick(self) -> None:
         """A workspace installed (or uninstalled) since the last look: rescan."""

@@ -46,6 +46,7 @@ from .transcripts.files import (
     collect,
     display_path,
     failure,
+    link_refused,
     prepare,
     source_path,
     special_file,
@@ -212,11 +213,23 @@ def index_paths(
     progress: Progress | None = None,
     workers: int = 0,
     batch_seconds: float = 0.25,
+    within: str | None = None,
 ) -> IndexResult:
     """Index files and folders. `workers` > 0 parses in that many processes;
-    `batch_seconds` is how long a write transaction may last (see Store.batch)."""
-    files, roots, failed = collect(paths)
+    `batch_seconds` is how long a write transaction may last (see Store.batch).
+    A symbolic link is followed only to a file inside the folder it was found in (or
+    `within`, the folder the files named belong to: the watcher's): a link to a file
+    elsewhere, or to a folder, is skipped and said, and leaves the index."""
+    found_files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
+    files: list[Found] = []
+    for found in found_files:
+        why = link_refused(found.path, found.root or within)
+        if why is None:
+            files.append(found)
+        else:
+            result.skipped.append(SkippedFile(path=source_path(found.path), reason=why))
+    refused = [s.path for s in result.skipped]  # links not followed: out of the index
     state = store.file_state()
     forgotten = store.forgotten()
     seen = {source_path(f.path) for f in files}
@@ -283,11 +296,11 @@ def index_paths(
             done = before.done + len(chunk)
             if progress is not None:
                 progress(done, total)
-    for root in roots:
+    for root in [*roots, *refused]:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():
             if (
-                source.startswith(prefix)
+                (source.startswith(prefix) or source == root)
                 and source not in seen
                 and ids.owner.get(cid) == source  # not taken over by a moved file
                 and store.remove(cid)

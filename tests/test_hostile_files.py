@@ -8,10 +8,25 @@ space or punctuation: a line of a word and 16,000 or 32,000 spaces is read in a 
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
+import struct
 import subprocess
 import sys
+import zipfile
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
+from support.cli import debrief as run_debrief
+
+from bot.watcher import FolderWatcher
+from handlers.i18n import reason_text
+from store.factory import open_store
+from store.transcripts.errors import LINK_OUTSIDE, LINK_TO_FOLDER, READER_FAILED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,3 +104,289 @@ def test_long_runs_of_spaces_and_punctuation_are_read_in_a_moment() -> None:
     assert len(slowest) == len(CASES)
     slow = {case: took for case, took in slowest.items() if took > 2.0}
     assert not slow  # (each takes a few milliseconds; one that backtracks, minutes)
+
+
+# -- memory and time: each file read in a process of its own, measured ------------------
+
+_MEASURE = """
+import json, resource, sys, time
+from store.transcripts.files import prepare
+started = time.perf_counter()
+out = prepare(sys.argv[1])
+print(json.dumps({
+    "seconds": time.perf_counter() - started,
+    "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "indexed": out.transcript is not None,
+    "skipped": out.skipped,
+    "failed": out.failure.code if out.failure else None,
+}))
+"""
+
+
+def measured(path: Path) -> dict[str, Any]:
+    """Read `path` as an index run does, in a fresh process: how long, how much memory
+    at most (MB), and what came of it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,  # only turns a hang into a failure
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _deflated(pieces: Iterator[bytes]) -> tuple[bytes, int, int]:
+    """(the raw deflate stream, CRC-32, size) of what `pieces` give, built a piece at a
+    time (the test never holds the inflated bytes)."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    out, crc, size = [], 0, 0
+    for piece in pieces:
+        crc, size = zlib.crc32(piece, crc), size + len(piece)
+        out.append(squeeze.compress(piece))
+    out.append(squeeze.flush())
+    return b"".join(out), crc, size
+
+
+def lying_zip(entries: dict[str, bytes], big: str, pieces: Iterator[bytes], says: int) -> bytes:
+    """A zip of `entries` and the entry `big` deflated from `pieces`, whose headers say it
+    inflates to `says` bytes (a lie when `says` is less)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in entries.items():
+            zf.writestr(name, content)
+    data, crc, _size = _deflated(pieces)
+    head = out.getvalue()
+    # append `big` by hand: its local header, its data, and a central directory again
+    with zipfile.ZipFile(io.BytesIO(head)) as zf:
+        infos = zf.infolist()
+    body_end = min((i.header_offset for i in infos), default=0)
+    end = head.index(b"PK\x01\x02")  # where the central directory starts
+    body = head[body_end:end]
+    name = big.encode()
+    local = struct.pack(
+        "<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), says, len(name), 0
+    )
+    offset = len(body)
+    central = head[end : head.index(b"PK\x05\x06")]
+    central += struct.pack(
+        "<4s6H3L5H2L",
+        b"PK\x01\x02",
+        20,
+        20,
+        0,
+        8,
+        0,
+        0,
+        crc,
+        len(data),
+        says,
+        len(name),
+        0,
+        0,
+        0,
+        0,
+        0,
+        offset,
+    )
+    central += name
+    files = body + local + name + data
+    count = len(infos) + 1
+    eocd = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, len(central), len(files), 0)
+    return files + central + eocd
+
+
+def _spaces(total: int) -> Iterator[bytes]:
+    piece = b" " * (1 << 20)
+    for _ in range(total >> 20):
+        yield piece
+
+
+_DOCX_PARTS = {
+    "[Content_Types].xml": (
+        b'<?xml version="1.0" encoding="UTF-8"?>'
+        b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        b'<Default Extension="xml" ContentType="application/xml"/>'
+        b'<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+        b"</Types>"
+    ),
+    "_rels/.rels": (
+        b'<?xml version="1.0" encoding="UTF-8"?>'
+        b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
+        b"</Relationships>"
+    ),
+}
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def _empty_paragraphs(count: int) -> Iterator[bytes]:
+    yield f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{_W}"><w:body>'.encode()
+    piece = b"<w:p/>" * 100_000
+    for _ in range(count // 100_000):
+        yield piece
+    yield "<w:p><w:r><w:t>岗位：后端</w:t></w:r></w:p></w:body></w:document>".encode()
+
+
+def test_a_word_file_whose_zip_lies_about_its_sizes_is_refused_in_bounded_memory(
+    tmp_path: Path,
+) -> None:
+    # 600 MB of spaces in word/document.xml, said to be 1 KB
+    bomb = lying_zip(_DOCX_PARTS, "word/document.xml", _spaces(600 << 20), 1024)
+    assert len(bomb) < 2 << 20
+    path = tmp_path / "bomb.docx"
+    path.write_bytes(bomb)
+    out = measured(path)
+    assert out["mb"] < 300 and out["seconds"] < 5, out
+    assert not out["indexed"] and (out["failed"] or out["skipped"]), out
+
+
+def test_a_word_file_of_millions_of_empty_paragraphs_is_refused_fast(tmp_path: Path) -> None:
+    path = tmp_path / "paragraphs.docx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in _DOCX_PARTS.items():
+            zf.writestr(name, content)
+        with zf.open("word/document.xml", "w", force_zip64=True) as fh:
+            for piece in _empty_paragraphs(3_000_000):
+                fh.write(piece)
+    assert path.stat().st_size < 1 << 20
+    out = measured(path)
+    assert out["mb"] < 300 and out["seconds"] < 5, out
+    assert out["failed"] == "word_unzips_too_large", out
+
+
+def test_an_opendocument_file_whose_zip_lies_is_refused_in_bounded_memory(tmp_path: Path) -> None:
+    mimetype = {"mimetype": b"application/vnd.oasis.opendocument.text"}
+    bomb = lying_zip(mimetype, "content.xml", _spaces(600 << 20), 1024)
+    path = tmp_path / "bomb.odt"
+    path.write_bytes(bomb)
+    out = measured(path)
+    assert out["mb"] < 300 and out["seconds"] < 5, out
+    assert not out["indexed"], out
+
+
+# -- one bad file never stops the run ----------------------------------------------------
+
+SEEDS = ROOT / "seeds"
+
+
+def _odt(content: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        zf.writestr("content.xml", content)
+    return out.getvalue()
+
+
+_ODT_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+    ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+)
+# each broke its reader with a traceback, and the run with it
+BREAKERS: dict[str, bytes] = {
+    "undefined.html": '<html><head><meta charset="undefined"></head><body><p>岗位：SRE</p>'
+    "<p>问题1：为什么？</p><p>回答：因为</p></body></html>".encode(),
+    "punycode.html": b'<html><head><meta charset="punycode"></head><body><p>a-</p></body></html>',
+    "hours.srt": (
+        "1\n00:00:01,000 --> 00:00:02,000\n面试官：你好？\n\n"
+        "2\n11111111111111:00:05,000 --> 11111111111111:00:06,000\n候选人：你好\n"
+    ).encode(),
+    "spaces.odt": _odt(
+        f"<office:document-content {_ODT_NS}><office:body><office:text>"
+        '<text:p>岗位：SRE<text:s text:c="²"/></text:p><text:p>问题1：为什么？</text:p>'
+        "<text:p>回答：因为</text:p></office:text></office:body></office:document-content>"
+    ),
+}
+
+
+def _index(folder: Path, db: Path) -> tuple[int, dict[str, Any]]:
+    done = run_debrief("index", str(folder), "--db", str(db), "--json", cwd=ROOT)
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout)
+    return done.returncode, out
+
+
+@pytest.mark.parametrize("name", sorted(BREAKERS))
+def test_a_file_that_broke_its_reader_leaves_the_run_going(tmp_path: Path, name: str) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    db = tmp_path / "x.db"
+    code, first = _index(folder, db)
+    assert code == 0 and len(first["indexed"]) == 4
+    # then: one removed, one added, and the file that broke the reader beside them
+    (folder / "000_9e6b3ecb0732fcf3.txt").unlink()
+    (folder / "new.txt").write_text(
+        "岗位：SRE 从业年限：3年\n问题1：你好？\n回答：好\n点评：不错\n", "utf-8"
+    )
+    (folder / name).write_bytes(BREAKERS[name])
+    code, out = _index(folder, db)
+    assert out["removed"] == ["000_9e6b3ecb0732fcf3"]
+    assert "new" in out["indexed"]
+    said = [*out["skipped"], *out["failed"]]
+    assert Path(name).stem in out["indexed"] or [Path(s["path"]).name for s in said] == [name]
+    assert code == (1 if out["failed"] else 0)
+
+
+def test_whatever_a_reader_raises_skips_the_file_with_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from store.transcripts import files
+
+    real = files.parse_transcript
+
+    def breaking(data: bytes, name: str, source: str | None = None) -> Any:
+        if name == "odd.txt":
+            raise RecursionError("a library gave up")
+        return real(data, name, source)
+
+    monkeypatch.setattr(files, "parse_transcript", breaking)
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    (folder / "odd.txt").write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
+    code, out = _index(folder, tmp_path / "x.db")
+    assert code == 0 and len(out["indexed"]) == 4
+    assert out["skipped"] == [
+        {"path": str(folder / "odd.txt"), "reason": READER_FAILED},
+    ]
+    assert reason_text("zh", READER_FAILED).startswith("读不出这个文件")
+
+
+# -- symbolic links ------------------------------------------------------------------------
+
+
+def test_links_out_of_the_folder_and_to_folders_are_skipped_and_said(tmp_path: Path) -> None:
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("岗位：机密 从业年限：3年\n问题1：密码？\n回答：hunter2\n", "utf-8")
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    (folder / "leak.txt").symlink_to(secret)
+    (folder / "elsewhere").symlink_to(secret.parent, target_is_directory=True)
+    (folder / "same.txt").symlink_to(folder / "002_72ee0a76eea41e0e.txt")  # inside: read
+    db = tmp_path / "x.db"
+    code, out = _index(folder, db)
+    assert code == 0
+    assert sorted(out["indexed"]) == sorted([*(p.stem for p in SEEDS.iterdir()), "same"])
+    reasons = {Path(s["path"]).name: s["reason"] for s in out["skipped"]}
+    assert reasons == {"leak.txt": LINK_OUTSIDE, "elsewhere": LINK_TO_FOLDER}
+    found = run_debrief("search", "hunter2", "--db", str(db), cwd=ROOT)
+    assert "hunter2" not in found.stdout and "机密" not in found.stdout
+
+
+def test_the_watcher_never_follows_a_link_out_of_its_folder(tmp_path: Path) -> None:
+    secret = tmp_path / "outside.txt"
+    secret.write_text("岗位：机密 从业年限：3年\n问题1：密码？\n回答：hunter2\n", "utf-8")
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "leak.txt").symlink_to(secret)
+    store = open_store(str(tmp_path / "x.db"))
+    try:
+        watcher = FolderWatcher(store, str(folder))
+        watcher.index_changed([str(folder / "leak.txt")])
+        assert store.file_state() == {}
+    finally:
+        store.close()

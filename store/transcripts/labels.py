@@ -133,11 +133,10 @@ def alternatives(kind: HeaderKind) -> str:
 
 
 # Markdown around a label is layout: `## 问题1`, `> 岗位：`, `- 回答：`, `- **岗位：**`.
-# (Possessive runs of white space, `*+`, and spaces taken by `_CLOSE` only before a closing
-# mark: a line of `岗位` and thousands of spaces fails at once, it does not try every split
-# of the spaces between two runs.)
+# (Runs of spaces possessive, `*+`, and `_CLOSE`'s only before a mark: never backtracked.)
 _PREFIX = rf"^{WS}*+(?:[#>*\-•]++(?:{WS}++[#>*\-•]++){{0,3}}{WS}*+|[【\[]{WS}*+)?"
 _CLOSE = rf"(?:{WS}*+[*】\]]++)?"
+_TAIL = rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$"  # `：` and the value
 
 
 @cache
@@ -145,14 +144,7 @@ def _field_alternatives() -> str:
     return "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
 
 
-_field_re = cache(
-    lambda: re.compile(
-        _PREFIX
-        + _field_alternatives()
-        + rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$",
-        re.IGNORECASE,
-    )
-)
+_field_re = cache(lambda: re.compile(_PREFIX + _field_alternatives() + _TAIL, re.IGNORECASE))
 # Labels with no colon, where the layout itself marks them: in brackets (`【岗位】前端`,
 # `[点评] 通过`), in bold before the value (`**岗位** 前端`), or alone on their line as a
 # heading or a bare word (`## 点评`, `**简介**`, `回答`), the value on the next lines.
@@ -197,12 +189,7 @@ def _identity_alternatives() -> str:
 # `候选人` alone are as likely a title or the dialogue's speaker).
 _identity_res = cache(
     lambda: (
-        re.compile(
-            _PREFIX
-            + _identity_alternatives()
-            + rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$",
-            re.IGNORECASE,
-        ),
+        re.compile(_PREFIX + _identity_alternatives() + _TAIL, re.IGNORECASE),
         re.compile(
             rf"^{WS}*【{WS}*{_identity_alternatives()}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
         ),
@@ -274,7 +261,7 @@ question_re = cache(
         + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
         # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
         + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
-        + rf"|(?:{written('问题')}|question){_CLOSE}{WS}*{COLON}"
+        + rf"|(?:{written('问题')}|question){_CLOSE}{WS}*+{COLON}"
         + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
@@ -327,7 +314,7 @@ title_re = cache(
 summary_label_re = cache(
     lambda: re.compile(
         rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?(?:{alternatives('summary')})"
-        rf"{_CLOSE}{WS}*{COLON}{WS}*",
+        rf"{_CLOSE}{WS}*+{COLON}{WS}*+",
         re.I,
     )
 )

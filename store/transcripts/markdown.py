@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .labels import match_field, match_identity, question_re
+from .labels import match_field, match_identity, question_re, table_rule_re
 from .layout import heading
 from .tables import table_lines
 
-_rule_re = cache(lambda: re.compile(r"^\s*+\|?(?:\s*+:?-{3,}+:?\s*+\|)+\s*+(?::?-{3,}+:?\s*+)?$"))
+_rule_re = table_rule_re
 _heading_re = cache(lambda: re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$"))
 # `**粗体**`, `__粗体__`; never `2**10`, `__init__.py`
 _bold_re = cache(

@@ -76,6 +76,10 @@ WORD_TOO_MUCH_TEXT = reason(
 )
 PDF_TOO_MUCH_TEXT = reason("pdf_too_much_text", "too much text for a transcript in this PDF")
 DAMAGED_PDF = reason("damaged_pdf", "a damaged PDF: it could not be read")
+PDF_TOO_MANY_PAGES = reason("pdf_too_many_pages", "too many pages for a transcript in this PDF")
+PDF_UNPACKS_TOO_LARGE = reason(
+    "pdf_unpacks_too_large", "a PDF whose contents unpack too large for a transcript"
+)
 EMPTY = reason("empty", "empty file")
 BROKEN_UTF16 = reason("broken_utf16", "broken UTF-16 text")
 NUL_BYTE = reason("nul_byte", "binary file, not text (NUL byte)")

@@ -39,7 +39,7 @@ from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
-from .transcripts.errors import ParseError
+from .transcripts.errors import READ_TOO_LONG, ParseError
 from .transcripts.files import (
     Found,
     Prepared,
@@ -48,6 +48,7 @@ from .transcripts.files import (
     failure,
     link_refused,
     prepare,
+    prepare_bounded,
     source_path,
     special_file,
 )
@@ -71,7 +72,10 @@ PARALLEL_FROM = 400  # files to read before worker processes pay for their start
 _SLICE = 256
 
 
-def _prepared(paths: list[str], workers: int) -> Iterator[Prepared]:
+def _prepared(paths: list[str], workers: int, isolate: bool = False) -> Iterator[Prepared]:
+    if isolate:  # each in a process of its own, bounded in time and memory
+        yield from map(prepare_bounded, paths)
+        return
     if workers < 1 or len(paths) < PARALLEL_FROM:
         yield from map(prepare, paths)
         return
@@ -214,12 +218,18 @@ def index_paths(
     workers: int = 0,
     batch_seconds: float = 0.25,
     within: str | None = None,
+    stopped: dict[str, tuple[int, int]] | None = None,
 ) -> IndexResult:
     """Index files and folders. `workers` > 0 parses in that many processes;
     `batch_seconds` is how long a write transaction may last (see Store.batch).
     A symbolic link is followed only to a file inside the folder it was found in (or
     `within`, the folder the files named belong to: the watcher's): a link to a file
-    elsewhere, or to a folder, is skipped and said, and leaves the index."""
+    elsewhere, or to a folder, is skipped and said, and leaves the index.
+
+    With `stopped` (what `serve` reads: the watcher, uploads), each file is read in a
+    process of its own, bounded in time and memory (transcripts/bounded.py); one stopped
+    is kept in `stopped` (its path: its time and size) and not read again until it
+    changes, so a file built to take minutes is not read every few seconds for ever."""
     found_files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
     files: list[Found] = []
@@ -246,6 +256,8 @@ def index_paths(
             todo.append(found)  # prepare() says what is wrong with it
             continue
         reason = special_file(st.st_mode)
+        if stopped is not None and stopped.get(found.path) == (st.st_mtime_ns, st.st_size):
+            reason = READ_TOO_LONG  # stopped before, unchanged since: not read again
         if reason is not None:  # from stat: a FIFO is never opened
             result.skipped.append(SkippedFile(path=shown, reason=reason))
             done += 1
@@ -269,7 +281,15 @@ def index_paths(
 
     # Files are read and parsed outside any transaction; what was parsed is then written
     # in short transactions, so an index run never holds the write lock while it reads.
-    for chunk in _chunks(_prepared([f.path for f in todo], workers), min(batch_seconds, 0.5)):
+    isolate = stopped is not None
+    prepared = _prepared([f.path for f in todo], workers, isolate)
+    for chunk in _chunks(prepared, min(batch_seconds, 0.5)):
+        if stopped is not None:
+            stopped.update(
+                (item.path, (item.mtime_ns, item.size))
+                for item in chunk
+                if item.skipped == READ_TOO_LONG
+            )
         before = _Mark(result, ids, done)
         try:
             with store.batch(batch_seconds) as tick:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import struct
 import subprocess
 import sys
+import time
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator
@@ -26,7 +28,16 @@ from support.cli import debrief as run_debrief
 from bot.watcher import FolderWatcher
 from handlers.i18n import reason_text
 from store.factory import open_store
-from store.transcripts.errors import LINK_OUTSIDE, LINK_TO_FOLDER, READER_FAILED
+from store.indexer import index_paths
+from store.transcripts import files
+from store.transcripts.bounded import Stopped, run_bounded
+from store.transcripts.errors import (
+    LINK_OUTSIDE,
+    LINK_TO_FOLDER,
+    READER_FAILED,
+    NotATranscript,
+)
+from store.transcripts.parser import parse_transcript
 from store.transcripts.pdf import pdf_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -343,8 +354,6 @@ def test_a_file_that_broke_its_reader_leaves_the_run_going(tmp_path: Path, name:
 def test_whatever_a_reader_raises_skips_the_file_with_a_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from store.transcripts import files
-
     real = files.parse_transcript
 
     def breaking(data: bytes, name: str, source: str | None = None) -> Any:
@@ -470,3 +479,67 @@ def test_a_pdf_of_thousands_of_pages_is_refused_before_they_are_read(tmp_path: P
 def test_a_pdf_within_the_bounds_is_read() -> None:
     text = pdf_text(_pdf(2, b"BT /F1 12 Tf 10 800 Td (Position: SRE) Tj ET"), 10_000)
     assert text.count("Position: SRE") == 2
+
+
+# -- what serve reads: in a process of its own, stopped, and not read again -------------
+
+
+def test_a_reading_past_its_time_or_memory_is_stopped_and_the_caller_goes_on() -> None:
+    started = time.monotonic()
+    with pytest.raises(Stopped):
+        run_bounded(time.sleep, 30, seconds=1)
+    assert time.monotonic() - started < 10  # stopped, not waited for
+    with pytest.raises(Stopped):
+        run_bounded(bytearray, 4 << 30)  # four gigabytes: past its memory
+    with pytest.raises(NotATranscript) as said:  # what the reading raised, raised here
+        run_bounded(parse_transcript, b"hello", "x.txt")
+    assert said.value.code == "no_labels"
+    read = run_bounded(parse_transcript, (SEEDS / "000_9e6b3ecb0732fcf3.txt").read_bytes(), "a")
+    assert read.questions
+
+
+def test_the_watcher_reads_a_file_stopped_once_again_only_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    reads: list[str] = []
+    real = files.run_bounded
+
+    def counted(fn: Any, path: str, **kw: Any) -> Any:
+        reads.append(Path(path).name)
+        if Path(path).name == "slow.txt":
+            return real(time.sleep, 60, seconds=1)  # as a file that takes a minute would
+        return real(fn, path, **kw)
+
+    monkeypatch.setattr(files, "run_bounded", counted)
+    slow = folder / "slow.txt"
+    slow.write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
+    store = open_store(str(tmp_path / "x.db"))
+    try:
+        watcher = FolderWatcher(store, str(folder))
+        watcher.run_once()
+        assert reads.count("slow.txt") == 1 and len(reads) == 5
+        assert len(store.file_state()) == 4  # the others indexed
+        assert set(watcher.stopped) == {str(slow)}
+        for _ in range(3):  # the rescans every few seconds: it is not read again
+            watcher.run_once()
+        assert reads.count("slow.txt") == 1
+        slow.write_text("岗位：SRE\n问题1：为什么？\n回答：所以\n", "utf-8")
+        os.utime(slow, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+        watcher.run_once()  # changed: read once more
+        assert reads.count("slow.txt") == 2
+    finally:
+        store.close()
+
+
+def test_index_runs_of_serve_read_in_processes_of_their_own(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    store = open_store(str(tmp_path / "x.db"))
+    try:
+        stopped: dict[str, tuple[int, int]] = {}
+        result = index_paths(store, [folder], stopped=stopped)
+        assert len(result.indexed) == 4 and not stopped
+    finally:
+        store.close()

@@ -22,6 +22,7 @@ import pathspec
 
 from .. import fulltext
 from ..models import ParseFailure, Transcript
+from .bounded import Stopped, run_bounded
 from .errors import (
     BLOCK_DEVICE,
     CHARACTER_DEVICE,
@@ -32,6 +33,7 @@ from .errors import (
     LINK_TO_FOLDER,
     NO_SUCH_FILE,
     NOT_REGULAR,
+    READ_TOO_LONG,
     READER_FAILED,
     SOCKET,
     SYMLINK_LOOP,
@@ -256,6 +258,9 @@ def prepare(path: str) -> Prepared:
     except ParseError as exc:
         out.failure = failure(shown, exc)
         return out
+    except MemoryError:  # (in a bounded process: its cap reached)
+        out.skipped = READ_TOO_LONG
+        return out
     except Exception as exc:  # a reader or a library it uses broke on this file: skipped
         _broke(shown, exc)
         out.skipped = READER_FAILED
@@ -268,3 +273,19 @@ def prepare(path: str) -> Prepared:
         return out
     out.transcript = t
     return out
+
+
+def prepare_bounded(path: str) -> Prepared:
+    """`prepare` in a process of its own, bounded in time and memory (bounded.py): a file
+    that runs past them is skipped with that reason (READ_TOO_LONG)."""
+    try:
+        return run_bounded(prepare, path)
+    except Stopped:
+        logger.warning("reading %s was stopped: too long or too much memory", source_path(path))
+        out = Prepared(path, source_path(path), skipped=READ_TOO_LONG)
+        try:
+            st = os.stat(path)
+            out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
+        except OSError:
+            pass
+        return out

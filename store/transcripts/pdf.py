@@ -80,7 +80,6 @@ def pdf_text(data: bytes, limit: int) -> str:
 
     try:
         pdf = pdfplumber.open(io.BytesIO(data))
-        made: list[Any] = []
         try:
             size = 0
             out: list[str] = []
@@ -90,13 +89,13 @@ def pdf_text(data: bytes, limit: int) -> str:
                 if number > MAX_PAGES:
                     raise ParseError(PDF_TOO_MANY_PAGES)
                 page = Page(pdf, found, page_number=number, initial_doctop=doctop)
-                made.append(page)
                 doctop += float(page.height)
                 _lay_out(page)
                 size += len(page.chars)
                 if size > limit:
                     raise ParseError(PDF_TOO_MUCH_TEXT)
                 blocks, right = _page(page)
+                page.close()  # its layout let go: one page's at a time
                 for block in blocks:
                     if isinstance(block, list):  # a table's lines
                         out.extend(block)
@@ -105,7 +104,7 @@ def pdf_text(data: bytes, limit: int) -> str:
                         _add(out, last, block, right)
                         last = block
         finally:
-            pdf._pages = made  # (else closing it lays out every page it has, to close them)
+            pdf._pages = []  # (else closing it lays out every page it has, to close them)
             pdf.close()
     except ParseError:
         raise

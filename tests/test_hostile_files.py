@@ -94,6 +94,10 @@ CASES = [
     ("面试官：{run}", "，"),
     ("|{run}", "-"),
     ("张三{run}", "*"),
+    ("# 面试记录\n{run}", "**a "),  # bold that never closes: each opening read to the end
+    ("# 面试记录\n{run}", "__a "),
+    ("WEBVTT\n\n00:00.000 --> 00:01.000\n{run}", "<v "),  # voice tags that never close
+    ("WEBVTT\n\n00:00.000 --> 00:01.000\n{run}", "<b"),
     # srt's own pattern: cubic on a malformed time and digits, quadratic on spaces
     ("1\n00:00:01,000 --> 00:00:02,000\n面试官：你好？\n\n2\n00:0005,000 -{run}", "1"),
     ("1\n00:00:01,000 --> 00:00:02,000\n面试官：你好？\n\n2\n{run}00:00:05,000 -", " "),

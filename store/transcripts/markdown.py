@@ -23,8 +23,10 @@ _heading_re = cache(lambda: re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?
 # `**粗体**`, `__粗体__`; never `2**10`, `__init__.py`
 _bold_re = cache(
     lambda: re.compile(
-        r"(?<![A-Za-z0-9*_\\])(?:\*\*(?=\S)(?P<a>.+?)(?<=\S)\*\*(?![A-Za-z0-9*])"
-        r"|__(?=\S)(?P<b>.+?)(?<=\S)__(?![A-Za-z0-9_.]))"
+        # (the words never cross another `**`/`__`: each opening looks only as far as the
+        # next one, not to the end of the line, or a line of `**a ` is quadratic)
+        r"(?<![A-Za-z0-9*_\\])(?:\*\*(?=\S)(?P<a>(?:(?!\*\*).)+?)(?<=\S)\*\*(?![A-Za-z0-9*])"
+        r"|__(?=\S)(?P<b>(?:(?!__).)+?)(?<=\S)__(?![A-Za-z0-9_.]))"
     )
 )
 _bullet_re = cache(lambda: re.compile(r"^([ \t]*)[-*+•][ \t]+(?=\S)"))

@@ -102,8 +102,9 @@ _not_a_speaker = cache(
 _srt_start_re = cache(
     lambda: re.compile(r"^\s*+\d++[^\S\n]*+\n\s*+\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*+-->")
 )
-_voice_re = cache(lambda: re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>"))
-_tag_re = cache(lambda: re.compile(r"</?[a-zA-Z][^>]*>"))
+# (a tag ends before the next `<`: a cue of thousands of `<v ` is one pass, not one a tag)
+_voice_re = cache(lambda: re.compile(r"<v(?:\.[^ <>]*+)?\s++([^<>]+)>"))
+_tag_re = cache(lambda: re.compile(r"</?[a-zA-Z][^<>]*+>"))
 
 
 def clock(value: str | timedelta) -> str:

@@ -24,6 +24,11 @@ from typing import Any
 
 import pytest
 from support.cli import debrief as run_debrief
+from support.fake_slack import FakeSlack
+from support.serve import ServeProcess
+from support.signed import command_body, post_signed
+from support.waiting import wait_until
+from support.web_api import FakeFile
 
 from bot.watcher import FolderWatcher
 from handlers.i18n import reason_text
@@ -547,3 +552,54 @@ def test_index_runs_of_serve_read_in_processes_of_their_own(tmp_path: Path) -> N
         assert len(result.indexed) == 4 and not stopped
     finally:
         store.close()
+
+
+@pytest.mark.both_backends
+def test_serve_answers_at_once_while_a_hostile_upload_is_read_and_after_a_restart(
+    fake_slack: FakeSlack, db_target: str, tmp_path: Path
+) -> None:
+    """An upload that froze `serve` (its reading held the interpreter for minutes), left
+    claimed by a process that died: the restarted `serve` reads it without delaying a
+    health check or a command, answers it, and a second restart does not read it again."""
+    hostile = ("# 面试记录\n" + "**a " * 50_000).encode()
+    fake_slack.add_file(FakeFile("FH1", "hostile.md", hostile))
+    fake_slack.member_channels.add("C123")
+    store = open_store(db_target)
+    ts = "1800000003.000001"
+    store.claim_upload(f"C123:{ts}:FH1", "FH1", "C123", ts, "U123")
+    store.db.execute("UPDATE uploads SET at = ?", ["2026-01-01T00:00:00.000000+00:00"])
+    store.close()
+    env = {
+        "SLACK_BOT_TOKEN": "xoxb-test",
+        "SLACK_SIGNING_SECRET": "secret",
+        "SLACK_API_URL": fake_slack.base_url,
+        "DEBRIEF_DB": db_target,
+        "DEBRIEF_UPLOADS": str(tmp_path / "uploads"),
+    }
+    serve = ServeProcess(env)
+    try:
+        wait_until("serve is up", lambda: (serve.healthz() or (0, ""))[0] == 200, timeout=60)
+        for n in range(3):  # while the upload is read (and after): at once, each
+            started = time.monotonic()
+            assert (serve.healthz() or (0, ""))[0] == 200
+            body = command_body("帮助", response_url=fake_slack.response_url(f"help{n}"))
+            status, _headers, _body = post_signed(
+                serve.url + "/slack/events", body, "secret", timeout=5
+            )
+            assert status == 200 and time.monotonic() - started < 1.0
+        [answer] = fake_slack.wait_for("chat.postMessage", timeout=60)
+        assert answer.params["thread_ts"] == ts
+    finally:
+        assert serve.terminate() == 0
+    assert "Traceback" not in serve.log
+    again = ServeProcess(env)
+    try:
+        wait_until("serve is up", lambda: (again.healthz() or (0, ""))[0] == 200, timeout=60)
+        store = open_store(db_target)
+        try:
+            assert store.stale_uploads() == []  # answered: nothing left to resume
+        finally:
+            store.close()
+    finally:
+        again.terminate()
+    assert len(fake_slack.calls("chat.postMessage")) == 1

@@ -603,3 +603,22 @@ def test_serve_answers_at_once_while_a_hostile_upload_is_read_and_after_a_restar
     finally:
         again.terminate()
     assert len(fake_slack.calls("chat.postMessage")) == 1
+
+
+def test_the_watchers_rescan_goes_on_past_files_that_broke_their_readers(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    for name, data in BREAKERS.items():
+        (folder / name).write_bytes(data)
+    store = open_store(str(tmp_path / "x.db"))
+    try:
+        watcher = FolderWatcher(store, str(folder), mode="poll")
+        watcher.run_once()  # the rescan at start (and every poll): no traceback
+        assert {p.name for p in SEEDS.iterdir()} <= {
+            Path(source).name for source in store.file_state()
+        }
+        (folder / "000_9e6b3ecb0732fcf3.txt").unlink()
+        watcher.run_once()  # removals go on beside them
+        assert "000_9e6b3ecb0732fcf3" not in {cid for cid, *_ in store.file_state().values()}
+    finally:
+        store.close()

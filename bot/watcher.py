@@ -8,7 +8,9 @@ system, the inotify watch limit) or with DEBRIEF_WATCH=poll, the folder is polle
 instead: a stat of every file every `interval` seconds.
 
 Index runs write in their own short transactions on their own connection; WAL keeps
-lookups going meanwhile.
+lookups going meanwhile. Each file is read in a process of its own, bounded in time and
+memory (store/transcripts/bounded.py), never in the process that answers Slack; one
+whose reading was stopped is not read again until it changes.
 
 Installed in many workspaces (`WorkspacesWatcher`), each installed workspace's
 transcripts are in a folder named by its Slack key, `DEBRIEF_TRANSCRIPTS/T…/` (or `E…/`
@@ -29,7 +31,7 @@ from typing import Literal
 
 from store.errors import DiskFullError
 from store.factory import Backend
-from store.indexer import default_workers, index_paths
+from store.indexer import index_paths
 from store.models import IndexResult
 from store.spaces import SpaceStore
 from store.transcripts.files import display_path
@@ -68,6 +70,9 @@ class FolderWatcher:
         self.using: Literal["events", "poll", ""] = ""
         self.ready = threading.Event()  # set after the first full rescan
         self.pending: dict[str, float] = {}  # changed paths -> when they last changed
+        # files whose reading was stopped (too long, too much memory): path -> (mtime, size),
+        # not read again until they change (index_paths)
+        self.stopped: dict[str, tuple[int, int]] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="debrief-watcher", daemon=True)
 
@@ -89,7 +94,7 @@ class FolderWatcher:
     def run_once(self) -> None:
         """A full rescan: every file's size and time, new and changed files indexed,
         removed ones removed."""
-        self._report(index_paths(self.store, [self.folder], workers=default_workers()))
+        self._report(index_paths(self.store, [self.folder], stopped=self.stopped))
 
     def _report(self, result: IndexResult, where: str = "") -> None:
         self.runs += 1
@@ -117,7 +122,8 @@ class FolderWatcher:
         if gone:
             self._remove_gone(gone)
         if present:
-            self._report(index_paths(self.store, present, workers=default_workers()))
+            done = index_paths(self.store, present, within=self.folder, stopped=self.stopped)
+            self._report(done)
 
     def _remove_gone(self, gone: list[str], store: Backend | None = None) -> None:
         store = store or self.store
@@ -249,7 +255,7 @@ class WorkspacesWatcher(FolderWatcher):
                 continue
             if name in installed and os.path.isdir(path):
                 view = self.store.in_workspace(installed[name])
-                self._report(index_paths(view, [path], workers=default_workers()), f" of {name}")
+                self._report(index_paths(view, [path], stopped=self.stopped), f" of {name}")
             else:
                 skipped.add(name)
         self._say_skipped(skipped, fresh=True)
@@ -301,7 +307,9 @@ class WorkspacesWatcher(FolderWatcher):
             if gone:
                 self._remove_gone(gone, view)
             if present:
-                self._report(index_paths(view, present, workers=default_workers()), f" of {key}")
+                mine = os.path.join(self.folder, key)
+                done = index_paths(view, present, within=mine, stopped=self.stopped)
+                self._report(done, f" of {key}")
 
     def _tick(self) -> None:
         """A workspace installed (or uninstalled) since the last look: rescan."""

@@ -18,6 +18,9 @@ left (`resume_uploads`), `forget` erases the saved files (`erase_files`).
   `user_team` is not ours) is never downloaded.
 - Each shared file is claimed in the store (channel, ts, file id) before it is
   fetched: an event Slack delivers twice is indexed once.
+- The file is read in a process of its own, stopped past its time or memory
+  (store/transcripts/bounded.py): an upload built to take minutes delays nothing, and
+  is answered as stopped (and its claim finished: a restart does not read it again).
 - The answer: the candidate's summary card (posted, as a summary posted on purpose
   is), or "already indexed as X" for the same content, or the parse error with its
   line, or "not a transcript" with the reason. The audit says who uploaded what.
@@ -40,6 +43,7 @@ from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
 from store.private import private_dir
+from store.transcripts.bounded import run_bounded
 from store.transcripts.errors import NotATranscript, ParseError, Unreadable
 from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import content_hash, parse_transcript
@@ -151,13 +155,15 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     if any(h == digest for h, _source in store.forgotten().values()):
         return Outcome("forgotten", reply=notice(t(locale, "upload_forgotten")))
     try:
-        parse_transcript(data, name)  # the same parser as the folder: say what is wrong first
+        # the same parser as the folder, in a process of its own (bounded in time and
+        # memory: never in the process that answers Slack): say what is wrong first
+        run_bounded(parse_transcript, data, name)
     except ParseError as exc:
         return _parse_reply(exc, deps)
     folder = Path(deps.uploads or "uploads")
     path = _save(folder, name, str(info.get("id") or ""), data)
     try:
-        result = index_paths(store, [path])
+        result = index_paths(store, [path], stopped={})
     except BaseException:
         path.unlink(missing_ok=True)  # nothing was indexed from it: not kept
         raise

@@ -42,14 +42,16 @@ from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
-from .transcripts.errors import ParseError
+from .transcripts.errors import READ_TOO_LONG, ParseError
 from .transcripts.files import (
     Found,
     Prepared,
     collect,
     display_path,
     failure,
+    link_refused,
     prepare,
+    prepare_bounded,
     source_path,
     special_file,
 )
@@ -93,13 +95,20 @@ def _prepare_all(paths: list[str]) -> list[Prepared]:
     return [prepare(path) for path in paths]
 
 
-def _prepared(paths: list[str], workers: int) -> Generator[Prepared, None, None]:
+def _prepared(
+    paths: list[str], workers: int, isolate: bool = False
+) -> Generator[Prepared, None, None]:
     """Each file read and parsed, in order: in `workers` processes for a large run.
 
     Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
     workers finish the task in hand and exit; a worker that dies (killed, out of memory)
     never leaves the run waiting for its files: those it did not hand back, and every file
-    after them, are read here instead; and should this process die, its workers end too."""
+    after them, are read here instead; and should this process die, its workers end too.
+    With `isolate` (what `serve` reads), each file is read in a process of its own,
+    bounded in time and memory (transcripts/bounded.py)."""
+    if isolate:
+        yield from map(prepare_bounded, paths)
+        return
     if workers < 1 or len(paths) < PARALLEL_FROM:
         yield from map(prepare, paths)
         return
@@ -264,11 +273,29 @@ def index_paths(
     progress: Progress | None = None,
     workers: int = 0,
     batch_seconds: float = 0.25,
+    within: str | None = None,
+    stopped: dict[str, tuple[int, int]] | None = None,
 ) -> IndexResult:
     """Index files and folders. `workers` > 0 parses in that many processes;
-    `batch_seconds` is how long a write transaction may last (see Store.batch)."""
-    files, roots, failed = collect(paths)
+    `batch_seconds` is how long a write transaction may last (see Store.batch).
+    A symbolic link is followed only to a file inside the folder it was found in (or
+    `within`, the folder the files named belong to: the watcher's): a link to a file
+    elsewhere, or to a folder, is skipped and said, and leaves the index.
+
+    With `stopped` (what `serve` reads: the watcher, uploads), each file is read in a
+    process of its own, bounded in time and memory (transcripts/bounded.py); one stopped
+    is kept in `stopped` (its path: its time and size) and not read again until it
+    changes, so a file built to take minutes is not read every few seconds for ever."""
+    found_files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
+    files: list[Found] = []
+    for found in found_files:
+        why = link_refused(found.path, found.root or within)
+        if why is None:
+            files.append(found)
+        else:
+            result.skipped.append(SkippedFile(path=source_path(found.path), reason=why))
+    refused = [s.path for s in result.skipped]  # links not followed: out of the index
     state = store.file_state()
     forgotten = store.forgotten()
     seen = {source_path(f.path) for f in files}
@@ -285,6 +312,8 @@ def index_paths(
             todo.append(found)  # prepare() says what is wrong with it
             continue
         reason = special_file(st.st_mode)
+        if stopped is not None and stopped.get(found.path) == (st.st_mtime_ns, st.st_size):
+            reason = READ_TOO_LONG  # stopped before, unchanged since: not read again
         if reason is not None:  # from stat: a FIFO is never opened
             result.skipped.append(SkippedFile(path=shown, reason=reason))
             done += 1
@@ -310,8 +339,15 @@ def index_paths(
     # in short transactions, so an index run never holds the write lock while it reads.
     # A run that stops (a full disk) stops its workers then and there, not when the
     # error is forgotten.
-    with closing(_prepared([f.path for f in todo], workers)) as parsed:
+    isolate = stopped is not None
+    with closing(_prepared([f.path for f in todo], workers, isolate)) as parsed:
         for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
+            if stopped is not None:
+                stopped.update(
+                    (item.path, (item.mtime_ns, item.size))
+                    for item in chunk
+                    if item.skipped == READ_TOO_LONG
+                )
             before = _Mark(result, ids, done)
             try:
                 with store.batch(batch_seconds) as tick:
@@ -338,11 +374,11 @@ def index_paths(
                 done = before.done + len(chunk)
                 if progress is not None:
                     progress(done, total)
-    for root in roots:
+    for root in [*roots, *refused]:
         prefix = source_path(root).rstrip(os.sep) + os.sep
         for source, (cid, *_rest) in state.items():
             if (
-                source.startswith(prefix)
+                (source.startswith(prefix) or source == root)
                 and source not in seen
                 and ids.owner.get(cid) == source  # not taken over by a moved file
                 and store.remove(cid)

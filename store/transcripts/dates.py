@@ -74,9 +74,9 @@ _WEEKDAYS = {
 }
 _weekday_re = cache(
     lambda: re.compile(
-        r"[(（]?\s*(?P<w>"
+        r"[(（]?\s*+(?P<w>"
         + "|".join(sorted(map(re.escape, _WEEKDAYS), key=len, reverse=True))
-        + r")\.?\s*[)）]?(?![a-z])"
+        + r")(?![a-z])\.?(?:\s*+[)）])?"
     )
 )
 _PERIOD = r"上午|早上|早晨|凌晨|中午|下午|晚上|傍晚|am|a\.m\.|pm|p\.m\."
@@ -89,7 +89,7 @@ _time_re = cache(
     )
 )
 # `14:00-15:00`, `14:00 至 15:00`: the interview's start is its time.
-_until_re = cache(lambda: re.compile(r"\s*(?:-|–|—|~|～|至|到|to)\s*"))
+_until_re = cache(lambda: re.compile(r"\s*+(?:-|–|—|~|～|至|到|to)\s*+"))
 _MORNING = ("上午", "早上", "早晨", "am", "a.m.")
 _EVENING = ("晚上", "傍晚")
 

@@ -76,6 +76,10 @@ WORD_TOO_MUCH_TEXT = reason(
 )
 PDF_TOO_MUCH_TEXT = reason("pdf_too_much_text", "too much text for a transcript in this PDF")
 DAMAGED_PDF = reason("damaged_pdf", "a damaged PDF: it could not be read")
+PDF_TOO_MANY_PAGES = reason("pdf_too_many_pages", "too many pages for a transcript in this PDF")
+PDF_UNPACKS_TOO_LARGE = reason(
+    "pdf_unpacks_too_large", "a PDF whose contents unpack too large for a transcript"
+)
 EMPTY = reason("empty", "empty file")
 BROKEN_UTF16 = reason("broken_utf16", "broken UTF-16 text")
 NUL_BYTE = reason("nul_byte", "binary file, not text (NUL byte)")
@@ -109,6 +113,11 @@ BLOCK_DEVICE = reason("block_device", "special file: a block device, not read")
 DIRECTORY = reason("directory", "a directory, not a file")
 NOT_REGULAR = reason("not_regular", "not a regular file, not read")
 IGNORE_TOO_LARGE = reason("ignore_too_large", "too large for an ignore file")
+LINK_OUTSIDE = reason("link_outside", "a link to a file outside the indexed folder, not read")
+LINK_TO_FOLDER = reason("link_to_folder", "a link to a folder, not followed")
+# what a reader could not get through (skipped, never failed: the run goes on)
+READER_FAILED = reason("reader_failed", "could not be read: its reader stopped on it")
+READ_TOO_LONG = reason("read_too_long", "stopped: reading it took too long or too much memory")
 
 
 # (the reasons that name values have codes of their own: "too_large", "question_number",

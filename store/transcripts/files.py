@@ -11,6 +11,7 @@ PDF, an old .doc, an encrypted file, a spreadsheet) is `skipped` with what to do
 from __future__ import annotations
 
 import errno
+import logging
 import os
 import stat
 from collections.abc import Iterable, Iterator
@@ -21,14 +22,19 @@ import pathspec
 
 from .. import fulltext
 from ..models import ParseFailure, Transcript
+from .bounded import Stopped, run_bounded
 from .errors import (
     BLOCK_DEVICE,
     CHARACTER_DEVICE,
     DIRECTORY,
     FIFO,
     IGNORE_TOO_LARGE,
+    LINK_OUTSIDE,
+    LINK_TO_FOLDER,
     NO_SUCH_FILE,
     NOT_REGULAR,
+    READ_TOO_LONG,
+    READER_FAILED,
     SOCKET,
     SYMLINK_LOOP,
     NotATranscript,
@@ -37,6 +43,8 @@ from .errors import (
 )
 from .formats import MAX_BYTES, byte_limit, too_large_error
 from .parser import content_hash, parse_transcript
+
+logger = logging.getLogger(__name__)
 
 IGNORE_FILE = ".debriefignore"
 _IGNORE_MAX_BYTES = 1024 * 1024
@@ -127,6 +135,24 @@ class _Ignores:
         return False
 
 
+def link_refused(path: str, within: str | None) -> str | None:
+    """Why a symbolic link is not followed: it leads to a folder (never walked into: said,
+    not ignored), or, `within` a folder, to a file outside it (never read: a link to
+    `/etc/passwd` in a transcripts folder). None for anything else."""
+    try:
+        if not os.path.islink(path):
+            return None
+        target = os.path.realpath(path)
+        if os.path.isdir(target):
+            return LINK_TO_FOLDER
+        if within is None:
+            return None  # a link named itself is followed: it was named
+        inside = os.path.realpath(within)
+        return None if os.path.commonpath([inside, target]) == inside else LINK_OUTSIDE
+    except (OSError, ValueError):  # (ValueError: paths on two drives)
+        return LINK_OUTSIDE
+
+
 def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
     def onerror(exc: OSError) -> None:
         failed.append(os_failure(exc.filename or root, exc))
@@ -139,6 +165,8 @@ def _walk(root: str, failed: list[ParseFailure]) -> Iterator[str]:
             for d in dirnames
             if not d.startswith(".") and not ignores.ignored(os.path.join(dirpath, d), True)
         )
+        for name in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+            yield os.path.join(dirpath, name)  # a link to a folder: reported (link_refused)
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
             if not name.startswith(".") and not ignores.ignored(path):
@@ -203,6 +231,12 @@ def _read(path: str) -> tuple[bytes, os.stat_result]:
         return fh.read(limit + 1), st
 
 
+def _broke(shown: str, exc: BaseException) -> None:
+    """One line for the log: which file, and what broke on it (no traceback: the file is
+    skipped and the run goes on)."""
+    logger.warning("the reader stopped on %s: %s: %.200s", shown, type(exc).__name__, exc)
+
+
 def prepare(path: str) -> Prepared:
     """Read, hash, parse and tokenize one file. Pure work, no database: it runs in
     worker processes during large index runs."""
@@ -224,6 +258,34 @@ def prepare(path: str) -> Prepared:
     except ParseError as exc:
         out.failure = failure(shown, exc)
         return out
+    except MemoryError:  # (in a bounded process: its cap reached)
+        out.skipped = READ_TOO_LONG
+        return out
+    except Exception as exc:  # a reader or a library it uses broke on this file: skipped
+        _broke(shown, exc)
+        out.skipped = READER_FAILED
+        return out
+    try:
+        out.text, out.bigrams = fulltext.indexed(t)
+    except Exception as exc:
+        _broke(shown, exc)
+        out.skipped = READER_FAILED
+        return out
     out.transcript = t
-    out.text, out.bigrams = fulltext.indexed(t)
     return out
+
+
+def prepare_bounded(path: str) -> Prepared:
+    """`prepare` in a process of its own, bounded in time and memory (bounded.py): a file
+    that runs past them is skipped with that reason (READ_TOO_LONG)."""
+    try:
+        return run_bounded(prepare, path)
+    except Stopped:
+        logger.warning("reading %s was stopped: too long or too much memory", source_path(path))
+        out = Prepared(path, source_path(path), skipped=READ_TOO_LONG)
+        try:
+            st = os.stat(path)
+            out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
+        except OSError:
+            pass
+        return out

@@ -25,6 +25,8 @@ import zipfile
 
 from .errors import (
     BROKEN_UTF16,
+    DAMAGED_ODT,
+    DAMAGED_WORD,
     DAMAGED_ZIP,
     DOCUMENT_TOO_MUCH_TEXT,
     DOCUMENT_UNZIPS_TOO_LARGE,
@@ -48,6 +50,7 @@ from .html import html_text, is_html
 from .markdown import markdown_text
 from .odt import odt_text
 from .pdf import pdf_text
+from .unzip import repacked, unzipped
 from .word import docx_text
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -58,7 +61,8 @@ MAX_DOCUMENT_BYTES = 20 * 1024 * 1024
 than their text (the text taken from them is still at most MAX_BYTES)."""
 MAX_UNPACKED = 64 * 1024 * 1024
 """A Word or OpenDocument file's parts, unzipped, at most: a few MB of zip can unpack
-to gigabytes."""
+to gigabytes. Counted on the bytes inflated, never on the sizes the zip declares
+(unzip.py)."""
 
 ZIP_MAGIC = b"PK\x03\x04"
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -147,15 +151,18 @@ def _zip_text(data: bytes) -> str:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             infos = zf.infolist()
             names = {info.filename for info in infos}
-            mimetype = zf.read("mimetype")[:100] if "mimetype" in names else b""
+            mimetype = b""
+            if "mimetype" in names:
+                with zf.open("mimetype") as fh:
+                    mimetype = fh.read(100)  # (never the whole entry: it may be a bomb)
     except Exception as exc:  # BadZipFile, NotImplementedError (an unknown version)…
         raise ParseError(DAMAGED_ZIP) from exc
+    encrypted = any(info.flag_bits & 0x1 for info in infos)
     if any(name.startswith("word/") for name in names):
-        if any(info.flag_bits & 0x1 for info in infos):
+        if encrypted:
             raise Unreadable(ENCRYPTED)
-        if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
-            raise ParseError(WORD_UNZIPS_TOO_LARGE)
-        text = docx_text(data)
+        entries = unzipped(data, MAX_UNPACKED, WORD_UNZIPS_TOO_LARGE, DAMAGED_WORD)
+        text = docx_text(repacked(entries))
         if len(text) > MAX_BYTES:
             raise ParseError(WORD_TOO_MUCH_TEXT)
         return text
@@ -164,16 +171,14 @@ def _zip_text(data: bytes) -> str:
     if any(name.startswith("ppt/") for name in names) or b"presentation" in mimetype:
         raise Unreadable(PRESENTATION)
     if b"opendocument.text" in mimetype:  # (and .ott, a template of one)
-        if any(info.flag_bits & 0x1 for info in infos):
+        if encrypted:
             raise Unreadable(ENCRYPTED)
-        if sum(info.file_size for info in infos) > MAX_UNPACKED or len(infos) > 10_000:
-            raise ParseError(DOCUMENT_UNZIPS_TOO_LARGE)
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            text = odt_text(zf, MAX_UNPACKED)
+        entries = unzipped(data, MAX_UNPACKED, DOCUMENT_UNZIPS_TOO_LARGE, DAMAGED_ODT)
+        text = odt_text(entries)
         if len(text) > MAX_BYTES:
             raise ParseError(DOCUMENT_TOO_MUCH_TEXT)
         return text
-    if any(info.flag_bits & 0x1 for info in infos):
+    if encrypted:
         raise Unreadable(ENCRYPTED)
     raise Unreadable(ZIP)
 

@@ -84,6 +84,11 @@ _charset_re = cache(
 )
 _cjk_break_re = cache(lambda: re.compile(rf"(?<=[{_CJK}])[ \t]*[\r\n]+[ \t]*(?=[{_CJK}])"))
 _space_re = cache(lambda: re.compile(r"[ \t\r\n\f]+"))
+# Python's codecs that no web page is written in: `undefined` always raises, punycode and
+# idna are for host names (punycode's decoding is quadratic), the escapes are not text.
+_NOT_A_CHARSET = frozenset(
+    {"undefined", "punycode", "idna", "unicode-escape", "raw-unicode-escape", "utf-7"}
+)
 
 
 def is_html(text: str, name: str = "") -> bool:
@@ -110,8 +115,9 @@ def _decoded(data: bytes, decode: Callable[[bytes], str]) -> str:
         if name in ("gb2312", "gbk", "x-gbk", "gb_2312-80"):
             name = "gb18030"
         try:
-            return data.decode(name)
-        except (LookupError, UnicodeDecodeError):
+            if codecs.lookup(name).name not in _NOT_A_CHARSET:
+                return data.decode(name)
+        except Exception:  # unknown, or the bytes are not in it
             pass
     return decode(data)
 

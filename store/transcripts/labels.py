@@ -133,8 +133,10 @@ def alternatives(kind: HeaderKind) -> str:
 
 
 # Markdown around a label is layout: `## 问题1`, `> 岗位：`, `- 回答：`, `- **岗位：**`.
-_PREFIX = rf"^{WS}*(?:[#>*\-•]+(?:{WS}+[#>*\-•]+){{0,3}}{WS}*|[【\[]{WS}*)?"
-_CLOSE = rf"{WS}*[*】\]]*"
+# (Runs of spaces possessive, `*+`, and `_CLOSE`'s only before a mark: never backtracked.)
+_PREFIX = rf"^{WS}*+(?:[#>*\-•]++(?:{WS}++[#>*\-•]++){{0,3}}{WS}*+|[【\[]{WS}*+)?"
+_CLOSE = rf"(?:{WS}*+[*】\]]++)?"
+_TAIL = rf"{_CLOSE}{WS}*+{COLON}{WS}*+(?:\*\*{WS}*+)?(?P<rest>.*)$"  # `：` and the value
 
 
 @cache
@@ -142,12 +144,7 @@ def _field_alternatives() -> str:
     return "(?:" + "|".join(f"(?P<{kind}>{alternatives(kind)})" for kind in FIELD_LABELS) + ")"
 
 
-_field_re = cache(
-    lambda: re.compile(
-        _PREFIX + _field_alternatives() + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-        re.IGNORECASE,
-    )
-)
+_field_re = cache(lambda: re.compile(_PREFIX + _field_alternatives() + _TAIL, re.IGNORECASE))
 # Labels with no colon, where the layout itself marks them: in brackets (`【岗位】前端`,
 # `[点评] 通过`), in bold before the value (`**岗位** 前端`), or alone on their line as a
 # heading or a bare word (`## 点评`, `**简介**`, `回答`), the value on the next lines.
@@ -192,12 +189,7 @@ def _identity_alternatives() -> str:
 # `候选人` alone are as likely a title or the dialogue's speaker).
 _identity_res = cache(
     lambda: (
-        re.compile(
-            _PREFIX
-            + _identity_alternatives()
-            + rf"{_CLOSE}{WS}*{COLON}{WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
-            re.IGNORECASE,
-        ),
+        re.compile(_PREFIX + _identity_alternatives() + _TAIL, re.IGNORECASE),
         re.compile(
             rf"^{WS}*【{WS}*{_identity_alternatives()}{WS}*】{WS}*(?P<rest>.*)$", re.IGNORECASE
         ),
@@ -233,7 +225,9 @@ def identity_kind(m: re.Match[str]) -> IdentityKind:
 
 
 # A markdown table's rule line, `|---|:---:|`: layout, not text, around the header.
-table_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
+table_rule_re = cache(
+    lambda: re.compile(r"^\s*+\|?(?:\s*+:?-{3,}+:?\s*+\|)+\s*+(?::?-{3,}+:?\s*+)?$")
+)
 
 
 def match_field(line: str) -> re.Match[str] | None:
@@ -254,7 +248,7 @@ def _num() -> str:
     return rf"[0-9０-９]{{1,30}}|[{letters(CN_NUMERALS)}]{{1,30}}"
 
 
-_STRONG_SEP = rf"{WS}*(?:{COLON}|[、．]|\.(?![0-9]))"
+_STRONG_SEP = rf"{WS}*+(?:{COLON}|[、．]|\.(?![0-9]))"
 # a space is enough after 问题1 / 第一题, and a closing bracket or bold: `【问题1】什么是…`
 _LOOSE_SEP = rf"(?:{_STRONG_SEP}|{WS}+|$|(?<=[】\]])|(?<=\*\*))"
 question_re = cache(
@@ -267,7 +261,7 @@ question_re = cache(
         + rf"|question{WS}*(?:no\.?{WS}*)?(?P<n4>[0-9０-９]{{1,30}}){_CLOSE}{_LOOSE_SEP}"
         # `Q3 我们上线了` is a quarter, not question 3: Q needs punctuation after its number
         + rf"|q{WS}*(?P<n5>[0-9０-９]{{1,30}}){_CLOSE}(?:{_STRONG_SEP}|[)）]|$|(?<=[】\]])|(?<=\*\*))"
-        + rf"|(?:{written('问题')}|question){_CLOSE}{WS}*{COLON}"
+        + rf"|(?:{written('问题')}|question){_CLOSE}{WS}*+{COLON}"
         + rf"){WS}*(?:\*\*{WS}*)?(?P<rest>.*)$",
         re.IGNORECASE,
     )
@@ -320,7 +314,7 @@ title_re = cache(
 summary_label_re = cache(
     lambda: re.compile(
         rf"^{WS}*(?:[#>*\-•]+{WS}*|[【\[]{WS}*)?(?:{alternatives('summary')})"
-        rf"{_CLOSE}{WS}*{COLON}{WS}*",
+        rf"{_CLOSE}{WS}*+{COLON}{WS}*+",
         re.I,
     )
 )

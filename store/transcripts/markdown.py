@@ -14,17 +14,19 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .labels import match_field, match_identity, question_re
+from .labels import match_field, match_identity, question_re, table_rule_re
 from .layout import heading
 from .tables import table_lines
 
-_rule_re = cache(lambda: re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$"))
+_rule_re = table_rule_re
 _heading_re = cache(lambda: re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$"))
 # `**粗体**`, `__粗体__`; never `2**10`, `__init__.py`
 _bold_re = cache(
     lambda: re.compile(
-        r"(?<![A-Za-z0-9*_\\])(?:\*\*(?=\S)(?P<a>.+?)(?<=\S)\*\*(?![A-Za-z0-9*])"
-        r"|__(?=\S)(?P<b>.+?)(?<=\S)__(?![A-Za-z0-9_.]))"
+        # (the words never cross another `**`/`__`: each opening looks only as far as the
+        # next one, not to the end of the line, or a line of `**a ` is quadratic)
+        r"(?<![A-Za-z0-9*_\\])(?:\*\*(?=\S)(?P<a>(?:(?!\*\*).)+?)(?<=\S)\*\*(?![A-Za-z0-9*])"
+        r"|__(?=\S)(?P<b>(?:(?!__).)+?)(?<=\S)__(?![A-Za-z0-9_.]))"
     )
 )
 _bullet_re = cache(lambda: re.compile(r"^([ \t]*)[-*+•][ \t]+(?=\S)"))
@@ -50,9 +52,10 @@ def _cells(line: str) -> list[str]:
 
 
 def _inline(text: str) -> str:
-    before = None
-    while before != text:  # `**__x__**`
+    for _ in range(3):  # `**__x__**`; (a run of thousands of `*` is not thousands of passes)
         before, text = text, _bold_re().sub(lambda m: m.group("a") or m.group("b"), text)
+        if text == before:
+            break
     return text
 
 

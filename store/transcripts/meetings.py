@@ -58,34 +58,39 @@ class Meeting:
 
 
 _TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?(?![:.,]?\d)"
+# (Every run of white space is possessive, `\s*+`, or stands before what cannot be white
+# space: a line of a word and thousands of spaces fails at once instead of trying each
+# split of the spaces, for each of the speaker's lengths.)
 # a speaker as a tool writes it: a name, `说话人 1`, `张三（面试官）`; no sentence in it
 _WHO = r"[^\s:：()（）\[\]【】,，。？?！!；;|][^:：,，。？?！!；;|\[\]【】]{0,39}?"
 _ROLE_SUFFIX = r"(?:[(（][^()（）]{1,12}[)）])?"
 # `张三  00:03:15`, `说话人 1 03:15`, `张三(00:03:15)`: the speaker's line, the words follow
 _speaker_line_re = cache(
     lambda: re.compile(
-        rf"^\s*(?P<who>{_WHO}{_ROLE_SUFFIX})\s*(?:[(（]\s*(?P<t1>{_TIME})\s*[)）]|\s(?P<t2>{_TIME}))"
-        r"\s*(?:[-–—~～]\s*" + _TIME + r")?\s*$"
+        rf"^\s*+(?P<who>{_WHO}{_ROLE_SUFFIX})"
+        rf"(?:\s*+[(（]\s*+(?P<t1>{_TIME})\s*+[)）]|\s++(?P<t2>{_TIME}))"
+        r"\s*+(?:[-–—~～]\s*+" + _TIME + r"\s*+)?$"
     )
 )
 # `张三(00:03:15): 好的` (腾讯会议), `张三 00:03:15：好的`
 _inline_re = cache(
     lambda: re.compile(
-        rf"^\s*(?P<who>{_WHO}{_ROLE_SUFFIX})\s*(?:[(（]\s*(?P<t1>{_TIME})\s*[)）]|\s(?P<t2>{_TIME}))"
-        r"\s*[:：]\s*(?P<text>.*)$"
+        rf"^\s*+(?P<who>{_WHO}{_ROLE_SUFFIX})"
+        rf"(?:\s*+[(（]\s*+(?P<t1>{_TIME})\s*+[)）]|\s++(?P<t2>{_TIME}))"
+        r"\s*+[:：]\s*+(?P<text>.*)$"
     )
 )
 # `[00:03:15] 张三：好的`, `00:03:15 张三: 好的`
 _time_first_re = cache(
     lambda: re.compile(
-        rf"^\s*[\[【(（]?\s*(?P<t1>{_TIME})\s*[\]】)）]?\s+(?P<who>{_WHO}{_ROLE_SUFFIX})\s*[:：]"
-        r"\s*(?P<text>.*)$"
+        rf"^\s*+(?:[\[【(（]\s*+)?(?P<t1>{_TIME})(?:\s*+[\]】)）])?\s++"
+        rf"(?P<who>{_WHO}{_ROLE_SUFFIX})\s*+[:：]\s*+(?P<text>.*)$"
     )
 )
 # `面试官：你好`, `张三（候选人）：…`, `Interviewer: …`
 _said_re = cache(
     lambda: re.compile(
-        rf"^\s*(?:[*-]\s*)?(?P<who>{_WHO}{_ROLE_SUFFIX})\s*\**\s*[:：]\s*(?P<text>.*)$"
+        rf"^\s*+(?:[*-]\s*+)?(?P<who>{_WHO}{_ROLE_SUFFIX})\s*+(?:\*++\s*+)?[:：]\s*+(?P<text>.*)$"
     )
 )
 # a date, a duration or a label before a time is the header's, not a speaker
@@ -94,9 +99,12 @@ _not_a_speaker = cache(
         r"\d{4}|\d\s*[月日年]|时间|日期|时长|开始|结束|date|time|duration|started|ended", re.I
     )
 )
-_srt_start_re = cache(lambda: re.compile(r"^\s*\d+\s*\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->"))
-_voice_re = cache(lambda: re.compile(r"<v(?:\.[^ >]*)?\s+([^>]+)>"))
-_tag_re = cache(lambda: re.compile(r"</?[a-zA-Z][^>]*>"))
+_srt_start_re = cache(
+    lambda: re.compile(r"^\s*+\d++[^\S\n]*+\n\s*+\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*+-->")
+)
+# (a tag ends before the next `<`: a cue of thousands of `<v ` is one pass, not one a tag)
+_voice_re = cache(lambda: re.compile(r"<v(?:\.[^ <>]*+)?\s++([^<>]+)>"))
+_tag_re = cache(lambda: re.compile(r"</?[a-zA-Z][^<>]*+>"))
 
 
 def clock(value: str | timedelta) -> str:
@@ -125,20 +133,54 @@ def _vtt(text: str) -> Meeting:
 
     try:
         captions = webvtt.from_buffer(io.StringIO(text))
-    except (MalformedFileError, ValueError, IndexError) as e:
+        starts = [clock(caption.start) for caption in captions.captions]
+    except (MalformedFileError, ValueError, IndexError, OverflowError) as e:
         raise ParseError(DAMAGED_SUBTITLES) from e
-    found = (_cue(caption.raw_text or "", clock(caption.start)) for caption in captions.captions)
+    found = (
+        _cue(caption.raw_text or "", at)
+        for caption, at in zip(captions.captions, starts, strict=True)
+    )
     return Meeting("vtt", cues=[cue for cue in found if cue is not None])
 
 
+# What srt's own pattern may be given: it backtracks on a long run of white space and is
+# cubic on a long run of digits (a 3 KB file of `00:0005,000 -` and digits ran past 300 s).
+_SRT_DIGITS = 12  # longer runs of digits are set aside (no time has them), then put back
+_srt_digits_re = cache(lambda: re.compile(r"[0-9]{13,}"))
+_srt_spaces_re = cache(lambda: re.compile(r"[^\S\n]{2,}"))  # a run of spaces: one space
+_srt_blank_re = cache(lambda: re.compile(r"\n[^\S\n]*+(?:\n[^\S\n]*+)++"))  # blank lines: one
+_PLACE = 0xF0000  # (private use, plane 15: a number set aside is one of these)
+_place_re = cache(lambda: re.compile("[\U000f0000-\U000ffffd]"))
+
+
 def _srt(text: str) -> Meeting:
+    """SRT, read with srt once what its pattern cannot bear is bounded: runs of spaces
+    and of blank lines made one, numbers of more than `_SRT_DIGITS` digits set aside
+    (and put back in the words). Whatever srt raises, the file is damaged."""
     import srt
 
+    if _place_re().search(text):
+        raise ParseError(DAMAGED_SUBTITLES)
+    numbers: list[str] = []
+
+    def aside(m: re.Match[str]) -> str:
+        numbers.append(m.group())
+        return chr(_PLACE + len(numbers) - 1)
+
+    bounded = _srt_blank_re().sub("\n\n", _srt_spaces_re().sub(" ", text))
+    bounded = _srt_digits_re().sub(aside, bounded)
+    if len(numbers) > 0xFFFD:
+        raise ParseError(DAMAGED_SUBTITLES)
     try:
-        subtitles = list(srt.parse(text))
-    except (srt.SRTParseError, ValueError) as e:
+        subtitles = list(srt.parse(bounded))
+        starts = [clock(s.start) for s in subtitles]  # (an hour of 14 digits overflows)
+    except Exception as e:  # SRTParseError, OverflowError, …: damaged
         raise ParseError(DAMAGED_SUBTITLES) from e
-    found = (_cue(s.content or "", clock(s.start)) for s in subtitles)
+
+    def back(content: str) -> str:
+        return _place_re().sub(lambda m: numbers[ord(m.group()) - _PLACE], content)
+
+    found = (_cue(back(s.content or ""), at) for s, at in zip(subtitles, starts, strict=True))
     return Meeting("srt", cues=[cue for cue in found if cue is not None])
 
 

@@ -19,7 +19,12 @@ _not_in_names = cache(lambda: re.compile(r"[0-9，,。．；;：:！!？?、/@#<
 _AND = ("和", "与")
 _and = cache(lambda: "|".join(map(written, _AND)))
 _name_separators = cache(
-    lambda: re.compile(rf"\s*(?:[、，,/;；]|\s(?:{_and()}|and|&)\s)\s*", re.IGNORECASE)
+    # (a separator starts where white space starts, its runs possessive: splitting a
+    # value of thousands of spaces is one pass, not a try at each of them)
+    lambda: re.compile(
+        rf"(?:(?<!\s)\s*+[、，,/;；]|[、，,/;；]|(?<!\s)\s++(?:{_and()}|and|&)\s)\s*+",
+        re.IGNORECASE,
+    )
 )
 _leading_and = cache(lambda: re.compile(rf"^(?:and|{_and()}|&)\s+", re.IGNORECASE))
 _cjk_name_re = cache(lambda: re.compile(r"[\u3400-\u9fff]{2,4}"))

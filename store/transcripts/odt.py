@@ -3,14 +3,13 @@ paragraphs, headings, lists and sections in document order, a table as `tables.p
 reads it, a heading or a title that is no label dropped (a title is layout), notes,
 annotations, frames and tracked deletions left out.
 
-Read with lxml: no network, no entities expanded, no huge trees; the zip's size was
-checked before (formats.py).
+Read with lxml: no network, no entities expanded, no huge trees; the zip's entries were
+inflated with their size and tags bounded (unzip.py).
 
-Pure: the zip in, text out."""
+Pure: the zip's entries in, text out."""
 
 from __future__ import annotations
 
-import zipfile
 from typing import Any
 
 from .errors import DAMAGED_ODT, ENCRYPTED, NO_ODT_TEXT, ParseError, Unreadable
@@ -60,28 +59,23 @@ _NOT_TEXT = frozenset(
 _REPEAT_MAX = 50  # a repeated empty cell or row stands for the rest of the sheet
 
 
-def odt_text(zf: zipfile.ZipFile, limit: int) -> str:
-    """The text of an .odt whose zip `zf` is open (its size checked): at most `limit`
-    bytes of content.xml are read."""
+def odt_text(entries: dict[str, bytes]) -> str:
+    """The text of an .odt from its zip's entries (inflated with their size bounded:
+    unzip.py)."""
     from lxml import etree
 
-    names = set(zf.namelist())
-    if "META-INF/manifest.xml" in names and b"encryption-data" in zf.read("META-INF/manifest.xml"):
+    manifest = entries.get("META-INF/manifest.xml", b"")
+    if b"encryption-data" in manifest:
         raise Unreadable(ENCRYPTED)
-    if "content.xml" not in names:
+    content = entries.get("content.xml")
+    if content is None:
         raise ParseError(DAMAGED_ODT)
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False
     )
     try:
-        with zf.open("content.xml") as fh:
-            content = fh.read(limit + 1)
-        if len(content) > limit:
-            raise ParseError(DAMAGED_ODT)
         root = etree.fromstring(content, parser=parser)
-    except ParseError:
-        raise
-    except Exception as exc:  # broken XML, a damaged zip member
+    except Exception as exc:  # broken XML
         raise ParseError(DAMAGED_ODT) from exc
     body = root.find(f"{{{_OFFICE}}}body/{{{_OFFICE}}}text")
     try:
@@ -131,7 +125,7 @@ def _inline(element: Any) -> str:
         tag = child.tag
         if tag == _S:
             count = child.get(_t("c")) or "1"
-            out.append(" " * min(int(count) if count.isdigit() else 1, 100))
+            out.append(" " * min(int(count) if count.isascii() and count.isdigit() else 1, 100))
         elif tag == _TAB:
             out.append("\t")
         elif tag == _BREAK:
@@ -144,7 +138,8 @@ def _inline(element: Any) -> str:
 
 def _repeat(element: Any, attribute: str, empty: bool) -> int:
     value = element.get(attribute) or "1"
-    return 1 if empty or not value.isdigit() else min(int(value), _REPEAT_MAX)
+    plain = value.isascii() and value.isdigit()  # (`²` is a digit to str.isdigit)
+    return 1 if empty or not plain else min(int(value), _REPEAT_MAX)
 
 
 def _rows(table: Any, headings: set[str]) -> list[list[str]]:

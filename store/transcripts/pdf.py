@@ -15,10 +15,21 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
+import zlib
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from .errors import DAMAGED_PDF, ENCRYPTED, PDF_TOO_MUCH_TEXT, ParseError, Unreadable
+from .errors import (
+    DAMAGED_PDF,
+    ENCRYPTED,
+    PDF_TOO_MANY_PAGES,
+    PDF_TOO_MUCH_TEXT,
+    PDF_UNPACKS_TOO_LARGE,
+    ParseError,
+    Unreadable,
+)
 from .labels import match_field, match_identity, numbered_re, question_re
 from .tables import table_lines
 
@@ -41,22 +52,50 @@ class _Line:
     space: float  # the width of a space between its words
 
 
+MAX_PAGES = 300
+"""A transcript is a few pages: a PDF of more is refused before its pages are read."""
+MAX_PAGE_CHARS = 30_000
+"""Characters on one page at most (a dense page has a few thousand), counted as the page
+is laid out: a page of a million glyphs is stopped at this many, not after."""
+MAX_STREAM = 32 * 1024 * 1024
+MAX_STREAMS = 256 * 1024 * 1024
+"""What the PDF's compressed streams (pictures aside) may inflate to, one and all:
+counted before any is parsed (pdfminer inflates a stream whole)."""
+
+
+class _TooMuch(Exception):
+    """A page with more than MAX_PAGE_CHARS characters."""
+
+
 def pdf_text(data: bytes, limit: int) -> str:
     """The text of a PDF with a text layer ("" when it has none); `limit` characters
-    at most, else ParseError."""
+    at most, else ParseError. Its pages, each page's characters and what its streams
+    inflate to are bounded before they are parsed (MAX_PAGES, MAX_PAGE_CHARS,
+    MAX_STREAM)."""
     _check_encryption(data)
+    _check_streams(data)
     import pdfplumber
+    from pdfminer.pdfpage import PDFPage
+    from pdfplumber.page import Page
 
     try:
-        with pdfplumber.open(io.BytesIO(data)) as pdf:
+        pdf = pdfplumber.open(io.BytesIO(data))
+        try:
             size = 0
             out: list[str] = []
             last: _Line | None = None  # the line read last, across pages
-            for page in pdf.pages:
+            doctop = 0.0
+            for number, found in enumerate(PDFPage.create_pages(pdf.doc), 1):
+                if number > MAX_PAGES:
+                    raise ParseError(PDF_TOO_MANY_PAGES)
+                page = Page(pdf, found, page_number=number, initial_doctop=doctop)
+                doctop += float(page.height)
+                _lay_out(page)
                 size += len(page.chars)
                 if size > limit:
                     raise ParseError(PDF_TOO_MUCH_TEXT)
                 blocks, right = _page(page)
+                page.close()  # its layout let go: one page's at a time
                 for block in blocks:
                     if isinstance(block, list):  # a table's lines
                         out.extend(block)
@@ -64,6 +103,9 @@ def pdf_text(data: bytes, limit: int) -> str:
                     else:
                         _add(out, last, block, right)
                         last = block
+        finally:
+            pdf._pages = []  # (else closing it lays out every page it has, to close them)
+            pdf.close()
     except ParseError:
         raise
     except Exception as exc:  # pdfminer raises many kinds of error on a damaged file
@@ -71,24 +113,87 @@ def pdf_text(data: bytes, limit: int) -> str:
     return "\n".join(out)
 
 
+def _lay_out(page: Any) -> None:
+    """Lay `page` out as pdfplumber does, stopping at MAX_PAGE_CHARS characters."""
+    from pdfminer.pdfinterp import PDFPageInterpreter
+    from pdfplumber.page import PDFPageAggregatorWithMarkedContent
+
+    class Counted(PDFPageAggregatorWithMarkedContent):
+        left = MAX_PAGE_CHARS
+
+        def render_char(self, *args: Any, **kwargs: Any) -> float:
+            self.left -= 1
+            if self.left < 0:
+                raise _TooMuch
+            return float(super().render_char(*args, **kwargs))
+
+    device = Counted(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+    try:
+        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+    except _TooMuch as exc:
+        raise ParseError(PDF_TOO_MUCH_TEXT) from exc
+    page._layout = device.get_result()  # (what pdfplumber's `layout` would have made)
+
+
+_stream_re = cache(lambda: re.compile(rb"stream\r?\n"))
+_PIECE = 64 * 1024
+
+
+def _check_streams(data: bytes) -> None:
+    """ParseError when a compressed stream inflates past MAX_STREAM, or all of them past
+    MAX_STREAMS: inflated a piece at a time, nothing kept. Pictures are left out (their
+    dictionary says /Image: pdfminer never inflates them), and what is not zlib's is
+    left to the parser."""
+    total = 0
+    for m in _stream_re().finditer(data):
+        if b"/Image" in data[max(0, m.start() - 1024) : m.start()].rpartition(b"<<")[2]:
+            continue
+        inflate = zlib.decompressobj()
+        at, one = m.end(), 0
+        try:
+            while not inflate.eof and at < len(data):
+                pending = inflate.unconsumed_tail or data[at : at + _PIECE]
+                if not inflate.unconsumed_tail:
+                    at += _PIECE
+                got = len(inflate.decompress(pending, _PIECE))
+                one, total = one + got, total + got
+                if one > MAX_STREAM or total > MAX_STREAMS:
+                    raise ParseError(PDF_UNPACKS_TOO_LARGE)
+                if not got and not inflate.unconsumed_tail and at >= len(data):
+                    break
+        except zlib.error:
+            continue  # not zlib's (or damaged): the parser says
+
+
 def _check_encryption(data: bytes) -> None:
     """Unreadable when the PDF has a password to open it (one locked only against
-    editing opens)."""
+    editing opens); ParseError when its page tree says it has more than MAX_PAGES."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
     try:
         reader = PdfReader(io.BytesIO(data))
-        if not reader.is_encrypted:
-            return
-        try:
-            opened: int = reader.decrypt("")
-        except (DependencyError, NotImplementedError):
-            opened = 0  # (an encryption this installation cannot undo)
+        opened: int = 1
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")
+            except (DependencyError, NotImplementedError):
+                opened = 0  # (an encryption this installation cannot undo)
+        pages = _count(reader) if opened else 0
     except Exception as exc:
         raise ParseError(DAMAGED_PDF) from exc
     if not opened:
         raise Unreadable(ENCRYPTED)
+    if pages > MAX_PAGES:
+        raise ParseError(PDF_TOO_MANY_PAGES)
+
+
+def _count(reader: Any) -> int:
+    """The pages the page tree's root says it has (its /Count, read alone: pypdf's own
+    count reads every page); 0 when it says nothing readable (pages are then counted
+    as they are read)."""
+    count = reader.trailer["/Root"].get_object()["/Pages"].get_object().get("/Count")
+    return int(count) if isinstance(count, int) else 0
 
 
 def _lines(page: Any) -> list[_Line]:

@@ -210,6 +210,32 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "作为 .debriefignore 文件太大了：请精简它",
         "en": "too large for an ignore file: shorten it",
     },
+    "why_pdf_too_many_pages": {
+        "zh": "这个 PDF 页数太多，不像一份面试记录：请一份面试记录存一个文件",
+        "en": "too many pages for a transcript in this PDF: keep one interview a file",
+    },
+    "why_pdf_unpacks_too_large": {
+        "zh": "这个 PDF 的内容解压后太大，不像一份面试记录：请另存为 .docx 或 .txt",
+        "en": "a PDF whose contents unpack too large for a transcript: save it as .docx or .txt",
+    },
+    "why_link_outside": {
+        "zh": "这是指向索引文件夹之外的文件的链接，不读取：请把文件本身放进文件夹",
+        "en": "a link to a file outside the indexed folder, not read: put the file itself"
+        " in the folder",
+    },
+    "why_link_to_folder": {
+        "zh": "这是指向文件夹的链接，不跟随：请直接索引那个文件夹",
+        "en": "a link to a folder, not followed: index that folder itself",
+    },
+    "why_reader_failed": {
+        "zh": "读不出这个文件：读取程序在其中出错了：请另存为 .docx、.txt 或 .md 再试",
+        "en": "could not be read: its reader stopped on it; save it again as .docx, .txt or .md",
+    },
+    "why_read_too_long": {
+        "zh": "已停止：读取它用时太长或占用内存太多：请另存为 .docx、.txt 或 .md 再试",
+        "en": "stopped: reading it took too long or too much memory; save it again as"
+        " .docx, .txt or .md",
+    },
     "why_id_taken": {
         "zh": "编号 {id} 已被 {owner} 使用：请给其中一个文件改名",
         "en": "id {id} is already used by {owner}: rename one of the files",

@@ -15,22 +15,23 @@ MAX_YEARS = 80
 _YEARS_NUM = rf"[0-9]{{1,6}}(?:\.[0-9]{{1,3}})?|[{CN_NUMERALS}]{{1,8}}|半"
 _years_re = cache(
     lambda: re.compile(
-        r"^(?:工作|从业|工龄)?\s*"
-        r"(?:约|大约|大概|近|将近|接近|超过|逾|满|共|已|有|累计|差不多|至少|"
-        r"about|around|over|more\s+than|at\s+least|nearly|almost|approx\.?|~|≈|>=?|≥)?\s*"
+        # (runs of white space possessive, `\s*+`: never two runs side by side to split)
+        r"^(?:工作|从业|工龄)?\s*+"
+        r"(?:(?:约|大约|大概|近|将近|接近|超过|逾|满|共|已|有|累计|差不多|至少|"
+        r"about|around|over|more\s++than|at\s++least|nearly|almost|approx\.?|~|≈|>=?|≥)\s*+)?"
         rf"(?P<a>{_YEARS_NUM})(?:余|几|多)?"  # 十余年, 十几年: the number itself
-        rf"(?:\s*(?:-|~|–|—|到|至|to)\s*(?:{_YEARS_NUM}))?"  # a range: its lower bound
-        r"\s*\+?\s*"
-        r"(?:(?P<year>年半|个半?年|年|years?|yrs?|y(?![a-z]))(?:\s*\+)?"
-        rf"(?:\s*[,，]?\s*(?:and\s*)?零?\s*(?P<m>[0-9]{{1,2}}|[{CN_NUMERALS}]{{1,3}})"
-        r"\s*(?:个?月|months?|mos?(?![a-z])|m(?![a-z]))|(?P<half>半))?"
+        rf"(?:\s*+(?:-|~|–|—|到|至|to)\s*+(?:{_YEARS_NUM}))?"  # a range: its lower bound
+        r"\s*+(?:\+\s*+)?"
+        r"(?:(?P<year>年半|个半?年|年|years?|yrs?|y(?![a-z]))(?:\s*+\+)?"
+        rf"(?:\s*+(?:[,，]\s*+)?(?:and\s*+)?零?\s*+(?P<m>[0-9]{{1,2}}|[{CN_NUMERALS}]{{1,3}})"
+        r"\s*+(?:个?月|months?|mos?(?![a-z])|m(?![a-z]))|(?P<half>半))?"
         r"|(?P<month>个月|月|months?|mos?(?![a-z])))?"
         r"(?P<after>.?)",
         re.IGNORECASE,
     )
 )
 # `1年以内`, `3年以下`, `5年内`, `2年不到`: an upper bound, no number of years to show.
-_at_most_re = cache(lambda: re.compile(r"\s*(?:以内|以下|之内|内(?!部)|不到|不足|未满)"))
+_at_most_re = cache(lambda: re.compile(r"\s*+(?:以内|以下|之内|内(?!部)|不到|不足|未满)"))
 # English number words, read as digits: `two years`, `Three years of experience`.
 _ENGLISH_NUMBERS = {
     w: str(i)

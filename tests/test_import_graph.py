@@ -1,4 +1,4 @@
-"""No import circle in bot/, handlers/, store/, and no module of theirs over 400 lines
+"""No import circle in bot/, handlers/, store/, and no module of theirs over 800 lines
 (issue 35): every import counts, those
 inside functions and under TYPE_CHECKING too, for a circle hidden there is still two
 modules that cannot be understood, or changed, one without the other. Read with `ast`,
@@ -121,10 +121,10 @@ def test_bot_handlers_and_store_have_no_import_circle() -> None:
     assert circles(graph(found)) == []
 
 
-MAX_LINES = 400  # a module about one thing, read in one sitting
+MAX_LINES = 800  # a module about one thing, whole: not split to meet a line count
 
 
-def test_no_product_module_is_over_400_lines() -> None:
+def test_no_product_module_is_over_800_lines() -> None:
     found = modules()
     sizes = {
         name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in found.items()

@@ -1076,4 +1076,380 @@ NOTE_SETS: list[NoteSet] = [
             fair("Model building considerations: blank.", "says Q1 is blank"),
         ),
     ),
+    # an eighth batch, written blind by a second helper before it read store/claims/:
+    # Slack threads in 简体, 繁體, English and both at once, with mentions, emoji and
+    # typos; claims by question number, ordinal, range, topic word, abbreviation and
+    # English synonym, hedged credit, and the fair notes beside them. Before any change
+    # for it the check scored precision 100 % (50 of 50), recall 78.1 % (50 of 64) here
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (an eighth batch, blind)",
+        (
+            claim("通过 👍 ring all-reduce 那块讲得很扎实", 2, why="credits Q2's All-Reduce"),
+            claim(
+                "他对参数同步的几种方式（replicated vs all-reduce）理解到位，优缺点也说得出来。",
+                2,
+                why="credits Q2's two models and their 优缺点",
+            ),
+            claim(
+                "同意 <@U03ABCDE> 的看法，第2题答得很有深度。",
+                2,
+                why="names Q2, which is empty, after a mention",
+            ),
+            claim(
+                "Q3 answer was the strongest part of the interview imo",
+                3,
+                why="names Q3, which is empty",
+            ),
+            claim(
+                "对 C/S 架构在生产里的落地讲得挺清楚的",
+                3,
+                why="C/S is Q3's Client/Server architecture, credited",
+            ),
+            claim(
+                "He clearly understands how a client talks to a distributed TensorFlow server "
+                "- good answer.",
+                3,
+                why="credits Q3 (分布式 TensorFlow 服务, Client/Server) in English",
+            ),
+            claim("高阶的分布式编程模型他也能讲出门道。", 2, why="高阶 is 高级: credits Q2"),
+            claim(
+                "He nailed the pros/cons of all-reduce vs. replicated training.",
+                2,
+                why="credits Q2's trade-offs in English",
+            ),
+            claim("第三个问题回答得很好，思路清晰。", 3, why="an ordinal naming Q3, empty"),
+            claim("對 All-Reduce 的優缺點分析得很到位，推薦錄用。", 2, why="繁體: credits Q2"),
+            claim(
+                "分布式TF服务这块有实战经验，部署过好几套",
+                3,
+                why="TF is TensorFlow: credits Q3's 分布式 TensorFlow 服务",
+            ),
+            claim("Q2/Q3 both solid, hire.", 2, 3, why="names Q2 and Q3, both empty"),
+            claim(
+                "讲 allreduce 的时候举了带宽瓶颈的例子，很有说服力",
+                2,
+                why="allreduce written without the hyphen: credits Q2",
+            ),
+            claim(
+                "他对 client-server 模式的理解比我预期的深。",
+                3,
+                why="client-server is Q3's Client/Server: credited",
+            ),
+            claim(
+                "Strong on the high-level distributed programming models question.",
+                2,
+                why="the English of Q2's 高级分布式编程模型",
+            ),
+            claim("录用吧，问题二和问题三都回答得很全面", 2, 3, why="a decision naming Q2 and Q3"),
+            claim(
+                "说到 Client/Server 架构，他给了很多实际项目中的例子，加分。",
+                3,
+                why="credits Q3's Client/Server in real projects",
+            ),
+            claim(
+                "team 里缺懂 all-reduce 的人，他正好讲得很透 :100:",
+                2,
+                why="credits Q2 after a need of the team",
+            ),
+            claim(
+                "感觉 All-Reduce 他是真懂的。",
+                2,
+                why="感觉 softens the credit but it still credits Q2",
+            ),
+            claim(
+                "I think he understands replicated training well.",
+                2,
+                why="a softened credit on Q2's Replicated training",
+            ),
+            claim(
+                "<@U0456FGH> +1，Q3 答得挺好",
+                3,
+                why="agrees with a mention and names Q3",
+            ),
+            claim(
+                "虽然 Q2 没答，但 Client/Server 讲得很好。",
+                3,
+                why="the negation is Q2's; Q3's topic is credited",
+            ),
+            claim(
+                "问题2到问题4都答得很好。",
+                2,
+                3,
+                why="the range 2 to 4 takes in Q2 and Q3, both empty",
+            ),
+            claim(
+                "Cleint/Server 架构讲得不错",
+                3,
+                why="a typo of Client/Server: credits Q3",
+            ),
+            claim(
+                "He seemed very comfortable with All-Reduce and its trade-offs.",
+                2,
+                why="a softened credit on Q2",
+            ),
+            fair("All-Reduce 那题没答上来，有点可惜。", "says Q2 went unanswered"),
+            fair("下次面试可以让他讲讲 Client/Server 架构的取舍", "a suggestion for next time"),
+            fair("他到底懂不懂 all-reduce？我没看出来", "a question and a doubt"),
+            fair("数据并行和图间复制讲得很清楚，低级分布式编程这块没问题。", "Q1, answered"),
+            fair("图像分类那个挑战讲得挺细，剪枝和量化都用上了", "Q4, answered"),
+            fair("应用场景那题回答比较泛，推荐系统、NLP 都是套话。", "criticises Q5, answered"),
+            fair("Q2 和 Q3 都是空白，建议加一轮技术面。", "says Q2 and Q3 are blank"),
+            fair(
+                "He says he's an expert in All-Reduce but I didn't hear any evidence.",
+                "what the candidate says of himself, doubted",
+            ),
+            fair("整体偏理论，实际落地经验一般。", "generic"),
+            fair("<@U02XYZAB> 你那边对 Client/Server 架构那题怎么看？", "asks a colleague"),
+            fair(
+                "Would be good to hear his take on replicated training next round.",
+                "a suggestion for next round",
+            ),
+            fair(
+                "不通过，高级分布式编程模型完全没有讲，Client/Server 也是空白",
+                "a decision whose reasons say Q2 and Q3 are empty",
+            ),
+            fair(
+                "I'd want someone to dig into his TF serving experience before we decide.",
+                "a plan",
+            ),
+            fair(
+                "training 速度优化那段说得还行", "Q4's training speed, answered; a plain Latin word"
+            ),
+            fair("如果能补上 all-reduce 的部分就更完整了", "a wish"),
+            fair("他说自己熟悉 Client/Server 架构，有待验证。", "what he says of himself"),
+            fair("worker 之间的数据一致性讲得不错", "Q1's Workers, answered"),
+            fair("All-Reduce 的理解一般般，没说到点子上。", "criticism"),
+            fair("建议通过，但第二题需要二面再确认。", "a decision and a plan for Q2"),
+            fair("hmm not convinced by the client/server bits tbh", "a doubt"),
+            fair(
+                "Solid hire. Data parallelism and between-graph replication explained crisply.",
+                "Q1, answered",
+            ),
+            fair(
+                "分布式TensorFlow的应用场景讲得很全面，图像、NLP、推荐都覆盖了。",
+                "Q5's applications, answered; 分布式 TensorFlow is Q5's words too",
+            ),
+            fair("TensorFlow 用得很熟 🙂", "generic: every question says TensorFlow"),
+            fair(
+                "下次问：Replicated training 和 All-Reduce 你会怎么选？",
+                "a question to ask next time",
+            ),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 (利用 TensorFlow 进行分布式训练) unanswered (an eighth batch, blind)",
+        (
+            claim(
+                "分布式训练这块他很有经验，讲了 MirroredStrategy 怎么用",
+                5,
+                why="credits Q5's 分布式训练",
+            ),
+            claim(
+                "He walked us through a multi-worker training setup in TF, pretty convincing.",
+                5,
+                why="multi-worker training is distributed training: credits Q5",
+            ),
+            claim("多机多卡训练讲得很清楚", 5, why="多机多卡 is distributed training: Q5"),
+            claim("第五题回答得很好", 5, why="an ordinal naming Q5, empty"),
+            claim("Q5 👍 参数服务器那套他很熟", 5, why="names Q5, empty"),
+            claim("TF 分布式训练的经验是他最大的亮点。", 5, why="credits Q5"),
+            claim("對分散式訓練很熟悉，推薦。", 5, why="繁體 (Taiwan's 分散式): credits Q5"),
+            claim(
+                "Distributed training with TensorFlow: strong answer, knows parameter servers "
+                "and all-reduce.",
+                5,
+                why="credits Q5 in English",
+            ),
+            claim("他有分布式经验，能直接上手。", 5, why="分布式 is Q5's alone here: credited"),
+            claim(
+                "He's done data-parallel training across multiple GPUs with TensorFlow.",
+                5,
+                why="data-parallel training across GPUs is distributed training: Q5",
+            ),
+            claim(
+                "那道分布式的题也答得不错，整体可以过",
+                5,
+                why="the distributed question is Q5, credited",
+            ),
+            fair("分布式训练那题直接跳过了", "says Q5 was skipped"),
+            fair("EmbeddingColumn 解释得不错，离散特征处理有经验", "Q6, answered"),
+            fair("LazyBuilder 和 StateManager 的理解都还可以。", "Q3 and Q4, answered"),
+            fair("特征工程那个例子准确率从60%提到80%，数据有说服力", "Q2, answered"),
+            fair("mixed precision 和 XLA 都用过，训练效率意识不错", "Q1, answered"),
+            fair("建议下一轮重点问分布式训练，这题他没答", "a plan, and says Q5 is empty"),
+            fair("不确定他有没有真正做过分布式训练。", "a doubt"),
+            fair("Would like to know how he'd scale training across machines.", "a wish"),
+            fair("他简历里写了分布式训练经验，但面试里没体现", "his CV, not the interview"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (7,),
+        "Q4 (使用 TensorFlow 设计和实现神经网络模型) and Q7 (模型训练与优化的成功案例) "
+        "unanswered (an eighth batch, blind)",
+        (
+            claim("成功案例那题讲得很好，图像识别模型做得很扎实。", 7, why="credits Q7"),
+            claim("第7题的成功案例很有说服力", 7, why="names Q7, removed"),
+            claim("他讲的那个 TensorFlow 成功案例挺打动我的", 7, why="Q7's 成功案例, credited"),
+            claim("Q7 was great, a real success story with numbers.", 7, why="names Q7"),
+            claim("第4题回答得挺全面", 4, why="names Q4, empty"),
+            fair("损失函数选交叉熵、用早停防过拟合，思路很规范", "Q6, answered"),
+            fair("图优化那题讲得很透，稀疏矩阵和近似算法都提到了", "Q3, answered"),
+            fair("成功案例那题没回答，有点遗憾", "says Q7 went unanswered"),
+            fair("下一轮让他补讲一个成功案例吧", "a plan"),
+            fair("分布式环境下图操作讲得还行，数据并行和模型并行都有", "Q2, answered"),
+            fair("第4题空着，其他题答得都不错。", "says Q4 is empty; the rest answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (6, 10),
+        "Q6 (分布式训练项目中的角色和贡献) and Q10 (扩展 TensorFlow 功能) unanswered "
+        "(an eighth batch, blind)",
+        (
+            claim(
+                "自定义算子那块讲得很有料，GPU 卷积算子优化了30%",
+                10,
+                why="custom operators are how TensorFlow is extended: credits Q10",
+            ),
+            claim("扩展 TensorFlow 的经历很有创意。", 10, why="credits Q10"),
+            claim("He has real experience writing custom TF ops.", 10, why="credits Q10"),
+            claim("在分布式训练项目里他是核心成员，贡献很大", 6, why="Q6's role and contribution"),
+            claim("第六题讲自己在项目里的角色，讲得很清楚", 6, why="an ordinal naming Q6"),
+            claim("Q10 was the highlight for me 🔥", 10, why="names Q10, removed"),
+            claim("問題6回答得很完整，角色和貢獻都講清楚了", 6, why="繁體: names Q6"),
+            claim(
+                "He described his role in the distributed training project convincingly.",
+                6,
+                why="credits Q6 in English",
+            ),
+            claim("最后一题答得很有创意", 10, why="the last question is Q10, removed"),
+            fair("弹性训练那题比喻太多，干货少", "criticises Q7, answered"),
+            fair("Kubernetes 单机原理那题讲了 Prometheus 和 Grafana，挺实在", "Q5, answered"),
+            fair("矩阵推导那段，先加后乘的说法是错的吧？", "a question on Q3, answered"),
+            fair("Q6 和 Q10 都没答，需要补面", "says Q6 and Q10 are empty"),
+            fair("推荐系统趋势讲到了图神经网络和联邦学习，视野不错", "Q9, answered"),
+            fair("可以让他下次讲讲怎么扩展 TensorFlow", "a suggestion"),
+            fair("嵌入式训练的内存优化思路不错", "Q8, answered"),
+            fair("Not sure what his actual role in the distributed project was.", "a doubt"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (4,),
+        "Q4 (StateManager) and Q5 unanswered (an eighth batch, blind)",
+        (
+            claim("StateManager 讲得很清楚，状态管理这块没问题", 4, why="credits Q4"),
+            claim(
+                "He knows how TF's StateManager keeps training state consistent.",
+                4,
+                why="credits Q4 in English",
+            ),
+            claim("第四题和第五题都答得不错", 4, 5, why="ordinals naming Q4 and Q5, both empty"),
+            claim("LazyBuilder 讲得好，StateManager 也熟", 4, why="Q3 answered, Q4 credited"),
+            fair("StateManager 没答上来", "says Q4 went unanswered"),
+            fair("LazyBuilder 理解到位", "Q3, answered"),
+            fair("下轮问问 StateManager 的用法", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (2,),
+        "Q2 (最喜欢的深度学习框架, 理由) unanswered (an eighth batch, blind)",
+        (
+            claim("问他最喜欢哪个框架，理由讲得很充分", 2, why="credits Q2"),
+            claim("对深度学习框架选型的理由说得很清楚。", 2, why="选型 is Q2's choice: credited"),
+            claim("Q2: good reasoning for picking TensorFlow.", 2, why="names Q2"),
+            fair("对 TensorFlow 很熟，扩展功能那题做了自定义算子", "Q10, answered"),
+            fair("最喜欢哪个框架那题他没说", "says Q2 was not answered"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (3, 7),
+        "Q3 (矩阵推导的挑战) and Q7 (弹性训练技术) unanswered (an eighth batch, blind)",
+        (
+            claim("弹性训练讲得好，动态扩缩节点的思路清晰", 7, why="credits Q7"),
+            claim("Elastic training answer was solid.", 7, why="credits Q7 in English"),
+            claim("矩阵推导的学习挑战讲得很真实", 3, why="credits Q3"),
+            fair("弹性训练没回答", "says Q7 was not answered"),
+            fair("前向后向传播讲得很形象", "Q1, answered"),
+            fair("建议下一面问问弹性训练的实际落地", "a plan"),
+        ),
+    ),
+    # the eighth batch's second part, also written before store/claims/ was read:
+    # fair notes that share a question's words (a negation that praises, a topic named
+    # to say it was missing, what the team does) and claims said by an idiom or a mark.
+    # Before any change: precision 57.1 % (4 of 7), recall 30.8 % (4 of 13); the whole
+    # batch, 145 notes: precision 94.7 % (54 of 57), recall 70.1 % (54 of 77)
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (an eighth batch, blind, second part)",
+        (
+            claim("Client/Server 这题没话说，满分", 3, why="没话说 praises Q3: no negation"),
+            claim(
+                "All-Reduce 讲得不错，不过 Client/Server 没答",
+                2,
+                why="credits Q2; the negation is Q3's",
+            ),
+            claim(
+                "Replicated training 和 All-Reduce 的对比一点都不含糊",
+                2,
+                why="一点都不含糊 praises Q2's comparison",
+            ),
+            claim("All-Reduce 的优缺点他说得没毛病", 2, why="没毛病 praises Q2"),
+            claim("没想到他对 Client/Server 架构这么熟", 3, why="没想到 is surprise: credits Q3"),
+            claim(
+                "Honestly his all-reduce explanation was better than mine lol",
+                2,
+                why="credits Q2",
+            ),
+            claim("Client/Server架构：✅", 3, why="a check mark credits Q3"),
+            claim("All-Reduce ✔️ Client/Server ✔️", 2, 3, why="check marks credit Q2 and Q3"),
+            claim("分布式 TF serving 讲得不错", 3, why="TF serving is Q3's 分布式 TensorFlow 服务"),
+            fair("Client/Server 那题他说了句“没怎么接触过”，就过了", "says Q3 got no answer"),
+            fair("All-Reduce 都讲不清楚还想要高级岗？", "rhetorical criticism"),
+            fair("讲得很好的是数据并行，All-Reduce 则完全没提", "credits Q1; Q2 not mentioned"),
+            fair("Great on data parallelism; nothing on all-reduce.", "credits Q1; Q2 empty"),
+            fair("我们组主要做 Client/Server 架构，他的背景匹配度一般", "what the team does"),
+            fair("需要确认他是否真的理解 Replicated training", "a doubt and a plan"),
+            fair("别被他的自信骗了，Client/Server 其实一句没讲", "says Q3 was not answered"),
+            fair("He'd be great if he knew all-reduce well.", "a conditional wish"),
+            fair("不清楚他对 C/S 架构的理解，待定", "says the reviewer cannot tell"),
+            fair(
+                "TensorFlow 分布式训练的挑战那题讲得好",
+                "Q4's challenge, answered; shares 分布式 TensorFlow with Q3",
+            ),
+            fair("高级岗位的要求他大概满足", "高级 of the position, not of Q2's models"),
+            fair("All-Reduce? 没听他提过。", "says Q2 never came up"),
+            fair("Could not assess client/server knowledge.", "says Q3 could not be assessed"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (an eighth batch, blind, second part)",
+        (
+            claim("分布式训练的问题回答得没有问题", 5, why="没有问题 praises Q5"),
+            claim("Multi-GPU training: knows his stuff.", 5, why="multi-GPU training is Q5"),
+            fair("分布式训练我们后面可以安排专人再面", "a plan"),
+            fair("StateManager 的作用讲对了，分布式部分则是空的", "Q4 answered; Q5 empty"),
+            fair("他没法解释怎么用 TensorFlow 做分布式训练", "says he could not answer Q5"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (6, 10),
+        "Q6 and Q10 unanswered (an eighth batch, blind, second part)",
+        (
+            claim("The custom-op story was impressive.", 10, why="custom ops extend TensorFlow"),
+            fair("扩展 TF 功能这块不是他的强项", "criticises Q10"),
+            fair("他在分布式训练项目中的贡献不明确", "says Q6 is unclear"),
+        ),
+    ),
 ]

@@ -297,6 +297,43 @@ def test_crediting_said_plainly_is_a_claim(seed: str, note: str, questions: list
     assert note_claims(seed, note) == questions
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # an idiom that praises with a negation (没话说, 不含糊, 没有问题)
+        ("000", (), "Client/Server 这题没话说，满分", [3]),
+        ("000", (), "Replicated training 和 All-Reduce 的对比一点都不含糊", [2]),
+        ("004", (), "分布式训练的问题回答得没有问题", [5]),
+        # the marks a Slack reply credits with
+        ("000", (), "All-Reduce ✔️ Client/Server ✔️", [2, 3]),
+        ("000", (), "Client/Server架构：:white_check_mark:", [3]),
+        # a manner said with a degree, a plain verb of being moved
+        ("003", (3, 7), "矩阵推导的学习挑战讲得很真实", [3]),
+        ("002", (7,), "他讲的那个 TensorFlow 成功案例挺打动我的", [7]),
+    ],
+)
+def test_praise_said_by_an_idiom_a_mark_or_a_manner_is_a_claim(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note"),
+    [
+        ("004", (), "分布式训练我们后面可以安排专人再面"),  # another interview planned
+        ("000", (), "Client/Server 那题他说了句“没怎么接触过”，就过了"),  # passed over
+        ("003", (6, 10), "扩展 TF 功能这块不是他的强项"),  # the 能 of 功能 credits no one
+        ("000", (), "Client/Server 架构讲得很乱"),  # a manner said to be poor
+        ("003", (6, 10), "他在分布式训练项目中的贡献不明确"),
+    ],
+)
+def test_plans_passing_over_and_poor_manners_are_no_claims(
+    seed: str, emptied: tuple[int, ...], note: str
+) -> None:
+    assert note_claims(seed, note, emptied) == []
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

@@ -31,11 +31,12 @@ _UNANSWERED = (
     r"|没答|未答|跳过|不会|不知道|不了解|不清楚|不熟|不懂|不太|不够|不足|不大|不怎么|不深"
     r"|不全|不准|不对|不行|不佳|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
     r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|未提及|未涉及|未能|没能"
-    r"|没有展示|没有体现|没体现|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
+    r"|没有展示|没有体现|没体现|没怎么|没(?:有)?(?:接触|碰|做|用|学)过|一笔带过|略过|就过了"
+    r"|不明确|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
     r"|一般(?!来说|而言|情况|都)|较弱|偏弱|薄弱|很弱|太弱|欠缺|缺乏|有限|(?<!深入)浅(?!出)"
-    r"|模糊|含糊|笼统|空泛|泛泛|混乱|有误|答错|说错|讲错|错了|卡壳|支支吾吾|勉强|背书"
+    r"|模糊|(?<!不)含糊|笼统|空泛|泛泛|混乱|有误|答错|说错|讲错|错了|卡壳|支支吾吾|勉强|背书"
     r"|死记硬背|照本宣科|停留在|有待|需要加强|需加强|待加强|待提高|没时间|来不及|没来得及"
-    r"|没问(?!题)|没有问|未问|漏问|没覆盖|未覆盖|缺少|一窍不通|一问三不知|搞混|混淆|只会背"
+    r"|没问(?!题)|没有问(?!题)|未问|漏问|没覆盖|未覆盖|缺少|一窍不通|一问三不知|搞混|混淆|只会背"
     r"|只知道|只记得|不及格|没概念|没有概念|马马虎虎|凑合|差强人意|不尽如人意|\bmeh\b"
     r"|(?<!没有)(?<!无)(?:短板|弱项|软肋|硬伤|短处)|不足之处|\bweak spot|\bweakness|\bsoft spot\b"
     r"|\bnot\b(?!\s+(?:only|bad|just))|n't\b|\bnever\b|\bno answer|\bunanswered"
@@ -45,13 +46,15 @@ _UNANSWERED = (
     r"|\bincorrect|\bpoor|\blimited\b|\bfumbl|\bhand-?wav|\bgaps?\b|\bfail(?:ed|s)? to\b"
     r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
     r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
-    r"|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
+    r"|得(?:很|非常|挺|比较|相当|特别|十分|有点|有些)?(?:乱|散|虚|绕|啰嗦|差|糟|烂|少)"
+    r"|\u274c|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
     r"|\bsurface[- ]level\b|\bbuzzwords?\b|\bmemori[sz]ed\b"
 )
 # what to ask next, and who should ask it
 _SUGGESTION = (
     r"建议(?!录用|通过|聘用|推进|进入|给|发)|下一轮|下轮|下一面|下次|下回|二面|三面|四面|终面"
-    r"|复试|复面|交叉面|后续|之后再|后面再|再问|再聊|再看|再确认|再考察|再深挖|追问|补问|深挖"
+    r"|复试|复面|交叉面|再面|补面|加面|加一轮|可以安排|安排[^，,]{0,4}面"
+    r"|后续|之后再|后面再|再问|再聊|再看|再确认|再考察|再深挖|追问|补问|深挖"
     r"|问问|问一下|问下|考察一下|重点考察|需要考察|需考察|有待考察|值得(?:追问|深挖|再问|关注"
     r"|考察|确认|一问|问)|可以(?:再)?(?:问|考察|追问|关注|确认|了解|聊)|需要确认|需确认|待确认"
     r"|待验证|需要验证|验证一下|确认一下|请(?:追问|问|考察|确认|关注)|让他(?:讲讲|说说|聊聊)"
@@ -97,7 +100,26 @@ _ABOUT_THE_INTERVIEW = (
 )
 
 
+# Slack's codes for the marks a reply credits or denies with, as the marks themselves (a
+# code's colons are no clause's end)
+_MARKS = {
+    "white_check_mark": "\u2705",
+    "heavy_check_mark": "\u2714",
+    "ballot_box_with_check": "\u2611",
+    "+1": "\U0001f44d",
+    "thumbsup": "\U0001f44d",
+    "100": "\U0001f4af",
+    "x": "\u274c",
+}
+
+
+@cache
+def _mark_codes() -> re.Pattern[str]:
+    return re.compile(":(" + "|".join(re.escape(c) for c in _MARKS) + "):")
+
+
 def _fold(text: str) -> str:
+    text = _mark_codes().sub(lambda m: _MARKS[m.group(1)], text)
     return fold(unicodedata.normalize("NFKC", text))
 
 

@@ -334,6 +334,38 @@ def test_plans_passing_over_and_poor_manners_are_no_claims(
     assert note_claims(seed, note, emptied) == []
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a name joined by hyphens, written as one word
+        ("000", (), "讲 allreduce 的时候举了带宽瓶颈的例子，很有说服力", [2]),
+        # a 的 between a question's two words, and 高阶 for 高级
+        ("000", (), "高阶的分布式编程模型他也能讲出门道。", [2]),
+        # short forms and other words for distributed: C/S, TF serving, 多机多卡, multi-worker
+        ("000", (), "对 C/S 架构在生产里的落地讲得挺清楚的", [3]),
+        ("000", (), "分布式 TF serving 讲得不错", [3]),
+        ("004", (), "多机多卡训练讲得很清楚", [5]),
+        ("004", (), "He walked us through a multi-worker training setup in TF, convincing.", [5]),
+        ("004", (), "He's done data-parallel training across multiple GPUs with TensorFlow.", [5]),
+        # the last question, by its place
+        ("003", (6, 10), "最后一题答得很有创意", [10]),
+        ("003", (6, 10), "The last question was the highlight for me.", [10]),
+    ],
+)
+def test_a_question_s_topic_said_in_other_words_is_a_claim(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+def test_the_last_question_is_named_only_when_it_is_open_and_credited() -> None:
+    assert note_claims("003", "最后一题答得很有创意") == []  # Q10 answered
+    assert note_claims("003", "最后一题没答", (6, 10)) == []
+    assert note_claims("004", "Multi-GPU training: not discussed.") == []
+    assert references("最后一个问题答得好", last=7) == [7]
+    assert references("最后一个问题答得好") == []
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

@@ -103,7 +103,7 @@ def _sentence_claims(
     part = crediting(sentence)
     if not part:
         return [], []
-    named = references(part)
+    named = references(part, last=max(t.vocab, default=None))
     if named:
         said = [w for w in naming(fold(sentence)) if w in part]
         return [n for n in named if n in open_numbers], said

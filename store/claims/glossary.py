@@ -26,8 +26,18 @@ _TERMS: dict[str, str] = {
     "embedded": "嵌入式",
     "embedded training": "嵌入式训练",
     "parallelism": "并行",
+    "multi-worker": "分布式",
+    "multi-node": "分布式",
+    "multi-machine": "分布式",
+    "multi-gpu": "分布式",
+    "multiple worker": "分布式",
+    "multiple node": "分布式",
+    "multiple machine": "分布式",
+    "multiple gpu": "分布式",
     "parallel": "并行",
     "data parallelism": "数据并行",
+    "data parallel": "数据并行",
+    "model parallel": "模型并行",
     "model parallelism": "模型并行",
     "replication": "复制",
     "between-graph replication": "图间复制",
@@ -109,6 +119,7 @@ _TERMS: dict[str, str] = {
     # software and systems
     "architecture": "架构",
     "service": "服务",
+    "serving": "服务",
     "deployment": "部署",
     "deploy": "部署",
     "application": "应用",
@@ -218,6 +229,11 @@ _SYNONYMS: dict[str, str] = {
     "优点与不足": "优缺点",
     "长处和短处": "优缺点",
     "取舍": "优缺点",
+    # the same said by other words: 高阶 is 高级, 多机(多卡) is 分布式
+    "高阶": "高级",
+    "多机多卡": "分布式",
+    "多机": "分布式",
+    "多节点": "分布式",
     # Taiwan's and Hong Kong's words, once in one script (資料庫 is 资料库 by then)
     "分散式": "分布式",
     "伺服器": "服务器",
@@ -243,6 +259,12 @@ _SYNONYMS: dict[str, str] = {
     "硬体": "硬件",
 }
 
+
+# short forms written with a slash (`C/S` is Client/Server), as the words they stand for
+_SLASHED: dict[str, str] = {
+    "c/s": "client/server",
+    "b/s": "browser/server",
+}
 
 _LONGEST = 4  # words in the longest English term
 
@@ -315,10 +337,17 @@ def _synonyms() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(s) for s in said))
 
 
+@cache
+def _slashed() -> re.Pattern[str]:
+    said = "|".join(re.escape(s) for s in _SLASHED)
+    return re.compile(rf"(?<![a-z0-9/])(?:{said})(?![a-z0-9/])")
+
+
 def as_chinese(text: str) -> str:
     """`text` (casefolded, in one script) with each English term of the glossary, and
     each Chinese word said otherwise, written as a Chinese interview writes it; the rest
     kept as it is."""
+    text = _slashed().sub(lambda m: f" {_SLASHED[m.group(0)]} ", text)
     text = _synonyms().sub(lambda m: f" {_SYNONYMS[m.group(0)]} ", text)
     text = _in_chinese(text)
     # `distributed training project` as one would write it: 分布式训练项目

@@ -9,7 +9,8 @@ casefolded, English terms as the Chinese a transcript writes (glossary.py); inte
 boilerplate (`请`, `如何`, `考察`, `被面试人`…) is no topic. A Latin word is specific
 when the question writes it as a name is written (`LazyBuilder`, `All-Reduce`, `XLA`,
 `gRPC`), or capitalised where both the question and the sentence write it so
-(`Kubernetes`): a plain word (`training`, `server`) never decides alone."""
+(`Kubernetes`): a plain word (`training`, `server`) never decides alone. A name joined
+by hyphens is also the name written as one word (`All-Reduce` is `allreduce`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from .glossary import as_chinese
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[\w][\w+#.\-]*", re.UNICODE)
+# Latin words joined by hyphens (`all-reduce`), also written as one (`allreduce`)
+_HYPHENED = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 # a Latin word written as a name: capitalised (not first in a sentence), inner capitals,
 # digits, joined by - + # . or in capitals
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+#.][A-Za-z0-9+#]+)*[+#]*")
@@ -73,7 +76,9 @@ def _tokens(text: str) -> tuple[str, ...]:
     """`tokens`, kept for the texts read again (a transcript's questions and answers are
     read at every check of the candidate: each card, each list line, each reply)."""
     found: list[str] = []
-    for w in segment(as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())):
+    said = as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())
+    said = _HYPHENED.sub(lambda m: f"{m.group(0)} {m.group(0).replace('-', '')}", said)
+    for w in segment(said):
         w = w.strip()
         if not w or w in BOILERPLATE or not _WORD.match(w):
             continue
@@ -90,11 +95,14 @@ def words(text: str) -> list[str]:
 
 
 def pairs(ts: Sequence[str]) -> list[str]:
-    """Each two tokens side by side in `ts` (a text's `tokens`), as one key `a b`; none
-    with a character that says nothing on its own (`的`, `下`)."""
+    """Each two tokens side by side in `ts` (a text's `tokens`), as one key `a b`, and
+    each two a `的` joins (`高级的分布式` is `高级分布式`); none with a character that says
+    nothing on its own (`的`, `下`)."""
+    side_by_side = list(pairwise(ts))
+    joined = [(a, c) for (a, b), (_, c) in pairwise(side_by_side) if b == "的"]
     return [
         f"{a} {b}"
-        for a, b in pairwise(ts)
+        for a, b in [*side_by_side, *joined]
         if a != b and a not in _FUNCTION_CHARACTERS and b not in _FUNCTION_CHARACTERS
     ]
 

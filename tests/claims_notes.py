@@ -1452,4 +1452,61 @@ NOTE_SETS: list[NoteSet] = [
             fair("他在分布式训练项目中的贡献不明确", "says Q6 is unclear"),
         ),
     ),
+    # a ninth batch, written by the same helper after the eighth's fixes, to probe them
+    # (not blind: the check was known by then): criticism said as a manner, plans,
+    # passing over, and the new phrasings used in fair notes; claims in yet other words
+    NoteSet(
+        "000",
+        (),
+        "Q2 and Q3 unanswered (a ninth batch, probing the eighth's fixes)",
+        (
+            claim("高级分布式编程那题 💯", 2, why="a mark credits Q2"),
+            claim("C/S 架构那题讲得相当到位", 3, why="C/S is Q3's Client/Server"),
+            claim("Client-server architecture: nailed it.", 3, why="credits Q3 in English"),
+            claim(
+                "对 all reduce 和 replicated training 的理解很清楚",
+                2,
+                why="Q2's two models, All-Reduce spaced",
+            ),
+            claim("分散式 TensorFlow 服務部署講得很清楚", 3, why="繁體: credits Q3"),
+            claim(
+                "The last question? Fine. The client/server one was excellent though.",
+                3,
+                why="the last question (Q5) is answered; Q3 credited",
+            ),
+            fair("All-Reduce 讲得太理论了", "criticism said as a manner"),
+            fair("Client/Server 讲得很简单，没有深入", "criticism said as a manner"),
+            fair("All-Reduce part done, moving on to Client/Server next time", "a plan"),
+            fair("他主导的项目不涉及 All-Reduce", "says Q2's topic was not in his work"),
+            fair("最后一题是应用场景，答得一般", "Q5, answered, and criticised"),
+            fair("高级的分布式模型他没碰过", "says he never touched Q2's topic"),
+            fair("Asked about all-reduce; he changed the subject.", "says Q2 got no answer"),
+            fair("C/S 架构的题目他放弃了", "says Q3 was given up"),
+            fair("讲得很好，可惜 Client/Server 那题是空的", "generic praise; Q3 empty"),
+            fair("👍 for effort, but All-Reduce was a miss", "a mark for effort; Q2 missed"),
+            fair("他做过多机部署，但分布式编程模型的高级部分没讲", "says Q2 was not said"),
+        ),
+    ),
+    NoteSet(
+        "004",
+        (),
+        "Q5 unanswered (a ninth batch, probing the eighth's fixes)",
+        (
+            claim("Q5 done well 👍", 5, why="names Q5, empty"),
+            claim("他有多机训练的实战经验", 5, why="多机训练 is distributed training: Q5"),
+            fair("多机训练这块没问过", "says it was not asked"),
+            fair("He's done nothing on multi-GPU training.", "says nothing was said"),
+            fair("讲得很简单，分布式训练这块基本没说", "says Q5 was hardly said"),
+        ),
+    ),
+    NoteSet(
+        "003",
+        (6, 10),
+        "Q6 and Q10 unanswered (a ninth batch, probing the eighth's fixes)",
+        (
+            claim("最后一个问题他讲了自定义算子，很有想法", 10, why="the last question is Q10"),
+            claim("在分布式训练项目中他是主力", 6, why="his role in the project: Q6"),
+            fair("他在项目中的角色讲得很模糊", "says his role was vague"),
+        ),
+    ),
 ]

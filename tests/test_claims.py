@@ -325,6 +325,8 @@ def test_praise_said_by_an_idiom_a_mark_or_a_manner_is_a_claim(
         ("000", (), "Client/Server 那题他说了句“没怎么接触过”，就过了"),  # passed over
         ("003", (6, 10), "扩展 TF 功能这块不是他的强项"),  # the 能 of 功能 credits no one
         ("000", (), "Client/Server 架构讲得很乱"),  # a manner said to be poor
+        ("000", (), "All-Reduce 讲得太理论了"),
+        ("000", (), "All-Reduce part done, moving on to Client/Server next time"),
         ("003", (6, 10), "他在分布式训练项目中的贡献不明确"),
     ],
 )

@@ -27,7 +27,7 @@ _CREDIT = (
     r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处|没有问题|没话说|没的说|没得说|满分"
     r"|不含糊|不逊色|加分|打动|有料|核心成员|主力|主导|牵头|贡献很大|贡献大|贡献突出"
     # a manner said with a degree (`讲得很真实`): praise, unless the clause says it was weak
-    r"|(?:讲|说|谈|聊|解释|分析|阐述|介绍|描述)得(?:很|非常|挺|比较|相当|特别|十分|蛮|超|真|太)"
+    r"|(?:讲|说|谈|聊|解释|分析|阐述|介绍|描述)得(?:很|非常|挺|比较|相当|特别|十分|蛮|超|真)"
     # the marks a Slack reply credits with (its codes are these by then, moods.py)
     r"|[\u2705\u2714\u2611\U0001F44D\U0001F4AF]"
     r"|understand|understood|explain|explanation|described|describe|description|discuss"
@@ -38,7 +38,7 @@ _CREDIT = (
     r"|experience|hands-on|\bbuilt\b|worked on|implemented|designed|deployed|walked"
     r"|reasoned|\btake on\b|\bnice\b|\bbest\b|practical|\bsharp\b|\bsmart\b|\bsound\b"
     r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b|highlight|worked with"
-    r"|\bstandout\b|stood out|not bad|\bdone\b"
+    r"|\bstandout\b|stood out|not bad|\b(?:has|have|had|'s|'ve) done\b"
 )
 # a credit word just after one of these is denied: `并不熟悉`, `谈不上熟悉`, `little depth`
 _DENIED_ZH = (

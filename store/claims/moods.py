@@ -30,7 +30,7 @@ _UNANSWERED = (
     r"没有回答|没回答|未回答|未作答|没有作答|未能回答|没能回答|无法回答|答不上|答不出|答不好"
     r"|没答|未答|跳过|不会|不知道|不了解|不清楚|不熟|不懂|不太|不够|不足|不大|不怎么|不深"
     r"|不全|不准|不对|不行|不佳|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
-    r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|未提及|未涉及|未能|没能"
+    r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|不涉及|未提及|未涉及|未能|没能"
     r"|没有展示|没有体现|没体现|没怎么|没(?:有)?(?:接触|碰|做|用|学)过|一笔带过|略过|就过了"
     r"|不明确|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
     r"|一般(?!来说|而言|情况|都)|较弱|偏弱|薄弱|很弱|太弱|欠缺|缺乏|有限|(?<!深入)浅(?!出)"
@@ -46,7 +46,7 @@ _UNANSWERED = (
     r"|\bincorrect|\bpoor|\blimited\b|\bfumbl|\bhand-?wav|\bgaps?\b|\bfail(?:ed|s)? to\b"
     r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
     r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
-    r"|得(?:很|非常|挺|比较|相当|特别|十分|有点|有些)?(?:乱|散|虚|绕|啰嗦|差|糟|烂|少)"
+    r"|得(?:很|非常|挺|比较|相当|特别|十分|有点|有些)?(?:乱|散|虚|绕|啰嗦|差|糟|烂|少|空洞|表面|简单|理论|官方|套路|书面)"
     r"|\u274c|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
     r"|\bsurface[- ]level\b|\bbuzzwords?\b|\bmemori[sz]ed\b"
 )

@@ -368,6 +368,46 @@ def test_the_last_question_is_named_only_when_it_is_open_and_credited() -> None:
     assert references("最后一个问题答得好") == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "numbers"),
+    [
+        ("第2、3题答得好", [2, 3]),
+        ("第二、三题答得好", [2, 3]),
+        ("二、三题都不错", [2, 3]),
+        ("1、2、3题", [1, 2, 3]),
+        ("3题都答对了", []),  # one number alone before 题 is a count
+        ("答对了2题", []),
+    ],
+)
+def test_numbers_a_question_mark_closes_are_named(sentence: str, numbers: list[int]) -> None:
+    assert references(sentence) == numbers
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        ("000", (), "C/S 这块是他的舒适区", [3]),
+        ("000", (), "Client/Server 这题拿捏了", [3]),
+        ("000", (), "Client/Server 部分可圈可点", [3]),
+        ("000", (), "Q2 & Q3 were fine", [2, 3]),
+        ("004", (), "分布式训练这块我觉得没什么问题", [5]),
+        ("004", (), "分布式训练问题不大", [5]),
+        ("003", (6, 10), "他在分布式训练项目中担任核心角色", [6]),
+        ("000", (), "亮点：All-Reduce", [2]),
+        # what a heading's colon says decides; what the role needs is no credit
+        ("000", (), "All-reduce knowledge: TBD", []),
+        ("000", (), "Client/Server：待定", []),
+        ("004", (), "分布式训练是加分项，可惜没聊到", []),
+        ("004", (), "Distributed training experience is a must for this role.", []),
+        ("004", (), "分布式训练的问题不大清楚", []),
+    ],
+)
+def test_idioms_of_praise_headings_and_what_a_role_needs(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

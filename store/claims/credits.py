@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import pairwise
 
 from .moods import continues, sentence_clauses
 from .moods import says_unanswered as _says_unanswered
@@ -24,8 +25,9 @@ _CREDIT = (
     r"|游刃有余|头头是道|信手拈来|如数家珍|了如指掌|对答如流|很强|较强|挺强|非常强|相当强|强项"
     r"|做过|用过|搞过|写过|负责过|参与过|实现过|部署过|设计过|调过|落地|丰富|成熟|精彩|惊艳"
     r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中|门儿清|门清|在行|内行|老练|有一套"
-    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处|没有问题|没话说|没的说|没得说|满分"
-    r"|不含糊|不逊色|加分|打动|有料|核心成员|主力|主导|牵头|贡献很大|贡献大|贡献突出"
+    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处|没有问题|没什么问题|没啥问题|问题不大|没话说|没的说|没得说|满分"
+    r"|不含糊|不逊色|加分(?!项)|打动|有料|核心成员|核心角色|骨干|主力|主导|牵头|贡献很大|贡献大"
+    r"|贡献突出|舒适区|拿捏|可圈可点|两把刷子|过硬|老手|行家|娴熟|得心应手|轻车熟路|驾轻就熟"
     # a manner said with a degree (`讲得很真实`): praise, unless the clause says it was weak
     r"|(?:讲|说|谈|聊|解释|分析|阐述|介绍|描述)得(?:很|非常|挺|比较|相当|特别|十分|蛮|超|真)"
     # the marks a Slack reply credits with (its codes are these by then, moods.py)
@@ -38,12 +40,12 @@ _CREDIT = (
     r"|experience|hands-on|\bbuilt\b|worked on|implemented|designed|deployed|walked"
     r"|reasoned|\btake on\b|\bnice\b|\bbest\b|practical|\bsharp\b|\bsmart\b|\bsound\b"
     r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b|highlight|worked with"
-    r"|\bstandout\b|stood out|not bad|\b(?:has|have|had|'s|'ve) done\b"
+    r"|\bstandout\b|stood out|not bad|\bfine\b|\bdecent\b|\badequate|\breasonabl|\bled\b|\bowned\b|\b(?:has|have|had|'s|'ve) done\b"
 )
 # a credit word just after one of these is denied: `并不熟悉`, `谈不上熟悉`, `little depth`
 _DENIED_ZH = (
     r"(?:不(?!仅|但|只|断|少|错|愧|凡|论|同|管|止|光|一样|含糊|逊色)"
-    r"|没(?!问题|有问题|毛病|想到|话说|的说|得说)|未(?!来)"
+    r"|没(?!问题|有问题|什么问题|啥问题|太大问题|毛病|想到|话说|的说|得说)|未(?!来)"
     r"|无(?!论|疑|比|可挑剔)|非(?!常|凡)"
     r"|谈不上|算不上|称不上|缺少|缺乏|欠缺|看不出|没看出)[^，,]{0,5}$"
 )
@@ -81,7 +83,16 @@ def crediting(sentence: str) -> str:
     """The part of `sentence` that credits the candidate (its crediting clauses, folded
     to one script), or "" when it credits no one."""
     found = sentence_clauses(sentence)
-    credited = [i for i, c in enumerate(found) if c.crediting and _affirms(c.text)]
+    # a heading's word (`All-Reduce knowledge: TBD`) yields to what its colon says, when
+    # that says it was not answered, is to be asked, or is in doubt
+    overruled = {
+        i
+        for i, (c, value) in enumerate(pairwise(found))
+        if value.after in (":", "：") and not value.crediting
+    }
+    credited = [
+        i for i, c in enumerate(found) if c.crediting and i not in overruled and _affirms(c.text)
+    ]
     if not credited:
         return ""
     # the credit goes to what comes before it and with it; after it, only to a clause

@@ -28,8 +28,8 @@ _CUT = (
 # said not to be answered, or answered poorly: no credit
 _UNANSWERED = (
     r"没有回答|没回答|未回答|未作答|没有作答|未能回答|没能回答|无法回答|答不上|答不出|答不好"
-    r"|没答|未答|跳过|不会|不知道|不了解|不清楚|不熟|不懂|不太|不够|不足|不大|不怎么|不深"
-    r"|不全|不准|不对|不行|不佳|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
+    r"|没答|未答|跳过|不会|不知道|不了解|不清楚|不熟|不懂|不太|不够|不足|(?<!问题)不大|不大(?:清楚|明白|懂|会|熟|了解)|不怎么|不深"
+    r"|不全|不准|不对|不行|不佳|没聊|没有聊|没问到|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
     r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|不涉及|未提及|未涉及|未能|没能"
     r"|没有展示|没有体现|没体现|没怎么|没(?:有)?(?:接触|碰|做|用|学)过|一笔带过|略过|就过了"
     r"|不明确|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
@@ -86,6 +86,7 @@ _DOUBT = (
     r"|\buncertain|\bresume\b|\bcv\b|\bclaims? to\b|\bclaimed\b|\bsays he\b|\bsaid he\b"
     r"|\baccording to him\b|\bself-described\b"
     r"|(?:岗位|职位|团队|我们)[^，,]{0,3}(?:需要|要求)|我们要找|需要的是|要求有|招聘要求"
+    r"|加分项|必备|硬性要求|\ba must\b|\bmust-have\b|\bnice-to-have\b|\bnice to have\b"
     r"|\b(?:the )?(?:role|job|team|position) (?:needs|requires)\b|\bwe need\b"
     r"|\bwe(?:'re| are) looking for\b|\blooking for someone\b"
 )

@@ -17,9 +17,13 @@ _AND = r"\s*(?:和|与|及|、|,|，|/|and|&)\s*"
 
 @cache
 def _pattern() -> re.Pattern[str]:
+    # numbers a 题 closes: `第2题`, `第二、三题`, and two or more without 第 (`2、3题`; one
+    # alone is a count: `3题都答对了`)
+    listed = rf"(?:{_N})(?:(?:{_SPAN}|{_AND})(?:{_N}))*\s*(?:题|个问题|道题|问)"
+    several = rf"(?:{_N})(?:{_AND}(?:{_N}))+\s*(?:题|个问题|道题)"
     one = (
-        rf"(?:问题|题目|第\s*(?=(?:{_N})\s*(?:题|个问题|问))|(?<![A-Za-z])Q(?:uestions?)?\.?\s*#?"
-        rf"|(?<![A-Za-z])questions?\s+#?)"
+        rf"(?:问题|题目|第\s*(?={listed})|(?<![0-9A-Za-z{CN_NUMERALS}第])(?={several})"
+        rf"|(?<![A-Za-z])Q(?:uestions?)?\.?\s*#?|(?<![A-Za-z])questions?\s+#?)"
     )
     tail = r"(?:题|个问题|问)?"
     more = rf"(?:(?:{_SPAN}|{_AND})(?:{one})?(?:{_N}){tail})*"

@@ -408,6 +408,27 @@ def test_idioms_of_praise_headings_and_what_a_role_needs(
     assert note_claims(seed, note, emptied) == questions
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a name of capitalised parts written apart, in the plural or with a hyphen
+        ("004", (6,), "Good explanation of embedding columns for sparse features.", [6]),
+        ("004", (4,), "He gets the state manager idea well.", [4]),
+        ("004", (3,), "lazy-builder explained well", [3]),
+        # verbs that credit by what was done, and other words for a question's topic
+        ("004", (1,), "He laid out what he considers when building a model.", [1]),
+        ("002", (6,), "He chose loss functions and optimizers sensibly.", [6]),
+        ("003", (8,), "He solved a tough embedded training problem on mobile devices.", [8]),
+        ("002", (7,), "He shared a convincing success story of training a model in TF.", [7]),
+        ("003", (8,), "He never solved the embedded training problem.", []),
+    ],
+)
+def test_english_notes_credit_by_what_was_done_and_names_written_apart(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

@@ -40,7 +40,8 @@ _CREDIT = (
     r"|experience|hands-on|\bbuilt\b|worked on|implemented|designed|deployed|walked"
     r"|reasoned|\btake on\b|\bnice\b|\bbest\b|practical|\bsharp\b|\bsmart\b|\bsound\b"
     r"|thoughtful|\baccount of\b|comfortable|\bcorrect|\bright\b|highlight|worked with"
-    r"|\bstandout\b|stood out|not bad|\bfine\b|\bdecent\b|\badequate|\breasonabl|\bled\b|\bowned\b|\b(?:has|have|had|'s|'ve) done\b"
+    r"|\bstandout\b|stood out|not bad|\bfine\b|\bdecent\b|\badequate|\breasonabl|\bled\b|\bowned\b|\bsolved\b|\bovercame\b|\btackled\b|\bresolved\b|\bchose\b"
+    r"|\bpicked\b|\blaid out\b|\boutlined\b|\blisted\b|\bpresented\b|\bsensibl|\bclever|\b(?:has|have|had|'s|'ve) done\b"
 )
 # a credit word just after one of these is denied: `并不熟悉`, `谈不上熟悉`, `little depth`
 _DENIED_ZH = (

@@ -35,6 +35,10 @@ _HYPHENED = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 # digits, joined by - + # . or in capitals
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+#.][A-Za-z0-9+#]+)*[+#]*")
 _NAME_LIKE = re.compile(r"^.+[A-Z]|[0-9]|[-+#.]|^[A-Z]{2,}$")
+# a name of two or more capitalised parts (`EmbeddingColumn`, `StateManager`), which a
+# note may write apart (`embedding columns`, `state manager`)
+_CAMEL = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+(?![A-Za-z0-9])")
+_CAMEL_PART = re.compile(r"[A-Z][a-z0-9]+")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;。？！：；\n]|\d[.、)）])\s*$")
 
 # words every interview's questions and goals are made of: never a topic
@@ -134,6 +138,13 @@ class Topics:
     phrases: dict[int, frozenset[str]]  # each question's pairs of words side by side
     names: dict[int, frozenset[str]]  # each question's Latin words written as names
     titled: dict[int, frozenset[str]]  # each question's Latin words merely capitalised
+    apart: dict[str, str]  # each name of capitalised parts, as words -> how written apart
+
+    def spelled_apart(self, text: str) -> list[str]:
+        """The names of capitalised parts `text` writes apart (`embedding columns` is
+        `EmbeddingColumn`), as `tokens` has them."""
+        folded = text.casefold()
+        return [name for name, said in self.apart.items() if _apart(said).search(folded)]
 
     @property
     def count(self) -> int:
@@ -169,6 +180,24 @@ class Topics:
         return out
 
 
+@lru_cache(maxsize=256)
+def _apart(said: str) -> re.Pattern[str]:
+    return re.compile(said)
+
+
+def _written_apart(text: str) -> dict[str, str]:
+    """Each name of capitalised parts in `text` (`EmbeddingColumn`), as `tokens` has it
+    (`embeddingcolumn`), and the pattern of its parts written apart (`embedding
+    column(s)`, `embedding-column`)."""
+    found: dict[str, str] = {}
+    for m in _CAMEL.finditer(text):
+        parts = [p.casefold() for p in _CAMEL_PART.findall(m.group(0))]
+        joined = "".join(parts)
+        said = r"[\s_-]+".join(re.escape(p) for p in parts)
+        found[joined] = rf"(?<![a-z0-9]){said}s?(?![a-z0-9])"
+    return found
+
+
 def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics:
     """`questions`: (number, question and goal); `given`: the answers given."""
     said = {n: tokens(text) for n, text in questions}
@@ -186,4 +215,7 @@ def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics
     named = {n: name_like(text) for n, text in questions}
     names = {n: strong for n, (strong, _) in named.items()}
     titled = {n: capitalised for n, (_, capitalised) in named.items()}
-    return Topics(vocab, df, frozenset(answered), phrases, names, titled)
+    apart: dict[str, str] = {}
+    for _, text in questions:
+        apart |= _written_apart(text)
+    return Topics(vocab, df, frozenset(answered), phrases, names, titled, apart)

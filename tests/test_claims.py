@@ -429,6 +429,42 @@ def test_english_notes_credit_by_what_was_done_and_names_written_apart(
     assert note_claims(seed, note, emptied) == questions
 
 
+@pytest.mark.parametrize(
+    "note",
+    [
+        # a credit after a clause that credits no one does not reach back over it
+        "All-Reduce — didn't get to it, otherwise a strong candidate.",
+        # what the interviewer or the team did or knows
+        "All-Reduce 这块我们组很熟，可以带他",
+        "我解释了一下 All-Reduce 的原理，他听得很认真",
+        "面试官（我）对 Client/Server 架构讲了很多，他没怎么接话",
+        "I explained all-reduce to him; he followed along.",
+        # no more than a name, nothing at all, a better answer expected
+        "All-Reduce 只说了个名字",
+        "对 All-Reduce 的理解仅限于名字",
+        "Client/Server 架构的经验他完全没有",
+        "Expected a better answer on client/server.",
+        # a question to ask, a scale
+        "Good question to ask: all-reduce vs replicated training.",
+        "All-Reduce 这部分我给 2 分（满分 5 分）",
+    ],
+)
+def test_what_the_interviewer_did_a_bare_name_or_a_scale_is_no_claim(note: str) -> None:
+    assert note_claims("000", note) == []
+
+
+@pytest.mark.parametrize(
+    ("note", "questions"),
+    [
+        ("All-Reduce，虽然没答全，但讲得很到位", [2]),  # a concession between
+        ("面试官们一致认为他 Client/Server 讲得很好", [3]),
+        ("All-Reduce 部分：满分", [2]),
+    ],
+)
+def test_a_concession_or_the_panel_s_view_keeps_the_credit(note: str, questions: list[int]) -> None:
+    assert note_claims("000", note) == questions
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

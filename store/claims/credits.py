@@ -8,7 +8,7 @@ import re
 from functools import cache
 from itertools import pairwise
 
-from .moods import continues, sentence_clauses
+from .moods import concedes, continues, sentence_clauses
 from .moods import says_unanswered as _says_unanswered
 
 # crediting: he could say / showed / understands / explained / knows it well … (zh, en)
@@ -25,7 +25,7 @@ _CREDIT = (
     r"|游刃有余|头头是道|信手拈来|如数家珍|了如指掌|对答如流|很强|较强|挺强|非常强|相当强|强项"
     r"|做过|用过|搞过|写过|负责过|参与过|实现过|部署过|设计过|调过|落地|丰富|成熟|精彩|惊艳"
     r"|亮眼|出彩|抢眼|点到|点出|点明|说到点子|切中|门儿清|门清|在行|内行|老练|有一套"
-    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处|没有问题|没什么问题|没啥问题|问题不大|没话说|没的说|没得说|满分"
+    r"|没有短板|无短板|没毛病|无可挑剔|挑不出毛病|没有短处|没有问题|没什么问题|没啥问题|问题不大|没话说|没的说|没得说|满分(?!\s*[0-9０-９一二三四五六七八九十])"
     r"|不含糊|不逊色|加分(?!项)|打动|有料|核心成员|核心角色|骨干|主力|主导|牵头|贡献很大|贡献大"
     r"|贡献突出|舒适区|拿捏|可圈可点|两把刷子|过硬|老手|行家|娴熟|得心应手|轻车熟路|驾轻就熟"
     # a manner said with a degree (`讲得很真实`): praise, unless the clause says it was weak
@@ -96,13 +96,21 @@ def crediting(sentence: str) -> str:
     ]
     if not credited:
         return ""
-    # the credit goes to what comes before it and with it; after it, only to a clause
-    # that goes on with it (`讲得最清楚的，是All-Reduce`), not to a new statement
-    # (`沟通不错，All-Reduce是这次的重点`)
+    # the credit goes to what comes with it and before it, back to a clause that credits
+    # no one (`All-Reduce — didn't get to it, otherwise strong`: not to All-Reduce);
+    # after it, only to a clause that goes on with it (`讲得最清楚的，是All-Reduce`), not
+    # to a new statement (`沟通不错，All-Reduce是这次的重点`)
+    kept: set[int] = set()
+    for i in credited:
+        start = i
+        while start > 0 and (found[start - 1].crediting or concedes(found[start - 1])):
+            start -= 1
+        kept.update(j for j in range(start, i + 1) if found[j].crediting)
     end = credited[-1]
     while end + 1 < len(found) and found[end + 1].crediting and continues(found[end + 1]):
         end += 1
-    return "，".join(c.text for c in found[: end + 1] if c.crediting)
+        kept.add(end)
+    return "，".join(found[i].text for i in sorted(kept))
 
 
 def credits(sentence: str) -> bool:

@@ -32,7 +32,8 @@ _UNANSWERED = (
     r"|不全|不准|不对|不行|不佳|没聊|没有聊|没问到|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
     r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|不涉及|未提及|未涉及|未能|没能"
     r"|没有展示|没有体现|没体现|没怎么|没(?:有)?(?:接触|碰|做|用|学)过|一笔带过|略过|就过了"
-    r"|不明确|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
+    r"|不明确|仅限于|只说了个|只提了|只是提了|只是提到|只报了|完全没有|根本没有|几乎没有|基本没有"
+    r"|压根没有|几乎为零|为零|完全没|根本没|没有[。.!！~～]*$|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
     r"|一般(?!来说|而言|情况|都)|较弱|偏弱|薄弱|很弱|太弱|欠缺|缺乏|有限|(?<!深入)浅(?!出)"
     r"|模糊|(?<!不)含糊|笼统|空泛|泛泛|混乱|有误|答错|说错|讲错|错了|卡壳|支支吾吾|勉强|背书"
     r"|死记硬背|照本宣科|停留在|有待|需要加强|需加强|待加强|待提高|没时间|来不及|没来得及"
@@ -47,7 +48,8 @@ _UNANSWERED = (
     r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
     r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
     r"|得(?:很|非常|挺|比较|相当|特别|十分|有点|有些)?(?:乱|散|虚|绕|啰嗦|差|糟|烂|少|空洞|表面|简单|理论|官方|套路|书面)"
-    r"|\u274c|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
+    r"|\u274c|\bexpected (?:a |an )?(?:better|more|deeper|stronger)\b|\bhoped for\b"
+    r"|\bcould (?:have been|be) better\b|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
     r"|\bsurface[- ]level\b|\bbuzzwords?\b|\bmemori[sz]ed\b"
 )
 # what to ask next, and who should ask it
@@ -63,7 +65,7 @@ _SUGGESTION = (
     r"|\bprobe|\bdig (?:into|deeper)|\bask (?:him|her|them|about|the candidate)"
     r"|\bworth (?:asking|probing|checking|exploring|digging|a)\b|\bshould (?:ask|probe|check"
     r"|cover|explore|test|verify|dig)|\brecommend (?:asking|probing|checking|testing)"
-    r"|\bsuggest|\blet'?s\b|\blet us\b|\bwould (?:like|love) to|\bi'd (?:like|ask|want)"
+    r"|\bto ask\b|\bsuggest|\blet'?s\b|\blet us\b|\bwould (?:like|love) to|\bi'd (?:like|ask|want)"
     r"|\bneeds? to (?:verify|confirm|check|see|ask)|\bto be (?:confirmed|verified|checked)"
     r"|\btbd\b|\bverify|\bconfirm\b|\bplease\b|\btodo\b|\bto-do\b"
     r"|\bneeds? (?:a |an )?(?:deeper|closer|second|another) look|\bneeds? more\b"
@@ -86,6 +88,11 @@ _DOUBT = (
     r"|\buncertain|\bresume\b|\bcv\b|\bclaims? to\b|\bclaimed\b|\bsays he\b|\bsaid he\b"
     r"|\baccording to him\b|\bself-described\b"
     r"|(?:岗位|职位|团队|我们)[^，,]{0,3}(?:需要|要求)|我们要找|需要的是|要求有|招聘要求"
+    # what the interviewer or the team did or knows, not the candidate
+    r"|我们(?:组|团队|这边|部门)|(?<![他她])我(?:解释|讲|介绍|说明|提|给他|跟他|向他|帮他)"
+    r"|面试官(?:[（(]我[)）])?(?!们?(?:都|一致)?(?:觉得|认为|感觉))[^，,]{0,20}?(?:讲了|解释了|介绍了|说了)"
+    r"|\b(?:i|we) (?:explained|described|walked"
+    r"|showed|told|gave|covered|talked|introduced)\b"
     r"|加分项|必备|硬性要求|\ba must\b|\bmust-have\b|\bnice-to-have\b|\bnice to have\b"
     r"|\b(?:the )?(?:role|job|team|position) (?:needs|requires)\b|\bwe need\b"
     r"|\bwe(?:'re| are) looking for\b|\blooking for someone\b"
@@ -218,6 +225,20 @@ def crediting_clauses(sentence: str) -> list[str]:
     not describe the question; none when the sentence asks, or speaks of the interview
     itself."""
     return [c.text for c in sentence_clauses(sentence) if c.crediting]
+
+
+_CONCEDING = r"^(?:虽然|虽说|虽|尽管|即使|although\b|though\b|even though\b|while\b)"
+
+
+@cache
+def _concedes() -> re.Pattern[str]:
+    return re.compile(_CONCEDING, re.IGNORECASE)
+
+
+def concedes(clause: Clause) -> bool:
+    """`clause` grants something before the main clause (`虽然没答全`, `although …`):
+    what comes before it still goes with what comes after."""
+    return bool(_concedes().match(clause.text))
 
 
 def continues(clause: Clause) -> bool:

@@ -465,6 +465,27 @@ def test_a_concession_or_the_panel_s_view_keeps_the_credit(note: str, questions:
     assert note_claims("000", note) == questions
 
 
+@pytest.mark.parametrize(
+    ("note", "questions"),
+    [
+        # a statement followed by a question to the others is still a statement
+        ("<@U123ABC> All-Reduce 他讲得很透，你怎么看？", [2]),
+        ("Solid on all-reduce, agree?", [2]),
+        ("他真的懂 All-Reduce 吗，你怎么看？", []),
+        ("All-Reduce 讲得好不好，大家怎么看", []),
+        # a question's Latin words said in Chinese, a short form without its slash
+        ("他对客户端/服务器架构理解很深", [3]),
+        ("他对客户端-服务端架构很熟", [3]),
+        ("CS架构讲得很好", [3]),
+        ("他的 CS 背景很扎实", []),
+    ],
+)
+def test_a_question_to_the_others_and_latin_words_said_in_chinese(
+    note: str, questions: list[int]
+) -> None:
+    assert note_claims("000", note) == questions
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

@@ -239,6 +239,16 @@ _SYNONYMS: dict[str, str] = {
     "多机多卡": "分布式",
     "多机": "分布式",
     "多节点": "分布式",
+    # a question's Latin words, said in Chinese (客户端/服务器 is Client/Server)
+    "客户端/服务器": "client/server",
+    "客户端/服务端": "client/server",
+    "客户端-服务器": "client/server",
+    "客户端-服务端": "client/server",
+    "客户端和服务器": "client/server",
+    "客户端与服务器": "client/server",
+    "客户端": "client",
+    "服务端": "server",
+    "服务器端": "server",
     # Taiwan's and Hong Kong's words, once in one script (資料庫 is 资料库 by then)
     "分散式": "分布式",
     "伺服器": "服务器",
@@ -270,6 +280,8 @@ _SLASHED: dict[str, str] = {
     "c/s": "client/server",
     "b/s": "browser/server",
 }
+# … and the same without the slash before 架构, 模式 (`CS架构`)
+_UNSLASHED = {k.replace("/", ""): v for k, v in _SLASHED.items()}
 
 _LONGEST = 4  # words in the longest English term
 
@@ -345,14 +357,21 @@ def _synonyms() -> re.Pattern[str]:
 @cache
 def _slashed() -> re.Pattern[str]:
     said = "|".join(re.escape(s) for s in _SLASHED)
-    return re.compile(rf"(?<![a-z0-9/])(?:{said})(?![a-z0-9/])")
+    bare = "|".join(re.escape(s) for s in _UNSLASHED)
+    return re.compile(
+        rf"(?<![a-z0-9/])(?:{said}|(?:{bare})(?=\s*(?:架构|模式|结构|architecture)))(?![a-z0-9/])"
+    )
+
+
+def _short_form(said: str) -> str:
+    return _SLASHED.get(said) or _UNSLASHED[said]
 
 
 def as_chinese(text: str) -> str:
     """`text` (casefolded, in one script) with each English term of the glossary, and
     each Chinese word said otherwise, written as a Chinese interview writes it; the rest
     kept as it is."""
-    text = _slashed().sub(lambda m: f" {_SLASHED[m.group(0)]} ", text)
+    text = _slashed().sub(lambda m: f" {_short_form(m.group(0))} ", text)
     text = _synonyms().sub(lambda m: f" {_SYNONYMS[m.group(0)]} ", text)
     text = _in_chinese(text)
     # `distributed training project` as one would write it: 分布式训练项目

@@ -170,9 +170,30 @@ def _unanswered() -> re.Pattern[str]:
     return re.compile(_UNANSWERED, re.IGNORECASE)
 
 
+# a question to the others after a statement: `…讲得很透，你怎么看？`, `…, thoughts?`
+_TAG = (
+    r"[，,]\s*(?:<@\w+>\s*)?(?:你们?|大家|各位)?(?:怎么看|觉得呢|觉得怎么样|意见呢|同意吗"
+    r"|有不同意见吗)|[，,]\s*(?:对吧|是吧|对不对|是不是)"
+    r"|[,，]\s*(?:what do you (?:all )?think|thoughts|agree|any thoughts|wdyt|right|no"
+    r"|objections)\s*[?？]*\s*$"
+)
+
+
+@cache
+def _tag() -> re.Pattern[str]:
+    return re.compile(_TAG, re.IGNORECASE)
+
+
+def _untagged(text: str) -> str:
+    """`text` without a question to the others that follows a statement."""
+    m = _tag().search(text)
+    return text[: m.start()] if m else text
+
+
 def is_question(sentence: str) -> bool:
-    """The sentence asks (`他真的理解All-Reduce吗？`, `Did anyone ask Q2?`)."""
-    text = _fold(sentence).rstrip(" \t\r\n。.…")
+    """The sentence asks (`他真的理解All-Reduce吗？`, `Did anyone ask Q2?`); a statement
+    followed by a question to the others (`…讲得很透，你怎么看？`) does not."""
+    text = _untagged(_fold(sentence)).rstrip(" \t\r\n。.…")
     return text.endswith(("?", "？")) or text.endswith(("吗", "么"))
 
 
@@ -216,7 +237,7 @@ def sentence_clauses(sentence: str) -> list[Clause]:
     sentence asks, or speaks of the interview itself."""
     if is_question(sentence) or _interview().search(_fold(sentence).strip()):
         return []
-    return _clauses(sentence)
+    return _clauses(_untagged(_fold(sentence)))
 
 
 def crediting_clauses(sentence: str) -> list[str]:

@@ -1631,4 +1631,27 @@ NOTE_SETS: list[NoteSet] = [
             fair("He never solved the embedded training problem.", "a denial"),
         ),
     ),
+    NoteSet(
+        "003",
+        (5,),
+        "Q5 (Kubernetes 单机原理) unanswered (a tenth batch, probing)",
+        (
+            claim(
+                "Kubernetes 这块他很熟，单机和分布式模式的区别讲清楚了",
+                5,
+                why="a Chinese note starting with Q5's name",
+            ),
+            claim("K8s 单机原理那题讲得很扎实", 5, why="K8s is Kubernetes"),
+            fair("Kubernetes 我们下一轮再问", "a plan"),
+        ),
+    ),
+    NoteSet(
+        "002",
+        (6,),
+        "Q4 and Q6 (损失函数和优化算法) unanswered (a tenth batch, probing)",
+        (
+            claim("损失函数的选择很有章法", 6, why="credits Q6"),
+            fair("损失函数这块下次问", "a plan"),
+        ),
+    ),
 ]

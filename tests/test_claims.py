@@ -486,6 +486,26 @@ def test_a_question_to_the_others_and_latin_words_said_in_chinese(
     assert note_claims("000", note) == questions
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a Chinese note starts with a name capitalised as a name, not as a sentence
+        ("003", (5,), "Kubernetes 这块他很熟，单机和分布式模式的区别讲清楚了", [5]),
+        ("003", (5,), "Kubernetes 没问", []),
+        # praise said as vivid, well-founded, methodical, hard-core; 建模 is 构建模型
+        ("003", (4,), "Model/Layer 抽象那题的蛋糕比喻很形象", [4]),
+        ("003", (3,), "矩阵推导那段，先加后乘的顺序讲得有理有据", [3]),
+        ("002", (6,), "损失函数的选择很有章法", [6]),
+        ("002", (7,), "那个 protobuf + C++ 的成功案例很硬核", [7]),
+        ("004", (1,), "建模思路很清晰", [1]),
+    ],
+)
+def test_chinese_notes_on_every_seed(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

@@ -239,6 +239,7 @@ _SYNONYMS: dict[str, str] = {
     "多机多卡": "分布式",
     "多机": "分布式",
     "多节点": "分布式",
+    "建模": "构建模型",
     # a question's Latin words, said in Chinese (客户端/服务器 is Client/Server)
     "客户端/服务器": "client/server",
     "客户端/服务端": "client/server",

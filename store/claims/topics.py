@@ -123,7 +123,10 @@ def name_like(text: str) -> tuple[frozenset[str], frozenset[str]]:
         latin = [w for w in words(said) if not _CJK.search(w)]
         if _NAME_LIKE.search(said):
             strong.update(latin)
-        elif said[0].isupper() and not _SENTENCE_START.search(text[: m.start()]):
+        # a sentence starts capitalised in English; Chinese starts a name so only as a name
+        elif said[0].isupper() and (
+            _CJK.search(text) or not _SENTENCE_START.search(text[: m.start()])
+        ):
             titled.update(latin)
     return frozenset(strong), frozenset(titled - strong)
 

@@ -1569,6 +1569,10 @@ NOTE_SETS: list[NoteSet] = [
             fair("He admitted he has never used all-reduce.", "says he never used it"),
             fair("All-Reduce 的优缺点是我们这个岗位最看重的", "what the role values"),
             fair("他很强，但是 All-Reduce 没来得及问", "generic praise; Q2 not asked"),
+            fair("The client/server question is a good one for round two.", "a plan"),
+            fair("He knows OF all-reduce but couldn't explain it.", "knows only of it"),
+            fair("All-Reduce 这题答得一塌糊涂", "criticism"),
+            fair("All-Reduce 讲得好的话可以给 strong hire", "a condition (的话)"),
         ),
     ),
     NoteSet(

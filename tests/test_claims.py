@@ -506,6 +506,26 @@ def test_chinese_notes_on_every_seed(
     assert note_claims(seed, note, emptied) == questions
 
 
+@pytest.mark.parametrize(
+    "note",
+    [
+        "The client/server question is a good one for round two.",
+        "All-reduce: he knows the name, nothing more.",
+        "He knows OF all-reduce but couldn't explain it.",
+        "All-Reduce 这题答得一塌糊涂",
+        "All-Reduce 的理解有偏差",
+        "All-Reduce 讲得很好是不可能的，他根本没答",
+        "All-Reduce 讲得好的话可以给 strong hire",  # 的话: a condition
+    ],
+)
+def test_a_later_round_a_bare_name_a_mess_or_a_condition_is_no_claim(note: str) -> None:
+    assert note_claims("000", note) == []
+
+
+def test_his_words_are_no_condition() -> None:
+    assert note_claims("000", "他的话很有说服力，All-Reduce 讲得很透") == [2]
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

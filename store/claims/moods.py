@@ -32,7 +32,7 @@ _UNANSWERED = (
     r"|不全|不准|不对|不行|不佳|没聊|没有聊|没问到|不到位|不扎实|不透|不明白|空白|为空|空着|是空的|空的|留空|缺失"
     r"|没有提到|没提到|没有提|没提|没有谈|没谈|没讲|没说|没有涉及|没涉及|不涉及|未提及|未涉及|未能|没能"
     r"|没有展示|没有体现|没体现|没怎么|没(?:有)?(?:接触|碰|做|用|学)过|一笔带过|略过|就过了"
-    r"|不明确|仅限于|只说了个|只提了|只是提了|只是提到|只报了|完全没有|根本没有|几乎没有|基本没有"
+    r"|不明确|一塌糊涂|一团糟|糊涂|茫然|偏差|是不可能的|仅限于|只说了个|只提了|只是提了|只是提到|只报了|完全没有|根本没有|几乎没有|基本没有"
     r"|压根没有|几乎为零|为零|完全没|根本没|没有[。.!！~～]*$|放弃|说不清|讲不清|说不出|讲不出|讲不明白|说不明白|答非所问"
     r"|一般(?!来说|而言|情况|都)|较弱|偏弱|薄弱|很弱|太弱|欠缺|缺乏|有限|(?<!深入)浅(?!出)"
     r"|模糊|(?<!不)含糊|笼统|空泛|泛泛|混乱|有误|答错|说错|讲错|错了|卡壳|支支吾吾|勉强|背书"
@@ -48,7 +48,7 @@ _UNANSWERED = (
     r"|\bfell short|\bran out of time|\bwithout (?:an? )?answer|\bdodged\b|\bnothing\b|\bclueless\b"
     r"|\bill-prepared\b|\bun(?:familiar|aware|convincing|comfortable|prepared|clear)\b"
     r"|得(?:很|非常|挺|比较|相当|特别|十分|有点|有些)?(?:乱|散|虚|绕|啰嗦|差|糟|烂|少|空洞|表面|简单|理论|官方|套路|书面)"
-    r"|\u274c|\bexpected (?:a |an )?(?:better|more|deeper|stronger)\b|\bhoped for\b"
+    r"|\u274c|\bkn(?:ow|ows|ew) (?:of|the name)\b|\bexpected (?:a |an )?(?:better|more|deeper|stronger)\b|\bhoped for\b"
     r"|\bcould (?:have been|be) better\b|\btrouble\b|\bmixed up\b|\bmix(?:es|ed)? up\b|\bbarely\b|\bhardly\b"
     r"|\bsurface[- ]level\b|\bbuzzwords?\b|\bmemori[sz]ed\b"
 )
@@ -65,7 +65,8 @@ _SUGGESTION = (
     r"|\bprobe|\bdig (?:into|deeper)|\bask (?:him|her|them|about|the candidate)"
     r"|\bworth (?:asking|probing|checking|exploring|digging|a)\b|\bshould (?:ask|probe|check"
     r"|cover|explore|test|verify|dig)|\brecommend (?:asking|probing|checking|testing)"
-    r"|\bto ask\b|\bsuggest|\blet'?s\b|\blet us\b|\bwould (?:like|love) to|\bi'd (?:like|ask|want)"
+    r"|\bto ask\b|\bround (?:two|three|2|3)\b|\b(?:second|third|2nd|3rd) round\b"
+    r"|\bsuggest|\blet'?s\b|\blet us\b|\bwould (?:like|love) to|\bi'd (?:like|ask|want)"
     r"|\bneeds? to (?:verify|confirm|check|see|ask)|\bto be (?:confirmed|verified|checked)"
     r"|\btbd\b|\bverify|\bconfirm\b|\bplease\b|\btodo\b|\bto-do\b"
     r"|\bneeds? (?:a |an )?(?:deeper|closer|second|another) look|\bneeds? more\b"
@@ -74,7 +75,7 @@ _SUGGESTION = (
 )
 # a condition, a wish: not what happened
 _WISH = (
-    r"如果|要是|假如|假设|倘若|若是|希望|期待|期望|但愿|最好能|要能"
+    r"如果|要是|假如|(?<![他她你我])的话|假设|倘若|若是|希望|期待|期望|但愿|最好能|要能"
     r"|^\s*if\b|\bif (?:he|she|they|the candidate)\b|\bhopefully|\bhope\b|\bwish"
     r"|\bwould have\b|\bhad he\b|\bassuming\b|\bunless\b"
 )

@@ -522,6 +522,22 @@ def test_a_later_round_a_bare_name_a_mess_or_a_condition_is_no_claim(note: str) 
     assert note_claims("000", note) == []
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        ("003", (9,), "Sharp take on recsys trends.", [9]),
+        ("003", (8,), "He handled on-device training constraints well.", [8]),
+        ("002", (6,), "Sensible choice of loss function and optimizer.", [6]),
+        ("004", (1,), "His modeling considerations were thorough.", [1]),
+        ("004", (), "His modeling considerations were thorough.", []),  # Q1 answered
+    ],
+)
+def test_english_words_for_other_seeds_topics(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
 def test_his_words_are_no_condition() -> None:
     assert note_claims("000", "他的话很有说服力，All-Reduce 讲得很透") == [2]
 

@@ -297,6 +297,251 @@ def test_crediting_said_plainly_is_a_claim(seed: str, note: str, questions: list
     assert note_claims(seed, note) == questions
 
 
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # an idiom that praises with a negation (没话说, 不含糊, 没有问题)
+        ("000", (), "Client/Server 这题没话说，满分", [3]),
+        ("000", (), "Replicated training 和 All-Reduce 的对比一点都不含糊", [2]),
+        ("004", (), "分布式训练的问题回答得没有问题", [5]),
+        # the marks a Slack reply credits with
+        ("000", (), "All-Reduce ✔️ Client/Server ✔️", [2, 3]),
+        ("000", (), "Client/Server架构：:white_check_mark:", [3]),
+        # a manner said with a degree, a plain verb of being moved
+        ("003", (3, 7), "矩阵推导的学习挑战讲得很真实", [3]),
+        ("002", (7,), "他讲的那个 TensorFlow 成功案例挺打动我的", [7]),
+    ],
+)
+def test_praise_said_by_an_idiom_a_mark_or_a_manner_is_a_claim(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note"),
+    [
+        ("004", (), "分布式训练我们后面可以安排专人再面"),  # another interview planned
+        ("000", (), "Client/Server 那题他说了句“没怎么接触过”，就过了"),  # passed over
+        ("003", (6, 10), "扩展 TF 功能这块不是他的强项"),  # the 能 of 功能 credits no one
+        ("000", (), "Client/Server 架构讲得很乱"),  # a manner said to be poor
+        ("000", (), "All-Reduce 讲得太理论了"),
+        ("000", (), "All-Reduce part done, moving on to Client/Server next time"),
+        ("003", (6, 10), "他在分布式训练项目中的贡献不明确"),
+    ],
+)
+def test_plans_passing_over_and_poor_manners_are_no_claims(
+    seed: str, emptied: tuple[int, ...], note: str
+) -> None:
+    assert note_claims(seed, note, emptied) == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a name joined by hyphens, written as one word
+        ("000", (), "讲 allreduce 的时候举了带宽瓶颈的例子，很有说服力", [2]),
+        # a 的 between a question's two words, and 高阶 for 高级
+        ("000", (), "高阶的分布式编程模型他也能讲出门道。", [2]),
+        # short forms and other words for distributed: C/S, TF serving, 多机多卡, multi-worker
+        ("000", (), "对 C/S 架构在生产里的落地讲得挺清楚的", [3]),
+        ("000", (), "分布式 TF serving 讲得不错", [3]),
+        ("004", (), "多机多卡训练讲得很清楚", [5]),
+        ("004", (), "He walked us through a multi-worker training setup in TF, convincing.", [5]),
+        ("004", (), "He's done data-parallel training across multiple GPUs with TensorFlow.", [5]),
+        # the last question, by its place
+        ("003", (6, 10), "最后一题答得很有创意", [10]),
+        ("003", (6, 10), "The last question was the highlight for me.", [10]),
+    ],
+)
+def test_a_question_s_topic_said_in_other_words_is_a_claim(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+def test_the_last_question_is_named_only_when_it_is_open_and_credited() -> None:
+    assert note_claims("003", "最后一题答得很有创意") == []  # Q10 answered
+    assert note_claims("003", "最后一题没答", (6, 10)) == []
+    assert note_claims("004", "Multi-GPU training: not discussed.") == []
+    assert references("最后一个问题答得好", last=7) == [7]
+    assert references("最后一个问题答得好") == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "numbers"),
+    [
+        ("第2、3题答得好", [2, 3]),
+        ("第二、三题答得好", [2, 3]),
+        ("二、三题都不错", [2, 3]),
+        ("1、2、3题", [1, 2, 3]),
+        ("3题都答对了", []),  # one number alone before 题 is a count
+        ("答对了2题", []),
+    ],
+)
+def test_numbers_a_question_mark_closes_are_named(sentence: str, numbers: list[int]) -> None:
+    assert references(sentence) == numbers
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        ("000", (), "C/S 这块是他的舒适区", [3]),
+        ("000", (), "Client/Server 这题拿捏了", [3]),
+        ("000", (), "Client/Server 部分可圈可点", [3]),
+        ("000", (), "Q2 & Q3 were fine", [2, 3]),
+        ("004", (), "分布式训练这块我觉得没什么问题", [5]),
+        ("004", (), "分布式训练问题不大", [5]),
+        ("003", (6, 10), "他在分布式训练项目中担任核心角色", [6]),
+        ("000", (), "亮点：All-Reduce", [2]),
+        # what a heading's colon says decides; what the role needs is no credit
+        ("000", (), "All-reduce knowledge: TBD", []),
+        ("000", (), "Client/Server：待定", []),
+        ("004", (), "分布式训练是加分项，可惜没聊到", []),
+        ("004", (), "Distributed training experience is a must for this role.", []),
+        ("004", (), "分布式训练的问题不大清楚", []),
+    ],
+)
+def test_idioms_of_praise_headings_and_what_a_role_needs(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a name of capitalised parts written apart, in the plural or with a hyphen
+        ("004", (6,), "Good explanation of embedding columns for sparse features.", [6]),
+        ("004", (4,), "He gets the state manager idea well.", [4]),
+        ("004", (3,), "lazy-builder explained well", [3]),
+        # verbs that credit by what was done, and other words for a question's topic
+        ("004", (1,), "He laid out what he considers when building a model.", [1]),
+        ("002", (6,), "He chose loss functions and optimizers sensibly.", [6]),
+        ("003", (8,), "He solved a tough embedded training problem on mobile devices.", [8]),
+        ("002", (7,), "He shared a convincing success story of training a model in TF.", [7]),
+        ("003", (8,), "He never solved the embedded training problem.", []),
+    ],
+)
+def test_english_notes_credit_by_what_was_done_and_names_written_apart(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        # a credit after a clause that credits no one does not reach back over it
+        "All-Reduce — didn't get to it, otherwise a strong candidate.",
+        # what the interviewer or the team did or knows
+        "All-Reduce 这块我们组很熟，可以带他",
+        "我解释了一下 All-Reduce 的原理，他听得很认真",
+        "面试官（我）对 Client/Server 架构讲了很多，他没怎么接话",
+        "I explained all-reduce to him; he followed along.",
+        # no more than a name, nothing at all, a better answer expected
+        "All-Reduce 只说了个名字",
+        "对 All-Reduce 的理解仅限于名字",
+        "Client/Server 架构的经验他完全没有",
+        "Expected a better answer on client/server.",
+        # a question to ask, a scale
+        "Good question to ask: all-reduce vs replicated training.",
+        "All-Reduce 这部分我给 2 分（满分 5 分）",
+    ],
+)
+def test_what_the_interviewer_did_a_bare_name_or_a_scale_is_no_claim(note: str) -> None:
+    assert note_claims("000", note) == []
+
+
+@pytest.mark.parametrize(
+    ("note", "questions"),
+    [
+        ("All-Reduce，虽然没答全，但讲得很到位", [2]),  # a concession between
+        ("面试官们一致认为他 Client/Server 讲得很好", [3]),
+        ("All-Reduce 部分：满分", [2]),
+    ],
+)
+def test_a_concession_or_the_panel_s_view_keeps_the_credit(note: str, questions: list[int]) -> None:
+    assert note_claims("000", note) == questions
+
+
+@pytest.mark.parametrize(
+    ("note", "questions"),
+    [
+        # a statement followed by a question to the others is still a statement
+        ("<@U123ABC> All-Reduce 他讲得很透，你怎么看？", [2]),
+        ("Solid on all-reduce, agree?", [2]),
+        ("他真的懂 All-Reduce 吗，你怎么看？", []),
+        ("All-Reduce 讲得好不好，大家怎么看", []),
+        # a question's Latin words said in Chinese, a short form without its slash
+        ("他对客户端/服务器架构理解很深", [3]),
+        ("他对客户端-服务端架构很熟", [3]),
+        ("CS架构讲得很好", [3]),
+        ("他的 CS 背景很扎实", []),
+    ],
+)
+def test_a_question_to_the_others_and_latin_words_said_in_chinese(
+    note: str, questions: list[int]
+) -> None:
+    assert note_claims("000", note) == questions
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        # a Chinese note starts with a name capitalised as a name, not as a sentence
+        ("003", (5,), "Kubernetes 这块他很熟，单机和分布式模式的区别讲清楚了", [5]),
+        ("003", (5,), "Kubernetes 没问", []),
+        # praise said as vivid, well-founded, methodical, hard-core; 建模 is 构建模型
+        ("003", (4,), "Model/Layer 抽象那题的蛋糕比喻很形象", [4]),
+        ("003", (3,), "矩阵推导那段，先加后乘的顺序讲得有理有据", [3]),
+        ("002", (6,), "损失函数的选择很有章法", [6]),
+        ("002", (7,), "那个 protobuf + C++ 的成功案例很硬核", [7]),
+        ("004", (1,), "建模思路很清晰", [1]),
+    ],
+)
+def test_chinese_notes_on_every_seed(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "The client/server question is a good one for round two.",
+        "All-reduce: he knows the name, nothing more.",
+        "He knows OF all-reduce but couldn't explain it.",
+        "All-Reduce 这题答得一塌糊涂",
+        "All-Reduce 的理解有偏差",
+        "All-Reduce 讲得很好是不可能的，他根本没答",
+        "All-Reduce 讲得好的话可以给 strong hire",  # 的话: a condition
+    ],
+)
+def test_a_later_round_a_bare_name_a_mess_or_a_condition_is_no_claim(note: str) -> None:
+    assert note_claims("000", note) == []
+
+
+@pytest.mark.parametrize(
+    ("seed", "emptied", "note", "questions"),
+    [
+        ("003", (9,), "Sharp take on recsys trends.", [9]),
+        ("003", (8,), "He handled on-device training constraints well.", [8]),
+        ("002", (6,), "Sensible choice of loss function and optimizer.", [6]),
+        ("004", (1,), "His modeling considerations were thorough.", [1]),
+        ("004", (), "His modeling considerations were thorough.", []),  # Q1 answered
+    ],
+)
+def test_english_words_for_other_seeds_topics(
+    seed: str, emptied: tuple[int, ...], note: str, questions: list[int]
+) -> None:
+    assert note_claims(seed, note, emptied) == questions
+
+
+def test_his_words_are_no_condition() -> None:
+    assert note_claims("000", "他的话很有说服力，All-Reduce 讲得很透") == [2]
+
+
 def test_a_common_word_of_one_question_yields_to_the_question_the_sentence_is_about() -> None:
     # `取舍` is `优缺点`, Q2's word; the sentence is about Q3's Client/Server architecture
     assert note_claims("000", "Client/Server架构的取舍讲得很透彻。") == [3]

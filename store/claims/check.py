@@ -103,11 +103,11 @@ def _sentence_claims(
     part = crediting(sentence)
     if not part:
         return [], []
-    named = references(part)
+    named = references(part, last=max(t.vocab, default=None))
     if named:
         said = [w for w in naming(fold(sentence)) if w in part]
         return [n for n in named if n in open_numbers], said
-    ts = tokens(part)
+    ts = tokens(part) + t.spelled_apart(part)
     capitalised = frozenset().union(*name_like(part))
     found = {
         n: e for n in sorted(open_numbers) if (e := _decides(t, ts, capitalised, n)) is not None

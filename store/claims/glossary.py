@@ -26,8 +26,18 @@ _TERMS: dict[str, str] = {
     "embedded": "嵌入式",
     "embedded training": "嵌入式训练",
     "parallelism": "并行",
+    "multi-worker": "分布式",
+    "multi-node": "分布式",
+    "multi-machine": "分布式",
+    "multi-gpu": "分布式",
+    "multiple worker": "分布式",
+    "multiple node": "分布式",
+    "multiple machine": "分布式",
+    "multiple gpu": "分布式",
     "parallel": "并行",
     "data parallelism": "数据并行",
+    "data parallel": "数据并行",
+    "model parallel": "模型并行",
     "model parallelism": "模型并行",
     "replication": "复制",
     "between-graph replication": "图间复制",
@@ -92,6 +102,13 @@ _TERMS: dict[str, str] = {
     "recommender": "推荐",
     "recommendation system": "推荐系统",
     "recommender system": "推荐系统",
+    "recsys": "推荐系统",
+    "on-device": "嵌入式",
+    "choice": "选择",
+    "selection": "选择",
+    "modeling": "构建模型",
+    "modelling": "构建模型",
+    "model building": "构建模型",
     "trend": "趋势",
     "research direction": "研究方向",
     "image classification": "图像分类",
@@ -109,12 +126,18 @@ _TERMS: dict[str, str] = {
     # software and systems
     "architecture": "架构",
     "service": "服务",
+    "serving": "服务",
     "deployment": "部署",
     "deploy": "部署",
     "application": "应用",
     "use case": "应用场景",
     "scenario": "场景",
     "challenge": "挑战",
+    "success story": "成功案例",
+    "success case": "成功案例",
+    "favourite": "喜欢",
+    "favorite": "喜欢",
+    "preference": "偏好",
     "pros and cons": "优缺点",
     "trade-off": "优缺点",
     "tradeoff": "优缺点",
@@ -218,6 +241,22 @@ _SYNONYMS: dict[str, str] = {
     "优点与不足": "优缺点",
     "长处和短处": "优缺点",
     "取舍": "优缺点",
+    # the same said by other words: 高阶 is 高级, 多机(多卡) is 分布式
+    "高阶": "高级",
+    "多机多卡": "分布式",
+    "多机": "分布式",
+    "多节点": "分布式",
+    "建模": "构建模型",
+    # a question's Latin words, said in Chinese (客户端/服务器 is Client/Server)
+    "客户端/服务器": "client/server",
+    "客户端/服务端": "client/server",
+    "客户端-服务器": "client/server",
+    "客户端-服务端": "client/server",
+    "客户端和服务器": "client/server",
+    "客户端与服务器": "client/server",
+    "客户端": "client",
+    "服务端": "server",
+    "服务器端": "server",
     # Taiwan's and Hong Kong's words, once in one script (資料庫 is 资料库 by then)
     "分散式": "分布式",
     "伺服器": "服务器",
@@ -243,6 +282,14 @@ _SYNONYMS: dict[str, str] = {
     "硬体": "硬件",
 }
 
+
+# short forms written with a slash (`C/S` is Client/Server), as the words they stand for
+_SLASHED: dict[str, str] = {
+    "c/s": "client/server",
+    "b/s": "browser/server",
+}
+# … and the same without the slash before 架构, 模式 (`CS架构`)
+_UNSLASHED = {k.replace("/", ""): v for k, v in _SLASHED.items()}
 
 _LONGEST = 4  # words in the longest English term
 
@@ -315,10 +362,24 @@ def _synonyms() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(s) for s in said))
 
 
+@cache
+def _slashed() -> re.Pattern[str]:
+    said = "|".join(re.escape(s) for s in _SLASHED)
+    bare = "|".join(re.escape(s) for s in _UNSLASHED)
+    return re.compile(
+        rf"(?<![a-z0-9/])(?:{said}|(?:{bare})(?=\s*(?:架构|模式|结构|architecture)))(?![a-z0-9/])"
+    )
+
+
+def _short_form(said: str) -> str:
+    return _SLASHED.get(said) or _UNSLASHED[said]
+
+
 def as_chinese(text: str) -> str:
     """`text` (casefolded, in one script) with each English term of the glossary, and
     each Chinese word said otherwise, written as a Chinese interview writes it; the rest
     kept as it is."""
+    text = _slashed().sub(lambda m: f" {_short_form(m.group(0))} ", text)
     text = _synonyms().sub(lambda m: f" {_SYNONYMS[m.group(0)]} ", text)
     text = _in_chinese(text)
     # `distributed training project` as one would write it: 分布式训练项目

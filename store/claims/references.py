@@ -1,6 +1,7 @@
 """The questions a sentence names outright: `问题2`, `第二题`, `Q2`, `Question 2`,
 `问题5至问题10`, `问题2和3`, `问题2、3`, `Q5-Q10`, and in English words: `the second
-question`, `question two`, `question #2`."""
+question`, `question two`, `question #2`; and the last one by its place (`最后一题`,
+`the last question`)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,13 @@ _AND = r"\s*(?:和|与|及|、|,|，|/|and|&)\s*"
 
 @cache
 def _pattern() -> re.Pattern[str]:
+    # numbers a 题 closes: `第2题`, `第二、三题`, and two or more without 第 (`2、3题`; one
+    # alone is a count: `3题都答对了`)
+    listed = rf"(?:{_N})(?:(?:{_SPAN}|{_AND})(?:{_N}))*\s*(?:题|个问题|道题|问)"
+    several = rf"(?:{_N})(?:{_AND}(?:{_N}))+\s*(?:题|个问题|道题)"
     one = (
-        rf"(?:问题|题目|第\s*(?=(?:{_N})\s*(?:题|个问题|问))|(?<![A-Za-z])Q(?:uestions?)?\.?\s*#?"
-        rf"|(?<![A-Za-z])questions?\s+#?)"
+        rf"(?:问题|题目|第\s*(?={listed})|(?<![0-9A-Za-z{CN_NUMERALS}第])(?={several})"
+        rf"|(?<![A-Za-z])Q(?:uestions?)?\.?\s*#?|(?<![A-Za-z])questions?\s+#?)"
     )
     tail = r"(?:题|个问题|问)?"
     more = rf"(?:(?:{_SPAN}|{_AND})(?:{one})?(?:{_N}){tail})*"
@@ -54,10 +59,22 @@ def _in_digits(sentence: str) -> str:
 _JOIN = re.compile(rf"(?:{_N})({_SPAN}|{_AND})", re.IGNORECASE)
 
 
-def references(sentence: str) -> list[int]:
+@cache
+def _last() -> re.Pattern[str]:
+    return re.compile(
+        r"最后(?:一|1)?(?:个|道|那道|这道|那个|这个)?(?:问题|题)"
+        r"|\b(?:the )?(?:last|final) question\b",
+        re.IGNORECASE,
+    )
+
+
+def references(sentence: str, last: int | None = None) -> list[int]:
     """The question numbers `sentence` names, ranges spread (`问题5至问题10`: 5…10), in
-    order, each once."""
+    order, each once; `last`: the number of the transcript's last question, which
+    `最后一题` names."""
     found: list[int] = []
+    if last is not None and _last().search(sentence):
+        found.append(last)
     for m in _pattern().finditer(_in_digits(sentence)):
         text = m.group(0)
         numbers = [parse_question_number(n.group(0)) for n in _NUMBER.finditer(text)]
@@ -77,5 +94,7 @@ def references(sentence: str) -> list[int]:
 
 
 def naming(sentence: str) -> list[str]:
-    """The references as written (`问题5至问题10`): the words that decided."""
-    return [m.group(0).strip() for m in _pattern().finditer(_in_digits(sentence))]
+    """The references as written (`问题5至问题10`, `最后一题`): the words that decided."""
+    text = _in_digits(sentence)
+    said = [m.group(0) for m in _last().finditer(text)]
+    return [w.strip() for w in [*said, *(m.group(0) for m in _pattern().finditer(text))]]

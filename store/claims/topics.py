@@ -9,7 +9,8 @@ casefolded, English terms as the Chinese a transcript writes (glossary.py); inte
 boilerplate (`请`, `如何`, `考察`, `被面试人`…) is no topic. A Latin word is specific
 when the question writes it as a name is written (`LazyBuilder`, `All-Reduce`, `XLA`,
 `gRPC`), or capitalised where both the question and the sentence write it so
-(`Kubernetes`): a plain word (`training`, `server`) never decides alone."""
+(`Kubernetes`): a plain word (`training`, `server`) never decides alone. A name joined
+by hyphens is also the name written as one word (`All-Reduce` is `allreduce`)."""
 
 from __future__ import annotations
 
@@ -28,10 +29,16 @@ from .glossary import as_chinese
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[\w][\w+#.\-]*", re.UNICODE)
+# Latin words joined by hyphens (`all-reduce`), also written as one (`allreduce`)
+_HYPHENED = re.compile(r"(?<![\w-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
 # a Latin word written as a name: capitalised (not first in a sentence), inner capitals,
 # digits, joined by - + # . or in capitals
 _LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-+#.][A-Za-z0-9+#]+)*[+#]*")
 _NAME_LIKE = re.compile(r"^.+[A-Z]|[0-9]|[-+#.]|^[A-Z]{2,}$")
+# a name of two or more capitalised parts (`EmbeddingColumn`, `StateManager`), which a
+# note may write apart (`embedding columns`, `state manager`)
+_CAMEL = re.compile(r"(?<![A-Za-z0-9])[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+(?![A-Za-z0-9])")
+_CAMEL_PART = re.compile(r"[A-Z][a-z0-9]+")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;。？！：；\n]|\d[.、)）])\s*$")
 
 # words every interview's questions and goals are made of: never a topic
@@ -73,7 +80,9 @@ def _tokens(text: str) -> tuple[str, ...]:
     """`tokens`, kept for the texts read again (a transcript's questions and answers are
     read at every check of the candidate: each card, each list line, each reply)."""
     found: list[str] = []
-    for w in segment(as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())):
+    said = as_chinese(fold(unicodedata.normalize("NFKC", text)).casefold())
+    said = _HYPHENED.sub(lambda m: f"{m.group(0)} {m.group(0).replace('-', '')}", said)
+    for w in segment(said):
         w = w.strip()
         if not w or w in BOILERPLATE or not _WORD.match(w):
             continue
@@ -90,11 +99,14 @@ def words(text: str) -> list[str]:
 
 
 def pairs(ts: Sequence[str]) -> list[str]:
-    """Each two tokens side by side in `ts` (a text's `tokens`), as one key `a b`; none
-    with a character that says nothing on its own (`的`, `下`)."""
+    """Each two tokens side by side in `ts` (a text's `tokens`), as one key `a b`, and
+    each two a `的` joins (`高级的分布式` is `高级分布式`); none with a character that says
+    nothing on its own (`的`, `下`)."""
+    side_by_side = list(pairwise(ts))
+    joined = [(a, c) for (a, b), (_, c) in pairwise(side_by_side) if b == "的"]
     return [
         f"{a} {b}"
-        for a, b in pairwise(ts)
+        for a, b in [*side_by_side, *joined]
         if a != b and a not in _FUNCTION_CHARACTERS and b not in _FUNCTION_CHARACTERS
     ]
 
@@ -111,7 +123,10 @@ def name_like(text: str) -> tuple[frozenset[str], frozenset[str]]:
         latin = [w for w in words(said) if not _CJK.search(w)]
         if _NAME_LIKE.search(said):
             strong.update(latin)
-        elif said[0].isupper() and not _SENTENCE_START.search(text[: m.start()]):
+        # a sentence starts capitalised in English; Chinese starts a name so only as a name
+        elif said[0].isupper() and (
+            _CJK.search(text) or not _SENTENCE_START.search(text[: m.start()])
+        ):
             titled.update(latin)
     return frozenset(strong), frozenset(titled - strong)
 
@@ -126,6 +141,13 @@ class Topics:
     phrases: dict[int, frozenset[str]]  # each question's pairs of words side by side
     names: dict[int, frozenset[str]]  # each question's Latin words written as names
     titled: dict[int, frozenset[str]]  # each question's Latin words merely capitalised
+    apart: dict[str, str]  # each name of capitalised parts, as words -> how written apart
+
+    def spelled_apart(self, text: str) -> list[str]:
+        """The names of capitalised parts `text` writes apart (`embedding columns` is
+        `EmbeddingColumn`), as `tokens` has them."""
+        folded = text.casefold()
+        return [name for name, said in self.apart.items() if _apart(said).search(folded)]
 
     @property
     def count(self) -> int:
@@ -161,6 +183,24 @@ class Topics:
         return out
 
 
+@lru_cache(maxsize=256)
+def _apart(said: str) -> re.Pattern[str]:
+    return re.compile(said)
+
+
+def _written_apart(text: str) -> dict[str, str]:
+    """Each name of capitalised parts in `text` (`EmbeddingColumn`), as `tokens` has it
+    (`embeddingcolumn`), and the pattern of its parts written apart (`embedding
+    column(s)`, `embedding-column`)."""
+    found: dict[str, str] = {}
+    for m in _CAMEL.finditer(text):
+        parts = [p.casefold() for p in _CAMEL_PART.findall(m.group(0))]
+        joined = "".join(parts)
+        said = r"[\s_-]+".join(re.escape(p) for p in parts)
+        found[joined] = rf"(?<![a-z0-9]){said}s?(?![a-z0-9])"
+    return found
+
+
 def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics:
     """`questions`: (number, question and goal); `given`: the answers given."""
     said = {n: tokens(text) for n, text in questions}
@@ -178,4 +218,7 @@ def topics(questions: Sequence[tuple[int, str]], given: Iterable[str]) -> Topics
     named = {n: name_like(text) for n, text in questions}
     names = {n: strong for n, (strong, _) in named.items()}
     titled = {n: capitalised for n, (_, capitalised) in named.items()}
-    return Topics(vocab, df, frozenset(answered), phrases, names, titled)
+    apart: dict[str, str] = {}
+    for _, text in questions:
+        apart |= _written_apart(text)
+    return Topics(vocab, df, frozenset(answered), phrases, names, titled, apart)

@@ -16,11 +16,13 @@ from support.waiting import wait_until
 from test_decide import click_decision, opened_modal, submit
 from test_independent_review import bot_with, card
 from test_requests import CHANNEL, CID, TUESDAY, Clock, _reply, command, requests
+from test_review_surfaces import CLAIMED, NOTE
 from test_review_withdraw import deleted, edited
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
 BOB_SAYS = "不通过，缓存设计说不清"  # UBOB's decision and note: hidden from whoever is asked
+OTHER_CHANNEL = "C999"
 
 
 @pytest.fixture
@@ -131,3 +133,37 @@ def test_an_older_edit_delivered_late_does_not_undo_a_newer_one(review: Bot) -> 
     assert [d.decision for d in bot.store.get_candidate(CID).decisions if d.reviewer == "UANN"] == [
         "no_hire"
     ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="邀请 reuses a verdict post made while nobody was waited for, as it was: its ⚠"
+    " lines quote another reviewer's note to the reviewer it sends there (the post should"
+    " be edited sealed, as the status message is, when requests open)",
+)
+def test_the_verdict_an_ask_reuses_quotes_no_note_to_the_reviewer_it_sends_there(
+    review: Bot,
+) -> None:
+    bot = review
+    # UBOB notes under the verdict in another channel; nobody is asked yet
+    bot.fake.member_channels.add(OTHER_CHANNEL)
+    bot.command("点评 000", name="first", user_id="U123", channel_id=OTHER_CHANNEL)
+    wait_until("posted", lambda: bot.store.verdict_post(CID, OTHER_CHANNEL) is not None)
+    there = bot.store.verdict_post(CID, OTHER_CHANNEL)
+    assert there is not None
+    bot.event({**_reply("1800000000.000001", there, NOTE, "UBOB"), "channel": OTHER_CHANNEL})
+    wait_until("UBOB's note", lambda: bool(bot.store.get_candidate(CID).decisions))  # type: ignore[union-attr]
+    bot.idle()
+    # the verdict posted here while nobody is waited for: the note's warning is fair
+    bot.command("点评 000", name="second", user_id="U123", channel_id=CHANNEL)
+    wait_until("posted here", lambda: bot.store.verdict_post(CID, CHANNEL) is not None)
+    bot.idle()
+    here = bot.store.verdict_post(CID, CHANNEL)
+    assert CLAIMED in str([m for m in bot.fake.messages(CHANNEL) if m["ts"] == here])
+    # UANN is asked here: the ask's thread is that post, which UANN is sent to read
+    command(bot, "邀请 000 <@UANN> 截止 周五", "ask")
+    wait_until("UANN asked", lambda: "UANN" in requests(bot))
+    bot.idle()
+    assert bot.store.verdict_post(CID, CHANNEL) == here
+    [verdict] = [m for m in bot.fake.messages(CHANNEL) if m["ts"] == here]
+    assert CLAIMED not in str(verdict)

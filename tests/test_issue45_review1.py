@@ -111,6 +111,25 @@ def test_a_reply_delivered_after_its_deletion_stays_deleted(review: Bot) -> None
     assert "缓存设计说不清" not in card(bot, "UANN", "ann-card")
 
 
+def test_a_reply_delivered_after_its_edit_does_not_undo_the_edit(review: Bot) -> None:
+    bot = review
+    thread = asked_and_bob_decided(bot)
+    # UANN replied 通过 and edited it into 再想想 (withdrawn); Slack delivers the edit
+    # first, then (a retry) the reply as first posted
+    taken_back = edited("1800000000.000002", thread, "通过", "再想想", "UANN")
+    assert bot.event(taken_back) == 200
+    bot.idle()
+    assert bot.event(_reply("1800000000.000002", thread, "通过", "UANN")) == 200
+    bot.idle()
+    assert requests(bot)["UANN"].open
+    c = bot.store.get_candidate(CID)
+    assert c is not None and [d.reviewer for d in c.decisions] == ["UBOB"]
+    assert "缓存设计说不清" not in card(bot, "UANN", "ann-card")
+    assert bot.fake.calls("reactions.add") == [] or all(
+        x.params["timestamp"] != "1800000000.000002" for x in bot.fake.calls("reactions.add")
+    )
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="an edit is applied whatever its edited.ts: an older edit delivered after a newer"

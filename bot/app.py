@@ -9,9 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from slack_bolt import App, BoltResponse
+from slack_bolt.authorization import AuthorizeResult
 from slack_bolt.error import BoltUnhandledRequestError
 from slack_bolt.lazy_listener import ThreadLazyListenerRunner
 from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+from slack_bolt.middleware import IgnoringSelfEvents
 from slack_sdk import WebClient
 from slack_sdk.webhook import WebhookClient
 
@@ -89,6 +91,26 @@ ANSWER_THREADS = (
 )
 
 
+class IgnoringSelfEventsButDeletions(IgnoringSelfEvents):
+    """Bolt's own middleware, the bot's own events ignored but for a post of the bot's
+    deleted: a decision made with the buttons is the bot's post in the verdict's thread,
+    and deleting it takes the decision back (handlers/listeners/threads.py), as deleting
+    a typed reply does."""
+
+    @classmethod
+    def _is_self_event(
+        cls,
+        auth_result: AuthorizeResult,
+        user_id: str | None,
+        bot_id: str | None,
+        body: dict[str, Any],
+    ) -> bool:
+        event = body.get("event")
+        if isinstance(event, dict) and event.get("subtype") == "message_deleted":
+            return False
+        return bool(super()._is_self_event(auth_result, user_id, bot_id, body))
+
+
 class DebriefApp(App):
     """Bolt's App, and what it reads in the background (user groups) until `close()`.
     Installed in many workspaces, `installs` is how it finds each one's token and
@@ -100,7 +122,8 @@ class DebriefApp(App):
         self.settings = settings
         self.deps = deps
         self.installs = installs
-        super().__init__(**bolt)
+        super().__init__(ignoring_self_events_enabled=False, **bolt)
+        self.use(IgnoringSelfEventsButDeletions(base_logger=bolt.get("logger")))
         self.spaces: Spaces | None = None
         if installs is not None:
             self.spaces = Spaces(deps, settings.as_workspace(), self.client_of)

@@ -140,12 +140,15 @@ class ThreadStore(Base):
         reviewer: str,
         text: str,
         shown: bool = False,
+        original: bool = False,
     ) -> ReplyOutcome:
         """Record (or update, when edited) one reply. The same event twice records once:
         the row is claimed first (`ON CONFLICT DO NOTHING`), so a concurrent duplicate
         waits and then finds the same text. An edit that leaves the reviewer no decision
         on the candidate reopens the request it had closed (`shown`: it had shown them
-        the others' decisions, `reopen_request`)."""
+        the others' decisions, `reopen_request`). `original`: the reply as first posted
+        (not an edit), which never replaces what was recorded: delivered after its edit
+        (a retry), it would undo the edit."""
         meaning = parse_reply(text)
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             if tx.execute(
@@ -196,6 +199,8 @@ class ThreadStore(Base):
                 + self.engine.lock_rows,
                 [channel, ts],
             ).fetchone()
+            if original and old[0] != text:  # the edit came first: it stands
+                return ReplyOutcome(False, None, None, False)
             react = decided and not old[1]
             if old[0] == text:
                 if react:

@@ -123,7 +123,14 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
     # an edit may take the decision away: whether it had shown the others, read first
     shown = subtype == "message_changed" and _had_shown(deps.store.reply_of(channel, ts), deps)
     outcome = deps.store.record_reply(
-        channel, ts, message["thread_ts"], candidate_id, user, text, shown
+        channel,
+        ts,
+        message["thread_ts"],
+        candidate_id,
+        user,
+        text,
+        shown,
+        original=subtype != "message_changed",  # a retry after its edit changes nothing
     )
     events: list[AuditEvent] = []
     if outcome.recorded:

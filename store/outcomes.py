@@ -30,7 +30,7 @@ from typing import Any
 
 from . import rows
 from .base import Base, Tx
-from .candidate_keys import SAME_CANDIDATE
+from .candidate_keys import SAME_CANDIDATE, natural_key
 from .clock import utcnow
 from .engine import Engine
 from .export_models import ExportReview, ExportRow
@@ -265,8 +265,9 @@ def settle_person(
 
 def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
     """Interview `gone` is about to be erased or removed: the decision recorded through it
-    goes to another interview of the same person (one holding none, else the one with the
-    oldest, which it replaces when newer), so it stays with the person while any interview
+    goes to another interview of the same person (one its own file says is the same person
+    first, so that a merge split later gives it back to them; one holding none, else the
+    one with the oldest, which it replaces when newer), so it stays with the person while any interview
     of theirs remains. When it was the person's current decision, the ATS is sent it again,
     naming the interview that holds it now (the events of `gone` are erased with it)."""
     mine = tx.execute(
@@ -288,11 +289,23 @@ def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
             params,
         ).fetchall()
     }
+    # the interviews its own file says are the same person first: merged with another
+    # person (`link`), it stays on its side, and a split later gives it back to them
+    files = {
+        str(r[0]): natural_key(str(r[0]), r[1], r[2], r[3])
+        for r in tx.execute(
+            "SELECT id, name, position, candidate_ref FROM candidates"
+            f" WHERE ws = {ws:d} AND id IN {SAME_CANDIDATE}",
+            [ws, gone],
+        ).fetchall()
+    }
+    mine_file = files.get(gone)
+    others.sort(key=lambda i: (files.get(i) != mine_file, i))
     free = [i for i in others if i not in held]
     if free:
         target = free[0]
     else:
-        target = min(held, key=lambda i: (held[i], i))
+        target = min(held, key=lambda i: (files.get(i) != mine_file, held[i], i))
         if held[target] > str(mine[0]):  # every other one is newer: this one is history
             tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [gone])
             return

@@ -76,9 +76,12 @@ def _names(read: Read, space: str, key: str, but: str) -> list[str | None] | Non
 
 
 def _fits(name: str | None, names: list[str | None]) -> bool:
-    """Does `name` fit a candidate whose interviews have `names`: one of them at least
-    does not contradict it (a candidate `link` made of two names takes either)."""
-    return not names or any(not names_contradict(name, other) for other in names)
+    """Does `name` fit a candidate whose interviews have `names`: one of the names given
+    at least does not contradict it (a candidate `link` made of two names takes either).
+    An interview whose file names nobody says nothing either way: it never lets a second
+    name in under a key another name holds."""
+    named = [other for other in names if other and other.strip()]
+    return not named or any(not names_contradict(name, other) for other in named)
 
 
 def chosen_key(

@@ -124,3 +124,34 @@ def test_a_decided_interview_whose_file_now_names_another_person_tells_the_ats(
         r["candidate_key"]: r["outcome"] for r in json.loads(ok(db, "export", "--format", "json"))
     }
     assert {key: told.get(key) for key in export} == export
+
+
+# -- a key with two names, and an interview of that key with none --------------------------
+
+
+def keyed(ref: str, name: str, position: str, date: str) -> str:
+    text = transcript(name, position, date, "一面", "可以。")
+    text = text.replace("轮次：", f"候选人编号：{ref}\n轮次：", 1)
+    return text if name else text.replace("姓名：\n", "", 1)
+
+
+@pytest.mark.parametrize("nameless_first", [True, False])
+def test_an_interview_without_a_name_does_not_join_two_names_of_one_key(
+    db_target: str, tmp_path: Path, nameless_first: bool
+) -> None:
+    """`c-1042` on 张伟's interview, on one whose file names nobody, then `C-1042` on 李娜's:
+    the key has two names, a conflict, whatever interview without a name it also has."""
+    db, folder = db_target, tmp_path / "t"
+    first, second = ("k0", "k1") if nameless_first else ("k1", "k0")
+    files = {
+        "k0": keyed("c-1042", "", "后端工程师", "2026-11-01"),
+        "k1": keyed("c-1042", "张伟", "后端工程师", "2026-11-02"),
+    }
+    index(db, folder, {first: files[first]})
+    index(db, folder, {second: files[second]})
+    assert keys(db)["k0"] == keys(db)["k1"]
+    decide(db, "k1", "hire")
+    index(db, folder, {"k2": keyed("C-1042", "李娜", "产品经理", "2026-11-09")})
+    k = keys(db)
+    assert k["k2"] != k["k1"], "李娜 joined 张伟 through the interview without a name"
+    assert decision_of(db, "k2") is None

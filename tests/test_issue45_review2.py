@@ -7,10 +7,18 @@ alike are told apart while one person written two ways is still one."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_person_decision import decide, keys, ok, outcome_of, sent, transcript
+from support.fake_slack import FakeSlack
+from support.slackbot import Bot, all_text
+from support.waiting import wait_until
+from test_person_decision import HOOK, decide, keys, ok, outcome_of, sent, transcript
+from test_requests import CHANNEL, TUESDAY, Clock, started
+from test_two_people_slack import button_beside
+
+from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
@@ -155,3 +163,77 @@ def test_an_interview_without_a_name_does_not_join_two_names_of_one_key(
     k = keys(db)
     assert k["k2"] != k["k1"], "李娜 joined 张伟 through the interview without a name"
     assert decision_of(db, "k2") is None
+
+
+# -- Slack: a pick is a merge, and tells the ATS as a merge does ---------------------------
+
+
+@pytest.fixture
+def team(fake_slack: FakeSlack, db_target: str, tmp_path: Path) -> Iterator[Bot]:
+    """The bot over HTTP with DEBRIEF_WEBHOOK_URL set; ULEAD decides."""
+    fake_slack.users.update({"ULEAD": "Lead"})
+    bot = started(
+        fake_slack,
+        db_target,
+        tmp_path,
+        Clock(TUESDAY),
+        locale="zh",
+        deciders_raw="ULEAD",
+        webhook_url=HOOK["DEBRIEF_WEBHOOK_URL"],
+        webhook_secret=HOOK["DEBRIEF_WEBHOOK_SECRET"],
+    )
+    try:
+        yield bot
+    finally:
+        bot.server.stop()
+
+
+def test_picking_a_decided_person_for_a_waiting_interview_tells_the_ats_and_closes_its_requests(
+    team: Bot,
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "zhang"
+    folder.mkdir()
+    (folder / "zw_a.txt").write_text(zhang("2026-11-01", "一面", "李四"), "utf-8")
+    (folder / "zw_b.txt").write_text(zhang("2026-11-03", "一面", "王五"), "utf-8")
+    index_paths(team.store, [folder])
+    a, b = "zw_a", "zw_b"
+    assert team.store.candidate_key(a) == team.store.candidate_key(b)
+    team.command(f"点评 {b}", name="verdict", user_id="U123", channel_id=CHANNEL)
+    wait_until("the verdict posted", lambda: team.store.verdict_post(b, CHANNEL))
+    team.command(f"拆分 {b}", name="split", user_id="ULEAD", channel_id=CHANNEL)
+    team.idle()
+    team.command(f"结论 {b} 录用", name="decide", user_id="ULEAD", channel_id=CHANNEL)
+    team.idle()
+    assert team.store.outcome(b) is not None and team.store.outcome(a) is None
+    sent(team.store.path)
+
+    (folder / "zw_b2.txt").write_text(zhang("2026-11-10", "二面", "王五"), "utf-8")
+    index_paths(team.store, [folder])
+    b2 = "zw_b2"
+    assert team.store.candidate_key(b2) not in (
+        team.store.candidate_key(a),
+        team.store.candidate_key(b),
+    )
+    team.command(f"邀请 {b2} <@UANN> 截止 明天", name="ask", user_id="U123", channel_id=CHANNEL)
+    team.idle()
+    assert [r.open for r in team.store.requests_for(b2)] == [True]
+    updates = len(team.fake.calls("chat.update"))
+    team.command(f"总结 {b2}", name="card", user_id="ULEAD", channel_id=CHANNEL)
+    team.idle()
+    card = team.replies("card")[-1]
+    team.click(card, button_beside(card, "面试官：王五"), name="picked", user="ULEAD")
+    team.idle()
+    assert team.store.candidate_key(b2) == team.store.candidate_key(b)
+    assert team.store.outcome(b2) is not None
+    assert not any(r.open for r in team.store.requests_for(b2))
+    # the status message in zw_b2's verdict thread says the hiring decision closed it
+    wait_until("the status edited", lambda: len(team.fake.calls("chat.update")) > updates)
+    ts = team.store.status_post(b2, CHANNEL)
+    [status] = [m for m in team.fake.messages(CHANNEL) if m["ts"] == ts]
+    assert "关闭了未完成的请求" in all_text(status)
+    # B's decision now covers zw_b2 as well: the ATS hears the person as they are now
+    events = sent(team.store.path)
+    assert [(e["outcome"], e["candidate_key"]) for e in events] == [
+        ("hire", team.store.candidate_key(b))
+    ]

@@ -237,3 +237,27 @@ def test_picking_a_decided_person_for_a_waiting_interview_tells_the_ats_and_clos
     assert [(e["outcome"], e["candidate_key"]) for e in events] == [
         ("hire", team.store.candidate_key(b))
     ]
+
+
+# -- one name written with other punctuation is one name -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("迪丽热巴·迪力木拉提", "迪丽热巴・迪力木拉提"),  # middle dot, katakana middle dot
+        ("迪丽热巴·迪力木拉提", "迪丽热巴•迪力木拉提"),  # a bullet for the dot
+        ("Sean O'Brien", "O’Brien Sean"),  # another apostrophe, the words in another order
+        ("Li-Na Wang", "Wang Li Na"),
+    ],
+)
+def test_one_name_written_with_other_punctuation_under_one_key_is_one_person(
+    db_target: str, tmp_path: Path, one: str, other: str
+) -> None:
+    db, folder = db_target, tmp_path / "t"
+    index(db, folder, {"p1": keyed("c-2001", one, "后端工程师", "2026-11-02")})
+    decide(db, "p1", "hold")
+    index(db, folder, {"p2": keyed("C-2001", other, "后端工程师", "2026-11-09")})
+    k = keys(db)
+    assert k["p1"] == k["p2"], "one person's key split in two by a dot or an apostrophe"
+    assert decision_of(db, "p2") == "hold"

@@ -265,9 +265,9 @@ def settle_person(
 
 def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
     """Interview `gone` is about to be erased or removed: the decision recorded through it
-    goes to another interview of the same person (one its own file says is the same person
-    first, so that a merge split later gives it back to them; one holding none, else the
-    one with the oldest, which it replaces when newer), so it stays with the person while any interview
+    goes to another interview of the same person (among those whose own file says they
+    are the same person, if any, so that a merge split later gives it back to them: one
+    holding none, else the one with the oldest, which it replaces when newer), so it stays with the person while any interview
     of theirs remains. When it was the person's current decision, the ATS is sent it again,
     naming the interview that holds it now (the events of `gone` are erased with it)."""
     mine = tx.execute(
@@ -299,14 +299,13 @@ def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
             [ws, gone],
         ).fetchall()
     }
-    mine_file = files.get(gone)
-    others.sort(key=lambda i: (files.get(i) != mine_file, i))
-    free = [i for i in others if i not in held]
+    pool = [i for i in others if files.get(i) == files.get(gone)] or others
+    free = [i for i in pool if i not in held]
     if free:
         target = free[0]
     else:
-        target = min(held, key=lambda i: (files.get(i) != mine_file, held[i], i))
-        if held[target] > str(mine[0]):  # every other one is newer: this one is history
+        target = min(pool, key=lambda i: (held[i], i))
+        if held[target] > str(mine[0]):  # every one of its side is newer: history
             tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [gone])
             return
         tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [target])

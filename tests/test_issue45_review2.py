@@ -69,6 +69,32 @@ def test_forget_after_a_merge_keeps_the_decision_on_its_own_persons_side(
     assert decision_of(db, "a_wang1") is None
 
 
+def test_forget_after_a_merge_replaces_the_older_decision_on_its_own_side(
+    db_target: str, tmp_path: Path
+) -> None:
+    """李雷 was put on hold through li1, then hired through li2; wrongly merged into 王小明
+    (a_wang1, no decision); li2 is forgotten. The hire goes to li1 (李雷's), not to
+    a_wang1 because it held no decision: split back, 李雷 is hired, 王小明 is not."""
+    db = db_target
+    index(
+        db,
+        tmp_path / "t",
+        {
+            "a_wang1": transcript("王小明", "后端工程师", "2026-11-02", "一面", "可以。"),
+            "li1": transcript("李雷", "数据工程师", "2026-11-03", "一面", "可以。"),
+            "li2": transcript("李雷", "数据工程师", "2026-11-09", "二面", "可以。"),
+        },
+    )
+    decide(db, "li1", "hold")
+    decide(db, "li2", "hire")
+    ok(db, "link", "a_wang1", "li1")
+    ok(db, "forget", "li2", "--yes")
+    assert decision_of(db, "li1") == "hire"
+    ok(db, "unlink", "a_wang1")
+    assert decision_of(db, "li1") == "hire"
+    assert decision_of(db, "a_wang1") is None
+
+
 # -- a file renamed and edited: a new interview, the old one removed ----------------------
 
 

@@ -113,9 +113,16 @@ def chosen_key(
             people[key] = names
     now = read(f"SELECT candidate_key FROM candidates WHERE {space} AND id = ?", [interview_id])
     current = str(now[0][0]) if now and now[0][0] is not None else None
-    if current is not None and current in keys and _fits(name, people.get(current, [])):
-        return current, []  # it stays with the one it was put with
     fits = [key for key, names in people.items() if _fits(name, names)]
+    if current is not None and current in keys and _fits(name, people.get(current, [])):
+        # it stays with the one it was put with; but a person of its own apart from the
+        # key's for a name that contradicted it (a conflict), whose name now fits a
+        # person under the key (the typo corrected), is no longer apart
+        corrected = (
+            current not in people and current != natural and dict(known).get(current) == "conflict"
+        )
+        if not (corrected and fits):
+            return current, []
     if len(fits) == 1:
         return fits[0], []
     if not fits and has_ref(ref) and name:  # a third name for the key

@@ -287,3 +287,19 @@ def test_one_name_written_with_other_punctuation_under_one_key_is_one_person(
     k = keys(db)
     assert k["p1"] == k["p2"], "one person's key split in two by a dot or an apostrophe"
     assert decision_of(db, "p2") == "hold"
+
+
+def test_a_name_corrected_to_the_keys_other_name_joins_that_person(
+    db_target: str, tmp_path: Path
+) -> None:
+    """`C-1042` came with 李娜, a typo: the key is 张伟's (a conflict, two people). The file
+    is corrected to 张伟 and read again: one person now, with 张伟's decision."""
+    db, folder = db_target, tmp_path / "t"
+    index(db, folder, {"k1": keyed("c-1042", "张伟", "后端工程师", "2026-11-02")})
+    decide(db, "k1", "hire")
+    index(db, folder, {"k2": keyed("C-1042", "李娜", "后端工程师", "2026-11-09")})
+    assert keys(db)["k1"] != keys(db)["k2"]
+    index(db, folder, {"k2": keyed("C-1042", "张伟", "后端工程师", "2026-11-09")})
+    k = keys(db)
+    assert k["k2"] == k["k1"], "corrected, still a person apart"
+    assert decision_of(db, "k2") == "hire"

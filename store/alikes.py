@@ -118,9 +118,7 @@ def chosen_key(
         # it stays with the one it was put with; but a person of its own apart from the
         # key's for a name that contradicted it (a conflict), whose name now fits a
         # person under the key (the typo corrected), is no longer apart
-        corrected = (
-            current not in people and current != natural and dict(known).get(current) == "conflict"
-        )
+        corrected = current not in people and dict(known).get(current) == "conflict"
         if not (corrected and fits):
             return current, []
     if len(fits) == 1:

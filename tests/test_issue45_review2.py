@@ -303,3 +303,18 @@ def test_a_name_corrected_to_the_keys_other_name_joins_that_person(
     k = keys(db)
     assert k["k2"] == k["k1"], "corrected, still a person apart"
     assert decision_of(db, "k2") == "hire"
+
+
+def test_the_keys_first_name_corrected_to_its_second_joins_that_person(
+    db_target: str, tmp_path: Path
+) -> None:
+    """The mirror: `c-1042` is 李娜's; the first file under it said 张伟 by mistake."""
+    db, folder = db_target, tmp_path / "t"
+    index(db, folder, {"k1": keyed("c-1042", "张伟", "后端工程师", "2026-11-02")})
+    index(db, folder, {"k2": keyed("C-1042", "李娜", "后端工程师", "2026-11-09")})
+    decide(db, "k2", "reject")
+    assert keys(db)["k1"] != keys(db)["k2"]
+    index(db, folder, {"k1": keyed("c-1042", "李娜", "后端工程师", "2026-11-02")})
+    k = keys(db)
+    assert k["k1"] == k["k2"], "corrected, still a person apart"
+    assert decision_of(db, "k1") == "reject"

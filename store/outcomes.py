@@ -344,11 +344,15 @@ class OutcomeStore(Base):
             # recorded through their other interviews stay theirs (issue 45: a split
             # gives each back to its person)
             ids = interviews_of(tx, self.ws, candidate_id)
-            where, params = self.engine.in_list("candidate_id", ids)
-            tx.execute(
-                f"SELECT 1 FROM outcomes WHERE {self.space} AND {where}" + self.engine.lock_rows,
-                params,
-            ).fetchall()
+            # the person's decisions locked (in the order `forget` takes them), then their
+            # interviews: before the first decision there is no row of the first to lock,
+            # and two deciders at once would both take sequence 1
+            for table, column in (("outcomes", "candidate_id"), ("candidates", "id")):
+                where, params = self.engine.in_list(column, ids)
+                tx.execute(
+                    f"SELECT 1 FROM {table} WHERE {self.space} AND {where}" + self.engine.lock_rows,
+                    params,
+                ).fetchall()
             r = current_outcome(tx, self.ws, ids)
             before = None if r is None else read_outcome_row(tx, self.ws, r[0])
             now = utcnow()

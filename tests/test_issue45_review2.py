@@ -1,6 +1,6 @@
 """Issue 45, items 3-8, attacked after the fixes were merged (review 2): sequences of
-decide, merge, split, forget and re-index through `debrief` in-process, on SQLite and
-PostgreSQL, each holding what a recruiter relies on: the hiring decision stays with the
+decide, merge, split, forget and re-index through `debrief` in-process (a pick through
+signed HTTP requests against the strict fake Slack), on SQLite and PostgreSQL, each holding what a recruiter relies on: the hiring decision stays with the
 person it was recorded about, each change of it reaches the ATS once, and two people
 alike are told apart while one person written two ways is still one."""
 

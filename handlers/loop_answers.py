@@ -197,14 +197,14 @@ def on_pick(route: Route, asked: Asked) -> list[Outgoing]:
         text = t(loc, "alike_already", interview=shown, name=escape(loop_name(loop, loc)))
         return [Outgoing(notice(text), candidate_id=interview)]
     if not target:
-        key = store.unlink(interview, asked.user)
+        key = store.unlink(interview, asked.user, webhook=asked.deps.webhook)
         loop = store.loop(key)
         name = escape(loop_name(loop, loc)) if loop is not None else shown
         text = t(loc, "alike_picked_new", interview=shown, name=name)
         return [Outgoing(notice(text), candidate_id=interview, audit=f"unlink:{key}")]
     if target not in {p.key for p in alike.people}:
         return [Outgoing(notice(t(loc, "alike_gone")), unresolved=True)]
-    key = store.link(target, interview, asked.user)
+    key = store.link(target, interview, asked.user, webhook=asked.deps.webhook)
     loop = store.loop(key)
     if loop is None:  # removed meanwhile
         return [Outgoing(notice(t(loc, "alike_gone")), unresolved=True)]
@@ -216,7 +216,10 @@ def on_pick(route: Route, asked: Asked) -> list[Outgoing]:
         count=len(loop.interviews),
         rounds=_rounds(loop, asked),
     )
-    return [Outgoing(notice(text), candidate_id=interview, audit=f"link:{key}")]
+    # a pick is a merge: a hiring decision it brought in closed the interview's open
+    # requests, and the ATS hears of it (`webhook`); the status messages say so
+    refresh = interview if loop.outcome is not None else None
+    return [Outgoing(notice(text), candidate_id=interview, audit=f"link:{key}", refresh=refresh)]
 
 
 # -- comparing -----------------------------------------------------------------------------

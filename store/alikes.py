@@ -76,9 +76,12 @@ def _names(read: Read, space: str, key: str, but: str) -> list[str | None] | Non
 
 
 def _fits(name: str | None, names: list[str | None]) -> bool:
-    """Does `name` fit a candidate whose interviews have `names`: one of them at least
-    does not contradict it (a candidate `link` made of two names takes either)."""
-    return not names or any(not names_contradict(name, other) for other in names)
+    """Does `name` fit a candidate whose interviews have `names`: one of the names given
+    at least does not contradict it (a candidate `link` made of two names takes either).
+    An interview whose file names nobody says nothing either way: it never lets a second
+    name in under a key another name holds."""
+    named = [other for other in names if other and other.strip()]
+    return not named or any(not names_contradict(name, other) for other in named)
 
 
 def chosen_key(
@@ -110,9 +113,14 @@ def chosen_key(
             people[key] = names
     now = read(f"SELECT candidate_key FROM candidates WHERE {space} AND id = ?", [interview_id])
     current = str(now[0][0]) if now and now[0][0] is not None else None
-    if current is not None and current in keys and _fits(name, people.get(current, [])):
-        return current, []  # it stays with the one it was put with
     fits = [key for key, names in people.items() if _fits(name, names)]
+    if current is not None and current in keys and _fits(name, people.get(current, [])):
+        # it stays with the one it was put with; but a person of its own apart from the
+        # key's for a name that contradicted it (a conflict), whose name now fits a
+        # person under the key (the typo corrected), is no longer apart
+        corrected = current not in people and dict(known).get(current) == "conflict"
+        if not (corrected and fits):
+            return current, []
     if len(fits) == 1:
         return fits[0], []
     if not fits and has_ref(ref) and name:  # a third name for the key

@@ -50,9 +50,14 @@ def _han(text: str) -> bool:
 
 
 def name_form(name: str) -> str:
-    """A name as two names of one key are compared: as `normalised`, a name in Latin
-    letters with its words in any order (`Li Lei`, `lei li`)."""
-    plain = unicodedata.normalize("NFKC", name)
+    """A name as two names of one key are compared: as `normalised`, without its
+    punctuation (the dot of `迪丽热巴·迪力木拉提` written `・` or `•`, an apostrophe or a
+    hyphen: a space), a name in Latin letters with its words in any order (`Li Lei`,
+    `lei li`)."""
+    plain = "".join(
+        " " if unicodedata.category(ch).startswith("P") else ch
+        for ch in unicodedata.normalize("NFKC", name)
+    )
     if _han(plain):
         return normalised(plain)
     return " ".join(sorted(fold(plain).casefold().split()))

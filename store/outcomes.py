@@ -30,7 +30,7 @@ from typing import Any
 
 from . import rows
 from .base import Base, Tx
-from .candidate_keys import SAME_CANDIDATE
+from .candidate_keys import SAME_CANDIDATE, natural_key
 from .clock import utcnow
 from .engine import Engine
 from .export_models import ExportReview, ExportRow
@@ -265,8 +265,9 @@ def settle_person(
 
 def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
     """Interview `gone` is about to be erased or removed: the decision recorded through it
-    goes to another interview of the same person (one holding none, else the one with the
-    oldest, which it replaces when newer), so it stays with the person while any interview
+    goes to another interview of the same person (among those whose own file says they
+    are the same person, if any, so that a merge split later gives it back to them: one
+    holding none, else the one with the oldest, which it replaces when newer), so it stays with the person while any interview
     of theirs remains. When it was the person's current decision, the ATS is sent it again,
     naming the interview that holds it now (the events of `gone` are erased with it)."""
     mine = tx.execute(
@@ -288,12 +289,23 @@ def hand_over_outcome(tx: Tx, ws: int, gone: str, webhook: bool) -> None:
             params,
         ).fetchall()
     }
-    free = [i for i in others if i not in held]
+    # the interviews its own file says are the same person first: merged with another
+    # person (`link`), it stays on its side, and a split later gives it back to them
+    files = {
+        str(r[0]): natural_key(str(r[0]), r[1], r[2], r[3])
+        for r in tx.execute(
+            "SELECT id, name, position, candidate_ref FROM candidates"
+            f" WHERE ws = {ws:d} AND id IN {SAME_CANDIDATE}",
+            [ws, gone],
+        ).fetchall()
+    }
+    pool = [i for i in others if files.get(i) == files.get(gone)] or others
+    free = [i for i in pool if i not in held]
     if free:
         target = free[0]
     else:
-        target = min(held, key=lambda i: (held[i], i))
-        if held[target] > str(mine[0]):  # every other one is newer: this one is history
+        target = min(pool, key=lambda i: (held[i], i))
+        if held[target] > str(mine[0]):  # every one of its side is newer: history
             tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [gone])
             return
         tx.execute(f"DELETE FROM outcomes WHERE ws = {ws:d} AND candidate_id = ?", [target])
@@ -332,11 +344,15 @@ class OutcomeStore(Base):
             # recorded through their other interviews stay theirs (issue 45: a split
             # gives each back to its person)
             ids = interviews_of(tx, self.ws, candidate_id)
-            where, params = self.engine.in_list("candidate_id", ids)
-            tx.execute(
-                f"SELECT 1 FROM outcomes WHERE {self.space} AND {where}" + self.engine.lock_rows,
-                params,
-            ).fetchall()
+            # the person's decisions locked (in the order `forget` takes them), then their
+            # interviews: before the first decision there is no row of the first to lock,
+            # and two deciders at once would both take sequence 1
+            for table, column in (("outcomes", "candidate_id"), ("candidates", "id")):
+                where, params = self.engine.in_list(column, ids)
+                tx.execute(
+                    f"SELECT 1 FROM {table} WHERE {self.space} AND {where}" + self.engine.lock_rows,
+                    params,
+                ).fetchall()
             r = current_outcome(tx, self.ws, ids)
             before = None if r is None else read_outcome_row(tx, self.ws, r[0])
             now = utcnow()

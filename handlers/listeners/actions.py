@@ -10,6 +10,7 @@ from typing import Any
 from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 
+from ..asking import refresh
 from ..audit import record
 from ..blocks import decode_value
 from ..commands import answer, route_from_value
@@ -55,6 +56,11 @@ def on_click(body: dict[str, Any], client: WebClient, context: BoltContext) -> N
             deliver(result.outgoing, outbox)
         else:
             _open_view(result.outgoing, body, outbox)
+        # what a button recorded (a pick that brought in a hiring decision): the
+        # candidate's status messages brought up to date, as after a command
+        for item in result.outgoing:
+            if item.refresh is not None:
+                refresh(item.refresh, outbox, deps)
     except Exception:
         logger.exception("post in channel failed" if posting else "button failed")
         outbox.reply(error_view(deps.locale))

@@ -55,17 +55,20 @@ if __name__ == "__main__":
     connection.Connection.wait = wait
     real_prepared = ix._prepared
 
-    def prepared(paths, workers):
-        parsed = real_prepared(paths, workers)
-        while True:
-            started = time.perf_counter()
-            try:
-                item = next(parsed)
-            except StopIteration:
-                return
-            finally:
-                waited[1] += time.perf_counter() - started
-            yield item
+    def prepared(paths, workers, *rest):
+        parsed = real_prepared(paths, workers, *rest)
+        try:
+            while True:
+                started = time.perf_counter()
+                try:
+                    item = next(parsed)
+                except StopIteration:
+                    return
+                finally:
+                    waited[1] += time.perf_counter() - started
+                yield item
+        finally:
+            parsed.close()  # the run's workers end with it (store/indexer.py)
 
     ix._prepared = prepared
     store = open_store({db!r})

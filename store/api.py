@@ -88,9 +88,12 @@ class StoreAPI(Protocol):
         text: str,
         shown: bool = False,
         original: bool = False,
+        at: str | None = None,
     ) -> ReplyOutcome: ...
     def reply_of(self, channel: str, ts: str) -> Reply | None: ...
-    def delete_reply(self, channel: str, ts: str, shown: bool = False) -> Removed | None: ...
+    def delete_reply(
+        self, channel: str, ts: str, shown: bool = False, thread_ts: str | None = None
+    ) -> Removed | None: ...
     def record_decision(
         self,
         channel: str,

@@ -5,16 +5,24 @@ Every event is keyed by Slack's (channel, ts): a retried or duplicated event, wh
 process (or replica) gets it, is one `INSERT ... ON CONFLICT` on that key. On
 PostgreSQL the row lock that takes, and the `FOR UPDATE` after it, make a second
 replica wait for the first and then see the same text (recorded once); SQLite's write
-transaction already excludes every other writer."""
+transaction already excludes every other writer.
+
+Slack sends again an event it was not answered in 3 s, so a reply, its edits and its
+deletion arrive late, twice or out of order, and are applied in the order of their time:
+a reply keeps the Slack time of the text it holds (`edited_ts`: its edit's `edited.ts`;
+NULL: as first posted, at `ts`), so an older edit never overwrites a newer one, and a
+deleted reply is remembered (`deleted_replies`), so a late delivery of it, or of an edit
+of it, is not recorded again."""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pydantic import BaseModel
 
 from . import rows
-from .base import Base
+from .base import Base, Tx
 from .clock import utcnow
 from .models import tally_decisions
 from .requests import close_requests, reopen_request
@@ -72,6 +80,17 @@ class Removed(Reply):
     request, away (they are asked again)."""
 
     reopened: bool = False
+
+
+def _older(at: str | None, than: str) -> bool:
+    """Whether Slack time `at` comes before `than` (an unknown or unreadable time does not:
+    the event is applied as it comes)."""
+    if at is None:
+        return False
+    try:
+        return Decimal(at) < Decimal(than)
+    except InvalidOperation:
+        return False
 
 
 def _latest_decisions(store: Base, candidate_id: str) -> list[tuple[Any, ...]]:
@@ -141,6 +160,7 @@ class ThreadStore(Base):
         text: str,
         shown: bool = False,
         original: bool = False,
+        at: str | None = None,
     ) -> ReplyOutcome:
         """Record (or update, when edited) one reply. The same event twice records once:
         the row is claimed first (`ON CONFLICT DO NOTHING`), so a concurrent duplicate
@@ -148,7 +168,9 @@ class ThreadStore(Base):
         on the candidate reopens the request it had closed (`shown`: it had shown them
         the others' decisions, `reopen_request`). `original`: the reply as first posted
         (not an edit), which never replaces what was recorded: delivered after its edit
-        (a retry), it would undo the edit."""
+        (a retry), it would undo the edit. `at`: an edit's Slack time (its `edited.ts`);
+        an edit older than the text recorded changes nothing, and nothing is recorded of
+        a reply deleted (`delete_reply`), whenever its delivery comes."""
         meaning = parse_reply(text)
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             if tx.execute(
@@ -156,6 +178,11 @@ class ThreadStore(Base):
                 [channel, thread_ts],
             ).fetchone():
                 return ReplyOutcome(False, None, None, False)  # a forgotten candidate's thread
+            if tx.execute(
+                f"SELECT 1 FROM deleted_replies WHERE {self.space} AND channel = ? AND ts = ?",
+                [channel, ts],
+            ).fetchone():
+                return ReplyOutcome(False, None, None, False)  # delivered after its deletion
             meaning = recorded_meaning(
                 meaning,
                 lambda n: bool(
@@ -171,8 +198,8 @@ class ThreadStore(Base):
             decided = meaning.decision is not None
             inserted = tx.execute(
                 "INSERT INTO replies (ws, channel, ts, thread_ts, candidate_id, reviewer, text,"
-                " decision, followup_number, followup_answer, recorded_at, reacted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " decision, followup_number, followup_answer, recorded_at, reacted, edited_ts)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (ws, channel, ts) DO NOTHING RETURNING 1",
                 [
                     self.ws,
@@ -187,6 +214,7 @@ class ThreadStore(Base):
                     meaning.followup_answer,
                     now,
                     int(decided),
+                    None if original else at,
                 ],
             ).fetchone()
             if inserted:
@@ -195,19 +223,23 @@ class ThreadStore(Base):
                     close_requests(tx, self.ws, candidate_id, reviewer, "decision")
                 return ReplyOutcome(True, meaning.decision, followup, decided)
             old = tx.execute(
-                f"SELECT text, reacted FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
-                + self.engine.lock_rows,
+                "SELECT text, reacted, edited_ts FROM replies"
+                f" WHERE {self.space} AND channel = ? AND ts = ?" + self.engine.lock_rows,
                 [channel, ts],
             ).fetchone()
             if original and old[0] != text:  # the edit came first: it stands
                 return ReplyOutcome(False, None, None, False)
+            if not original and _older(at, old[2] or ts):  # a newer edit came first
+                return ReplyOutcome(False, None, None, False)
+            # the time of the text now held: an edit back to the same text is newer still
+            held_since = old[2] if original or at is None else at
             react = decided and not old[1]
             if old[0] == text:
-                if react:
+                if react or held_since != old[2]:
                     tx.execute(
-                        f"UPDATE replies SET reacted = 1 WHERE {self.space} AND channel = ?"
-                        " AND ts = ?",
-                        [channel, ts],
+                        "UPDATE replies SET reacted = ?, edited_ts = ?"
+                        f" WHERE {self.space} AND channel = ? AND ts = ?",
+                        [int(bool(old[1]) or react), held_since, channel, ts],
                     )
                 return ReplyOutcome(False, meaning.decision, followup, react)
             # an edit: it keeps when the reply was first recorded; a decision edited away
@@ -215,7 +247,7 @@ class ThreadStore(Base):
             unreact = not decided and bool(old[1])
             tx.execute(
                 "UPDATE replies SET text = ?, decision = ?, followup_number = ?,"
-                " followup_answer = ?, edited_at = ?, reacted = ?"
+                " followup_answer = ?, edited_at = ?, reacted = ?, edited_ts = ?"
                 f" WHERE {self.space} AND channel = ? AND ts = ?",
                 [
                     text,
@@ -224,6 +256,7 @@ class ThreadStore(Base):
                     meaning.followup_answer,
                     now,
                     int(decided and (bool(old[1]) or react)),
+                    held_since,
                     channel,
                     ts,
                 ],
@@ -245,16 +278,34 @@ class ThreadStore(Base):
         )
         return Reply(**found[0]) if found else None
 
-    def delete_reply(self, channel: str, ts: str, shown: bool = False) -> Removed | None:
+    def delete_reply(
+        self, channel: str, ts: str, shown: bool = False, thread_ts: str | None = None
+    ) -> Removed | None:
         """Take the reply at (channel, ts) away (None: there was none). When it held its
         author's last decision on the candidate, the request that decision closed is open
-        again (`shown`: the decision had shown them the others', `reopen_request`)."""
+        again (`shown`: the decision had shown them the others', `reopen_request`).
+
+        The deletion is remembered, also of a reply not recorded yet in a thread about a
+        candidate (`thread_ts`, its parent): a delivery of the reply or of its edit that
+        comes after it records nothing."""
         with self.waiting_at_most(REPLY_WAIT_SECONDS), self.tx() as tx:
             row = tx.execute(
                 f"DELETE FROM replies WHERE {self.space} AND channel = ? AND ts = ?"
-                " RETURNING candidate_id, reviewer, decision",
+                " RETURNING candidate_id, reviewer, decision, thread_ts",
                 [channel, ts],
             ).fetchone()
+            about = (
+                (str(row[0]), str(row[3]))
+                if row is not None
+                else self._thread_about(tx, channel, thread_ts)
+            )
+            if about is not None:
+                tx.execute(
+                    "INSERT INTO deleted_replies (ws, channel, ts, thread_ts, candidate_id,"
+                    " deleted_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ws, channel, ts)"
+                    " DO NOTHING",
+                    [self.ws, channel, ts, about[1], about[0], utcnow()],
+                )
             if row is None:
                 return None
             candidate_id, reviewer, decision = str(row[0]), str(row[1]), row[2]
@@ -265,6 +316,16 @@ class ThreadStore(Base):
         return Removed(
             candidate_id=candidate_id, reviewer=reviewer, decision=decision, reopened=reopened
         )
+
+    def _thread_about(self, tx: Tx, channel: str, thread_ts: str | None) -> tuple[str, str] | None:
+        """(candidate id, thread ts) of the bot's post `thread_ts` about a candidate."""
+        if not thread_ts:
+            return None
+        found = tx.execute(
+            f"SELECT candidate_id FROM posts WHERE {self.space} AND channel = ? AND ts = ?",
+            [channel, thread_ts],
+        ).fetchone()
+        return None if found is None else (str(found[0]), thread_ts)
 
     def tally(self, candidate_id: str) -> dict[str, int]:
         """How many reviewers decided what, each by their latest decision."""

@@ -182,6 +182,27 @@ def test_the_bytes_are_gone(served: Bot) -> None:
     assert "补充了缓存的答案".encode() not in after
 
 
+def test_forget_takes_the_replies_deleted_in_their_threads_too(served: Bot) -> None:
+    """A reply deleted in a candidate's thread is remembered (a late delivery of it stays
+    deleted, store/threads.py); forget takes that record with the rest."""
+    bot = served
+    parent = reviewed(bot)
+    gone = {"type": "message", "subtype": "message_deleted", "channel": "C123", "hidden": True}
+    gone |= {"deleted_ts": "1800000000.2", "ts": "1800000000.5", "event_ts": "1800000000.5"}
+    gone["previous_message"] = {"user": "UREV", "ts": "1800000000.2", "thread_ts": parent}
+    assert bot.event(gone) == 200
+    wait_until("the reply gone", lambda: count(bot.store, "replies") == 1)
+    settled(bot)
+    assert count(bot.store, "deleted_replies") == 1
+
+    debrief_json("forget", CID, "--db", bot.store.path)
+
+    assert count(bot.store, "deleted_replies") == 0
+    reply(bot, parent, "1800000000.2", "问题2：补充了缓存的答案")  # its late delivery
+    settled(bot)
+    assert count(bot.store, "replies") == 0
+
+
 def test_forget_unknown_is_still_an_error(served: Bot) -> None:
     done = debrief("forget", "nobody_at_all", "--db", served.store.path)
     assert done.returncode == 2 and "nobody_at_all" in done.stderr

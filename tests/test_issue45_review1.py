@@ -94,11 +94,6 @@ def test_a_decision_made_with_the_buttons_is_withdrawn_when_its_post_is_deleted(
     assert "缓存设计说不清" not in card(bot, "UANN", "ann-sealed")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a deleted reply leaves no trace: a retried delivery of the reply arriving after"
-    " its deletion records the decision again (needs a record of deleted (channel, ts))",
-)
 def test_a_reply_delivered_after_its_deletion_stays_deleted(review: Bot) -> None:
     bot = review
     thread = asked_and_bob_decided(bot)
@@ -130,11 +125,6 @@ def test_a_reply_delivered_after_its_edit_does_not_undo_the_edit(review: Bot) ->
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an edit is applied whatever its edited.ts: an older edit delivered after a newer"
-    " one overwrites it (needs Slack's edit ts kept with the reply)",
-)
 def test_an_older_edit_delivered_late_does_not_undo_a_newer_one(review: Bot) -> None:
     bot = review
     thread = asked_and_bob_decided(bot)
@@ -152,6 +142,43 @@ def test_an_older_edit_delivered_late_does_not_undo_a_newer_one(review: Bot) -> 
     assert [d.decision for d in bot.store.get_candidate(CID).decisions if d.reviewer == "UANN"] == [
         "no_hire"
     ]
+
+
+def test_an_edit_delivered_after_the_deletion_stays_deleted(review: Bot) -> None:
+    bot = review
+    thread = asked_and_bob_decided(bot)
+    bot.event(_reply("1800000000.000002", thread, "再想想", "UANN"))
+    bot.idle()
+    # UANN edits 再想想 into 通过, then deletes the reply; the edit comes last
+    assert bot.event(deleted("1800000000.000002", thread, "通过", "UANN")) == 200
+    bot.idle()
+    assert bot.event(edited("1800000000.000002", thread, "再想想", "通过", "UANN")) == 200
+    bot.idle()
+    assert requests(bot)["UANN"].open
+    c = bot.store.get_candidate(CID)
+    assert c is not None and [d.reviewer for d in c.decisions] == ["UBOB"]
+    assert "缓存设计说不清" not in card(bot, "UANN", "ann-card")
+
+
+def test_an_older_edit_late_does_not_undo_a_newer_edit_back_to_the_same_text(
+    review: Bot,
+) -> None:
+    bot = review
+    thread = asked_and_bob_decided(bot)
+    bot.event(_reply("1800000000.000002", thread, "通过", "UANN"))
+    wait_until("UANN's request closed", lambda: not requests(bot)["UANN"].open)
+    # UANN edits 通过 → 再想想 → 通过; the second edit (no change from the reply as
+    # recorded) comes first, then the first
+    newer = edited("1800000000.000002", thread, "再想想", "通过", "UANN")
+    newer["message"]["edited"]["ts"] = "1800000000.000950"
+    assert bot.event(newer) == 200
+    bot.idle()
+    assert bot.event(edited("1800000000.000002", thread, "通过", "再想想", "UANN")) == 200
+    bot.idle()
+    assert not requests(bot)["UANN"].open  # their decision stands: 通过
+    decided = bot.store.get_candidate(CID)
+    assert decided is not None
+    assert [d.decision for d in decided.decisions if d.reviewer == "UANN"] == ["hire"]
 
 
 @pytest.mark.xfail(

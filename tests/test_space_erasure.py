@@ -70,6 +70,8 @@ def fill(store: Store, ws: int, uploads: Path) -> list[str]:
     first, second, third = ids[0], ids[1], ids[2]
     view.record_post("C1", "100.1", first, "verdict")
     view.record_reply("C1", "200.1", "100.1", first, "U1", "通过：扎实")
+    view.record_reply("C1", "200.2", "100.1", first, "U1", "待定")
+    assert view.delete_reply("C1", "200.2") is not None  # remembered as deleted
     assert view.record_decision("C1", "1.0", "100.1", first, "U2", "no_hire", "x", claim="k1")
     view.record_requests(first, ["U3"], "UA", iso(days=-1), "C1", "100.1")
     view.record_outcome(first, "hire", "good", "UA", webhook=True)
@@ -103,7 +105,8 @@ def test_erasing_a_space_leaves_the_other_untouched_and_keeps_its_audit(
     assert store.in_workspace(ws).search("TensorFlow")
     before_zero = rows_of(store, 0)
     audit_zero = store.audit_log()
-    assert all(rows_of(store, ws)[t] for t in ("candidates", "posts", "uploads", "retired"))
+    filled = ("candidates", "posts", "uploads", "retired", "deleted_replies")
+    assert all(rows_of(store, ws)[t] for t in filled)
     assert store.space_erasure_refusal(ws) == "installed"
     assert store.spaces_to_erase() == []
 

@@ -3,7 +3,9 @@
 Only replies in threads the bot started about a candidate count; bot messages
 (the bot's own included) are ignored. Recording is keyed by (channel, ts), so an
 event Slack delivers twice is recorded once, and a decision is acknowledged with
-a single reaction, never a message.
+a single reaction, never a message. Events that come late or out of order are applied
+in the order of their time: an edit older than the text recorded changes nothing, and a
+reply deleted stays deleted whatever delivery of it or of its edit comes after.
 
 A decision withdrawn (its reply deleted, or edited into none) reopens the request it
 closed: the reviewer is asked again, the others' decisions hidden from them again
@@ -97,7 +99,8 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         if not ts:
             return Handled()
         shown = _had_shown(deps.store.reply_of(channel, ts), deps)
-        removed = deps.store.delete_reply(channel, ts, shown)
+        # remembered, so that a late delivery of the reply or its edit stays deleted
+        removed = deps.store.delete_reply(channel, ts, shown, previous.get("thread_ts"))
         if removed is None:
             return Handled()
         logger.info("reply removed in %s", channel)
@@ -131,6 +134,7 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         text,
         shown,
         original=subtype != "message_changed",  # a retry after its edit changes nothing
+        at=_edited_at(event, message) if subtype == "message_changed" else None,
     )
     events: list[AuditEvent] = []
     if outcome.recorded:
@@ -158,6 +162,14 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         decided,
         said,
     )
+
+
+def _edited_at(event: dict[str, Any], message: dict[str, Any]) -> str | None:
+    """An edit's Slack time: its `edited.ts`, else the event's; an older edit delivered
+    after a newer one changes nothing."""
+    edited = message.get("edited") or {}
+    at = edited.get("ts") or event.get("event_ts")
+    return str(at) if at else None
 
 
 def _had_shown(reply: Reply | None, deps: Deps) -> bool:

@@ -85,6 +85,23 @@ def _handoffs(execute: Callable[[str], Any], text: str) -> None:
     execute("CREATE INDEX IF NOT EXISTS handoffs_sender ON handoffs (ws, handed_by, handed_at)")
 
 
+def _reply_order(execute: Callable[[str], Any], text: str) -> None:
+    """m033 / pg033: the Slack time of the text a reply holds (`edited_ts`: its edit's
+    `edited.ts`; NULL: as first posted, at `ts`), and the replies deleted, kept so that a
+    late delivery of one or of its edit is not recorded (`text`: a column compared
+    bytewise)."""
+    execute("ALTER TABLE replies ADD COLUMN edited_ts TEXT")
+    execute(
+        f"CREATE TABLE IF NOT EXISTS deleted_replies (ws INTEGER NOT NULL DEFAULT 0,"
+        f" channel {text} NOT NULL, ts {text} NOT NULL, thread_ts TEXT NOT NULL,"
+        f" candidate_id {text} NOT NULL, deleted_at TEXT NOT NULL,"
+        " PRIMARY KEY (ws, channel, ts))"
+    )
+    execute(
+        "CREATE INDEX IF NOT EXISTS deleted_replies_candidate ON deleted_replies (ws, candidate_id)"
+    )
+
+
 STEPS: list[Step] = [
     Step("m001_transcripts", "pg001_schema", on_sqlite=s1.m001_transcripts, on_pg=p1.pg001_schema),
     _sqlite("m002_posts", s1.m002_posts),
@@ -272,6 +289,16 @@ STEPS: list[Step] = [
         "pg032_handoffs",
         on_sqlite=lambda db: _handoffs(db.execute, "TEXT"),
         on_pg=lambda conn: _handoffs(conn.execute, 'TEXT COLLATE "C"'),
+    ),
+    # Issue 45: Slack retries an event it was not answered in 3 s, so a reply, its edits
+    # and its deletion can arrive late, twice or out of order. A reply keeps the Slack
+    # time of the text it holds (an older edit never overwrites a newer one), and a
+    # deleted reply is remembered (a late delivery of it, or of its edit, stays deleted).
+    Step(
+        "m033_reply_order",
+        "pg033_reply_order",
+        on_sqlite=lambda db: _reply_order(db.execute, "TEXT"),
+        on_pg=lambda conn: _reply_order(conn.execute, 'TEXT COLLATE "C"'),
     ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""

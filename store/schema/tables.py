@@ -56,6 +56,13 @@ TABLES: tuple[Table, ...] = (
     ),
     Table("questions", space=None),
     Table("replies", key="channel, ts", subject="candidate_id", forget="rows", emptied="rows"),
+    Table(
+        "deleted_replies",
+        key="channel, ts",
+        subject="candidate_id",
+        forget="rows",
+        emptied="rows",
+    ),
     Table("posts", key="channel, ts", subject="candidate_id", forget="rows", emptied="rows"),
     Table("digests", key="day", emptied="rows"),
     Table("audit", subject="candidate_id", forget="pseudonym", emptied="kept", identity="seq"),

@@ -35,6 +35,7 @@ from .export import export
 from .loops import link, loop, unlink
 from .migrate_db import migrate_db
 from .ops import audit, backup, doctor, forget, migrate_workspace, retention, stats
+from .webhook import hands_decisions
 from .words import t
 
 # The --json contracts: these keys, as docs/reference.md spells them.
@@ -81,7 +82,13 @@ def index(
     """Index transcript files and folders (new, changed and removed files), into one
     workspace's data with --workspace."""
     store = open_space(db_path, workspace, create=True, writes=True)
-    bulk: dict[str, Any] = {"workers": default_workers(), "batch_seconds": 2.0}
+    bulk: dict[str, Any] = {
+        "workers": default_workers(),
+        "batch_seconds": 2.0,
+        # a file that now names another person than its decided interview was: the ATS
+        # hears of each person's decision that changed (store/candidates.py `save`)
+        "webhook": hands_decisions(settings_for(db_path), store),
+    }
     if as_json or not sys.stderr.isatty():
         result = index_paths(store, paths, **bulk)
     else:

@@ -224,7 +224,9 @@ def forget(
         source = store.restore(candidate)
         if source is None:
             raise BadUsage("cli_not_forgotten", id=candidate)
-        result = index_paths(store, [source]) if source and os.path.exists(source) else None
+        webhook = hands_decisions(settings, store)
+        found = source and os.path.exists(source)
+        result = index_paths(store, [source], webhook=webhook) if found else None
         record(store, [AuditEvent("cli", "restore", candidate)])
         if as_json:
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})

@@ -39,6 +39,7 @@ class ServeJobs:
         from .erasure import RetentionJob
         from .leader import watch_as_leader
         from .watcher import folder_watcher
+        from .webhook import hands_decisions
 
         settings, store = self.settings, self.store
         warm()  # the word splitter loaded before /healthz says ready: no request waits for it
@@ -53,8 +54,11 @@ class ServeJobs:
             folder = settings.transcripts
             many = settings.many_workspaces  # then <folder>/<T…>/ is workspace T…'s
 
+            def hands(space: Backend) -> bool:  # read at each run: App Home may change it
+                return hands_decisions(settings, space)
+
             def watch() -> Any:
-                return folder_watcher(store, folder, settings.watch, many).start()
+                return folder_watcher(store, folder, settings.watch, many, hands=hands).start()
 
             # one replica watches when the database is shared
             self.watcher = watch_as_leader(store, watch)

@@ -26,7 +26,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from store.errors import DiskFullError
@@ -44,6 +44,10 @@ WAKE_MS = 200  # how often the event loop looks at files waiting for quiet (idle
 SPACES_EVERY_S = 30.0  # with events: how often the workspaces installed are looked up
 
 WatchMode = Literal["auto", "poll"]
+Hands = Callable[[Backend], bool]
+"""Whether the data space a store reads hands its hiring decisions to an ATS (`serve`:
+bot/webhook.py `hands_decisions`): then an index run tells the ATS of a decided interview
+whose file now names another person (store/indexer.py `index_paths`)."""
 
 
 def _hidden(folder: str, path: str) -> bool:
@@ -60,8 +64,10 @@ class FolderWatcher:
         interval: float = 2.0,
         mode: WatchMode = "auto",
         quiet: float = QUIET_SECONDS,
+        hands: Hands | None = None,
     ) -> None:
         self.store = store
+        self.hands = hands
         self.folder = os.path.abspath(folder)
         self.interval = interval
         self.mode = mode
@@ -94,7 +100,12 @@ class FolderWatcher:
     def run_once(self) -> None:
         """A full rescan: every file's size and time, new and changed files indexed,
         removed ones removed."""
-        self._report(index_paths(self.store, [self.folder], stopped=self.stopped))
+        self._report(self._index(self.store, [self.folder]))
+
+    def _index(self, store: Backend, paths: list[str], within: str | None = None) -> IndexResult:
+        """An index run of `paths` into the data space `store` reads."""
+        webhook = self.hands is not None and self.hands(store)
+        return index_paths(store, paths, within=within, stopped=self.stopped, webhook=webhook)
 
     def _report(self, result: IndexResult, where: str = "") -> None:
         self.runs += 1
@@ -122,7 +133,7 @@ class FolderWatcher:
         if gone:
             self._remove_gone(gone)
         if present:
-            done = index_paths(self.store, present, within=self.folder, stopped=self.stopped)
+            done = self._index(self.store, present, within=self.folder)
             self._report(done)
 
     def _remove_gone(self, gone: list[str], store: Backend | None = None) -> None:
@@ -229,8 +240,9 @@ class WorkspacesWatcher(FolderWatcher):
         mode: WatchMode = "auto",
         quiet: float = QUIET_SECONDS,
         spaces_every: float = SPACES_EVERY_S,
+        hands: Hands | None = None,
     ) -> None:
-        super().__init__(store, folder, interval, mode, quiet)
+        super().__init__(store, folder, interval, mode, quiet, hands)
         assert isinstance(store, SpaceStore)
         self._spaces_of: SpaceStore = store
         self.spaces_every = spaces_every
@@ -255,7 +267,7 @@ class WorkspacesWatcher(FolderWatcher):
                 continue
             if name in installed and os.path.isdir(path):
                 view = self.store.in_workspace(installed[name])
-                self._report(index_paths(view, [path], stopped=self.stopped), f" of {name}")
+                self._report(self._index(view, [path]), f" of {name}")
             else:
                 skipped.add(name)
         self._say_skipped(skipped, fresh=True)
@@ -308,7 +320,7 @@ class WorkspacesWatcher(FolderWatcher):
                 self._remove_gone(gone, view)
             if present:
                 mine = os.path.join(self.folder, key)
-                done = index_paths(view, present, within=mine, stopped=self.stopped)
+                done = self._index(view, present, within=mine)
                 self._report(done, f" of {key}")
 
     def _tick(self) -> None:
@@ -326,8 +338,9 @@ def folder_watcher(
     mode: WatchMode = "auto",
     many_workspaces: bool = False,
     interval: float = 2.0,
+    hands: Hands | None = None,
 ) -> FolderWatcher:
     """The watcher `serve` keeps DEBRIEF_TRANSCRIPTS indexed with: one folder into data
     space 0, or, installed in many workspaces, a folder a workspace (not started)."""
     kind = WorkspacesWatcher if many_workspaces else FolderWatcher
-    return kind(store, folder, interval=interval, mode=mode)
+    return kind(store, folder, interval=interval, mode=mode, hands=hands)

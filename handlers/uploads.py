@@ -163,7 +163,7 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     folder = Path(deps.uploads or "uploads")
     path = _save(folder, name, str(info.get("id") or ""), data)
     try:
-        result = index_paths(store, [path], stopped={})
+        result = index_paths(store, [path], stopped={}, webhook=deps.webhook)
     except BaseException:
         path.unlink(missing_ok=True)  # nothing was indexed from it: not kept
         raise

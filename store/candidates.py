@@ -17,7 +17,13 @@ from .clock import utcnow
 from .errors import refused_data
 from .hits import HitSearch
 from .models import Candidate, CandidateSummary, Question, SearchHit, Transcript
-from .outcomes import hand_over_outcome, read_outcome
+from .outcomes import (
+    current_outcome,
+    hand_over_outcome,
+    read_outcome,
+    read_outcome_row,
+    settle_person,
+)
 from .resolve import Resolution, list_clause, position_has, resolve
 from .threads import read_reviews
 
@@ -87,14 +93,18 @@ class CandidateStore(HitSearch, Base):
         mtime_ns: int = 0,
         size: int = 0,
         prepared: tuple[str, str] | None = None,
+        webhook: bool = False,
     ) -> None:
         """Insert or replace one transcript, atomically. `prepared`: its full-text and
-        bigram strings, when a worker process already computed them. Data the database
-        cannot hold is UnstorableError: this save alone fails."""
+        bigram strings, when a worker process already computed them. With `webhook` (the
+        team hands its decisions to an ATS), a save that moves a decided interview to
+        another person (its file now names them) writes, in the same transaction, the
+        event of each person whose current decision it changed (`_moved`). Data the
+        database cannot hold is UnstorableError: this save alone fails."""
         now = utcnow()
         indexed = prepared or fulltext.indexed(t)
         with refused_data():
-            self._write(lambda tx: self._save(tx, t, mtime_ns, size, now, indexed))
+            self._write(lambda tx: self._save(tx, t, mtime_ns, size, now, indexed, webhook))
 
     def _save(
         self,
@@ -104,8 +114,18 @@ class CandidateStore(HitSearch, Base):
         size: int,
         now: str,
         indexed: tuple[str, str],
+        webhook: bool = False,
     ) -> None:
         text = self.engine.storable
+        # a decision recorded through this interview: whose it was until now, so that a
+        # save giving the interview another person tells the ATS of both (issue 45)
+        holds = webhook and read_outcome_row(tx, self.ws, t.id) is not None
+        was = None
+        if holds:
+            found = tx.execute(
+                f"SELECT candidate_key FROM candidates WHERE {self.space} AND id = ?", [t.id]
+            ).fetchone()
+            was = None if found is None else str(found[0])
         index_columns, prepared = self._index_columns(indexed)
         # who the candidate is, where no override says (store/alikes.py: two people
         # recorded as sharing the file's key or name and position)
@@ -167,11 +187,14 @@ class CandidateStore(HitSearch, Base):
         if rid_sql is not None:  # the next rid of this space's range (base.py SPACE_BITS)
             names.insert(0, "rid")
             values.insert(0, rid_sql)  # SQL alone: no parameter moves
-        rid = tx.execute(
+        saved = tx.execute(
             f"INSERT INTO candidates ({', '.join(names)}) VALUES ({', '.join(values)})"
-            f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid",
+            f" ON CONFLICT (ws, id) DO UPDATE SET {changed} RETURNING rid, candidate_key",
             params,
-        ).fetchone()[0]
+        ).fetchone()
+        rid = saved[0]
+        if holds and was != saved[1]:
+            self._moved(tx, t.id, was, str(saved[1]))
         # an interview that joins a person with a hiring decision (its file now names
         # them): the decision closes its open requests, however it arrives (issue 45)
         tx.execute(
@@ -204,6 +227,30 @@ class CandidateStore(HitSearch, Base):
                 [v for row in part for v in row],
             )
         self._index(tx, rid, prepared)
+
+    def _moved(self, tx: Tx, interview_id: str, was: str | None, key: str) -> None:
+        """The save of interview `interview_id`, holding a decision, gave it the person
+        `key` instead of `was` (None: it was not indexed): each person's current decision
+        compared with theirs before, the ATS sent those that changed (store/outcomes.py
+        `settle_person`, as a split and a merge do), in order after every earlier event
+        of either (item 5 of issue 45)."""
+        left = self._ids_in(tx, was) if was is not None else []
+        joined = self._ids_in(tx, key)
+        before_left = current_outcome(tx, self.ws, [*left, interview_id])
+        before_joined = current_outcome(tx, self.ws, [i for i in joined if i != interview_id])
+        every = sorted({*left, *joined})
+        settle_person(tx, self.ws, left, [before_left], True, every)
+        settle_person(tx, self.ws, joined, [before_joined], True, every)
+
+    def _ids_in(self, tx: Tx, key: str) -> list[str]:
+        """The ids of the interviews with candidate key `key`, in `tx`."""
+        return [
+            str(r[0])
+            for r in tx.execute(
+                f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
+                [key],
+            ).fetchall()
+        ]
 
     def remove(self, candidate_id: str) -> bool:
         """Delete a candidate's transcript (its questions and full-text rows too). What was

@@ -275,6 +275,7 @@ def index_paths(
     batch_seconds: float = 0.25,
     within: str | None = None,
     stopped: dict[str, tuple[int, int]] | None = None,
+    webhook: bool = False,
 ) -> IndexResult:
     """Index files and folders. `workers` > 0 parses in that many processes;
     `batch_seconds` is how long a write transaction may last (see Store.batch).
@@ -285,7 +286,12 @@ def index_paths(
     With `stopped` (what `serve` reads: the watcher, uploads), each file is read in a
     process of its own, bounded in time and memory (transcripts/bounded.py); one stopped
     is kept in `stopped` (its path: its time and size) and not read again until it
-    changes, so a file built to take minutes is not read every few seconds for ever."""
+    changes, so a file built to take minutes is not read every few seconds for ever.
+
+    With `webhook` (the data space hands its hiring decisions to an ATS: bot/webhook.py
+    `hands_decisions`), a save that gives a decided interview another person (its file
+    now names them) writes the ATS's event of each person whose decision it changed
+    (store/candidates.py `save`)."""
     found_files, roots, failed = collect(paths)
     result = IndexResult(failed=failed)
     files: list[Found] = []
@@ -328,7 +334,7 @@ def index_paths(
 
     def write(item: Prepared) -> None:
         try:
-            _write_one(store, item, by_path[item.path], ids, forgotten, result)
+            _write_one(store, item, by_path[item.path], ids, forgotten, result, webhook)
         except ParseError as exc:
             result.failed.append(failure(item.shown, exc))
         except UnstorableError as exc:
@@ -394,6 +400,7 @@ def _write_one(
     ids: _Ids,
     forgotten: dict[str, tuple[str, str]],
     result: IndexResult,
+    webhook: bool = False,
 ) -> None:
     known = ids.state.get(item.shown)
     if known and item.hash and known[1] == item.hash and known[2] != REPARSE_MTIME:
@@ -419,7 +426,9 @@ def _write_one(
     assert transcript is not None
     if transcript.id != cid:
         transcript = transcript.model_copy(update={"id": cid})
-    store.save(transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams))
+    store.save(
+        transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams), webhook=webhook
+    )
     ids.take(cid, item.shown)
     result.indexed.append(cid)
     missing = warnings_of(transcript)  # no question found, no summary, no verdict

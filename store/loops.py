@@ -290,15 +290,6 @@ class LoopStore(CandidateStore):
             people=people,
         )
 
-    def _ids_in(self, tx: Tx, key: str) -> list[str]:
-        return [
-            str(r[0])
-            for r in tx.execute(
-                f"SELECT id FROM candidates WHERE {self.space} AND candidate_key = ? ORDER BY id",
-                [key],
-            ).fetchall()
-        ]
-
     def _pin(self, tx: Tx, interview_id: str, key: str, by: str, now: str) -> None:
         tx.execute(
             "INSERT INTO candidate_links (ws, interview_id, candidate_key, linked_by, linked_at)"

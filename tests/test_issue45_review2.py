@@ -18,16 +18,18 @@ from test_person_decision import HOOK, decide, keys, ok, outcome_of, sent, trans
 from test_requests import CHANNEL, TUESDAY, Clock, started
 from test_two_people_slack import button_beside
 
+from bot.watcher import FolderWatcher
+from store.factory import Backend, open_store
 from store.indexer import index_paths
 
 pytestmark = pytest.mark.both_backends  # db_target: SQLite and PostgreSQL
 
 
-def index(db: str, folder: Path, files: dict[str, str]) -> list[str]:
+def index(db: str, folder: Path, files: dict[str, str], **env: str) -> list[str]:
     folder.mkdir(exist_ok=True)
     for name, content in files.items():
         (folder / f"{name}.txt").write_text(content, encoding="utf-8")
-    return sorted(json.loads(ok(db, "index", str(folder), "--json"))["indexed"])
+    return sorted(json.loads(ok(db, "index", str(folder), "--json", **env))["indexed"])
 
 
 def decision_of(db: str, interview: str) -> str | None:
@@ -127,11 +129,6 @@ def test_a_split_off_persons_file_renamed_and_edited_keeps_their_decision(
 # -- a file edited so that it names another person -------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a save that moves an interview to another person (its file's name or key"
-    " changed) writes no webhook event for either person: index has no webhook flag",
-)
 def test_a_decided_interview_whose_file_now_names_another_person_tells_the_ats(
     db_target: str, tmp_path: Path
 ) -> None:
@@ -150,7 +147,8 @@ def test_a_decided_interview_whose_file_now_names_another_person_tells_the_ats(
     )
     decide(db, "wang2", "hire")
     told = {e["candidate_key"]: e["outcome"] for e in sent(db)}
-    index(db, folder, {"wang2": transcript("李雷", "数据工程师", "2026-11-09", "二面", "可以。")})
+    corrected = transcript("李雷", "数据工程师", "2026-11-09", "二面", "可以。")
+    index(db, folder, {"wang2": corrected}, **HOOK)
     k = keys(db)
     assert k["wang2"] == k["li1"] != k["wang1"]
     told.update({e["candidate_key"]: e["outcome"] for e in sent(db)})
@@ -158,6 +156,50 @@ def test_a_decided_interview_whose_file_now_names_another_person_tells_the_ats(
         r["candidate_key"]: r["outcome"] for r in json.loads(ok(db, "export", "--format", "json"))
     }
     assert {key: told.get(key) for key in export} == export
+
+
+def test_the_watcher_of_a_team_with_an_ats_tells_it_of_a_decided_interview_moved(
+    db_target: str, tmp_path: Path
+) -> None:
+    """The same correction picked up by the folder `serve` keeps indexed: when the data
+    space hands its decisions to an ATS, each person's changed decision is sent."""
+    db, folder = db_target, tmp_path / "t"
+    index(
+        db,
+        folder,
+        {
+            "wang1": transcript("王小明", "后端工程师", "2026-11-02", "一面", "可以。"),
+            "wang2": transcript("王小明", "后端工程师", "2026-11-09", "二面", "可以。"),
+            "li1": transcript("李雷", "数据工程师", "2026-11-03", "一面", "可以。"),
+        },
+    )
+    decide(db, "wang2", "hire")
+    sent(db)
+    store = open_store(db)
+    asked: list[int] = []
+
+    def hands(space: Backend) -> bool:
+        asked.append(space.ws)
+        return True
+
+    watcher = FolderWatcher(store, str(folder), interval=0.2, hands=hands).start()
+    try:
+        assert watcher.ready.wait(15)
+        (folder / "wang2.txt").write_text(
+            transcript("李雷", "数据工程师", "2026-11-09", "二面", "可以。"), encoding="utf-8"
+        )
+        wait_until(
+            "wang2 is 李雷's",
+            lambda: store.candidate_key("wang2") == store.candidate_key("li1"),
+            timeout=15,
+        )
+    finally:
+        watcher.stop()
+        store.close()
+    k = keys(db)
+    told = {e["candidate_key"]: (e["id"], e["outcome"]) for e in sent(db)}
+    assert told == {k["wang1"]: ("wang1", None), k["li1"]: ("wang2", "hire")}
+    assert set(asked) == {0}
 
 
 # -- a key with two names, and an interview of that key with none --------------------------

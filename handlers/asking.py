@@ -9,8 +9,8 @@ verdict is posted in the channel, `refresh` once a decision was recorded, a hand
 
 `ask_reviewers` records the requests with the verdict's thread (none of a reviewer
 asked about the candidate in the last day, none past the asker's hourly limit:
-`record_asks`, exact across replicas), audits each (`request:<reviewer>`), posts the
-status message in that thread (or edits the one there), DMs each reviewer and tells
+`record_asks`, exact across replicas), audits each (`request:<reviewer>`), edits the
+candidate's verdict posts sealed (handlers/sealing.py), posts the status message in that thread (or edits the one there), DMs each reviewer and tells
 the asker how it went.
 
 `refresh` brings a candidate's status messages up to date (`chat.update`) when a
@@ -34,6 +34,7 @@ from .deps import Deps
 from .handoffs import hand_off
 from .i18n import t
 from .review import sealed_for
+from .sealing import seal_posts
 from .sending.outbox import SlackOutbox, deliver
 from .sending.outgoing import DirectMessage, Edit, Outgoing, Send
 from .views.cards import people_in
@@ -78,6 +79,9 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
         outbox.reply(recorded)
         return
     ask, thread = recorded
+    # the verdict they are sent to, and every other post about the candidate in a channel,
+    # say no one's decision or note before their DM goes (handlers/sealing.py)
+    seal_posts(ask.candidate_id, outbox, deps)
     show_status(ask.candidate_id, ask.channel, thread, outbox, deps)
     dms = dm_plan(ask, thread, deps, lambda ids: deps.names.lookup(outbox.client, ids))
     failed = deliver(dms, outbox).failed if dms is not None else _gone(ask)

@@ -354,9 +354,13 @@ def people_in(c: Candidate) -> list[str]:
 # -- verdict -------------------------------------------------------------------------------
 
 
-def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[Message]:
+def verdict_views(
+    c: Candidate, locale: Locale, posted_by: str | None, edited: str | None = None
+) -> list[Message]:
     """The verdict in full, in as many messages as it takes: posted in the channel under the
-    candidate's header (`posted_by`), or privately for whoever asked (`posted_by` None)."""
+    candidate's header (`posted_by`), or privately for whoever asked (`posted_by` None).
+    `edited`: a post in the channel made to say something else since, with this line
+    where the poster was named (handlers/sealing.py)."""
     head: list[Block] = [
         header(f"{t(locale, 'verdict')} · {_who(c, locale)}"),
         context(_years(c.years, locale), escape(c.id)),
@@ -368,12 +372,15 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     if claims:  # the verdict, the summary or a note credits an answer never given
         body.append(section("\n".join(claim_lines(claims, locale))))
     tail: list[Block] = []
-    if posted_by:
+    if edited:
+        tail = [context(edited), context(t(locale, "verdict_thread_hint"))]
+    elif posted_by:
         tail = [*_posted_by(locale, posted_by), context(t(locale, "verdict_thread_hint"))]
     gist, _ = fit(c.verdict or no_verdict_text(c, locale), 200)
     fallback = f"{t(locale, 'verdict')} · {_who(c, locale)}: {unescape(gist)}"
-    kind = "in_channel" if posted_by else "ephemeral"
-    if not posted_by:
+    posted = bool(posted_by or edited)
+    kind = "in_channel" if posted else "ephemeral"
+    if not posted:
         return label_parts(pack(head, body, fallback, kind, tail), locale)
     # 通过 / 待定 / 不通过 (handlers/listeners/decide.py), on the first message: its thread is the record
     parts = pack(head, body, fallback, kind, [*tail, decide_actions(locale)])

@@ -1,0 +1,89 @@
+"""The candidate's posts in channels kept to independent review when requests open
+(issue 45, item 2). A verdict posted while nobody was waited for fairly shows every ⚠
+line its notes give; once a reviewer is asked (`/candidate 邀请`, which may send them to
+that very post's thread) or asked again (their decision withdrawn: a reply deleted, or
+edited into none), everyone in the channel reads it, the reviewer waiting among them.
+So each of the person's verdict posts is made to say what a channel may be shown now
+(`sealed_for`, viewer None: handlers/review.py), as the status message is: planned here
+as `Edit`s (chat.update) and handed to the sender, which calls back into nothing here.
+
+A verdict may be several messages, and sealed it may take fewer: the parts that remain
+say the sealed verdict, the others one line saying they are hidden, so no old part stays
+readable. Where the poster was named, the edited post says why it changed. A post that
+cannot be edited (deleted since, a channel no longer the workspace's own) is left as is.
+Posts are not made to show everything again once everyone asked has decided: a card or
+`点评` asked for then shows it.
+"""
+
+from __future__ import annotations
+
+import logging
+from itertools import groupby
+
+from slack_sdk import WebClient
+
+from store.models import Candidate
+from store.threads import Posted
+
+from .deps import Deps
+from .i18n import Locale, t
+from .review import sealed_for
+from .sending.outbox import SlackOutbox, deliver
+from .sending.outgoing import Edit
+from .views.cards import verdict_views
+from .views.common import notice
+
+logger = logging.getLogger("handlers.sealing")
+
+SEALED_KINDS = ["verdict"]  # posts in a channel whose ⚠ lines come from the notes
+
+
+def seal_plan(candidate_id: str, deps: Deps) -> list[Edit]:
+    """The edits that keep each post about the person whose interview `candidate_id` is
+    (every interview of their loop) to what a channel may see now; none when nothing is
+    hidden from a channel."""
+    store, on = deps.store, deps.independent_review
+    if not on:
+        return []
+    edits: list[Edit] = []
+    for one in store.interview_ids(candidate_id):
+        c = store.get_candidate(one)
+        if c is None:
+            continue
+        seen = sealed_for(store, c, None, on)
+        if seen.decided is None:  # nobody waiting: a channel may see everything
+            continue
+        posts = store.posts_about(one, SEALED_KINDS)
+        if posts:
+            edits += verdict_edits(c, seen.candidate, posts, deps.locale)
+    return edits
+
+
+def verdict_edits(
+    c: Candidate, sealed: Candidate, posts: list[Posted], locale: Locale
+) -> list[Edit]:
+    """Each verdict post (`posts`, oldest first in each channel) made to say the sealed
+    verdict: its parts in order, in runs as long as the verdict takes unsealed (how it
+    was posted), a part beyond the sealed ones one line saying it is hidden."""
+    now = verdict_views(sealed, locale, None, edited=t(locale, "review_post_sealed"))
+    whole = max(1, len(verdict_views(c, locale, "-")))
+    hidden = notice(t(locale, "review_post_part_sealed"))
+    edits: list[Edit] = []
+    for channel, in_channel in groupby(posts, key=lambda p: p.channel):
+        for i, post in enumerate(in_channel):
+            part = i % whole
+            edits.append(Edit(channel, post.ts, now[part] if part < len(now) else hidden))
+    return edits
+
+
+def seal_posts(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
+    """`seal_plan`, sent. Never raises: requests recorded stay recorded."""
+    try:
+        deliver(seal_plan(candidate_id, deps), outbox)
+    except Exception:
+        logger.exception("could not keep a candidate's posts to independent review")
+
+
+def seal_posts_for(candidate_id: str, client: WebClient, deps: Deps) -> None:
+    """`seal_posts`, for a listener with no command to answer (a reply withdrawn)."""
+    seal_posts(candidate_id, SlackOutbox(client, deps, None, None, None), deps)

@@ -3,14 +3,17 @@
 line its notes give; once a reviewer is asked (`/candidate 邀请`, which may send them to
 that very post's thread) or asked again (their decision withdrawn: a reply deleted, or
 edited into none), everyone in the channel reads it, the reviewer waiting among them.
-So each of the person's verdict posts is made to say what a channel may be shown now
+So each of the person's posts that show them (the verdict, the card, the loop card, on
+any of their interviews) is made to say what a channel may be shown now
 (`sealed_for`, viewer None: handlers/review.py), as the status message is: planned here
 as `Edit`s (chat.update) and handed to the sender, which calls back into nothing here.
 
 A verdict may be several messages, and sealed it may take fewer: the parts that remain
 say the sealed verdict, the others one line saying they are hidden, so no old part stays
-readable. Where the poster was named, the edited post says why it changed. A post that
-cannot be edited (deleted since, a channel no longer the workspace's own) is left as is.
+readable. Where the poster was named, the edited post says why it changed (who posted
+it is not recorded, so it is not said again). Edited wherever
+they are (a channel shared with another organisation since among them: they say less);
+a post deleted since is left gone.
 Posts are not made to show everything again once everyone asked has decided: a card or
 `点评` asked for then shows it.
 """
@@ -18,6 +21,7 @@ Posts are not made to show everything again once everyone asked has decided: a c
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable, Mapping
 from itertools import groupby
 
 from slack_sdk import WebClient
@@ -25,37 +29,53 @@ from slack_sdk import WebClient
 from store.models import Candidate
 from store.threads import Posted
 
+from .answers import summary_card
 from .deps import Deps
 from .i18n import Locale, t
-from .review import sealed_for
+from .review import candidate_requests, hidden_for, sealed_for
 from .sending.outbox import SlackOutbox, deliver
 from .sending.outgoing import Edit
-from .views.cards import verdict_views
+from .views.cards import people_in, verdict_views
 from .views.common import notice
+from .views.loops import loop_view
 
 logger = logging.getLogger("handlers.sealing")
 
-SEALED_KINDS = ["verdict"]  # posts in a channel whose ⚠ lines come from the notes
+# the posts in a channel that show the reviewers' decisions or what their notes give: the
+# verdict (its ⚠ lines), the card, the loop card
+SEALED_KINDS = ["verdict", "summary", "loop"]
+
+Names = Callable[[Iterable[str]], Mapping[str, str]]  # user ids -> display names
 
 
-def seal_plan(candidate_id: str, deps: Deps) -> list[Edit]:
+def seal_plan(candidate_id: str, deps: Deps, names: Names) -> list[Edit]:
     """The edits that keep each post about the person whose interview `candidate_id` is
     (every interview of their loop) to what a channel may see now; none when nothing is
-    hidden from a channel."""
-    store, on = deps.store, deps.independent_review
-    if not on:
-        return []
+    hidden from a channel. People are named by `names`, as a post names them."""
+    store, on, locale = deps.store, deps.independent_review, deps.locale
+    if not hidden_for(None, candidate_requests(store, candidate_id), on):
+        return []  # nobody waiting: a channel may see everything
+    line = t(locale, "review_post_sealed")
     edits: list[Edit] = []
     for one in store.interview_ids(candidate_id):
         c = store.get_candidate(one)
-        if c is None:
+        posts = store.posts_about(one, SEALED_KINDS) if c is not None else []
+        if c is None or not posts:
             continue
         seen = sealed_for(store, c, None, on)
-        if seen.decided is None:  # nobody waiting: a channel may see everything
-            continue
-        posts = store.posts_about(one, SEALED_KINDS)
-        if posts:
-            edits += verdict_edits(c, seen.candidate, posts, deps.locale)
+        verdicts = [p for p in posts if p.kind == "verdict"]
+        if verdicts:
+            edits += verdict_edits(c, seen.candidate, verdicts, locale)
+        cards = [p for p in posts if p.kind == "summary"]
+        if cards:
+            people = names([*people_in(seen.candidate), *(seen.decided or ())])
+            card = summary_card(c, seen, deps, None, people, False, edited=line)
+            edits += [Edit(p.channel, p.ts, card, hides=True) for p in cards]
+        loops = [p for p in posts if p.kind == "loop"]
+        loop = store.loop_of(one) if loops else None
+        if loop is not None and loop.interviews:
+            card = loop_view(loop, locale, None, hidden=True, edited=line)
+            edits += [Edit(p.channel, p.ts, card, hides=True) for p in loops]
     return edits
 
 
@@ -72,14 +92,20 @@ def verdict_edits(
     for channel, in_channel in groupby(posts, key=lambda p: p.channel):
         for i, post in enumerate(in_channel):
             part = i % whole
-            edits.append(Edit(channel, post.ts, now[part] if part < len(now) else hidden))
+            edits.append(
+                Edit(channel, post.ts, now[part] if part < len(now) else hidden, hides=True)
+            )
     return edits
 
 
 def seal_posts(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
     """`seal_plan`, sent. Never raises: requests recorded stay recorded."""
     try:
-        deliver(seal_plan(candidate_id, deps), outbox)
+
+        def names(ids: Iterable[str]) -> Mapping[str, str]:
+            return deps.names.lookup(outbox.client, ids)
+
+        deliver(seal_plan(candidate_id, deps, names), outbox)
     except Exception:
         logger.exception("could not keep a candidate's posts to independent review")
 

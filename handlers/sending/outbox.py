@@ -253,9 +253,11 @@ class SlackOutbox:
         return direct_message(self.client, user, message, "DM a reviewer")
 
     def edit(self, edit: Edit) -> None:
-        """chat.update where the channel is still the workspace's own; else, or when the
-        message is gone, `edit.instead` is posted (refused in a shared channel)."""
-        if may_post(edit.channel, self.client, self.deps) == "own" and self._update(edit):
+        """chat.update where the channel is still the workspace's own (anywhere for an
+        edit that `hides`); else, or when the message is gone, `edit.instead` is posted
+        (refused in a shared channel)."""
+        own = edit.hides or may_post(edit.channel, self.client, self.deps) == "own"
+        if own and self._update(edit):
             return
         if edit.instead is not None:
             self.post(edit.instead)
@@ -271,7 +273,7 @@ class SlackOutbox:
             error = (exc.response or {}).get("error")
             if error == "message_not_found":
                 return False
-            logger.warning("could not edit a request status message (%s)", error)
+            logger.warning("could not edit a message (%s)", error)
         return True
 
     def _posted(self, outgoing: Outgoing, channel: str, response: Any) -> str:

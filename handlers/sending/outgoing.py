@@ -49,12 +49,15 @@ class Edit:
     """The bot's message `ts` in `channel` made to say `message` (chat.update), where the
     channel is still the workspace's own. When the message is gone (deleted) or the
     channel is not the workspace's own any more, `instead` is posted (refused in a
-    channel shared with another organisation: its asker is told why); None: nothing."""
+    channel shared with another organisation: its asker is told why); None: nothing.
+    `hides`: the message is made to say less than it did (handlers/sealing.py), which
+    it may wherever it is: edited even in a channel shared since."""
 
     channel: str
     ts: str
     message: Message
     instead: Outgoing | None = None
+    hides: bool = False
 
 
 Send = Outgoing | DirectMessage | Edit  # one step of a plan

@@ -16,7 +16,7 @@ import pytest
 from support.fake_slack import FakeSlack
 from support.slackbot import Bot
 from support.waiting import wait_until
-from test_independent_review import bot_with
+from test_independent_review import FIRST, SECOND, bot_with
 from test_requests import CHANNEL, CID, TUESDAY, Clock, _reply, command, requests
 from test_review_surfaces import CLAIMED, NOTE, OTHER_CHANNEL, invited
 from test_review_withdraw import deleted
@@ -152,3 +152,38 @@ def test_every_part_of_a_long_verdict_is_sealed_on_the_other_interview(
     assert "此部分已隐藏" in json.dumps(now[1], ensure_ascii=False)  # sealed, one message
     [other] = parts_of(bot, OTHER_CHANNEL)
     assert "Redis的持久化" not in json.dumps(other, ensure_ascii=False)
+
+
+def test_a_loop_card_posted_before_an_ask_about_another_round_is_sealed(
+    review: Bot, tmp_path: Path
+) -> None:
+    bot = review
+    folder = tmp_path / "loop"
+    folder.mkdir()
+    (folder / "wang-1.txt").write_text(FIRST, "utf-8")
+    (folder / "wang-2.txt").write_text(SECOND, "utf-8")
+    indexed = index_paths(bot.store, [folder])
+    assert not indexed.failed
+    ids = {Path(c.source).stem: c.id for c in map(bot.store.get_candidate, indexed.indexed) if c}
+    first, second = ids["wang-1"], ids["wang-2"]
+    # UBOB decides on round one; nobody is asked: the loop card posted here shows it
+    bot.command(f"点评 {first}", name="first", user_id="U123", channel_id=CHANNEL)
+    wait_until("posted", lambda: bot.store.verdict_post(first, CHANNEL) is not None)
+    thread = bot.store.verdict_post(first, CHANNEL)
+    assert thread is not None
+    bot.event(_reply("1800000000.000001", thread, "通过 思路清楚", "UBOB"))
+    wait_until("UBOB decided", lambda: "UBOB" in str(bot.store.get_candidate(first)))
+    bot.command("总结 王小明", name="loop", user_id="U123", channel_id=CHANNEL)
+    bot.idle()
+    [private] = bot.replies("loop")
+    assert bot.click(private, "post_in_channel", name="post", user="U123") == 200
+    wait_until("the loop card posted", lambda: bool(posted_of(bot, CHANNEL, "loop")))
+    bot.idle()
+    [loop] = posted_of(bot, CHANNEL, "loop")
+    assert "1 通过" in as_posted(bot, CHANNEL, loop)
+    # UANN is asked about round two: the loop card says no one's decision any more
+    command(bot, f"邀请 {second} <@UANN> 截止 周五", "ask")
+    wait_until("UANN asked", lambda: "UANN" in requests(bot, second))
+    bot.idle()
+    shown = as_posted(bot, CHANNEL, loop)
+    assert "1 通过" not in shown and "结论暂不显示" in shown and SEALED in shown

@@ -56,11 +56,14 @@ def _lock(candidate_id: str) -> threading.Lock:
 
 
 def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
-    """Send an answer's plan, then what follows it: the status messages of a candidate it
+    """Send an answer's plan, then what follows it: the posts of a candidate whose loop
+    it changed kept to independent review, the status messages of a candidate it
     decided on (recorded before the plan was sent: whether or not its post went), and
     its ask or its handoff (handlers/handoffs.py), once every post before it went out."""
     delivered = deliver([o for o in plan if o.ask is None and o.handoff is None], outbox)
     for item in plan:
+        if item.seal is not None:
+            seal_posts(item.seal, outbox, deps)
         if item.refresh is not None:
             refresh(item.refresh, outbox, deps)
         if item.ask is not None and delivered.posted:

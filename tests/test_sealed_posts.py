@@ -187,3 +187,41 @@ def test_a_loop_card_posted_before_an_ask_about_another_round_is_sealed(
     bot.idle()
     shown = as_posted(bot, CHANNEL, loop)
     assert "1 通过" not in shown and "结论暂不显示" in shown and SEALED in shown
+
+
+def test_a_merge_that_brings_in_a_waiting_reviewer_seals_the_other_s_posts(
+    review: Bot, tmp_path: Path
+) -> None:
+    bot = review
+    folder = tmp_path / "two"
+    folder.mkdir()
+    (folder / "wang-1.txt").write_text(FIRST, "utf-8")
+    (folder / "wang-2.txt").write_text(SECOND.replace("王小明", "王晓明"), "utf-8")
+    indexed = index_paths(bot.store, [folder])
+    assert not indexed.failed
+    ids = {Path(c.source).stem: c.id for c in map(bot.store.get_candidate, indexed.indexed) if c}
+    first, second = ids["wang-1"], ids["wang-2"]
+    assert bot.store.candidate_key(first) != bot.store.candidate_key(second)
+    # UBOB decides on the first; UANN is asked about the second, then a person apart
+    bot.command(f"点评 {first}", name="first", user_id="U123", channel_id=CHANNEL)
+    wait_until("posted", lambda: bot.store.verdict_post(first, CHANNEL) is not None)
+    thread = bot.store.verdict_post(first, CHANNEL)
+    assert thread is not None
+    bot.event(_reply("1800000000.000001", thread, "通过 思路清楚", "UBOB"))
+    wait_until("UBOB decided", lambda: "UBOB" in str(bot.store.get_candidate(first)))
+    bot.command(f"总结 {first}", name="mine", user_id="U123", channel_id=CHANNEL)
+    bot.idle()
+    [private] = bot.replies("mine")
+    assert bot.click(private, "post_in_channel", name="post", user="U123") == 200
+    wait_until("the card posted", lambda: bool(posted_of(bot, CHANNEL, "summary")))
+    command(bot, f"邀请 {second} <@UANN> 截止 周五", "ask")
+    wait_until("UANN asked", lambda: "UANN" in requests(bot, second))
+    bot.idle()
+    [card] = posted_of(bot, CHANNEL, "summary")
+    assert "思路清楚" in as_posted(bot, CHANNEL, card)
+    # the two are found to be one person: UANN waits on them, the card here says so
+    command(bot, f"合并 {first} {second}", "merge", user="ULEAD")
+    assert bot.store.candidate_key(first) == bot.store.candidate_key(second)
+    bot.idle()
+    shown = as_posted(bot, CHANNEL, card)
+    assert "思路清楚" not in shown and SEALED in shown

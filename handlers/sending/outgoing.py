@@ -31,6 +31,9 @@ class Outgoing:
     ask: Ask | None = None
     # a candidate whose request status messages are brought up to date once this is sent
     refresh: str | None = None
+    # a candidate whose posts in channels are kept to independent review once this is sent
+    # (handlers/sealing.py): a merge may bring the requests of one into the other's loop
+    seal: str | None = None
     # the next interviewers to hand the candidate to (handlers/handoffs.py), once the
     # posts before it are out; `message` is then what the asker is told should it go
     handoff: Handoff | None = None

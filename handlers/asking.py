@@ -67,7 +67,7 @@ def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
         if item.refresh is not None:
             refresh(item.refresh, outbox, deps)
         if item.ask is not None and delivered.posted:
-            ask_reviewers(item.ask, outbox, deps)
+            ask_reviewers(item.ask, outbox, deps, delivered.posts)
         if item.handoff is not None and delivered.posted:
             hand_off(item.handoff, outbox, deps)
 
@@ -75,8 +75,9 @@ def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
 # -- asking -----------------------------------------------------------------------------
 
 
-def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
-    """Record, audit, the status message, the DMs, then the asker's reply."""
+def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps, fresh: Iterable[str] = ()) -> None:
+    """Record, audit, the candidate's posts sealed (but those just posted for the ask,
+    `fresh`: sealed as they went), the status message, the DMs, then the asker's reply."""
     recorded = _record(ask, deps)
     if isinstance(recorded, Message):
         outbox.reply(recorded)
@@ -84,7 +85,7 @@ def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
     ask, thread = recorded
     # the verdict they are sent to, and every other post about the candidate in a channel,
     # say no one's decision or note before their DM goes (handlers/sealing.py)
-    seal_posts(ask.candidate_id, outbox, deps)
+    seal_posts(ask.candidate_id, outbox, deps, keep=fresh)
     show_status(ask.candidate_id, ask.channel, thread, outbox, deps)
     dms = dm_plan(ask, thread, deps, lambda ids: deps.names.lookup(outbox.client, ids))
     failed = deliver(dms, outbox).failed if dms is not None else _gone(ask)

@@ -48,10 +48,13 @@ SEALED_KINDS = ["verdict", "summary", "loop"]
 Names = Callable[[Iterable[str]], Mapping[str, str]]  # user ids -> display names
 
 
-def seal_plan(candidate_id: str, deps: Deps, names: Names) -> list[Edit]:
+def seal_plan(candidate_id: str, deps: Deps, names: Names, keep: Iterable[str] = ()) -> list[Edit]:
     """The edits that keep each post about the person whose interview `candidate_id` is
     (every interview of their loop) to what a channel may see now; none when nothing is
-    hidden from a channel. People are named by `names`, as a post names them."""
+    hidden from a channel. People are named by `names`, as a post names them. The posts
+    `keep` (their ts: the verdict an ask just posted, sealed as it went) are left as
+    they are, their poster named."""
+    kept = set(keep)
     store, on, locale = deps.store, deps.independent_review, deps.locale
     if not hidden_for(None, candidate_requests(store, candidate_id), on):
         return []  # nobody waiting: a channel may see everything
@@ -59,7 +62,8 @@ def seal_plan(candidate_id: str, deps: Deps, names: Names) -> list[Edit]:
     edits: list[Edit] = []
     for one in store.interview_ids(candidate_id):
         c = store.get_candidate(one)
-        posts = store.posts_about(one, SEALED_KINDS) if c is not None else []
+        found = store.posts_about(one, SEALED_KINDS) if c is not None else []
+        posts = [p for p in found if p.ts not in kept]
         if c is None or not posts:
             continue
         seen = sealed_for(store, c, None, on)
@@ -98,14 +102,16 @@ def verdict_edits(
     return edits
 
 
-def seal_posts(candidate_id: str, outbox: SlackOutbox, deps: Deps) -> None:
+def seal_posts(
+    candidate_id: str, outbox: SlackOutbox, deps: Deps, keep: Iterable[str] = ()
+) -> None:
     """`seal_plan`, sent. Never raises: requests recorded stay recorded."""
     try:
 
         def names(ids: Iterable[str]) -> Mapping[str, str]:
             return deps.names.lookup(outbox.client, ids)
 
-        deliver(seal_plan(candidate_id, deps, names), outbox)
+        deliver(seal_plan(candidate_id, deps, names, keep), outbox)
     except Exception:
         logger.exception("could not keep a candidate's posts to independent review")
 

@@ -225,3 +225,16 @@ def test_a_merge_that_brings_in_a_waiting_reviewer_seals_the_other_s_posts(
     bot.idle()
     shown = as_posted(bot, CHANNEL, card)
     assert "思路清楚" not in shown and SEALED in shown
+
+
+def test_the_verdict_an_ask_posts_is_left_as_posted(review: Bot) -> None:
+    bot = review
+    command(bot, "邀请 000 <@UANN> 截止 周五", "ask")
+    wait_until("UANN asked", lambda: "UANN" in requests(bot))
+    bot.idle()
+    thread = bot.store.verdict_post(CID, CHANNEL)
+    assert thread is not None
+    # posted sealed for the reviewer it asks: it names who posted it, and is not edited
+    posted = as_posted(bot, CHANNEL, thread)
+    assert "由 Asker Wang 发布" in posted and SEALED not in posted
+    assert not [c for c in bot.fake.calls("chat.update") if c.params["ts"] == thread]

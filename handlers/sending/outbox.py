@@ -120,16 +120,19 @@ class Outbox(Protocol):
 
 @dataclass(frozen=True)
 class Delivered:
-    """How a plan went: whether every post went out, and the DMs that did not go."""
+    """How a plan went: whether every post went out, the DMs that did not go, and the ts
+    of each post that went out."""
 
     posted: bool
     failed: Mapping[str, str]  # user -> Slack's error
+    posts: tuple[str, ...] = ()
 
 
 def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
     """Send each in order; once a post fails (the asker was told why), what comes after
     it is not tried. A DM that does not go is said in `failed`, and the rest go on."""
     failed: dict[str, str] = {}
+    posts: list[str] = []
     for item in plan:
         if isinstance(item, DirectMessage):
             error = outbox.dm(item.user, item.message)
@@ -139,9 +142,11 @@ def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
             outbox.edit(item)
         elif not item.post:
             outbox.reply(item.message)
-        elif outbox.post(item) is None:
-            return Delivered(False, failed)
-    return Delivered(True, failed)
+        elif (ts := outbox.post(item)) is None:
+            return Delivered(False, failed, tuple(posts))
+        else:
+            posts.append(ts)
+    return Delivered(True, failed, tuple(posts))
 
 
 class RecordingOutbox:

@@ -262,6 +262,8 @@ class SlackOutbox:
         edit that `hides`); else, or when the message is gone, `edit.instead` is posted
         (refused in a shared channel)."""
         own = edit.hides or may_post(edit.channel, self.client, self.deps) == "own"
+        if edit.hides:  # one of many posts edited at once: paced as posts are
+            self.pacer.wait(edit.channel)
         if own and self._update(edit):
             return
         if edit.instead is not None:

@@ -163,17 +163,33 @@ def on_summary(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     # decided, not what (handlers/review.py)
     seen = _as_seen(c, asked)
     people = asked.people([*people_in(seen.candidate), *(seen.decided or ())])
-    loop = asked.deps.store.loop_of(c.id)  # "第 1 场，共 2 场", with the loop's button
-    place = place_block(c.id, loop, asked.locale, not asked.posting) if loop else None
-    msg = summary_view(seen.candidate, asked.locale, asked.posted_by, people, seen.decided)
+    msg = summary_card(c, seen, asked.deps, asked.posted_by, people, not asked.posting)
+    return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
+
+
+def summary_card(
+    c: Candidate,
+    seen: Sealed,
+    deps: Deps,
+    posted_by: str | None,
+    people: Mapping[str, str] | None,
+    private: bool,
+    edited: str | None = None,
+) -> Message:
+    """The card of `c` as `seen` (handlers/review.py): for the asker alone (`private`),
+    or in a channel (`posted_by`, or `edited`: a card posted there made to say something
+    else since, handlers/sealing.py), with its place in the loop and two people alike."""
+    loop = deps.store.loop_of(c.id)  # "第 1 场，共 2 场", with the loop's button
+    place = place_block(c.id, loop, deps.locale, private) if loop else None
+    msg = summary_view(seen.candidate, deps.locale, posted_by, people, seen.decided, edited=edited)
     if place is not None:  # under the card's first line (who, when)
         msg.blocks.insert(2, place.to_dict())
-    alike = asked.deps.store.people_alike(c.id)  # issue 45: two people alike
+    alike = deps.store.people_alike(c.id)  # issue 45: two people alike
     if alike is not None:  # under who and when: what counts the interview as whose
-        said = alike_blocks(c.id, c.name or c.id, alike, asked.locale, not asked.posting)
+        said = alike_blocks(c.id, c.name or c.id, alike, deps.locale, private)
         at = 3 if place is not None else 2
         msg.blocks[at:at] = [b.to_dict() for b in said]
-    return [Outgoing(msg, post=asked.posting, candidate_id=c.id, kind="summary")]
+    return msg
 
 
 def _as_seen(c: Candidate, asked: Asked) -> Sealed:

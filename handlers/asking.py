@@ -9,8 +9,8 @@ verdict is posted in the channel, `refresh` once a decision was recorded, a hand
 
 `ask_reviewers` records the requests with the verdict's thread (none of a reviewer
 asked about the candidate in the last day, none past the asker's hourly limit:
-`record_asks`, exact across replicas), audits each (`request:<reviewer>`), posts the
-status message in that thread (or edits the one there), DMs each reviewer and tells
+`record_asks`, exact across replicas), audits each (`request:<reviewer>`), edits the
+candidate's verdict posts sealed (handlers/sealing.py), posts the status message in that thread (or edits the one there), DMs each reviewer and tells
 the asker how it went.
 
 `refresh` brings a candidate's status messages up to date (`chat.update`) when a
@@ -34,6 +34,7 @@ from .deps import Deps
 from .handoffs import hand_off
 from .i18n import t
 from .review import sealed_for
+from .sealing import seal_posts
 from .sending.outbox import SlackOutbox, deliver
 from .sending.outgoing import DirectMessage, Edit, Outgoing, Send
 from .views.cards import people_in
@@ -55,15 +56,18 @@ def _lock(candidate_id: str) -> threading.Lock:
 
 
 def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
-    """Send an answer's plan, then what follows it: the status messages of a candidate it
+    """Send an answer's plan, then what follows it: the posts of a candidate whose loop
+    it changed kept to independent review, the status messages of a candidate it
     decided on (recorded before the plan was sent: whether or not its post went), and
     its ask or its handoff (handlers/handoffs.py), once every post before it went out."""
     delivered = deliver([o for o in plan if o.ask is None and o.handoff is None], outbox)
     for item in plan:
+        if item.seal is not None:
+            seal_posts(item.seal, outbox, deps)
         if item.refresh is not None:
             refresh(item.refresh, outbox, deps)
         if item.ask is not None and delivered.posted:
-            ask_reviewers(item.ask, outbox, deps)
+            ask_reviewers(item.ask, outbox, deps, delivered.posts)
         if item.handoff is not None and delivered.posted:
             hand_off(item.handoff, outbox, deps)
 
@@ -71,13 +75,17 @@ def carry_out(plan: list[Outgoing], outbox: SlackOutbox, deps: Deps) -> None:
 # -- asking -----------------------------------------------------------------------------
 
 
-def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps) -> None:
-    """Record, audit, the status message, the DMs, then the asker's reply."""
+def ask_reviewers(ask: Ask, outbox: SlackOutbox, deps: Deps, fresh: Iterable[str] = ()) -> None:
+    """Record, audit, the candidate's posts sealed (but those just posted for the ask,
+    `fresh`: sealed as they went), the status message, the DMs, then the asker's reply."""
     recorded = _record(ask, deps)
     if isinstance(recorded, Message):
         outbox.reply(recorded)
         return
     ask, thread = recorded
+    # the verdict they are sent to, and every other post about the candidate in a channel,
+    # say no one's decision or note before their DM goes (handlers/sealing.py)
+    seal_posts(ask.candidate_id, outbox, deps, keep=fresh)
     show_status(ask.candidate_id, ask.channel, thread, outbox, deps)
     dms = dm_plan(ask, thread, deps, lambda ids: deps.names.lookup(outbox.client, ids))
     failed = deliver(dms, outbox).failed if dms is not None else _gone(ask)

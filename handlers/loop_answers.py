@@ -150,7 +150,9 @@ def on_merge(route: Route, asked: Asked) -> list[Outgoing]:
     # a hiring decision the merge brought in closed the person's open requests: the
     # status messages in their verdicts' threads say so
     refresh = a if loop.outcome is not None else None
-    return [Outgoing(notice(text), candidate_id=a, audit=f"link:{b}", refresh=refresh)]
+    # requests open on one of them now cover the other's interviews: its posts in channels
+    # say no one's decision (handlers/sealing.py)
+    return [Outgoing(notice(text), candidate_id=a, audit=f"link:{b}", refresh=refresh, seal=a)]
 
 
 def on_split(route: Route, asked: Asked) -> list[Outgoing]:

@@ -34,7 +34,7 @@ from .request_models import Asks, Request
 if TYPE_CHECKING:
     from .fulltext import Sort
     from .resolve import Resolution
-    from .threads import Removed, Reply, ReplyOutcome
+    from .threads import Posted, Removed, Reply, ReplyOutcome
 
 
 class StoreAPI(Protocol):
@@ -78,6 +78,7 @@ class StoreAPI(Protocol):
     # Slack threads
     def record_post(self, channel: str, ts: str, candidate_id: str, kind: str) -> None: ...
     def post_candidate(self, channel: str, ts: str) -> str | None: ...
+    def posts_about(self, candidate_id: str, kinds: list[str]) -> list[Posted]: ...
     def record_reply(
         self,
         channel: str,

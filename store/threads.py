@@ -75,6 +75,14 @@ class Reply(BaseModel):
     decision: str | None = None
 
 
+class Posted(BaseModel):
+    """One of the bot's posts about a candidate: where, when (Slack's ts), what kind."""
+
+    channel: str
+    ts: str
+    kind: str
+
+
 class Removed(Reply):
     """A reply deleted; `reopened`: it took its author's decision, and with it their
     request, away (they are asked again)."""
@@ -147,6 +155,17 @@ class ThreadStore(Base):
             [channel, ts],
         )
         return None if found is None else str(found)
+
+    def posts_about(self, candidate_id: str, kinds: list[str]) -> list[Posted]:
+        """The bot's posts of `kinds` about the candidate, by channel, oldest first (the
+        parts of a verdict in several messages in the order they were posted)."""
+        kind_in, params = self.engine.in_list("kind", kinds)
+        found = self._rows(
+            f"SELECT channel, ts, kind FROM posts WHERE {self.space} AND candidate_id = ?"
+            f" AND {kind_in} ORDER BY channel {self.engine.bytewise}, ts {self.engine.bytewise}",
+            [candidate_id, *params],
+        )
+        return [Posted(**r) for r in found]
 
     # -- reviewers' replies in threads -------------------------------------------------
 

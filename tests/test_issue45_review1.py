@@ -181,12 +181,6 @@ def test_an_older_edit_late_does_not_undo_a_newer_edit_back_to_the_same_text(
     assert [d.decision for d in decided.decisions if d.reviewer == "UANN"] == ["hire"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="邀请 reuses a verdict post made while nobody was waited for, as it was: its ⚠"
-    " lines quote another reviewer's note to the reviewer it sends there (the post should"
-    " be edited sealed, as the status message is, when requests open)",
-)
 def test_the_verdict_an_ask_reuses_quotes_no_note_to_the_reviewer_it_sends_there(
     review: Bot,
 ) -> None:

@@ -32,6 +32,7 @@ from ..audit import AuditEvent, record
 from ..claim_reply import Said, answer_claims
 from ..deps import Deps, deps_of
 from ..review import shown_to
+from ..sealing import seal_posts_for
 
 logger = logging.getLogger("handlers.threads")
 
@@ -61,6 +62,7 @@ class Handled:
     unacknowledge: tuple[str, str] | None = None  # a decision edited away: its ✅ taken back
     decided: str | None = None  # the candidate a decision was recorded or withdrawn about
     said: Said | None = None  # a note just recorded: checked for unsupported claims
+    reopened: str | None = None  # the candidate a request was opened again about
 
 
 def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> None:
@@ -81,6 +83,8 @@ def finish_message_event(handled: Handled, deps: Deps, client: WebClient) -> Non
         except SlackApiError as exc:
             if (exc.response or {}).get("error") != "no_reaction":
                 logger.warning("could not take a ✅ back: %s", exc.response.get("error"))
+    if handled.reopened is not None:  # asked again: the channel's posts hide the others'
+        seal_posts_for(handled.reopened, client, deps)
     if handled.decided is not None:
         refresh_status(handled.decided, client, deps)
     if handled.said is not None:  # once: a retried event is not recorded again
@@ -148,10 +152,12 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         )
         events.append(AuditEvent(user, what, candidate_id, channel))
     decided = candidate_id if outcome.recorded and outcome.decision else None
+    reopened = None
     if outcome.reopened:  # edited into no decision: asked again
         logger.info("a decision edited away in %s", channel)
         events += _withdrawn(candidate_id, user, shown, channel).events
         decided = candidate_id
+        reopened = candidate_id
     said = None
     if outcome.recorded and outcome.followup is None and text.strip():
         said = Said(channel, message["thread_ts"], ts, user, candidate_id, text)
@@ -161,6 +167,7 @@ def read_message_event(event: dict[str, Any], deps: Deps, bot_user_id: str | Non
         (channel, ts) if outcome.unreact else None,
         decided,
         said,
+        reopened,
     )
 
 
@@ -183,7 +190,11 @@ def _withdrawn(candidate_id: str, reviewer: str, shown: bool, channel: str) -> H
     """A decision taken away, its request open again: the audit's line (`shown`: after
     the others were shown), and the candidate's status messages to bring up to date."""
     what = "withdrew:after_others_shown" if shown else "withdrew"
-    return Handled([AuditEvent(reviewer, what, candidate_id, channel)], decided=candidate_id)
+    return Handled(
+        [AuditEvent(reviewer, what, candidate_id, channel)],
+        decided=candidate_id,
+        reopened=candidate_id,
+    )
 
 
 def record_first(

@@ -120,16 +120,19 @@ class Outbox(Protocol):
 
 @dataclass(frozen=True)
 class Delivered:
-    """How a plan went: whether every post went out, and the DMs that did not go."""
+    """How a plan went: whether every post went out, the DMs that did not go, and the ts
+    of each post that went out."""
 
     posted: bool
     failed: Mapping[str, str]  # user -> Slack's error
+    posts: tuple[str, ...] = ()
 
 
 def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
     """Send each in order; once a post fails (the asker was told why), what comes after
     it is not tried. A DM that does not go is said in `failed`, and the rest go on."""
     failed: dict[str, str] = {}
+    posts: list[str] = []
     for item in plan:
         if isinstance(item, DirectMessage):
             error = outbox.dm(item.user, item.message)
@@ -139,9 +142,11 @@ def deliver(plan: Iterable[Send], outbox: Outbox) -> Delivered:
             outbox.edit(item)
         elif not item.post:
             outbox.reply(item.message)
-        elif outbox.post(item) is None:
-            return Delivered(False, failed)
-    return Delivered(True, failed)
+        elif (ts := outbox.post(item)) is None:
+            return Delivered(False, failed, tuple(posts))
+        else:
+            posts.append(ts)
+    return Delivered(True, failed, tuple(posts))
 
 
 class RecordingOutbox:
@@ -253,9 +258,13 @@ class SlackOutbox:
         return direct_message(self.client, user, message, "DM a reviewer")
 
     def edit(self, edit: Edit) -> None:
-        """chat.update where the channel is still the workspace's own; else, or when the
-        message is gone, `edit.instead` is posted (refused in a shared channel)."""
-        if may_post(edit.channel, self.client, self.deps) == "own" and self._update(edit):
+        """chat.update where the channel is still the workspace's own (anywhere for an
+        edit that `hides`); else, or when the message is gone, `edit.instead` is posted
+        (refused in a shared channel)."""
+        own = edit.hides or may_post(edit.channel, self.client, self.deps) == "own"
+        if edit.hides:  # one of many posts edited at once: paced as posts are
+            self.pacer.wait(edit.channel)
+        if own and self._update(edit):
             return
         if edit.instead is not None:
             self.post(edit.instead)
@@ -271,7 +280,7 @@ class SlackOutbox:
             error = (exc.response or {}).get("error")
             if error == "message_not_found":
                 return False
-            logger.warning("could not edit a request status message (%s)", error)
+            logger.warning("could not edit a message (%s)", error)
         return True
 
     def _posted(self, outgoing: Outgoing, channel: str, response: Any) -> str:

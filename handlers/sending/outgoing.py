@@ -31,6 +31,9 @@ class Outgoing:
     ask: Ask | None = None
     # a candidate whose request status messages are brought up to date once this is sent
     refresh: str | None = None
+    # a candidate whose posts in channels are kept to independent review once this is sent
+    # (handlers/sealing.py): a merge may bring the requests of one into the other's loop
+    seal: str | None = None
     # the next interviewers to hand the candidate to (handlers/handoffs.py), once the
     # posts before it are out; `message` is then what the asker is told should it go
     handoff: Handoff | None = None
@@ -49,12 +52,15 @@ class Edit:
     """The bot's message `ts` in `channel` made to say `message` (chat.update), where the
     channel is still the workspace's own. When the message is gone (deleted) or the
     channel is not the workspace's own any more, `instead` is posted (refused in a
-    channel shared with another organisation: its asker is told why); None: nothing."""
+    channel shared with another organisation: its asker is told why); None: nothing.
+    `hides`: the message is made to say less than it did (handlers/sealing.py), which
+    it may wherever it is: edited even in a channel shared since."""
 
     channel: str
     ts: str
     message: Message
     instead: Outgoing | None = None
+    hides: bool = False
 
 
 Send = Outgoing | DirectMessage | Edit  # one step of a plan

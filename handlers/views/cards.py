@@ -181,13 +181,17 @@ def summary_view(
     people: People | None = None,
     hidden: Sequence[str] | None = None,
     for_channel: bool | None = None,
+    edited: str | None = None,
 ) -> Message:
     """The card: who and when in the header, the id once in the line under it, the first
     sentences of the profile and the summary (the rest one click away), what was left
     unanswered, the verdict's gist and what reviewers decided. Posted in the channel
     (`posted_by`), reviewers are named by `people`. `hidden`: independent review hides
     the others' decisions and notes (`c` holds the viewer's own); who decided is said,
-    for everyone in a channel (`for_channel`, by default: when posted) or for one reviewer."""
+    for everyone in a channel (`for_channel`, by default: when posted) or for one reviewer.
+    `edited`: a card in a channel made to say something else since, with this line where
+    the poster was named (handlers/sealing.py)."""
+    posted = bool(posted_by or edited)
     open_qs = c.open_questions
     total = len(c.questions)
     facts = [_years(c.years, locale, c.years_text), interviewers_text(c.interviewers, locale)]
@@ -241,19 +245,21 @@ def summary_view(
     claims = claims_of(c)
     if claims:  # what the summary, verdict or a note credits that was never answered
         blocks.append(section("\n".join(claim_lines(claims, locale, limit=CARD_LIMIT))))
-    named = None if not posted_by else (people or {})
-    channel = bool(posted_by) if for_channel is None else for_channel
+    named = None if not posted else (people or {})
+    channel = posted if for_channel is None else for_channel
     blocks += _reviewer_blocks(c, locale, named, hidden, channel)
     if c.outcome is not None:
-        blocks.append(_outcome_block(c.outcome, locale, None if not posted_by else (people or {})))
-    if posted_by:
+        blocks.append(_outcome_block(c.outcome, locale, named))
+    if edited:
+        blocks.append(context(edited))
+    elif posted_by:
         blocks += _posted_by(locale, posted_by)
     else:
         blocks.append(_post_button(locale, {"v": "summary", "id": c.id}))
     return message(
         f"{headline(c, locale)} — {counts}",
         blocks,
-        "in_channel" if posted_by else "ephemeral",
+        "in_channel" if posted else "ephemeral",
     )
 
 
@@ -354,9 +360,13 @@ def people_in(c: Candidate) -> list[str]:
 # -- verdict -------------------------------------------------------------------------------
 
 
-def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[Message]:
+def verdict_views(
+    c: Candidate, locale: Locale, posted_by: str | None, edited: str | None = None
+) -> list[Message]:
     """The verdict in full, in as many messages as it takes: posted in the channel under the
-    candidate's header (`posted_by`), or privately for whoever asked (`posted_by` None)."""
+    candidate's header (`posted_by`), or privately for whoever asked (`posted_by` None).
+    `edited`: a post in the channel made to say something else since, with this line
+    where the poster was named (handlers/sealing.py)."""
     head: list[Block] = [
         header(f"{t(locale, 'verdict')} · {_who(c, locale)}"),
         context(_years(c.years, locale), escape(c.id)),
@@ -368,12 +378,15 @@ def verdict_views(c: Candidate, locale: Locale, posted_by: str | None) -> list[M
     if claims:  # the verdict, the summary or a note credits an answer never given
         body.append(section("\n".join(claim_lines(claims, locale))))
     tail: list[Block] = []
-    if posted_by:
+    if edited:
+        tail = [context(edited), context(t(locale, "verdict_thread_hint"))]
+    elif posted_by:
         tail = [*_posted_by(locale, posted_by), context(t(locale, "verdict_thread_hint"))]
     gist, _ = fit(c.verdict or no_verdict_text(c, locale), 200)
     fallback = f"{t(locale, 'verdict')} · {_who(c, locale)}: {unescape(gist)}"
-    kind = "in_channel" if posted_by else "ephemeral"
-    if not posted_by:
+    posted = bool(posted_by or edited)
+    kind = "in_channel" if posted else "ephemeral"
+    if not posted:
         return label_parts(pack(head, body, fallback, kind, tail), locale)
     # 通过 / 待定 / 不通过 (handlers/listeners/decide.py), on the first message: its thread is the record
     parts = pack(head, body, fallback, kind, [*tail, decide_actions(locale)])

@@ -160,11 +160,18 @@ def outcome_line(loop: Loop, locale: Locale) -> str:
 
 
 def loop_view(
-    loop: Loop, locale: Locale, posted_by: str | None = None, hidden: bool = False
+    loop: Loop,
+    locale: Locale,
+    posted_by: str | None = None,
+    hidden: bool = False,
+    edited: str | None = None,
 ) -> Message:
     """The loop card: who, each interview in date order (round · date · interviewers, the
     reviewers' decisions, the verdict's first sentence, its open questions), what is
-    still open across the loop, marked with its round, and the hiring decision."""
+    still open across the loop, marked with its round, and the hiring decision. `edited`:
+    a card in a channel made to say something else since, with this line where the
+    poster was named (handlers/sealing.py)."""
+    posted = bool(posted_by or edited)
     shown = loop.interviews[-LOOP_SHOWN:]
     blocks: list[Block] = [header(loop_headline(loop, locale))]
     if len(loop.interviews) > len(shown):
@@ -174,7 +181,7 @@ def loop_view(
     for i, iv in enumerate(shown):
         lines = interview_lines(iv, locale, hidden)
         lines[0] = f"*{lines[0]}*" if not lines[0].endswith("*") else lines[0]
-        opened = None if posted_by else open_card_button(iv.id, i, locale)
+        opened = None if posted else open_card_button(iv.id, i, locale)
         blocks.append(section("\n".join(lines), accessory=opened))
     title = t(locale, "loop_card_open_title", count=len(loop.open))
     if loop.open:
@@ -183,11 +190,13 @@ def loop_view(
         blocks.append(context(t(locale, "loop_card_open_none")))
     blocks.append(section(outcome_line(loop, locale)))
     first = loop.interviews[0].id if loop.interviews else loop.key
-    if posted_by:
+    if edited:
+        blocks.append(context(edited))
+    elif posted_by:
         blocks += _posted_by(locale, posted_by)
     else:
         blocks.append(_post_button(locale, {"v": LOOP, "id": first}))
-    return message(loop_headline(loop, locale), blocks, "in_channel" if posted_by else "ephemeral")
+    return message(loop_headline(loop, locale), blocks, "in_channel" if posted else "ephemeral")
 
 
 def summary_of(loop: Loop) -> LoopSummary:

@@ -17,6 +17,16 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "Independent review: the reviewers' decisions and notes show here once every"
         " reviewer asked has decided.",
     },
+    "review_post_sealed": {
+        "zh": "（已更新：有评审被邀请独立给出结论，他们给出结论之前，这里不显示评审的结论和备注。）",
+        "en": "(Updated: reviewers were asked for their independent decision; the reviewers'"
+        " decisions and notes are not shown here until they have decided.)",
+    },
+    "review_post_part_sealed": {
+        "zh": "（此部分已隐藏：独立评审进行中，完整点评见本帖之前的消息。）",
+        "en": "(This part is hidden while independent review is under way; the verdict is"
+        " in the messages before this one.)",
+    },
     "review_loop_hidden": {
         "zh": "结论暂不显示（独立评审）",
         "en": "Decisions hidden (independent review)",

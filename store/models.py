@@ -58,6 +58,10 @@ class Question(BaseModel):
     unanswered_reason: UnansweredReason | None = None  # None when answered
     # a meeting export's time of the question in the recording (`00:03:15`); None elsewhere
     started_at: str | None = None
+    # False: the file lists the question but records nothing of its answer (a bare list of
+    # the questions asked). Then `answered` is False and `unanswered_reason` None, and the
+    # question counts neither as answered nor as unanswered anywhere (issue 46).
+    answer_recorded: bool = True
 
 
 class Transcript(_PlainYears):
@@ -85,12 +89,17 @@ class Transcript(_PlainYears):
     # "meeting": a meeting tool's export of the dialogue (WebVTT, SRT, 飞书妙记, 腾讯会议,
     # 钉钉), which has no summary and no verdict of its own; "notes": written notes
     kind: Literal["notes", "meeting"] = "notes"
+    # False: the file is an interview record but its questions could not be read; then
+    # `questions` is empty and every surface shows the text as written (`body`) with
+    # "questions could not be read from this file": no count, no unanswered, no claim
+    questions_read: bool = True
+    body: str = ""  # the interview's text as written (plain text), filled by the reader
     source: str = ""
     hash: str = ""
 
     @property
     def unanswered(self) -> list[Question]:
-        return [q for q in self.questions if not q.answered]
+        return [q for q in self.questions if q.answer_recorded and not q.answered]
 
 
 class DecisionRecord(BaseModel):

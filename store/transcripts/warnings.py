@@ -11,17 +11,20 @@ from typing import Literal
 
 from ..models import Transcript
 
-WarningCode = Literal["no_questions", "no_summary", "no_verdict"]
-WARNINGS: tuple[WarningCode, ...] = ("no_questions", "no_summary", "no_verdict")
+WarningCode = Literal["questions_unread", "no_questions", "no_summary", "no_verdict"]
+WARNINGS: tuple[WarningCode, ...] = ("questions_unread", "no_questions", "no_summary", "no_verdict")
 """The stable codes, in the order `warnings_of` lists them."""
 
 
 def warnings_of(t: Transcript) -> list[WarningCode]:
     """The codes that apply to `t`, in `WARNINGS`' order; empty when nothing is missing.
     A meeting export (`kind == "meeting"`) has no summary and no verdict of its own: it
-    says so as any file without them does."""
+    says so as any file without them does. A file whose questions could not be read
+    (`questions_read` False) gives "questions_unread" instead of "no_questions"."""
     missing = {
-        "no_questions": not t.questions,
+        # an interview whose questions could not be read says so, not "no question"
+        "questions_unread": not t.questions_read,
+        "no_questions": t.questions_read and not t.questions,
         "no_summary": not t.summary.strip(),
         "no_verdict": not (t.verdict or "").strip(),
     }

@@ -1,0 +1,220 @@
+"""The Q/A family of written records (issue 46): a dialogue written down line by line,
+each line opened by who speaks. A pure function over the document model's blocks
+(store/transcripts/document.py); a paragraph of several lines is read line by line.
+
+Who speaks, by the line's label (bold or not: the document model has set `**` aside):
+
+- the interviewer: `Q:`, `Q1.`, `问：`, `【问】`, `Interviewer:`, `面试官：`, `张三（面试官）：`,
+  and an AI mock interviewer's `AI 🤖:` (`AI`, `Bot`, `Assistant`);
+- the candidate: `A:`, `答：`, `【答】`, `Interviewee:`, `Candidate:`, `候选人：`, and the
+  mock's `User 👩‍💻:` (`User`, `Me`, `我`).
+
+A line without a label goes on the turn before it, but a line wholly in brackets after a
+question (`（候选人思考后表示不清楚）`) is a stage direction of the answer.
+
+What is a question: each interviewer's turn that asks something (roles.py `asks`), and
+every `Q:` / `问：` / `【问】` line, but not small talk (`Can you hear me?`, greetings),
+feedback (`Correct! 👍`), or anything after the closing question (`你有什么想问我们的
+吗`: what follows is the candidate's own questions). When some questions are numbered
+(`Q1.`, `问题2`, `第3题`), only those are questions, and the interviewer's other asking
+turns are follow-ups whose replies belong to the question before them.
+
+What is an answer: only the candidate's own words after the question, before the next
+one (a heading ends it too). An answer that is none (marks.py `non_answer`: `不知道`,
+`我不会`, `这块我没怎么接触过，跳过吧`, `（未作答，直接进入下一题）`) leaves the
+question unanswered; a question the candidate says nothing to is unanswered (`empty`).
+
+Not this family (None): fewer than two labelled lines of each side, or no question.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from ..models import Question
+from .document import Block
+from .marks import non_answer
+from .roles import Role, asks, closing, small_talk, speaker
+
+# `【问】…`, `[Q] …`, `【答】：…`
+_bracket_label_re = cache(
+    lambda: re.compile(
+        r"[【\[][ \t]*+(?P<label>问|答|Q|A|q|a)[ \t]*+[】\]][ \t]*+[:：]?[ \t]*+(?P<rest>.*)$", re.S
+    )
+)
+# `Label: …`, `Label：…` with a short label; `Q1. …`, `A1: …`
+_label_re = cache(lambda: re.compile(r"(?P<label>[^:：\n]{1,24})[:：][ \t]*+(?P<rest>.*)$", re.S))
+_numbered_qa_re = cache(
+    lambda: re.compile(
+        r"(?P<label>[QqAa])[ \t]*+[0-9]{1,3}[ \t]*+[.:：、．)][ \t]*+(?P<rest>.*)$", re.S
+    )
+)
+# a question's own number at its start: `Q1.`, `问题2：`, `第3题`, `Question 4:`
+_numbered_question_re = cache(
+    lambda: re.compile(
+        r"(?:(?i:q|question)[ \t]*+[0-9]{1,3}|问题[ \t]*+[0-9一二三四五六七八九十]{1,3}|"
+        r"第[0-9一二三四五六七八九十]{1,3}(?:题|道题|个问题))[ \t]*+[.:：、．)]?[ \t]*+"
+    )
+)
+SHORT = 200  # characters: small talk and the closing question are no longer
+_ASKER = {"q", "问", "提问", "追问", "ai", "bot", "assistant", "chatbot", "interviewer ai"}
+_ANSWERER = {"a", "答", "回答", "user", "me", "我", "本人", "human", "you"}
+_stage_re = cache(lambda: re.compile(r"[(（][^()（）]{1,80}[)）]"))
+
+
+def _plain(label: str) -> str:
+    """A label without its emoji, symbols and spacing, lower case: `AI 🤖` -> `ai`."""
+    kept = "".join(
+        ch
+        for ch in unicodedata.normalize("NFKC", label)
+        if not unicodedata.category(ch).startswith(("S", "C", "P")) or ch in "()（）"
+    )
+    return " ".join(kept.split()).lower()
+
+
+def _role(label: str) -> Role | None:
+    words = _plain(label)
+    if words in _ASKER:
+        return "interviewer"
+    if words in _ANSWERER:
+        return "candidate"
+    _name, role = speaker(words)
+    return role
+
+
+def _labelled(line: str) -> tuple[Role, str] | None:
+    """A line's speaker's role and what they say, when it opens with a label."""
+    for pattern in (_bracket_label_re, _numbered_qa_re, _label_re):
+        m = pattern().match(line)
+        if m is not None:
+            role = _role(m.group("label"))
+            if role is not None:
+                rest = m.group("rest").strip()
+                if pattern is _numbered_qa_re and role == "interviewer":
+                    rest = line.strip()  # `Q1. …`: the number stays to be read as one
+                return role, rest
+    return None
+
+
+@dataclass
+class _Turn:
+    role: Role
+    lines: list[str] = field(default_factory=list)
+    labelled: str = ""  # the label's plain words when it was `Q`/`问` (always a question)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line for line in self.lines if line)
+
+
+def _turns(blocks: Sequence[Block]) -> list[_Turn | None]:
+    """The dialogue as turns; None where a heading or a rule breaks it. Lines without a
+    label go on the turn before them within their block; a whole block without one only
+    when the dialogue goes on after it (a reflection after the last answer is no answer)."""
+    found: list[_Turn | None] = []
+    current: _Turn | None = None
+    waiting: list[str] = []  # unlabelled blocks' lines since the last labelled line
+    for block in blocks:
+        if block.kind in ("heading", "rule"):
+            found.append(None)
+            current, waiting = None, []
+            continue
+        first = True
+        for raw in block.text.split("\n"):
+            line = raw.strip()
+            if not line:
+                continue
+            said = _labelled(line)
+            if said is not None:
+                if current is not None:
+                    current.lines.extend(waiting)
+                waiting = []
+                role, rest = said
+                kind = _plain(_label_of(line))
+                current = _Turn(role, [rest], labelled=kind if kind in ("q", "问") else "")
+                found.append(current)
+            elif (
+                current is not None
+                and current.role == "interviewer"
+                and _stage_re().fullmatch(line)
+            ):
+                current = _Turn("candidate", [line])  # a stage direction of the answer
+                found.append(current)
+            elif current is not None and (waiting or first):
+                waiting.append(line)
+            elif current is not None:
+                current.lines.append(line)
+            first = False
+    return found
+
+
+def _label_of(line: str) -> str:
+    for pattern in (_bracket_label_re, _numbered_qa_re, _label_re):
+        m = pattern().match(line)
+        if m is not None:
+            return m.group("label")
+    return ""
+
+
+def _asks(turn: _Turn) -> bool:
+    text = turn.text
+    if len(text) <= SHORT and (small_talk(text) or closing(text)):
+        return False
+    return bool(turn.labelled) or asks(text) or _numbered_question_re().match(text) is not None
+
+
+def read_qa(blocks: Sequence[Block]) -> list[Question] | None:
+    """The questions of a Q/A record, numbered 1..n in order, each with the candidate's
+    answer; None when the blocks are not such a dialogue."""
+    turns = _turns(blocks)
+    said = [t for t in turns if t is not None]
+    if (
+        sum(t.role == "interviewer" for t in said) < 2
+        or sum(t.role == "candidate" for t in said) < 2
+    ):
+        return None
+    numbered = any(
+        t.role == "interviewer" and _numbered_question_re().match(t.text) is not None for t in said
+    )
+    asked: list[tuple[str, list[str]]] = []
+    open_ = False  # the candidate's words now answer the last question
+    closed = False
+    for turn in turns:
+        if turn is None:
+            open_, closed = False, False
+            continue
+        if turn.role == "interviewer":
+            text = turn.text
+            if len(text) <= SHORT and closing(text):
+                open_, closed = False, True
+                continue
+            if closed or not _asks(turn):
+                continue  # small talk, feedback: the answer stays the candidate's words
+            is_numbered = _numbered_question_re().match(text) is not None
+            if numbered and not is_numbered and not turn.labelled:
+                continue  # a follow-up: what the candidate says still answers the question
+            question = _numbered_question_re().sub("", text, count=1) if is_numbered else text
+            asked.append((question.strip(), []))
+            open_ = True
+        elif open_ and not closed:
+            asked[-1][1].append(turn.text)
+    if not asked:
+        return None
+    found: list[Question] = []
+    for number, (question, answers) in enumerate(asked, start=1):
+        answer = "\n".join(a for a in answers if a)
+        reason = non_answer(answer)
+        found.append(
+            Question(
+                number=number,
+                question=question,
+                answer=answer,
+                answered=reason is None,
+                unanswered_reason=reason,
+            )
+        )
+    return found

@@ -83,6 +83,7 @@ MARKED_BULLETS = [
     li("TCP拥塞控制（没答出来）"),
     li("Explain closures - I don't know"),
     li("进程间通信有哪些方式  答得不好", "答得不好"),
+    li("epoll 的原理？不会"),
     li("介绍了下公司岗位，反问环节，我问了实习转正"),
     h("总结"),
     p("个人感觉面的效果还可以，面试官人很好", "个人感觉面的效果还可以，面试官人很好"),
@@ -99,6 +100,7 @@ MARKED_BULLETS_TABLE: list[Row] = [
     ("TCP拥塞控制", "没答出来", "dont_know"),
     ("Explain closures", "I don't know", "dont_know"),
     ("进程间通信有哪些方式", "答得不好", "dont_know"),
+    ("epoll 的原理？", "不会", "dont_know"),
 ]
 
 BARE_LIST = [
@@ -244,6 +246,15 @@ def test_a_remark_after_the_list_is_no_answer_of_its_last_question() -> None:
             [ol(17, "字节一面"), ol(18, "网易游戏二面"), ol(19, "微信一面")],
             id="dates-read-as-a-list",
         ),
+        pytest.param(
+            [
+                li("面试官：介绍一下项目"),
+                li("候选人：做过订单系统"),
+                li("面试官：为什么用 Redis"),
+                li("候选人：不知道"),
+            ],
+            id="a-dialogue-as-items",
+        ),
     ],
 )
 def test_what_is_no_question_list_is_not_read_as_one(blocks: list[Block]) -> None:
@@ -359,6 +370,18 @@ def test_a_qa_record_gives_each_question_the_candidates_own_words(
     blocks: list[Block], rows: list[Row]
 ) -> None:
     assert read_qa(blocks) == table(rows)
+
+
+def test_a_dialogue_written_as_items_is_read_as_one() -> None:
+    blocks = [
+        li("面试官：介绍一下项目"),
+        li("候选人：做过订单系统"),
+        li("面试官：为什么用 Redis"),
+        li("候选人：不知道"),
+    ]
+    assert read_qa(blocks) == table(
+        [("介绍一下项目", "做过订单系统", "answered"), ("为什么用 Redis", "不知道", "dont_know")]
+    )
 
 
 def test_a_reflection_after_the_last_answer_is_not_part_of_it() -> None:

@@ -68,7 +68,7 @@ _bracket_tail_re = cache(lambda: re.compile(r"[(（](?P<inner>[^()（）]{1,80})
 # A trailing clause after a separator: `…，我回答不会`, `… - 不会`, `…  I don't know`.
 _clause_tail_re = cache(
     lambda: re.compile(
-        r"(?:[，,;；]|\s(?:[-—–→]+|\s)|[-—–→]{1,3}|\t)\s*+(?P<tail>[^，,;；\t]{1,40})$"
+        r"(?:[，,;；？?]|\s(?:[-—–→]+|\s)|[-—–→]{1,3}|\t)\s*+(?P<tail>[^，,;；？?\t]{1,40})$"
     )
 )
 ANSWER_LONGEST = 400  # characters: a longer text is an answer, whatever it contains
@@ -170,7 +170,8 @@ def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
         return line[: m.start()].rstrip(), m.group("inner").strip()
     m = _clause_tail_re().search(line, end)
     if m is not None:
-        head, tail = line[: m.start()].rstrip(), m.group("tail").strip()
+        head = line[: m.start("tail")].rstrip(" \t\u3000，,;；-—–→")  # `？` stays
+        tail = m.group("tail").strip()
         if head and tail and non_answer(tail) is not None:
             return head, tail
     return line, ""

@@ -86,7 +86,7 @@ def _role(label: str) -> Role | None:
     return role
 
 
-def _labelled(line: str) -> tuple[Role, str] | None:
+def speaker_line(line: str) -> tuple[Role, str] | None:
     """A line's speaker's role and what they say, when it opens with a label."""
     for pattern in (_bracket_label_re, _numbered_qa_re, _label_re):
         m = pattern().match(line)
@@ -128,7 +128,7 @@ def _turns(blocks: Sequence[Block]) -> list[_Turn | None]:
             line = raw.strip()
             if not line:
                 continue
-            said = _labelled(line)
+            said = speaker_line(line)
             if said is not None:
                 if current is not None:
                     current.lines.extend(waiting)

@@ -27,8 +27,9 @@ Never questions: the candidate's 反问 / "Questions for us", remarks (`面试�
 结果, 不足, Summary, Feedback), small talk, sign-offs; and nothing after the closing
 question (`有什么想问的`) until the next section.
 
-Not this family (None): fewer than two questions and no question heading, or items that
-read as prose rather than questions.
+Not this family (None): fewer than two questions and no question heading, items that
+read as prose rather than questions, a list of interviews (`8.17 字节一面`), or items that
+are a dialogue's lines (`- 候选人：…`: qa.py's).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ..models import Question
 from .answers import compact
 from .document import Block
 from .marks import non_answer, split_mark
+from .qa import speaker_line
 from .roles import closing, small_talk, speaker
 
 # `Question 3`, `Question 3: …`, `问题3`, `问题 3：…`, `第3题`, `Q3.` (not `Q&A`)
@@ -351,6 +353,9 @@ def read_question_list(blocks: Sequence[Block]) -> list[Question] | None:
     if headings == 0:
         if len(items) < 2:
             return None
+        said = [speaker_line(e.text.strip()) for e in items]
+        if sum(s is not None and s[0] == "candidate" for s in said) >= 2:
+            return None  # a dialogue's lines as items: the Q/A family's
         prose = sum(_prose(e.text) for e in items)
         if prose * 3 > len(items):
             return None

@@ -133,6 +133,9 @@ SECTIONS = [
     li("合并两个有序数组", level=1),
     li("介绍一下线程池"),
     li("核心参数有哪些", level=1),
+    li("完整版推荐答案：click here", level=1),
+    li("http 与 https 的区别"),
+    li("参考答案：SSL 加密", level=1),
     p("反问："),
     li("团队做什么业务"),
     li("面试评价：整体还行，基础需要加强"),
@@ -146,6 +149,7 @@ SECTIONS_TABLE: list[Row] = [
     ("找出单链表的倒数第n个数", "", "not recorded"),
     ("合并两个有序数组", "", "not recorded"),
     ("介绍一下线程池", "- 核心参数有哪些", "answered"),
+    ("http 与 https 的区别", "", "not recorded"),
 ]
 
 # `### Question N` headings, the question in bold under it, the answer after
@@ -299,6 +303,9 @@ BOLD_SPEAKERS = [
     p("面试官: 你好，能听到吗？", "面试官"),
     p("候选人: 能听到。", "候选人"),
     p("面试官: 好的，我们开始吧。", "面试官"),
+    p("面试官: 先做个自我介绍吧", "面试官"),
+    p("候选人: 我叫张三，做了三年后端。", "候选人"),
+    p("面试官: 好的，介绍得不错。", "面试官"),
     p("面试官: 介绍一下你做过的项目", "面试官"),
     p("候选人: 我做过一个订单系统，", "候选人"),
     p("负责库存扣减。"),
@@ -310,6 +317,7 @@ BOLD_SPEAKERS = [
     p("面试官: 一周内。谢谢！", "面试官"),
 ]
 BOLD_SPEAKERS_TABLE: list[Row] = [
+    ("先做个自我介绍吧", "我叫张三，做了三年后端。", "answered"),
     ("介绍一下你做过的项目", "我做过一个订单系统，\n负责库存扣减。", "answered"),
     ("为什么用 Redis 做库存？", "我不会", "dont_know"),
 ]

@@ -63,6 +63,13 @@ _numbered_question_re = cache(
 SHORT = 200  # characters: small talk and the closing question are no longer
 _ASKER = {"q", "问", "提问", "追问", "ai", "bot", "assistant", "chatbot", "interviewer ai"}
 _ANSWERER = {"a", "答", "回答", "user", "me", "我", "本人", "human", "you"}
+# a request roles.asks does not read: `先做个自我介绍吧`, `手写一个LRU`, `比较一下…`
+_request_re = cache(
+    lambda: re.compile(
+        r"(?:请|先|那|那么|好|好的)?[，, ]?(?:你)?(?:先)?(?:做个|做一下|简单)?"
+        r"(?:自我介绍|介绍|描述|解释|手写|写一个|写个|实现一个|实现|设计一个|设计|比较|对比|分析|举例|举个例子|列举)(?![得的过])"
+    )
+)
 _stage_re = cache(lambda: re.compile(r"[(（][^()（）]{1,80}[)）]"))
 
 
@@ -164,7 +171,12 @@ def _asks(turn: _Turn) -> bool:
     text = turn.text
     if len(text) <= SHORT and (small_talk(text) or closing(text)):
         return False
-    return bool(turn.labelled) or asks(text) or _numbered_question_re().match(text) is not None
+    return (
+        bool(turn.labelled)
+        or asks(text)
+        or _numbered_question_re().match(text) is not None
+        or _request_re().match(text) is not None
+    )
 
 
 def read_qa(blocks: Sequence[Block]) -> list[Question] | None:

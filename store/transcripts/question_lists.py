@@ -170,6 +170,21 @@ def _group(text: str) -> bool:
     return 0 < len(kept) <= GROUP_LONGEST and _group_re().fullmatch(kept) is not None
 
 
+# A note of what the answer should have been, not the candidate's: `参考答案：…`,
+# `完整版推荐答案：[link]`, `Reference answer: …`.
+_reference_re = cache(
+    lambda: re.compile(
+        r"(?:参考|推荐|标准|正确)(?:答案|回答)|(?:^|[：:])答案[：:]|(?i:reference|model|sample|correct)"
+        r"\s*answer|(?i:answer\s*key)"
+    )
+)
+
+
+def _reference(text: str) -> bool:
+    """Is a block under a question a note of the right answer, not the candidate's?"""
+    return _reference_re().search(text[:SHORT]) is not None
+
+
 def _prose(text: str) -> bool:
     """Does an item read as prose (sentences: `…太严重！语速极快…。`), not as a question?"""
     t = text.strip()
@@ -325,7 +340,9 @@ def _question(number: int, entry: _Entry) -> Question | None:
         mark = ""
     else:
         question, mark = split_mark(entry.text, entry.marks)
-        answer = "\n".join(_block_text(b, entry.level + 1) for b in entry.under)
+        answer = "\n".join(
+            _block_text(b, entry.level + 1) for b in entry.under if not _reference(b.text)
+        )
     question = question.strip()
     if not question:
         return None

@@ -170,6 +170,7 @@ QUESTION_HEADINGS = [
     h("Question 3: How would an assistant help?", 3),
     p("Interviewee: I don't know.", "Interviewee:"),
     h("问题4：你对加班怎么看", 3),
+    h("面试题：bgsave 讲一下（没答上来）", 3),
     h("Summary", 2),
     p("The interviewee relies on Teams for class work."),
 ]
@@ -186,6 +187,7 @@ QUESTION_HEADINGS_TABLE: list[Row] = [
     ),
     ("How would an assistant help?", "I don't know.", "dont_know"),
     ("你对加班怎么看", "", "not recorded"),
+    ("bgsave 讲一下", "没答上来", "dont_know"),
 ]
 
 

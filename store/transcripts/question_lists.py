@@ -6,7 +6,7 @@ function over the document model's blocks (store/transcripts/document.py).
 What is read, in order:
 
 - A question heading (`Question 3`, `问题3`, `第3题`, `Q3`, with the question after it or
-  in the first paragraph under it) starts a question; every block under it up to the
+  in the first paragraph under it; `面试题：…`, `Q: …`), with its mark if it has one, starts a question; every block under it up to the
   next heading is its answer. With speaker labels under it (`**Interviewee:**`,
   `Candidate:`, `候选人：`, `Answer:`), the answer is what follows the candidate's label
   (paragraphs and blank lines included), and what follows an interviewer's label is not.
@@ -46,11 +46,13 @@ from .marks import non_answer, split_mark
 from .qa import speaker_line
 from .roles import closing, small_talk, speaker
 
-# `Question 3`, `Question 3: …`, `问题3`, `问题 3：…`, `第3题`, `Q3.` (not `Q&A`)
+# `Question 3`, `Question 3: …`, `问题3`, `问题 3：…`, `第3题`, `Q3.` (not `Q&A`), and
+# `面试题：…`, `问：…`, `Q: …`
 _question_heading_re = cache(
     lambda: re.compile(
         r"(?:(?i:question|q)|问题|题目|第)[ \t]*+(?P<n>[0-9]{1,3}|[一二三四五六七八九十]{1,3})"
-        r"[ \t]*+(?:题|道题)?[ \t]*+(?:[.:：、．)）\-—]|$|[ \t])[ \t]*+(?P<rest>.*)$",
+        r"[ \t]*+(?:题|道题)?[ \t]*+(?:[.:：、．)）\-—]|$|[ \t])[ \t]*+(?P<rest>.*)$"
+        r"|(?:面试题|题目|问题|问|(?i:question|q))[ \t]*+[:：][ \t]*+(?P<asked>\S.*)$",
         re.S,
     )
 )
@@ -116,7 +118,7 @@ def _heading_question(text: str) -> str | None:
     m = _question_heading_re().fullmatch(text.strip())
     if m is None:
         return None
-    return m.group("rest").strip()
+    return (m.group("rest") or m.group("asked") or "").strip()
 
 
 def _role(label: str) -> str | None:
@@ -337,7 +339,7 @@ def _block_text(block: Block, base: int = 0) -> str:
 def _question(number: int, entry: _Entry) -> Question | None:
     if entry.heading:
         question, answer = _answer(entry)
-        mark = ""
+        question, mark = split_mark(question, entry.marks)
     else:
         question, mark = split_mark(entry.text, entry.marks)
         answer = "\n".join(

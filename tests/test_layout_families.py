@@ -382,6 +382,23 @@ def test_a_qa_record_gives_each_question_the_candidates_own_words(
     assert read_qa(blocks) == table(rows)
 
 
+def test_the_candidate_by_name_when_the_interviewer_has_a_role() -> None:
+    blocks = [
+        p("谢飞机：哎呦，面试官大哥，咋了！", "谢飞机"),
+        p("面试官：AQS 你了解吗？", "面试官"),
+        p("谢飞机：了解一些，是同步器的框架。", "谢飞机"),
+        p("面试官：说说 CAS 的原理", "面试官"),
+        p("谢飞机：比较并交换。", "谢飞机"),
+        p("时间：2026-11-28"),
+    ]
+    assert read_qa(blocks) == table(
+        [
+            ("AQS 你了解吗？", "了解一些，是同步器的框架。", "answered"),
+            ("说说 CAS 的原理", "比较并交换。", "answered"),
+        ]
+    )
+
+
 def test_a_dialogue_written_as_items_is_read_as_one() -> None:
     blocks = [
         li("面试官：介绍一下项目"),

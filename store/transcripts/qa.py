@@ -7,7 +7,9 @@ Who speaks, by the line's label (bold or not: the document model has set `**` as
 - the interviewer: `Q:`, `Q1.`, `问：`, `【问】`, `Interviewer:`, `面试官：`, `张三（面试官）：`,
   and an AI mock interviewer's `AI 🤖:` (`AI`, `Bot`, `Assistant`);
 - the candidate: `A:`, `答：`, `【答】`, `Interviewee:`, `Candidate:`, `候选人：`, and the
-  mock's `User 👩‍💻:` (`User`, `Me`, `我`).
+  mock's `User 👩‍💻:` (`User`, `Me`, `我`);
+- a name (`谢飞机：`), when only one side has a role's label and that one name takes
+  turns with it (twice at least each way): the other side.
 
 A line without a label goes on the turn before it, but a line wholly in brackets after a
 question (`（候选人思考后表示不清楚）`) is a stage direction of the answer.
@@ -31,13 +33,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 from ..models import Question
 from .document import Block
 from .marks import non_answer
+from .names import looks_like_name
 from .roles import Role, asks, closing, small_talk, speaker
 
 # `【问】…`, `[Q] …`, `【答】：…`
@@ -93,12 +96,15 @@ def _role(label: str) -> Role | None:
     return role
 
 
-def speaker_line(line: str) -> tuple[Role, str] | None:
-    """A line's speaker's role and what they say, when it opens with a label."""
+def speaker_line(line: str, names: dict[str, Role] | None = None) -> tuple[Role, str] | None:
+    """A line's speaker's role and what they say, when it opens with a label (a role's,
+    or one of `names`)."""
     for pattern in (_bracket_label_re, _numbered_qa_re, _label_re):
         m = pattern().match(line)
         if m is not None:
             role = _role(m.group("label"))
+            if role is None and names:
+                role = names.get(m.group("label").strip())
             if role is not None:
                 rest = m.group("rest").strip()
                 if pattern is _numbered_qa_re and role == "interviewer":
@@ -118,7 +124,45 @@ class _Turn:
         return "\n".join(line for line in self.lines if line)
 
 
-def _turns(blocks: Sequence[Block]) -> list[_Turn | None]:
+def _lines(blocks: Sequence[Block]) -> Iterator[str]:
+    for block in blocks:
+        for raw in block.text.split("\n"):
+            if raw.strip():
+                yield raw.strip()
+
+
+def _named(blocks: Sequence[Block]) -> dict[str, Role]:
+    """The other side by name, when only one side speaks by a role's label and one name
+    takes turns with it (`**面试官**：… / **谢飞机**：…`): at least twice after it and
+    twice before it. Nothing when both sides have their labels, or no one name does."""
+    sides: set[Role] = set()
+    after: dict[str, int] = {}
+    before: dict[str, int] = {}
+    last: str | None = None  # the label of the last labelled line: "" for a role's
+    for line in _lines(blocks):
+        said = speaker_line(line)
+        if said is not None:
+            sides.add(said[0])
+            if last:
+                before[last] = before.get(last, 0) + 1
+            last = ""
+            continue
+        m = _label_re().match(line)
+        if m is None or not looks_like_name(m.group("label").strip()):
+            continue
+        label = m.group("label").strip()
+        if last == "":
+            after[label] = after.get(label, 0) + 1
+        last = label
+    if len(sides) != 1:
+        return {}
+    named = [label for label, n in after.items() if n >= 2 and before.get(label, 0) >= 2]
+    if len(named) != 1:
+        return {}
+    return {named[0]: "candidate" if sides == {"interviewer"} else "interviewer"}
+
+
+def _turns(blocks: Sequence[Block], names: dict[str, Role]) -> list[_Turn | None]:
     """The dialogue as turns; None where a heading or a rule breaks it. Lines without a
     label go on the turn before them within their block; a whole block without one only
     when the dialogue goes on after it (a reflection after the last answer is no answer)."""
@@ -135,7 +179,7 @@ def _turns(blocks: Sequence[Block]) -> list[_Turn | None]:
             line = raw.strip()
             if not line:
                 continue
-            said = speaker_line(line)
+            said = speaker_line(line, names)
             if said is not None:
                 if current is not None:
                     current.lines.extend(waiting)
@@ -182,7 +226,7 @@ def _asks(turn: _Turn) -> bool:
 def read_qa(blocks: Sequence[Block]) -> list[Question] | None:
     """The questions of a Q/A record, numbered 1..n in order, each with the candidate's
     answer; None when the blocks are not such a dialogue."""
-    turns = _turns(blocks)
+    turns = _turns(blocks, _named(blocks))
     said = [t for t in turns if t is not None]
     if (
         sum(t.role == "interviewer" for t in said) < 2

@@ -328,7 +328,10 @@ INTERVIEWER_CANDIDATE = [
     p("Interviewer: Hi Alex, can you hear me?"),
     p("Candidate: Yes, loud and clear."),
     p("Interviewer: Tell me about a project you led."),
-    p("Candidate: I led the billing migration."),
+    h("Billing migration", 3),
+    p("Candidate:"),
+    li("I led the billing migration."),
+    li("We moved 2M accounts."),
     p("Interviewer: How did you handle rollback?"),
     p("Candidate: I don't know."),
     p("Interviewer: Do you have any questions for us?"),
@@ -336,7 +339,11 @@ INTERVIEWER_CANDIDATE = [
     p("Interviewer: Payments. Thanks for your time!"),
 ]
 INTERVIEWER_CANDIDATE_TABLE: list[Row] = [
-    ("Tell me about a project you led.", "I led the billing migration.", "answered"),
+    (
+        "Tell me about a project you led.",
+        "I led the billing migration.\nWe moved 2M accounts.",
+        "answered",
+    ),
     ("How did you handle rollback?", "I don't know.", "dont_know"),
 ]
 

@@ -22,7 +22,8 @@ feedback (`Correct! 👍`), or anything after the closing question (`你有什�
 turns are follow-ups whose replies belong to the question before them.
 
 What is an answer: only the candidate's own words after the question, before the next
-one (a heading ends it too). An answer that is none (marks.py `non_answer`: `不知道`,
+one (a heading between them, `### Brute force approach`, does not end it; a heading
+does end the closing question's part). An answer that is none (marks.py `non_answer`: `不知道`,
 `我不会`, `这块我没怎么接触过，跳过吧`, `（未作答，直接进入下一题）`) leaves the
 question unanswered; a question the candidate says nothing to is unanswered (`empty`).
 
@@ -241,7 +242,7 @@ def read_qa(blocks: Sequence[Block]) -> list[Question] | None:
     closed = False
     for turn in turns:
         if turn is None:
-            open_, closed = False, False
+            closed = False  # a new section: its questions are read again
             continue
         if turn.role == "interviewer":
             text = turn.text

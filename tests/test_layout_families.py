@@ -224,6 +224,27 @@ def test_answers_under_items_are_the_answers_when_the_list_goes_on() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "name", ["Interview notes", "Questions and answers", "一面（已出结果，过了）", "技术面"]
+)
+def test_a_section_whose_name_only_mentions_a_remark_holds_questions(name: str) -> None:
+    blocks = [h(name), li("Redis 为什么快"), li("说说 epoll")]
+    assert read_question_list(blocks) == table(
+        [("Redis 为什么快", "", "not recorded"), ("说说 epoll", "", "not recorded")]
+    )
+
+
+@pytest.mark.parametrize(
+    "name", ["总结", "面试感受", "我的反问", "Summary", "Questions for us", "Key takeaways"]
+)
+def test_a_section_of_remarks_holds_no_question(name: str) -> None:
+    blocks = [h("一面"), li("Redis 为什么快"), li("说说 epoll"), h(name), li("团队做什么业务")]
+    blocks.append(li("整体体验不错吗"))
+    assert read_question_list(blocks) == table(
+        [("Redis 为什么快", "", "not recorded"), ("说说 epoll", "", "not recorded")]
+    )
+
+
 def test_a_remark_after_the_list_is_no_answer_of_its_last_question() -> None:
     blocks = [li("Redis 为什么快"), li("说说 epoll"), p("整体感觉一般，等通知吧")]
     assert read_question_list(blocks) == table(

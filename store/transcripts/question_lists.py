@@ -66,14 +66,23 @@ _ANSWER_WORDS = ("answer", "a", "回答", "答", "我的回答", "my answer", "r
 _ASKER_WORDS = ("question", "q", "问", "提问", "追问", "follow-up", "follow up")
 
 # Sections (a heading, or a short paragraph ending in a colon) that hold no question:
-# the candidate's own questions, and what is said about the interview.
+# the candidate's own questions, and what is said about the interview. A section's name
+# is such a word, with a few characters around it at most (`面试总结`, `总结一下`,
+# `Summary`); 反问 anywhere (`我的反问`).
 _remark_section_re = cache(
     lambda: re.compile(
         r"反问|提问环节|我的问题|我问|总结|小结|评价|感受|感想|体会|体验|心得|反思|复盘|不足|结果|"
-        r"建议|后记|备注|收获|结论|感悟|参考答案|答案|解析|tips|"
-        r"(?i:questions?\s*(?:for|to)\s*(?:us|them|the\s+interviewer|you)|my\s+questions|"
-        r"summary|feedback|reflections?|results?|outcome|takeaways?|lessons|notes|"
-        r"conclusion|verdict|thoughts|impressions?|overall|(?:reference\s+|model\s+)?answers?(?:\s+key)?)"
+        r"建议|后记|备注|收获|结论|感悟|参考答案|答案|解析"
+    )
+)
+_remark_section_en_re = cache(
+    lambda: re.compile(
+        r"(?:my\s+|the\s+|candidate'?s\s+|interview\s+)?(?:questions?\s+(?:for|to)\s+"
+        r"(?:us|them|the\s+interviewers?|you)|questions\s+i\s+asked|summary|feedback|"
+        r"reflections?|results?|outcome|(?:key\s+)?takeaways?|lessons(?:\s+learned)?|"
+        r"conclusions?|verdict|(?:final\s+)?thoughts|impressions?|overall|tips|"
+        r"(?:reference|model|sample)\s+answers?|answer\s+key)\b",
+        re.I,
     )
 )
 # An item that is a remark, not a question: `面试评价：…`, `总的来说…`, `第二天邮件告诉我没过`,
@@ -148,8 +157,17 @@ def _closes(text: str) -> bool:
 
 
 def _remark_section(name: str) -> bool:
-    name = name[:SHORT]
-    return _remark_section_re().search(name) is not None or _closes(name)
+    """Does a section's name say it holds no question (`总结`, `面试感受`, `反问`,
+    `Summary`, `Questions for us`)? `Interview notes`, `Questions and answers` hold
+    questions."""
+    name = name.strip()[:SHORT]
+    if _remark_section_en_re().match(name) is not None or _closes(name):
+        return True
+    m = _remark_section_re().search(name)
+    if m is None:
+        return False
+    before, after = compact(name[: m.start()]), compact(name[m.end() :])
+    return "反问" in m.group(0) or (len(before) <= 2 and len(after) <= 4)
 
 
 def remark(text: str) -> bool:

@@ -165,6 +165,7 @@ QUESTION_HEADINGS = [
     p("What makes it hard to stay organized?", "What makes it hard to stay organized?"),
     p("Interviewee:", "Interviewee:"),
     p("Switching between tabs."),
+    h("Follow-up", 4),
     p("Interviewer: Why is that?", "Interviewer:"),
     p("Candidate: Everything is spread out.", "Candidate:"),
     h("Question 3: How would an assistant help?", 3),

@@ -6,8 +6,9 @@ function over the document model's blocks (store/transcripts/document.py).
 What is read, in order:
 
 - A question heading (`Question 3`, `问题3`, `第3题`, `Q3`, with the question after it or
-  in the first paragraph under it; `面试题：…`, `Q: …`), with its mark if it has one, starts a question; every block under it up to the
-  next heading is its answer. With speaker labels under it (`**Interviewee:**`,
+  in the first paragraph under it; `面试题：…`, `Q: …`), with its mark if it has one,
+  starts a question; every block under it up to the next heading of its level or above
+  is its answer. With speaker labels under it (`**Interviewee:**`,
   `Candidate:`, `候选人：`, `Answer:`), the answer is what follows the candidate's label
   (paragraphs and blank lines included), and what follows an interviewer's label is not.
 - A list item starts a question, its deeper items and the paragraphs after it (when the
@@ -223,7 +224,7 @@ class _Entry:
     text: str
     marks: tuple[str, ...]
     heading: bool
-    level: int
+    level: int  # a heading's level; an item's depth
     run: int = 0  # the section it is in: a heading, a rule or a section's label starts one
     under: list[Block] = field(default_factory=list)
     # paragraphs after an item, kept apart until the list goes on after them
@@ -257,9 +258,11 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
             if block.kind == "heading":
                 rest = _heading_question(block.text)
                 if rest is not None:
-                    current = _Entry(rest, block.marks, heading=True, level=0)
+                    current = _Entry(rest, block.marks, heading=True, level=block.level)
                     found.append(current)
                     skip = closed = False
+                elif current is not None and current.heading and block.level > current.level:
+                    pass  # a heading inside the question's (`#### Follow-up`): still its answer
                 else:
                     current = None
                     skip, closed = _remark_section(block.text), False

@@ -163,6 +163,7 @@ QUESTION_HEADINGS = [
     p("I rarely text others there."),
     h("Question 2", 3),
     p("What makes it hard to stay organized?", "What makes it hard to stay organized?"),
+    p("(Asked after a short break.)"),
     p("Interviewee:", "Interviewee:"),
     p("Switching between tabs."),
     h("Follow-up", 4),

@@ -328,24 +328,30 @@ def _answer(entry: _Entry) -> tuple[str, str]:
             question, under = first, under[1:]
         elif _role(m.group("label")) == "interviewer":
             question, under = m.group("rest").strip(), under[1:]
+    said = [_speaker(block) for block in under]
+    if not any(role == "candidate" for role, _ in said):
+        if any(role == "interviewer" for role, _ in said):
+            return question, ""  # only the interviewer speaks: no answer is recorded
+        return question, "\n\n".join(t for t in (_block_text(b) for b in under) if t)
     texts: list[str] = []
-    labelled = False
-    speaking: str | None = None
-    for block in under:
-        m = _label_re().match(block.text.strip())
-        role = _role(m.group("label")) if m is not None else None
-        if m is not None and role is not None:
-            labelled, speaking = True, role
-            text = m.group("rest").strip()
+    speaking: str | None = None  # before the first label: no one's answer
+    for block, (role, rest) in zip(under, said, strict=True):
+        if role is not None:
+            speaking, text = role, rest
         else:
             text = _block_text(block)
-        if speaking == "interviewer":
-            continue  # the interviewer's words are no answer
-        if text:
+        if speaking == "candidate" and text:
             texts.append(text)
-    if labelled and speaking is None:
-        texts = []
     return question, "\n\n".join(texts)
+
+
+def _speaker(block: Block) -> tuple[str | None, str]:
+    """Who a block's label names (`candidate`, `interviewer`, None) and what follows it."""
+    m = _label_re().match(block.text.strip())
+    role = _role(m.group("label")) if m is not None else None
+    if m is None or role is None:
+        return None, ""
+    return role, m.group("rest").strip()
 
 
 def _block_text(block: Block, base: int = 0) -> str:

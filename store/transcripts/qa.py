@@ -17,7 +17,8 @@ question (`（候选人思考后表示不清楚）`) is a stage direction of the
 What is a question: each interviewer's turn that asks something (roles.py `asks`), and
 every `Q:` / `问：` / `【问】` line, but not small talk (`Can you hear me?`, greetings),
 feedback (`Correct! 👍`), or anything after the closing question (`你有什么想问我们的
-吗`: what follows is the candidate's own questions). When some questions are numbered
+吗`: what follows is the candidate's own questions). A follow-up (`追问：`, `面试官（追问）：`, `Follow-up:`) is no question of its own.
+When some questions are numbered
 (`Q1.`, `问题2`, `第3题`), only those are questions, and the interviewer's other asking
 turns are follow-ups whose replies belong to the question before them.
 
@@ -74,6 +75,20 @@ _request_re = cache(
         r"(?:自我介绍|介绍|描述|解释|手写|写一个|写个|实现一个|实现|设计一个|设计|比较|对比|分析|举例|举个例子|列举)(?![得的过])"
     )
 )
+# a label with a note in brackets: `面试官（追问）`
+_qualified_re = cache(
+    lambda: re.compile(r"(?P<who>[^()（）]{1,20})[(（](?P<note>[^()（）]{1,20})[)）]")
+)
+# a remark's label in a dialogue: `点评`, `参考答案`, `Feedback`
+_remark_label_re = cache(
+    lambda: re.compile(
+        r"(?:面试官)?(?:点评|评价|评语|参考|参考答案|答案|解析|分析|总结|备注|注|提示|反馈)"
+        r"|(?:feedback|note|notes|comment|tip|hint|reference(?: answer)?|model answer|summary|score"
+        r"|final score)"
+    )
+)
+# a follow-up's label: `追问`, `面试官（追问）`, `Interviewer (follow-up)`
+_follow_up_re = cache(lambda: re.compile(r"追问|follow\s*-?\s*up|followup"))
 _stage_re = cache(lambda: re.compile(r"[(（][^()（）]{1,80}[)）]"))
 
 
@@ -88,11 +103,17 @@ def _plain(label: str) -> str:
 
 
 def _role(label: str) -> Role | None:
+    """The role a label names: `Q`, `面试官`, `AI 🤖`, `张三（面试官）`, `面试官（追问）`,
+    `Interviewer (follow-up)`; None for any other label (`候选人（参考）` among them: a
+    reference answer is no one's turn)."""
     words = _plain(label)
     if words in _ASKER:
         return "interviewer"
     if words in _ANSWERER:
         return "candidate"
+    m = _qualified_re().fullmatch(words)
+    if m is not None and _follow_up_re().search(m.group("note")):
+        words = m.group("who").strip()  # `面试官（追问）`: the interviewer, following up
     _name, role = speaker(words)
     return role
 
@@ -119,6 +140,7 @@ class _Turn:
     role: Role
     lines: list[str] = field(default_factory=list)
     labelled: str = ""  # the label's plain words when it was `Q`/`问` (always a question)
+    follow_up: bool = False  # `追问：`, `面试官（追问）：`, `Follow-up:`: no question of its own
 
     @property
     def text(self) -> str:
@@ -187,8 +209,15 @@ def _turns(blocks: Sequence[Block], names: dict[str, Role]) -> list[_Turn | None
                 waiting = []
                 role, rest = said
                 kind = _plain(_label_of(line))
-                current = _Turn(role, [rest], labelled=kind if kind in ("q", "问") else "")
+                current = _Turn(
+                    role,
+                    [rest],
+                    labelled=kind if kind in ("q", "问") else "",
+                    follow_up=_follow_up_re().search(kind) is not None,
+                )
                 found.append(current)
+            elif _someone_else(line):
+                current, waiting = None, []  # a reference answer, a remark: no one's turn
             elif (
                 current is not None
                 and current.role == "interviewer"
@@ -202,6 +231,19 @@ def _turns(blocks: Sequence[Block], names: dict[str, Role]) -> list[_Turn | None
                 current.lines.append(line)
             first = False
     return found
+
+
+def _someone_else(line: str) -> bool:
+    """Does a line open with a label of what is no one's turn: a speaker with a note
+    (`候选人（参考）：`), a remark (`点评：`, `参考答案：`, `Feedback:`, `Tip:`)?"""
+    m = _label_re().match(line)
+    if m is None:
+        return False
+    label = _plain(m.group("label"))
+    return (
+        _qualified_re().fullmatch(label) is not None
+        or _remark_label_re().fullmatch(label) is not None
+    )
 
 
 def _label_of(line: str) -> str:
@@ -252,6 +294,8 @@ def read_qa(blocks: Sequence[Block]) -> list[Question] | None:
             if closed or not _asks(turn):
                 continue  # small talk, feedback: the answer stays the candidate's words
             is_numbered = _numbered_question_re().match(text) is not None
+            if turn.follow_up and asked:
+                continue  # what the candidate says to it still answers the question
             if numbered and not is_numbered and not turn.labelled:
                 continue  # a follow-up: what the candidate says still answers the question
             question = _numbered_question_re().sub("", text, count=1) if is_numbered else text

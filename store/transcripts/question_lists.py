@@ -225,6 +225,7 @@ class _Entry:
     marks: tuple[str, ...]
     heading: bool
     level: int  # a heading's level; an item's depth
+    group: bool = False  # a group's name (`编程：`), no question
     run: int = 0  # the section it is in: a heading, a rule or a section's label starts one
     under: list[Block] = field(default_factory=list)
     # paragraphs after an item, kept apart until the list goes on after them
@@ -283,7 +284,7 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
             if block.kind == "item":
                 if current is not None and block.level > current.level:
                     if not current.under and not current.after and _group(current.text):
-                        found.remove(current)  # a group's name: its items are the questions
+                        current.group = True  # a group's name: its items are the questions
                     else:
                         current.under.append(block)
                         continue
@@ -309,6 +310,7 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
     answered_after = {
         e.run for e in found if e.under and not e.heading and e.under[0].kind != "item"
     }
+    found = [e for e in found if not e.group]
     for entry in found:
         if entry.after and entry.run in answered_after:
             entry.under.extend(entry.after)  # other questions' answers are paragraphs too

@@ -111,7 +111,10 @@ BARE_LIST = [
     li("手写代码"),
     li("解析一个unix文件的目录", level=1),
     li("根据前序遍历和中序遍历的结果构建二叉树", level=1),
-    li("有什么想问的"),
+    li("以下两者有什么区别？"),
+    Block("code", 'String a = "hello";\nString b = new String("hello");'),
+    li("有什么要提问的"),
+    li("基础平台是做什么的？", level=1),
     li("总的来说面试官人很好，会耐心引导"),
     li("第二天邮件告诉我没过"),
 ]
@@ -121,6 +124,7 @@ BARE_LIST_TABLE: list[Row] = [
     ("三次握手和四次挥手过程是什么", "", "not recorded"),
     ("解析一个unix文件的目录", "", "not recorded"),
     ("根据前序遍历和中序遍历的结果构建二叉树", "", "not recorded"),
+    ("以下两者有什么区别？", "", "not recorded"),
 ]
 
 # 反问 under its own label, a remark bullet inside it, a numbered `1、` paragraph list,
@@ -476,7 +480,7 @@ REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
 
 def markdown_blocks(text: str) -> list[Block]:
     """The blocks of a Markdown text, as the structure step builds them, by markdown-it-py:
-    headings, list items with their depth, paragraphs, rules; emphasis set aside."""
+    headings, list items with their depth, paragraphs, code, rules; emphasis set aside."""
     from markdown_it import MarkdownIt
     from mdit_py_plugins.front_matter import front_matter_plugin
 
@@ -495,6 +499,8 @@ def markdown_blocks(text: str) -> list[Block]:
             heading = int(token.tag[1])
         elif token.type == "hr":
             found.append(Block("rule", ""))
+        elif token.type in ("fence", "code_block"):
+            found.append(Block("code", token.content))
         elif token.type == "inline":
             words, marks = inline(token.children or [])
             if heading:
@@ -548,6 +554,7 @@ def counts(found: list[Question] | None) -> tuple[int, int, int, int] | None:
         ("cn08_weihngo_records.md", (4, 0, 0, 4), None),
         ("en01_grinnell_user_interview.md", (14, 14, 0, 0), None),
         ("en03_excel_ai_mock.md", None, (9, 8, 1, 0)),
+        ("cn14_elliott_zju_interviews.md", None, (15, 12, 3, 0)),
         ("cn09_fungaika_dates.md", None, None),
     ],
 )

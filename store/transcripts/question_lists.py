@@ -12,7 +12,9 @@ What is read, in order:
   `Candidate:`, `候选人：`, `Answer:`), the answer is what follows the candidate's label
   (paragraphs and blank lines included), and what follows an interviewer's label is not.
 - A list item starts a question, its deeper items and the paragraphs after it (when the
-  list goes on after them, or other questions have such paragraphs) are its answer. An
+  list goes on after them, or other questions have such paragraphs) are its answer; code
+  under it is part of what was asked (`以下两者有什么区别？` and its snippet), no answer,
+  and neither is a note of the right answer (`参考答案：…`). An
   item that names a group of questions (`技术题`, `手写代码`, `编程：`) is no question:
   the items under it are. A numbered paragraph (`1、…`) reads as an item.
 - A mark beside a question (marks.py `split_mark`: `…  ***没答上来***`, `（没答出来）`,
@@ -101,7 +103,7 @@ _remark_item_re = cache(
 # The closing question as 面经 write it: `有什么想问的`, `你还有什么问题要问面试官`.
 _closing_re = cache(
     lambda: re.compile(
-        r"(?:还|最后)?有(?:什么|啥|没有|其他|其它|别的)?(?:问题|疑问)?(?:想|要)(?:问|了解)"
+        r"(?:还|最后)?有(?:什么|啥|没有|其他|其它|别的)?(?:问题|疑问)?(?:想|要)(?:提问|问|了解)"
         r"(?:的|我|我们|面试官|吗|么)"
     )
 )
@@ -372,7 +374,9 @@ def _question(number: int, entry: _Entry) -> Question | None:
     else:
         question, mark = split_mark(entry.text, entry.marks)
         answer = "\n".join(
-            _block_text(b, entry.level + 1) for b in entry.under if not _reference(b.text)
+            _block_text(b, entry.level + 1)
+            for b in entry.under
+            if b.kind != "code" and not _reference(b.text)
         )
     question = question.strip()
     if not question:

@@ -251,8 +251,14 @@ def test_a_section_of_remarks_holds_no_question(name: str) -> None:
     )
 
 
-def test_a_remark_after_the_list_is_no_answer_of_its_last_question() -> None:
-    blocks = [li("Redis 为什么快"), li("说说 epoll"), p("整体感觉一般，等通知吧")]
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        [li("Redis 为什么快"), li("说说 epoll"), p("整体感觉一般，等通知吧")],
+        [li("Redis 为什么快"), Block("code", "GET k"), li("说说 epoll"), p("等通知吧")],
+    ],
+)
+def test_a_remark_after_the_list_is_no_answer_of_its_last_question(blocks: list[Block]) -> None:
     assert read_question_list(blocks) == table(
         [("Redis 为什么快", "", "not recorded"), ("说说 epoll", "", "not recorded")]
     )

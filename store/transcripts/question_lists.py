@@ -5,18 +5,18 @@ function over the document model's blocks (store/transcripts/document.py).
 
 What is read, in order:
 
-- A question heading (`Question 3`, `问题3`, `第3题`, `Q3`, with the question after it or
-  in the first paragraph under it; `面试题：…`, `Q: …`), with its mark if it has one,
-  starts a question; every block under it up to the next heading of its level or above
-  is its answer. With speaker labels under it (`**Interviewee:**`,
-  `Candidate:`, `候选人：`, `Answer:`), the answer is what follows the candidate's label
-  (paragraphs and blank lines included), and what follows an interviewer's label is not.
-- A list item starts a question, its deeper items and the paragraphs after it (when the
-  list goes on after them, or other questions have such paragraphs) are its answer; code
-  under it is part of what was asked (`以下两者有什么区别？` and its snippet), no answer,
-  and neither is a note of the right answer (`参考答案：…`). An
-  item that names a group of questions (`技术题`, `手写代码`, `编程：`) is no question:
-  the items under it are. A numbered paragraph (`1、…`) reads as an item.
+- A question heading (`Question 3`, `问题3`, `第3题`, `Q3`, `面试题：…`, `Q: …`; the
+  question after it, else the first paragraph under it; its mark as an item's) starts a
+  question, and every block under it up to the next heading of its level or above is
+  its answer. With speaker labels under it (`**Interviewee:**`, `Candidate:`, `候选人：`,
+  `Answer:`), the answer is only what follows the candidate's label (paragraphs and
+  blank lines included), not what follows an interviewer's label or comes before both.
+- A list item starts a question; its deeper items, and the paragraphs after it when the
+  list goes on after them (or the section's other questions have such paragraphs), are
+  its answer. Code under it is part of what was asked (`以下两者有什么区别？` and its
+  snippet) and a note of the right answer (`参考答案：…`) is no one's: neither is an
+  answer. An item that names a group of questions (`技术题`, `手写代码`, `编程：`) is no
+  question: the items under it are. A numbered paragraph (`1、…`) reads as an item.
 - A mark beside a question (marks.py `split_mark`: `…  ***没答上来***`, `（没答出来）`,
   `，我回答不会`) is the recorded answer: a mark that says no answer (`不会`,
   `确实不会`, `答得不好`, `I don't know`) makes it unanswered; any other mark
@@ -310,7 +310,7 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
             else:
                 current = None
     answered_after = {
-        e.run for e in found if e.under and not e.heading and e.under[0].kind != "item"
+        e.run for e in found if not e.heading and any(b.kind == "paragraph" for b in e.under)
     }
     found = [e for e in found if not e.group]
     for entry in found:

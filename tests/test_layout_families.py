@@ -14,6 +14,7 @@ import pytest
 
 from store.models import Question
 from store.transcripts.document import Block
+from store.transcripts.marks import non_answer
 from store.transcripts.qa import read_qa
 from store.transcripts.question_lists import read_question_list
 
@@ -477,6 +478,28 @@ def test_a_reflection_after_the_last_answer_is_not_part_of_it() -> None:
 )
 def test_what_is_no_dialogue_is_not_read_as_one(blocks: list[Block]) -> None:
     assert read_qa(blocks) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "reason"),
+    [
+        ("不知道", "dont_know"),
+        ("这块我没怎么接触过，跳过吧", "dont_know"),
+        ("（候选人思考后表示不清楚）", "dont_know"),
+        ("（未作答，直接进入下一题）", "skipped"),
+        ("确实忘了，只说使用定时器触发", "dont_know"),
+        ("感觉答得不太好", "dont_know"),
+        ("answered poorly", "dont_know"),
+        ("I don’t know.\nSorry, no.", "dont_know"),
+        ("不清楚，但是我猜是用了哈希表来做的", None),
+        ("我回答得不对的地方后来改了", None),
+        ("Nothing went wrong with it", None),
+        ("还好刷视频刷的多，实时性，MMU", None),
+        ("思考后表示清楚了", None),
+    ],
+)
+def test_what_an_answer_or_a_mark_says(said: str, reason: str | None) -> None:
+    assert non_answer(said) == reason
 
 
 # -- real files, when ../shared/realworld/ is there -------------------------------------

@@ -50,7 +50,6 @@ _aside_re = cache(
         r"|(?:直接)?(?:进入|跳到|转到|换到)(?:了)?下一(?:题|道题|个问题|问题)"
     )
 )
-_aside_reason: dict[str, UnansweredReason] = {"没": "dont_know", "思": "dont_know"}
 
 # a clause: what lies between two of these
 _clause_split_re = cache(lambda: re.compile(r"[，,。.;；！!？?、()（）\[\]【】\n]++"))
@@ -76,10 +75,17 @@ TAIL_LONGEST = 90  # characters: a mark not in brackets or emphasis is within th
 MARK_GAP = ("  ", "\t", "\u3000", "-", "—", "–", "→", "：", ":", "，", ",", "（", "(")
 
 
+POOR_AROUND = 4  # compacted characters beside `答得不好` that still only say it (`感觉`)
+
+
 def poor(text: str) -> bool:
-    """Does `text` say the answer was poor (`答得不好`, `没答好`, `answered poorly`)?"""
+    """Does `text` only say the answer was poor (`答得不好`, `感觉没答好`, `answered
+    poorly`)? Not an answer that mentions it (`我答得不对的地方后来改了`)."""
     kept = compact(text)
-    return bool(kept) and len(kept) <= 30 and _poor_re().search(kept) is not None
+    if not kept or len(kept) > 30:
+        return False
+    m = _poor_re().search(kept)
+    return m is not None and len(kept) - len(m.group(0)) <= POOR_AROUND
 
 
 def _aside(kept: str) -> UnansweredReason | None:

@@ -12,7 +12,8 @@ Who speaks, by the line's label (bold or not: the document model has set `**` as
   turns with it (twice at least each way): the other side.
 
 A line without a label goes on the turn before it, but a line wholly in brackets after a
-question (`（候选人思考后表示不清楚）`) is a stage direction of the answer.
+question is a stage direction: of the answer when it says no answer or names the
+candidate (`（候选人思考后表示不清楚）`), else no one's words (`（面试官补充了题意）`).
 
 What is a question: each interviewer's turn that asks something (roles.py `asks`), and
 every `Q:` / `问：` / `【问】` line, but not small talk (`Can you hear me?`, greetings),
@@ -89,6 +90,7 @@ _remark_label_re = cache(
 )
 # a follow-up's label: `追问`, `面试官（追问）`, `Interviewer (follow-up)`
 _follow_up_re = cache(lambda: re.compile(r"追问|follow\s*-?\s*up|followup"))
+_candidate_re = cache(lambda: re.compile(r"候选人|面试者|应聘者|求职者|(?i:candidate|interviewee)"))
 _stage_re = cache(lambda: re.compile(r"[(（][^()（）]{1,80}[)）]"))
 
 
@@ -223,8 +225,10 @@ def _turns(blocks: Sequence[Block], names: dict[str, Role]) -> list[_Turn | None
                 and current.role == "interviewer"
                 and _stage_re().fullmatch(line)
             ):
-                current = _Turn("candidate", [line])  # a stage direction of the answer
-                found.append(current)
+                if non_answer(line) is not None or _candidate_re().search(line):
+                    current = _Turn("candidate", [line])  # a stage direction of the answer
+                    found.append(current)
+                # else a note on the interviewer's side (`（面试官补充了题意）`): no one's words
             elif current is not None and (waiting or first):
                 waiting.append(line)
             elif current is not None:

@@ -85,6 +85,9 @@ MARKED_BULLETS = [
     li("Explain closures - I don't know"),
     li("进程间通信有哪些方式  答得不好", "答得不好"),
     li("epoll 的原理？不会"),
+    li("❌ 红黑树的旋转"),
+    li("跳表的查找 ✗"),
+    li("✅ B+ 树的结构"),
     li("介绍了下公司岗位，反问环节，我问了实习转正"),
     h("总结"),
     p("个人感觉面的效果还可以，面试官人很好", "个人感觉面的效果还可以，面试官人很好"),
@@ -102,6 +105,9 @@ MARKED_BULLETS_TABLE: list[Row] = [
     ("Explain closures", "I don't know", "dont_know"),
     ("进程间通信有哪些方式", "答得不好", "dont_know"),
     ("epoll 的原理？", "不会", "dont_know"),
+    ("红黑树的旋转", "❌", "dont_know"),
+    ("跳表的查找", "✗", "dont_know"),
+    ("✅ B+ 树的结构", "", "not recorded"),
 ]
 
 BARE_LIST = [

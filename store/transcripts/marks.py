@@ -8,10 +8,11 @@ Read on top of store/transcripts/answers.py's grammar (`unanswered_reason`), cla
 clause: a mark or an answer is no answer when each of its clauses is none (`跳过吧` and
 `这块我没怎么接触过` together), or when its first clause says the candidate could not
 answer and the rest only says what little they said (`确实忘了，只说使用定时器触发`).
-Two things that grammar does not read are read here:
+What that grammar does not read is read here:
 
 - stage directions and asides about not answering: `没怎么接触过`, `思考后表示不清楚`,
   `直接进入下一题`;
+- a cross beside a question (`❌`, `✗`, `×`): `dont_know`, as a poor answer;
 - an answer marked poor (`答得不好`, `答的一般`, `没答好`, `答错了`, `answered poorly`):
   the candidate said something, but the record says it was not the answer. It counts as
   unanswered with the reason `dont_know` (did not know it well enough), never as
@@ -51,6 +52,9 @@ _aside_re = cache(
     )
 )
 
+# a cross beside a question: not answered, or answered wrong (a tick is left as written:
+# it is no answer's words)
+CROSSES = ("❌", "✗", "✘", "❎", "×")
 # a clause: what lies between two of these
 _clause_split_re = cache(lambda: re.compile(r"[，,。.;；！!？?、()（）\[\]【】\n]++"))
 
@@ -131,6 +135,8 @@ def non_answer(text: str) -> UnansweredReason | None:
     """Why `text` (an answer or a mark) is no answer; None when it is an answer. Whole,
     then clause by clause: every clause none, or the first says the candidate could not
     answer (`确实忘了，只说使用定时器触发`, `答得不好，只说了…`)."""
+    if text.strip() in CROSSES:
+        return "dont_know"  # a cross beside the question: not answered (or wrong)
     reason = _clause_reason(text)
     if reason is not None:
         return reason
@@ -159,10 +165,15 @@ def non_answer(text: str) -> UnansweredReason | None:
 def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
     """A question's line as (the question, the candidate's mark beside it, `""` for
     none). A mark is an emphasised run that ends the line after a gap (`…中断
-    ***没答上来***`), an aside in brackets that says no answer (`（没答出来）`), or a last
-    clause that does (`…，我回答不会`). Emphasis inside the question (`讲讲 **HashMap**`)
+    ***没答上来***`), an aside in brackets that says no answer (`（没答出来）`), a last
+    clause that does (`…，我回答不会`), or a cross at either end (`❌ …`, `… ✗`). Emphasis inside the question (`讲讲 **HashMap**`)
     is no mark unless it says no answer."""
-    line = text.rstrip()
+    line = text.strip()
+    for cross in CROSSES:  # `❌ Linux的任务调度原理`, `Linux的任务调度原理 ✗`
+        if line.startswith(cross) or line.endswith(cross):
+            question = line.strip(cross + " \t\u3000")
+            if question and cross not in question:
+                return question, cross
     if marks:
         last = marks[-1].strip()
         if last and line.endswith(last) and len(line) > len(last):

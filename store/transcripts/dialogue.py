@@ -13,6 +13,18 @@ and none after the closing `你有什么想问我们的吗`. Each answer is what
 until the next question, unanswered by `answers.unanswered_reason`. Each question keeps
 the time its utterance began (`started_at`). Such a file has no summary and no verdict
 (unless a verdict label follows the dialogue): none is made up.
+
+Before any of that, what the recording is (`meeting_kinds.py`): when it does not state
+its roles, a workshop, a work meeting or speech-to-text with no questions to anyone is
+refused, saying so. A recording without speaker labels that reads as an interview is
+returned with `questions_read` False: who asked and who answered cannot be known.
+
+An answer is only the candidate's turns after its question and before the next one,
+and an interviewer's turn that says something of substance without asking ends it: what
+the candidate says after the interviewer's remark is not the answer to the earlier
+question. An interviewer who asks again before the candidate has said anything (`…？`,
+`No worries.`, `Next question: …？`) leaves the first question unanswered. Every meeting
+returned keeps its dialogue as written in `body`, a `Name: text` line a turn.
 """
 
 from __future__ import annotations
@@ -26,14 +38,16 @@ from .drafts import block
 from .errors import (
     DIALOGUE_NO_QUESTIONS,
     MEETING_TEXT_NO_QUESTIONS,
+    SPEECH_NO_QUESTIONS,
     SRT_NO_QUESTIONS,
     VTT_NO_QUESTIONS,
     NotATranscript,
 )
 from .meeting_facts import Facts, read_facts
+from .meeting_kinds import check_kind, unlabelled
 from .meetings import Cue, Meeting, join_cues, read_meeting
 from .names import looks_like_name
-from .roles import Role, asks, closing, ends_asking, speaker
+from .roles import Role, asks, closing, ends_asking, numbered_cue, small_talk, speaker
 from .years import parse_years
 
 _NO_QUESTIONS = {
@@ -66,15 +80,10 @@ def _name(label: str) -> str | None:
     return name if name is not None and looks_like_name(name) else None
 
 
-def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
-    """Each speaker's role; a speaker left out could not be placed."""
+def stated_roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
+    """The roles the recording states: role words in a speaker's label, the header's
+    candidate and interviewers, the participants it marks."""
     labels = list(dict.fromkeys(c.speaker for c in cues if c.speaker))
-    said: dict[str, int] = {label: 0 for label in labels}
-    asked: dict[str, int] = {label: 0 for label in labels}
-    for c in cues:
-        if c.speaker:
-            said[c.speaker] += len(c.text)
-            asked[c.speaker] += ends_asking(c.text)
     marked = {n: r for n, r in facts.participants if n is not None and r is not None}
     found: dict[str, Role] = {}
     for label in labels:
@@ -88,6 +97,20 @@ def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
                 role = marked.get(name)
         if role is not None:
             found[label] = role
+    return found
+
+
+def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
+    """Each speaker's role: those stated, then who asks; a speaker left out could not be
+    placed (one who neither answers nor asks anything is nobody's interviewer)."""
+    labels = list(dict.fromkeys(c.speaker for c in cues if c.speaker))
+    said: dict[str, int] = {label: 0 for label in labels}
+    asked: dict[str, int] = {label: 0 for label in labels}
+    for c in cues:
+        if c.speaker:
+            said[c.speaker] += len(c.text)
+            asked[c.speaker] += ends_asking(c.text) and not small_talk(c.text)
+    found = stated_roles(cues, facts)
     rest = [label for label in labels if label not in found]
     if "candidate" not in found.values() and rest:
         if "interviewer" not in found.values():
@@ -101,29 +124,68 @@ def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
             found[candidate] = "candidate"
             rest.remove(candidate)
     for label in rest:
-        found[label] = "interviewer"
+        if asked[label]:
+            found[label] = "interviewer"
+    return found
+
+
+def _backchannel(text: str) -> bool:
+    """An interviewer's `嗯`, `Right.`, `Interesting.`: no remark that ends an answer."""
+    if small_talk(text):
+        return True
+    words = text.split()
+    return len(words) <= 3 and len(text) <= 24 and not ends_asking(text)
+
+
+def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
+    """The questions of one interviewer's turn: from an utterance that asks to the last
+    that asks, unless the interviewer, having asked, says something else (`No worries.`)
+    or names the next question before asking again: then the first was left unanswered
+    and the next is a question of its own."""
+    found: list[list[Cue]] = []
+    moved = False  # since the last question ended, something else was said
+    for c in cues:
+        if asks(c.text):
+            if found and (moved or numbered_cue(c.text)) and ends_asking(found[-1][-1].text):
+                found.append([c])
+            elif found:
+                found[-1].append(c)
+            else:
+                found.append([c])
+            moved = False
+        elif found:
+            moved = True
+            if not ends_asking(found[-1][-1].text):
+                found[-1].append(c)  # the question goes on across a caption
+    for question in found:  # a question ends with its last utterance that asks
+        while len(question) > 1 and not asks(question[-1].text):
+            question.pop()
     return found
 
 
 def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
     """The interviewer's questions to the candidate, each with what the candidate said
-    until the next one."""
+    after it, until the next question or the interviewer's next remark."""
     asked: list[tuple[list[Cue], list[str]]] = []
+    listening = False  # are the candidate's turns still the answer to the last question?
     for turn in turns(cues):
         role = who.get(turn.label)
         if role == "interviewer":
             if any(closing(c.text) for c in turn.cues):
                 break  # what follows is the candidate's questions, not answers
-            asking = [i for i, c in enumerate(turn.cues) if asks(c.text)]
-            if asking:  # from the first utterance that asks to the last
-                asked.append((turn.cues[asking[0] : asking[-1] + 1], []))
-        elif role == "candidate" and asked:
+            found = _asked_in(turn.cues)
+            if found:
+                asked.extend((question, []) for question in found)
+                listening = True
+            elif not all(_backchannel(c.text) for c in turn.cues):
+                listening = False  # a remark, not a question: what follows answers nothing
+        elif role == "candidate" and asked and listening:
             asked[-1][1].append(join_cues([c.text for c in turn.cues]))
-    found: list[Question] = []
+    found_questions: list[Question] = []
     for number, (question, answer_turns) in enumerate(asked, start=1):
         answer = block(answer_turns)
         reason = unanswered_reason(answer)
-        found.append(
+        found_questions.append(
             Question(
                 number=number,
                 question=join_cues([c.text for c in question]),
@@ -133,7 +195,33 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
                 started_at=question[0].start,
             )
         )
-    return found
+    return found_questions
+
+
+def body_of(cues: list[Cue]) -> str:
+    """The dialogue as written: a `Name: text` line a turn (a speaker's consecutive
+    utterances joined); a recording without speakers, its words as sentences, a line
+    for each few."""
+    if any(c.speaker for c in cues):
+        return "\n".join(
+            f"{turn.label}: {join_cues([c.text for c in turn.cues])}"
+            if turn.label
+            else join_cues([c.text for c in turn.cues])
+            for turn in turns(cues)
+        )
+    lines: list[str] = []
+    line: list[str] = []
+    for c in cues:
+        line.append(c.text)
+        if len(join_cues(line)) >= 300 and c.text.rstrip("\"'”」）)").endswith(_SENTENCE_ENDS):
+            lines.append(join_cues(line))
+            line = []
+    if line:
+        lines.append(join_cues(line))
+    return "\n".join(lines)
+
+
+_SENTENCE_ENDS = (".", "?", "!", "。", "？", "！", "…")
 
 
 def _people(meeting: Meeting, facts: Facts, who: dict[str, Role]) -> tuple[str | None, list[str]]:
@@ -155,17 +243,40 @@ def _people(meeting: Meeting, facts: Facts, who: dict[str, Role]) -> tuple[str |
 
 def meeting_transcript(text: str, id_: str, source: str, hash_: str) -> Transcript | None:
     """The `Transcript` of a meeting transcript's text; None when `text` is none.
-    NotATranscript (skipped, saying what the file is) when no question to the candidate
-    is found in it."""
+    NotATranscript (skipped, saying what the file is) when the recording is not an
+    interview (`meeting_kinds.py`) or no question to the candidate is found in it."""
     meeting = read_meeting(text)
     if meeting is None:
         return None
     facts = read_facts(meeting.header)
+    speakers = {c.speaker for c in meeting.cues if c.speaker}
+    if len(speakers) < 2:  # nobody, or one voice: who asked and who answered is unknown
+        if not meeting.cues:
+            raise NotATranscript(SPEECH_NO_QUESTIONS)
+        unlabelled(meeting.cues)
+        return _transcript(meeting, facts, id_, source, hash_, [], None, [], read=False)
+    if not stated_roles(meeting.cues, facts):
+        check_kind(meeting.cues, _NO_QUESTIONS[meeting.form])
     who = roles(meeting.cues, facts)
     found = questions(meeting.cues, who) if "candidate" in who.values() else []
     if not found:
         raise NotATranscript(_NO_QUESTIONS[meeting.form])
     name, interviewers = _people(meeting, facts, who)
+    return _transcript(meeting, facts, id_, source, hash_, found, name, interviewers, read=True)
+
+
+def _transcript(
+    meeting: Meeting,
+    facts: Facts,
+    id_: str,
+    source: str,
+    hash_: str,
+    found: list[Question],
+    name: str | None,
+    interviewers: list[str],
+    *,
+    read: bool,
+) -> Transcript:
     verdict = block(meeting.verdict) if meeting.verdict is not None else ""
     return Transcript(
         id=id_,
@@ -178,6 +289,8 @@ def meeting_transcript(text: str, id_: str, source: str, hash_: str) -> Transcri
         interviewed_at_text=facts.date_text,
         round=facts.round,
         questions=found,
+        questions_read=read,
+        body=body_of(meeting.cues),
         verdict=verdict or None,
         kind="meeting",
         source=source,

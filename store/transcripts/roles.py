@@ -85,8 +85,27 @@ _SMALL_TALK = (
     r"|(?:嗯|呃|额|啊|哦|噢|诶|好|好的|对|是的|是|行|可以|没问题|ok|okay|yes|yeah|sure|right|great|thanks|thankyou|"
     r"niceto(?:meet|see)you|canyouhearme|canyouseemyscreen|let'?s(?:get)?start(?:ed)?|howareyou|"
     r"nicetomeetyoutoo|imfine|great))+"
+    # English greetings, checks and sign-offs: `Can you see that?`, `Did you all have a good
+    # week so far?`, `Thank you for sharing that.`
+    r"|(?:(?:hi|hello|hey|welcome|okay|ok|alright|allright|yes|yeah|yep|right|so|well|and|great|"
+    r"cool|nice|perfect|excellent|awesome|wonderful|fantastic|interesting|isee|gotit|mhm|hmm|"
+    r"uhhuh|sure|absolutely|definitely|lovely|bye|byebye|takecare|seeyou|seeyoulater|cheers|"
+    r"(?:that'?s|that)(?:sounds|is|was)?(?:really|very|so)?(?:great|good|interesting|cool|nice|"
+    r"fair|awesome|amazing|fantastic|perfect|fine)|"
+    r"canyou(?:all)?(?:hear|see)(?:me|us|that|this|it|my(?:screen|slides?))(?:ok|okay|well|now|"
+    r"alright|allright|clearly)?|(?:can|could)everyone(?:hear|see)(?:me|us|that|this|it|my(?:screen|"
+    r"slides?))|areyou(?:all)?(?:ready|there|ok|okay)|(?:shall|can)we(?:get)?(?:start|begin)(?:ed)?|"
+    r"howareyou(?:doing)?(?:today)?|howsitgoing|howisitgoing|howisyourday|"
+    r"howwasyour(?:week|weekend|day|morning|holiday|break)|"
+    r"didyou(?:all|guys)?have(?:a)?(?:good|nice|great|lovely)(?:week|weekend|day|morning|holiday|"
+    r"break)(?:sofar)?|(?:good|nice|great)to(?:see|meet|have)(?:you|everyone)(?:all|too|here)?|"
+    r"niceto(?:meet|see)(?:you|everyone)(?:all|too)?|"
+    r"(?:thank|thanks)(?:you)?(?:so|very)?(?:much)?(?:again)?(?:for(?:your|the|this)?(?:time|"
+    r"sharing(?:that|this)?|coming|joining|chatting|talking|having(?:me|us)|everything|"
+    r"opportunity(?:tointerview)?|interview|conversation))?|"
+    r"haveagood(?:day|one|week|weekend|evening)|talksoon|speaksoon))+"
 )
-_small_talk_re = cache(lambda: re.compile(rf"^{_SMALL_TALK}$"))
+_small_talk_re = cache(lambda: re.compile(rf"^(?:{_SMALL_TALK})$"))
 _closing_re = cache(
     lambda: re.compile(
         r"(?:你|您)(?:这边|那边)?(?:还|最后)?有(?:没有)?(?:什么|啥|其他|其它|别的|任何)?(?:问题|疑问)?"
@@ -113,6 +132,17 @@ _asking_re = cache(
     )
 )
 _ENDS_ASKING = ("？", "?", "吗", "呢", "么", "嘛")
+# a clause that asks as English does, wherever it stands in the utterance: `So you're the
+# sole developer of a game, how did you become a developer.`
+_clause_asks_re = cache(
+    lambda: re.compile(
+        r"^(?:so|and|but|okay|ok|well|now|then|also|right){0,3}"
+        r"(?:(?:how|why|what|which|when|where|who)(?:did|do|does|is|are|was|were|would|could|can|"
+        r"will|have|has|made|makes|got|kind|sort|inspired|led)"
+        r"|(?:can|could|would|will|do|did|have|are|were)you|(?:tell|walk)(?:me|us))"
+    )
+)
+_clause_split_re = cache(lambda: re.compile(r"[,.;:!?，。；：！？]"))
 
 
 # a greeting with the name of whom it greets: `Hi Bob,`, `张三你好`
@@ -140,6 +170,11 @@ def ends_asking(text: str) -> bool:
     return text.rstrip(" \t。.！!～~…）)」”\"'").endswith(_ENDS_ASKING)
 
 
+def numbered_cue(text: str) -> bool:
+    """Does the utterance name its question (`第二个问题`, `下一题`, `next question`)?"""
+    return _numbered_cue_re().search(compact(text)) is not None
+
+
 def asks(text: str) -> bool:
     """Does an interviewer's utterance ask the candidate something: a numbered cue
     (`第二个问题`, `下一题`), a question (`？`), or a request (请, 说说, 怎么, 为什么…),
@@ -151,4 +186,8 @@ def asks(text: str) -> bool:
         _numbered_cue_re().search(kept) is not None
         or ends_asking(text)
         or _asking_re().search(kept) is not None
+        or any(
+            _clause_asks_re().match(compact(clause)) is not None
+            for clause in _clause_split_re().split(text)
+        )
     )

@@ -1,0 +1,212 @@
+"""What a meeting recording is, with the evidence, before any fact is read from it: an
+interview (one side asks the other about their experience, their skills or the job;
+a podcast or a user-research interview of one guest counts), or something else, each
+refused with a reason naming it (`NotATranscript`).
+
+The evidence, in this order (docs/formats.md, "Meeting recordings"):
+
+1. Who speaks. A recording without speaker labels (Whisper's WebVTT or SRT, plain
+   speech-to-text) cannot say who asked and who answered: it is an interview when it
+   asks someone, in the second person, about themselves or their work (`unlabelled`),
+   else speech-to-text with no questions to anyone.
+2. Roles the recording states: a role word in a speaker's label (面试官, Candidate,
+   `Alice (Interviewer)`) or the header (候选人：张三, Otter's "Interviewer is Jonas
+   Rosland"). Then it is an interview, as stated.
+3. Otherwise how many speak: five or more people who say something beyond greetings
+   (a workshop, a class, a webinar) are not an interview; nor are three or four when the
+   one who asks most speaks to the group (`you all`, `anyone`, 大家, 各位).
+4. Otherwise what is asked: the questions of the one who asks most that are about the
+   other (`Tell me about…`, `How did you…`, 介绍一下, 你之前…, a question of knowledge:
+   原理, 区别, `explain`), against the utterances of anyone that plan or discuss work
+   together (`should we`, `let's`, the deadline, the sprint, 排期, 上线, 我们需要). No
+   question about the other, or more planning than interviewing, or planning while both
+   sides ask as much: a work meeting.
+
+Pure functions over the cues (`meetings.Cue`); `dialogue.py` calls `check_kind` first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import MEETING_MANY_SPEAKERS, SPEECH_NO_QUESTIONS, WORK_MEETING, NotATranscript
+from .meetings import Cue
+from .roles import asks, closing, small_talk
+
+MANY = 5  # this many people speaking (beyond greetings) make a workshop, not an interview
+
+# (Each pattern runs over `_plain`: lower case, each run of white space one space, so
+# none of them meets a run of spaces to backtrack on.)
+_YOU = r"\byou\b|\byour\b|\byours\b|\byourself\b|你|您"
+_you_re = cache(lambda: re.compile(_YOU))
+# speaking to a group, not to one person
+_group_re = cache(
+    lambda: re.compile(
+        r"\byou all\b|\by'all\b|\byou guys\b|\ball of you\b|\beveryone\b|\beverybody\b"
+        r"|\banyone\b|\banybody\b|\bfolks\b|大家|各位|同学们|在座"
+    )
+)
+# a question about the one asked: their experience, skills, choices, views, knowledge
+_about_them_re = cache(
+    lambda: re.compile(
+        r"\btell (?:me|us) (?:a (?:bit|little) |more |something )?about\b|\bwalk (?:me|us) through\b"
+        r"|\bintroduce yourself\b|\babout yourself\b"
+        r"|\byour (?:experience|background|role|career|strengths?|weakness(?:es)?|previous"
+        r"|last (?:job|role|company|position|project)|current (?:job|role|company)|journey"
+        r"|motivation|inspiration|approach|process|team)\b"
+        r"|\bhave you (?:ever|worked|used|built|done|had|led|managed|been)\b"
+        r"|\b(?:how|why|when|where|what) (?:did|do|would|will|have|are|were) you\b"
+        r"|\bwhat (?:made|makes|got|inspired|led) you\b|\bhow (?:long|many|much)\b"
+        r"|\bwhat (?:is|was|are|were) the (?:difference|hardest|trickiest|biggest|most)\b"
+        r"|\bwhat kind of\b|\bwhat (?:is|was) it like\b|\bdescribe\b|\bexplain\b"
+        r"|\ba time (?:when )?you\b|\bwhy do you want\b|\bare you (?:familiar|comfortable)\b"
+        r"|\bdo you (?:know|have experience|enjoy|like|prefer)\b|\bwhat is it about\b"
+        r"|\bwhat(?: is|'s| are) (?:a|an)\b|\bdifference between\b"
+        r"|\bhow (?:does|do|would|could|can) (?:a|an|the|this|it)\b"
+        r"|自我介绍|介绍一下|介绍下|讲讲|说说|谈谈|聊聊|讲一下|说一下|描述一下|经历|经验"
+        r"|(?:你|您)(?:之前|以前|上一份|现在|目前|在|负责|做过|做的|觉得|认为|为什么|怎么|如何|了解"
+        r"|知道|用过|熟悉|擅长|会|能|有没有|是怎么|期望|为啥)"
+        r"|为什么(?:选择|想|要|离职|换|离开|来)|原理|区别|怎么(?:实现|设计|做|理解|保证|解决)"
+        r"|如何(?:实现|设计|理解|保证|解决)|了解吗|知道吗|用过吗|熟悉吗|有哪|哪几种|哪些|是什么"
+    )
+)
+# planning or discussing work together: we, the schedule, the tickets
+_planning_re = cache(
+    lambda: re.compile(
+        r"\b(?:should|shall|can|could|do|did|are|will|would|must) we\b"
+        r"|\bwe (?:need|should|could|can|have to|must|will|'ll|are going to)\b|\bwe'll\b"
+        r"|\blet's\b|\blet us\b|\bdeadlines?\b|\bsprints?\b|\btickets?\b|\bbacklog\b"
+        r"|\broadmap\b|\bmilestones?\b|\brelease\b|\blaunch\b|\bdeploy(?:ment)?\b|\brollout\b"
+        r"|\bagenda\b|\baction items?\b|\bnext steps?\b|\bfollow up\b|\bstand-?up\b|\bsync\b"
+        r"|\bschedule\b|\btimeline\b|\beta\b|\bby (?:monday|tuesday|wednesday|thursday|friday"
+        r"|tomorrow|end of)\b|\bnext (?:week|sprint|month|quarter)\b|\bthis week\b"
+        r"|\bq[1-4]\b|\bbudget\b|\bclient\b|\bstakeholders?\b|\bstatus\b|\bblock(?:ed|ers?)\b"
+        r"|排期|上线|发布|迭代|需求|进度|对齐|跟进|同步|周会|例会|下周|明天|周[一二三四五]前|截止"
+        r"|里程碑|待办|分工|负责人|评审|版本|工期|延期|提测|验收"
+        r"|我们(?:要|需要|是不是|能不能|可以|先|把|得|就|下|这周|本周)|咱们"
+    )
+)
+
+
+def _plain(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().replace("’", "'").split())
+
+
+def about_them(text: str) -> bool:
+    """Does an utterance that asks ask the one it speaks to about themselves, their work
+    or what they know (not the group, not a plan of ours)?"""
+    plain = _plain(text)
+    return (
+        _about_them_re().search(plain) is not None
+        and _group_re().search(plain) is None
+        and not planning(text)
+    )
+
+
+def planning(text: str) -> bool:
+    """Does an utterance plan or discuss work together (`should we`, the deadline, 排期)?"""
+    plain = _plain(text)
+    return _planning_re().search(plain) is not None and "yourself" not in plain
+
+
+def addressed(text: str) -> bool:
+    """Does an utterance of an unlabelled recording ask someone, in the second person,
+    about themselves or their work?"""
+    plain = _plain(text)
+    return (
+        asks(text)
+        and _you_re().search(plain) is not None
+        and _about_them_re().search(plain) is not None
+        and _group_re().search(plain) is None
+    )
+
+
+def _sentences(cues: Iterable[Cue]) -> list[str]:
+    """The words of unlabelled cues as sentences: a caption may end mid-sentence, and a
+    question may end in the next one."""
+    found: list[str] = []
+    current = ""
+    for cue in cues:
+        current = f"{current} {cue.text}".strip()
+        if current.rstrip("\"'”」）)").endswith((".", "?", "!", "。", "？", "！", "…")):
+            found.append(current)
+            current = ""
+    if current:
+        found.append(current)
+    return found
+
+
+def unlabelled(cues: list[Cue]) -> bool:
+    """Is a recording without speakers an interview: does it ask someone, in the second
+    person, about themselves or their work, twice at least? Raises NotATranscript when
+    nobody is asked anything."""
+    asked = sum(1 for s in _sentences(cues) if addressed(s))
+    if asked < 2:
+        raise NotATranscript(SPEECH_NO_QUESTIONS)
+    return True
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the utterances show: who speaks beyond greetings, who asks how often, and how
+    many of the asker's questions are about the other against how much is planning."""
+
+    speakers: list[str]
+    asker: str | None
+    interviewing: int
+    planned: int
+    asked_by_asker: int
+    asked_by_others: int
+    to_the_group: int
+
+
+def evidence(cues: list[Cue]) -> Evidence:
+    speakers: list[str] = []
+    asked: dict[str, int] = {}
+    for c in cues:
+        if not c.speaker or small_talk(c.text):
+            continue
+        if c.speaker not in speakers:
+            speakers.append(c.speaker)
+    for c in cues:
+        if c.speaker and asks(c.text):
+            asked[c.speaker] = asked.get(c.speaker, 0) + 1
+        if c.speaker and closing(c.text):
+            break  # the other side's questions after this are theirs to ask
+    asker = max(asked, key=lambda s: asked[s]) if asked else None
+    interviewing = planned = to_the_group = 0
+    for c in cues:
+        if planning(c.text):
+            planned += 1
+        if c.speaker == asker and asks(c.text):
+            interviewing += about_them(c.text)
+            to_the_group += _group_re().search(_plain(c.text)) is not None
+    return Evidence(
+        speakers=speakers,
+        asker=asker,
+        interviewing=interviewing,
+        planned=planned,
+        asked_by_asker=asked.get(asker, 0) if asker else 0,
+        asked_by_others=sum(n for s, n in asked.items() if s != asker),
+        to_the_group=to_the_group,
+    )
+
+
+def check_kind(cues: list[Cue], no_question: str) -> None:
+    """For a recording whose roles it does not state: return when it reads as an
+    interview; raise NotATranscript naming what it is otherwise (`no_question`, the
+    form's own reason, when nobody is asked anything)."""
+    seen = evidence(cues)
+    if len(seen.speakers) >= MANY or (len(seen.speakers) > 2 and seen.to_the_group >= 2):
+        raise NotATranscript(MEETING_MANY_SPEAKERS)
+    if seen.asker is None:
+        raise NotATranscript(no_question)
+    if seen.interviewing == 0:
+        raise NotATranscript(WORK_MEETING if seen.planned else no_question)
+    both_ask = seen.asked_by_others * 2 >= seen.asked_by_asker
+    if seen.planned > seen.interviewing or (seen.planned and both_ask):
+        raise NotATranscript(WORK_MEETING)

@@ -112,8 +112,16 @@ a1/20-0
 <v Priya Nair>Could you walk me through the data pipeline you built
 at your last company?</v>
 
+a1/20-1
+00:01:05.500 --> 00:01:06.500
+<v Tom Becker>The streaming one?</v>
+
+a1/20-2
+00:01:07.000 --> 00:01:09.000
+<v Priya Nair>Yes, the one with the payment events.</v>
+
 a1/21-0
-00:01:06.000 --> 00:01:20.000
+00:01:10.000 --> 00:01:20.000
 <v Tom Becker>Sure. I built the ingestion on Kafka</v>
 
 a1/22-0
@@ -319,7 +327,8 @@ def test_a_teams_interview_gives_who_answered_what() -> None:
             1,
             "00:01:00",
             "Could you walk me through the data pipeline you built at your last company?",
-            "Sure. I built the ingestion on Kafka and the batch layer on Spark.",
+            # the interviewer's reply to the candidate's question leaves the question open
+            "The streaming one?\nSure. I built the ingestion on Kafka and the batch layer on Spark.",
         ),
         # asked, then left: the interviewer moved on before any answer
         q(2, "00:02:00", "How did you handle late events?", "", "empty"),
@@ -345,6 +354,8 @@ def test_a_teams_interview_gives_who_answered_what() -> None:
         "Priya Nair: Can you see my screen?",
         "Tom Becker: I can.",
         "Priya Nair: Could you walk me through the data pipeline you built at your last company?",
+        "Tom Becker: The streaming one?",
+        "Priya Nair: Yes, the one with the payment events.",
         "Tom Becker: Sure. I built the ingestion on Kafka and the batch layer on Spark.",
         "Priya Nair: How did you handle late events? No worries, we can come back to it."
         " Next question: why are you leaving your current job?",

@@ -20,9 +20,9 @@ refused, saying so. A recording without speaker labels that reads as an intervie
 returned with `questions_read` False: who asked and who answered cannot be known.
 
 An answer is only the candidate's turns after its question and before the next one,
-and an interviewer's turn that says something of substance without asking ends it: what
-the candidate says after the interviewer's remark is not the answer to the earlier
-question. An interviewer who asks again before the candidate has said anything (`…？`,
+and an interviewer's turn that says something of substance without asking, once the
+candidate has answered, ends it: what the candidate says after the interviewer's remark
+is not the answer to the earlier question. An interviewer who asks again before the candidate has said anything (`…？`,
 `No worries.`, `Next question: …？`) leaves the first question unanswered. Every meeting
 returned keeps its dialogue as written in `body`, a `Name: text` line a turn.
 """
@@ -177,8 +177,10 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
             if found:
                 asked.extend((question, []) for question in found)
                 listening = True
-            elif not all(_backchannel(c.text) for c in turn.cues):
-                listening = False  # a remark, not a question: what follows answers nothing
+            elif _answered(asked) and not all(_backchannel(c.text) for c in turn.cues):
+                # a remark after the answer: what follows answers nothing asked (a remark
+                # before it, `I mean in production.`, leaves the question open)
+                listening = False
         elif role == "candidate" and asked and listening:
             asked[-1][1].append(join_cues([c.text for c in turn.cues]))
     found_questions: list[Question] = []
@@ -196,6 +198,12 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
             )
         )
     return found_questions
+
+
+def _answered(asked: list[tuple[list[Cue], list[str]]]) -> bool:
+    """Has the candidate said something to the last question that is not a question of
+    their own (`The streaming one?`)?"""
+    return bool(asked) and any(not ends_asking(said) for said in asked[-1][1])
 
 
 def body_of(cues: list[Cue]) -> str:

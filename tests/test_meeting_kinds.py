@@ -393,6 +393,46 @@ def test_a_podcast_of_one_guest_is_an_interview_of_that_guest() -> None:
     ]
 
 
+def test_an_interview_that_speaks_of_we_is_still_an_interview() -> None:
+    """`我们先…`, `我们下一个问题`, `Let's talk about…`, `we'll`: interviewers say them too;
+    they plan nothing."""
+    chinese = vtt(
+        ("00:00:01", "刘洋: 你好，我们先从项目聊起吧，你介绍一下最近做的项目。"),
+        ("00:00:08", "陈静: 我最近在做订单系统的拆分。"),
+        ("00:01:00", "刘洋: 好，我们下一个问题，MySQL 的索引是怎么实现的？"),
+        ("00:01:05", "陈静: 用的是 B+ 树。"),
+    )
+    t = read(chinese)
+    assert (t.name, t.interviewers) == ("陈静", ["刘洋"])
+    assert questions(t) == [
+        q(
+            1,
+            "00:00:01",
+            "你好，我们先从项目聊起吧，你介绍一下最近做的项目。",
+            "我最近在做订单系统的拆分。",
+        ),
+        q(2, "00:01:00", "好，我们下一个问题，MySQL 的索引是怎么实现的？", "用的是 B+ 树。"),
+    ]
+    english = vtt(
+        ("00:00:01", "Nina Park: Let's talk about your last role. What did you own there?"),
+        ("00:00:08", "Raj Patel: I owned the search ranking service."),
+        ("00:00:30", "Nina Park: We'll come to design later. Why did you leave?"),
+        ("00:00:35", "Raj Patel: The team was dissolved after a merger."),
+    )
+    t = read(english)
+    assert (t.name, t.interviewers) == ("Raj Patel", ["Nina Park"])
+    assert [(x["question"], x["answer"]) for x in questions(t)] == [
+        (
+            "Let's talk about your last role. What did you own there?",
+            "I owned the search ranking service.",
+        ),
+        (
+            "We'll come to design later. Why did you leave?",
+            "The team was dissolved after a merger.",
+        ),
+    ]
+
+
 def test_whisper_without_speakers_is_an_interview_whose_questions_cannot_be_read() -> None:
     t = read(WHISPER, "whisper")
     assert (t.kind, t.questions_read, t.questions) == ("meeting", False, [])

@@ -44,7 +44,7 @@ from .errors import (
     NotATranscript,
 )
 from .meeting_facts import Facts, read_facts
-from .meeting_kinds import check_kind, unlabelled
+from .meeting_kinds import check_kind, sentences, unlabelled
 from .meetings import Cue, Meeting, join_cues, read_meeting
 from .names import looks_like_name
 from .roles import Role, asks, closing, ends_asking, numbered_cue, small_talk, speaker
@@ -142,25 +142,26 @@ def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
     that asks, unless the interviewer, having asked, says something else (`No worries.`)
     or names the next question before asking again: then the first was left unanswered
     and the next is a question of its own."""
-    found: list[list[Cue]] = []
+    found: list[list[tuple[Cue, bool]]] = []  # each question's utterances, and whether each asks
     moved = False  # since the last question ended, something else was said
     for c in cues:
         if asks(c.text):
-            if found and (moved or numbered_cue(c.text)) and ends_asking(found[-1][-1].text):
-                found.append([c])
+            last = found[-1][-1][0] if found else None
+            if last is not None and (moved or numbered_cue(c.text)) and ends_asking(last.text):
+                found.append([(c, True)])
             elif found:
-                found[-1].append(c)
+                found[-1].append((c, True))
             else:
-                found.append([c])
+                found.append([(c, True)])
             moved = False
         elif found:
             moved = True
-            if not ends_asking(found[-1][-1].text):
-                found[-1].append(c)  # the question goes on across a caption
+            if not ends_asking(found[-1][-1][0].text):
+                found[-1].append((c, False))  # the question goes on across a caption
     for question in found:  # a question ends with its last utterance that asks
-        while len(question) > 1 and not asks(question[-1].text):
+        while len(question) > 1 and not question[-1][1]:
             question.pop()
-    return found
+    return [[c for c, _ in question] for question in found]
 
 
 def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
@@ -217,19 +218,19 @@ def body_of(cues: list[Cue]) -> str:
             else join_cues([c.text for c in turn.cues])
             for turn in turns(cues)
         )
+    # sentences gathered into lines of about 300 characters
     lines: list[str] = []
     line: list[str] = []
-    for c in cues:
-        line.append(c.text)
-        if len(join_cues(line)) >= 300 and c.text.rstrip("\"'”」）)").endswith(_SENTENCE_ENDS):
+    size = 0
+    for sentence in sentences(cues):
+        line.append(sentence)
+        size += len(sentence) + 1
+        if size >= 300:
             lines.append(join_cues(line))
-            line = []
+            line, size = [], 0
     if line:
         lines.append(join_cues(line))
     return "\n".join(lines)
-
-
-_SENTENCE_ENDS = (".", "?", "!", "。", "？", "！", "…")
 
 
 def _people(meeting: Meeting, facts: Facts, who: dict[str, Role]) -> tuple[str | None, list[str]]:

@@ -18,7 +18,7 @@ The evidence, in this order (docs/formats.md, "Meeting recordings"):
 4. Otherwise what is asked: the questions of the one who asks most that are about the
    other (`Tell me about…`, `How did you…`, 介绍一下, 你之前…, a question of knowledge:
    原理, 区别, `explain`), against the utterances of anyone that plan or discuss work
-   together (`should we`, `let's`, the deadline, the sprint, 排期, 上线, 我们需要). No
+   together (`should we`, `we need to`, the deadline, the sprint, 排期, 上线, 我们需要). No
    question about the other, or more planning than interviewing, or planning while both
    sides ask as much: a work meeting.
 
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .errors import MEETING_MANY_SPEAKERS, SPEECH_NO_QUESTIONS, WORK_MEETING, NotATranscript
-from .meetings import Cue
+from .meetings import Cue, join_cues
 from .roles import asks, closing, small_talk
 
 MANY = 5  # this many people speaking (beyond greetings) make a workshop, not an interview
@@ -77,9 +77,8 @@ _about_them_re = cache(
 # planning or discussing work together: we, the schedule, the tickets
 _planning_re = cache(
     lambda: re.compile(
-        r"\b(?:should|shall|can|could|do|did|are|will|would|must) we\b"
-        r"|\bwe (?:need|should|could|can|have to|must|will|'ll|are going to)\b|\bwe'll\b"
-        r"|\blet's\b|\blet us\b|\bdeadlines?\b|\bsprints?\b|\btickets?\b|\bbacklog\b"
+        r"\b(?:should|shall|do|did|are|will|would|must) we\b"
+        r"|\bwe (?:need|should|have to|must|are going to)\b|\bdeadlines?\b|\bsprints?\b|\btickets?\b|\bbacklog\b"
         r"|\broadmap\b|\bmilestones?\b|\brelease\b|\blaunch\b|\bdeploy(?:ment)?\b|\brollout\b"
         r"|\bagenda\b|\baction items?\b|\bnext steps?\b|\bfollow up\b|\bstand-?up\b|\bsync\b"
         r"|\bschedule\b|\btimeline\b|\beta\b|\bby (?:monday|tuesday|wednesday|thursday|friday"
@@ -87,7 +86,7 @@ _planning_re = cache(
         r"|\bq[1-4]\b|\bbudget\b|\bclient\b|\bstakeholders?\b|\bstatus\b|\bblock(?:ed|ers?)\b"
         r"|排期|上线|发布|迭代|需求|进度|对齐|跟进|同步|周会|例会|下周|明天|周[一二三四五]前|截止"
         r"|里程碑|待办|分工|负责人|评审|版本|工期|延期|提测|验收"
-        r"|我们(?:要|需要|是不是|能不能|可以|先|把|得|就|下|这周|本周)|咱们"
+        r"|我们(?:要|需要|是不是|能不能|得|这周|本周)(?!聊|问|看看你)|咱们(?:要|需要|得|这周|本周)"
     )
 )
 
@@ -125,18 +124,29 @@ def addressed(text: str) -> bool:
     )
 
 
-def _sentences(cues: Iterable[Cue]) -> list[str]:
-    """The words of unlabelled cues as sentences: a caption may end mid-sentence, and a
-    question may end in the next one."""
+SENTENCE_ENDS = (".", "?", "!", "。", "？", "！", "…")
+_LONGEST = 400  # a caption run with no sentence end is cut here (no one sentence is longer)
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip("\"'”」）)").endswith(SENTENCE_ENDS)
+
+
+def sentences(cues: Iterable[Cue], longest: int = _LONGEST) -> list[str]:
+    """The words of unlabelled cues as sentences, `longest` characters at most: a caption
+    may end mid-sentence, and a question may end in the next one. (Each caption is
+    joined once: linear in the captions, however few sentences end.)"""
     found: list[str] = []
-    current = ""
+    current: list[str] = []
+    size = 0
     for cue in cues:
-        current = f"{current} {cue.text}".strip()
-        if current.rstrip("\"'”」）)").endswith((".", "?", "!", "。", "？", "！", "…")):
-            found.append(current)
-            current = ""
+        current.append(cue.text)
+        size += len(cue.text) + 1
+        if _ends_sentence(cue.text) or size >= longest:
+            found.append(join_cues(current))
+            current, size = [], 0
     if current:
-        found.append(current)
+        found.append(join_cues(current))
     return found
 
 
@@ -144,7 +154,7 @@ def unlabelled(cues: list[Cue]) -> bool:
     """Is a recording without speakers an interview: does it ask someone, in the second
     person, about themselves or their work, twice at least? Raises NotATranscript when
     nobody is asked anything."""
-    asked = sum(1 for s in _sentences(cues) if addressed(s))
+    asked = sum(1 for s in sentences(cues) if addressed(s))
     if asked < 2:
         raise NotATranscript(SPEECH_NO_QUESTIONS)
     return True
@@ -165,28 +175,27 @@ class Evidence:
 
 
 def evidence(cues: list[Cue]) -> Evidence:
-    speakers: list[str] = []
+    speakers: dict[str, None] = {}  # (in the order they first say more than a greeting)
+    for c in cues:
+        if c.speaker and c.speaker not in speakers and not small_talk(c.text):
+            speakers[c.speaker] = None
+    asking = [bool(c.speaker) and asks(c.text) for c in cues]  # each utterance read once
     asked: dict[str, int] = {}
-    for c in cues:
-        if not c.speaker or small_talk(c.text):
-            continue
-        if c.speaker not in speakers:
-            speakers.append(c.speaker)
-    for c in cues:
-        if c.speaker and asks(c.text):
+    for c, asks_ in zip(cues, asking, strict=True):
+        if asks_:
             asked[c.speaker] = asked.get(c.speaker, 0) + 1
-        if c.speaker and closing(c.text):
+        elif c.speaker and closing(c.text):
             break  # the other side's questions after this are theirs to ask
     asker = max(asked, key=lambda s: asked[s]) if asked else None
     interviewing = planned = to_the_group = 0
-    for c in cues:
+    for c, asks_ in zip(cues, asking, strict=True):
         if planning(c.text):
             planned += 1
-        if c.speaker == asker and asks(c.text):
+        if asks_ and c.speaker == asker:
             interviewing += about_them(c.text)
             to_the_group += _group_re().search(_plain(c.text)) is not None
     return Evidence(
-        speakers=speakers,
+        speakers=list(speakers),
         asker=asker,
         interviewing=interviewing,
         planned=planned,

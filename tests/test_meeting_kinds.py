@@ -433,6 +433,52 @@ def test_an_interview_that_speaks_of_we_is_still_an_interview() -> None:
     ]
 
 
+def test_a_panel_names_only_those_who_ask_as_interviewers() -> None:
+    panel = vtt(
+        ("00:00:01", "Anna Berg: Thanks for joining. Could you introduce yourself?"),
+        ("00:00:05", "Leo Kim: I'm Leo, a backend engineer for six years."),
+        ("00:00:30", "Marta Diaz: How did you scale the queue at your last job?"),
+        ("00:00:35", "Leo Kim: We sharded it by tenant."),
+        ("00:01:00", "Anna Berg: What made you apply here?"),
+        ("00:01:05", "Leo Kim: The product."),
+        ("00:01:30", "Sofia Ruiz: I'm just taking notes today."),
+    )
+    t = read(panel)
+    assert (t.name, t.interviewers) == ("Leo Kim", ["Anna Berg", "Marta Diaz"])
+    assert [(x["number"], x["started_at"], x["answer"]) for x in questions(t)] == [
+        (1, "00:00:01", "I'm Leo, a backend engineer for six years."),
+        (2, "00:00:30", "We sharded it by tenant."),
+        (3, "00:01:00", "The product."),
+    ]
+
+
+def test_who_asks_counts_requests_and_a_remark_ends_the_answer() -> None:
+    """王磊 asks with a request (`介绍一下…吧。`) and a question, 李娜 with one question of her
+    own: 王磊 is the interviewer. His compliment after her answer ends it: her thanks
+    answer nothing."""
+    zh = vtt(
+        ("00:00:01", "王磊: 你介绍一下最近做的项目吧。"),
+        ("00:00:05", "李娜: 您说的是哪个项目？"),
+        ("00:00:08", "王磊: 就是你简历上第一个。"),
+        ("00:00:10", "李娜: 那个是支付网关，我负责对账模块。"),
+        ("00:00:40", "王磊: 我玩过你们的产品，体验很好，界面也很漂亮。"),
+        ("00:00:45", "李娜: 谢谢，是的。"),
+        ("00:01:00", "王磊: 为什么想离开现在的公司？"),
+        ("00:01:05", "李娜: 想做更底层的东西。"),
+    )
+    t = read(zh)
+    assert (t.name, t.interviewers) == ("李娜", ["王磊"])
+    assert questions(t) == [
+        q(
+            1,
+            "00:00:01",
+            "你介绍一下最近做的项目吧。",
+            "您说的是哪个项目？\n那个是支付网关，我负责对账模块。",
+        ),
+        q(2, "00:01:00", "为什么想离开现在的公司？", "想做更底层的东西。"),
+    ]
+
+
 def test_whisper_without_speakers_is_an_interview_whose_questions_cannot_be_read() -> None:
     t = read(WHISPER, "whisper")
     assert (t.kind, t.questions_read, t.questions) == ("meeting", False, [])

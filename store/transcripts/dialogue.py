@@ -4,8 +4,9 @@ and who the candidate, the questions and their answers, the header's facts.
 Who is who: the role words in a speaker's label (面试官, 候选人, Interviewer, Candidate,
 `张三（面试官）`), else the header (the name under 候选人/姓名 is the candidate, those
 under 面试官 the interviewers; participants marked with their role), else who asks: the
-speaker whose utterances end as questions (？, ?, 吗, 呢) most is the interviewer, and of
-the others the one who says most the candidate. Every other speaker is an interviewer.
+speaker who asks most before the closing question (a question, a request: `roles.asks`)
+is the interviewer, and of the others the one who says most the candidate. Every other
+speaker who asks something is an interviewer too.
 
 The questions are the interviewer's turns that ask the candidate something (`roles.asks`:
 a numbered cue, a question, a request), from the utterance that asks; not small talk,
@@ -101,15 +102,19 @@ def stated_roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
 
 
 def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
-    """Each speaker's role: those stated, then who asks; a speaker left out could not be
-    placed (one who neither answers nor asks anything is nobody's interviewer)."""
+    """Each speaker's role: those stated, then who asks (`roles.asks`: a question, a
+    request, before the closing question) most; a speaker left out could not be placed
+    (one who neither answers nor asks anything is nobody's interviewer)."""
     labels = list(dict.fromkeys(c.speaker for c in cues if c.speaker))
     said: dict[str, int] = {label: 0 for label in labels}
     asked: dict[str, int] = {label: 0 for label in labels}
+    closed = False  # after the closing question, the candidate asks: not counted
     for c in cues:
         if c.speaker:
             said[c.speaker] += len(c.text)
-            asked[c.speaker] += ends_asking(c.text) and not small_talk(c.text)
+            if not closed and asks(c.text):
+                asked[c.speaker] += 1
+            closed = closed or closing(c.text)
     found = stated_roles(cues, facts)
     rest = [label for label in labels if label not in found]
     if "candidate" not in found.values() and rest:
@@ -130,11 +135,12 @@ def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
 
 
 def _backchannel(text: str) -> bool:
-    """An interviewer's `嗯`, `Right.`, `Interesting.`: no remark that ends an answer."""
+    """An interviewer's `嗯`, `Right.`, `Interesting.`, `明白了`: no remark that ends an
+    answer (three words at most, or six Chinese characters)."""
     if small_talk(text):
         return True
-    words = text.split()
-    return len(words) <= 3 and len(text) <= 24 and not ends_asking(text)
+    han = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return len(text.split()) <= 3 and han <= 6 and len(text) <= 24 and not ends_asking(text)
 
 
 def _asked_in(cues: list[Cue]) -> list[list[Cue]]:

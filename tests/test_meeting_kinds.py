@@ -492,6 +492,21 @@ def test_whisper_without_speakers_is_an_interview_whose_questions_cannot_be_read
     )
 
 
+def test_captions_that_begin_with_a_word_and_a_colon_name_no_speakers() -> None:
+    """Whisper writes `Note: …` as it hears it: two such captions are not two speakers."""
+    noted = WHISPER.replace(
+        "Sure, I'm a solo developer from Lyon.", "Note: I'm a solo developer from Lyon."
+    ).replace("It began as a weekend jam project", "Answer: it began as a weekend jam project")
+    t = read(noted)
+    assert (t.questions_read, t.questions, t.name, t.interviewers) == (False, [], None, [])
+    assert "yourself? Note: I'm a solo developer from Lyon." in t.body
+    assert t.body.endswith("this game? Answer: it began as a weekend jam project with a friend.")
+
+
+def test_a_recording_with_no_captions_says_no_question_was_found() -> None:
+    assert refused("WEBVTT\n\n") == "vtt_no_questions"
+
+
 def test_speech_to_text_that_asks_nobody_anything_is_refused() -> None:
     assert refused(LECTURE_SRT) == "speech_no_questions"
     lecture_vtt = "WEBVTT\n\n" + LECTURE_SRT.replace(",", ".").split("\n", 1)[1]

@@ -39,7 +39,6 @@ from .drafts import block
 from .errors import (
     DIALOGUE_NO_QUESTIONS,
     MEETING_TEXT_NO_QUESTIONS,
-    SPEECH_NO_QUESTIONS,
     SRT_NO_QUESTIONS,
     VTT_NO_QUESTIONS,
     NotATranscript,
@@ -213,11 +212,11 @@ def _answered(asked: list[tuple[list[Cue], list[str]]]) -> bool:
     return bool(asked) and any(not ends_asking(said) for said in asked[-1][1])
 
 
-def body_of(cues: list[Cue]) -> str:
+def body_of(cues: list[Cue], labelled: bool = True) -> str:
     """The dialogue as written: a `Name: text` line a turn (a speaker's consecutive
     utterances joined); a recording without speakers, its words as sentences, a line
-    for each few."""
-    if any(c.speaker for c in cues):
+    for each few (a `Note: …` a caption begins with kept as written)."""
+    if labelled:
         return "\n".join(
             f"{turn.label}: {join_cues([c.text for c in turn.cues])}"
             if turn.label
@@ -228,7 +227,8 @@ def body_of(cues: list[Cue]) -> str:
     lines: list[str] = []
     line: list[str] = []
     size = 0
-    for sentence in sentences(cues):
+    written = [Cue("", f"{c.speaker}: {c.text}" if c.speaker else c.text) for c in cues]
+    for sentence in sentences(written):
         line.append(sentence)
         size += len(sentence) + 1
         if size >= 300:
@@ -264,10 +264,9 @@ def meeting_transcript(text: str, id_: str, source: str, hash_: str) -> Transcri
     if meeting is None:
         return None
     facts = read_facts(meeting.header)
-    speakers = {c.speaker for c in meeting.cues if c.speaker}
-    if len(speakers) < 2:  # nobody, or one voice: who asked and who answered is unknown
-        if not meeting.cues:
-            raise NotATranscript(SPEECH_NO_QUESTIONS)
+    if not meeting.cues:
+        raise NotATranscript(_NO_QUESTIONS[meeting.form])
+    if not _labelled(meeting.cues):  # who asked and who answered is unknown
         unlabelled(meeting.cues)
         return _transcript(meeting, facts, id_, source, hash_, [], None, [], read=False)
     if not stated_roles(meeting.cues, facts):
@@ -278,6 +277,13 @@ def meeting_transcript(text: str, id_: str, source: str, hash_: str) -> Transcri
         raise NotATranscript(_NO_QUESTIONS[meeting.form])
     name, interviewers = _people(meeting, facts, who)
     return _transcript(meeting, facts, id_, source, hash_, found, name, interviewers, read=True)
+
+
+def _labelled(cues: list[Cue]) -> bool:
+    """Does the recording say who speaks: two speakers at least, named in half its
+    utterances at least (a caption of Whisper's that begins `Note: ` names nobody)?"""
+    named = [c.speaker for c in cues if c.speaker]
+    return len(set(named)) >= 2 and len(named) * 2 >= len(cues)
 
 
 def _transcript(
@@ -305,7 +311,7 @@ def _transcript(
         round=facts.round,
         questions=found,
         questions_read=read,
-        body=body_of(meeting.cues),
+        body=body_of(meeting.cues, labelled=read),
         verdict=verdict or None,
         kind="meeting",
         source=source,

@@ -370,6 +370,52 @@ def test_a_teams_interview_gives_who_answered_what() -> None:
     ]
 
 
+def test_a_question_rephrased_is_one_a_question_let_go_is_unanswered() -> None:
+    """Teams splits what one speaker says into captions: a question rephrased in the
+    next ones is still the one question; one the interviewer lets go (`No worries.`)
+    before the candidate says anything is unanswered, and the answer to the next is not
+    its answer. Teams' `(Guest)` is the account's, not the name's."""
+    t = read(
+        vtt(
+            ("00:00:01", "<v Priya Nair>How did you handle late events?</v>"),
+            (
+                "00:00:20",
+                "<v Priya Nair>I mean, events that arrive after the window has closed.</v>",
+            ),
+            ("00:00:25", "<v Priya Nair>How would you handle them?</v>"),
+            ("00:00:30", "<v Tom Becker (Guest)>I would keep the window open a while.</v>"),
+            ("00:01:00", "<v Priya Nair>What made you apply here?</v>"),
+            ("00:01:10", "<v Priya Nair>Okay, no worries.</v>"),
+            ("00:01:15", "<v Priya Nair>Next question, how do you test your pipelines?</v>"),
+            ("00:01:20", "<v Tom Becker (Guest)>With small fixtures in pytest.</v>"),
+            ("00:02:00", "<v Priya Nair>你为什么想换工作？</v>"),
+            ("00:02:10", "<v Priya Nair>没关系，我们换个问题。</v>"),
+            ("00:02:12", "<v Priya Nair>说说你最熟悉的数据库。</v>"),
+            ("00:02:20", "<v Tom Becker (Guest)>PostgreSQL。</v>"),
+        )
+    )
+    assert (t.name, t.interviewers) == ("Tom Becker", ["Priya Nair"])
+    assert questions(t) == [
+        q(
+            1,
+            "00:00:01",
+            "How did you handle late events? I mean, events that arrive after the window"
+            " has closed. How would you handle them?",
+            "I would keep the window open a while.",
+        ),
+        q(2, "00:01:00", "What made you apply here?", "", "empty"),
+        q(
+            3,
+            "00:01:15",
+            "Next question, how do you test your pipelines?",
+            "With small fixtures in pytest.",
+        ),
+        q(4, "00:02:00", "你为什么想换工作？", "", "empty"),
+        q(5, "00:02:12", "说说你最熟悉的数据库。", "PostgreSQL。"),
+    ]
+    assert "Tom Becker (Guest): With small fixtures in pytest." in t.body.split("\n")
+
+
 def test_a_podcast_of_one_guest_is_an_interview_of_that_guest() -> None:
     t = read(PODCAST, "podcast")
     assert (t.name, t.interviewers, t.questions_read) == ("Omar Haddad", ["Lena Vogel"], True)

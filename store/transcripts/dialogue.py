@@ -47,7 +47,16 @@ from .meeting_facts import Facts, read_facts
 from .meeting_kinds import check_kind, sentences, unlabelled
 from .meetings import Cue, Meeting, join_cues, read_meeting
 from .names import looks_like_name
-from .roles import Role, asks, closing, ends_asking, numbered_cue, small_talk, speaker
+from .roles import (
+    Role,
+    asks,
+    closing,
+    ends_asking,
+    moves_on,
+    numbered_cue,
+    small_talk,
+    speaker,
+)
 from .years import parse_years
 
 _NO_QUESTIONS = {
@@ -144,14 +153,15 @@ def _backchannel(text: str) -> bool:
 
 def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
     """The questions of one interviewer's turn: from an utterance that asks to the last
-    that asks, unless the interviewer, having asked, says something else (`No worries.`)
-    or names the next question before asking again: then the first was left unanswered
-    and the next is a question of its own."""
+    that asks (a rephrase, `I mean, events that arrive late.`, goes on with it), unless
+    the interviewer, having asked, lets it go (`No worries.`, `没关系`) or names the next
+    question before asking again: then the first was left unanswered and the next is a
+    question of its own."""
     found: list[list[tuple[Cue, bool]]] = []  # each question's utterances, and whether each asks
-    moved = False  # since the last question ended, something else was said
+    moved = False  # since the last question ended, the interviewer let it go
     for c in cues:
         if asks(c.text):
-            last = found[-1][-1][0] if found else None
+            last = next((q for q, asking in reversed(found[-1]) if asking), None) if found else None
             if last is not None and (moved or numbered_cue(c.text)) and ends_asking(last.text):
                 found.append([(c, True)])
             elif found:
@@ -160,9 +170,8 @@ def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
                 found.append([(c, True)])
             moved = False
         elif found:
-            moved = True
-            if not ends_asking(found[-1][-1][0].text):
-                found[-1].append((c, False))  # the question goes on across a caption
+            moved = moved or moves_on(c.text)
+            found[-1].append((c, False))  # a question across captions, or rephrased
     for question in found:  # a question ends with its last utterance that asks
         while len(question) > 1 and not question[-1][1]:
             question.pop()

@@ -40,11 +40,26 @@ _anonymous_re = cache(
 )
 
 
+# what a meeting tool adds to a name about the account, not the person: Teams'
+# `Bob Li (Guest)`, `(External)`, `(Unverified)`
+_ACCOUNT_TAGS = frozenset({"guest", "external", "unverified", "外部", "访客", "来宾", "外部用户"})
+
+
+def _without_account_tag(label: str) -> str:
+    """`Bob Li (Guest)` -> `Bob Li` (found from the end, no pattern to backtrack)."""
+    if not label.endswith(")"):
+        return label
+    opening = label.rfind("(")
+    if opening <= 0 or label[opening + 1 : -1].strip().lower() not in _ACCOUNT_TAGS:
+        return label
+    return label[:opening].strip()
+
+
 def speaker(label: str) -> tuple[str | None, Role | None]:
     """A speaker's label as (their name, their role): `张三（面试官）` -> (张三,
     interviewer), `候选人` -> (None, candidate), `说话人 1` -> (None, None), `张三` ->
-    (张三, None)."""
-    label = unicodedata.normalize("NFKC", label).strip()
+    (张三, None), `Bob Li (Guest)` -> (Bob Li, None)."""
+    label = _without_account_tag(unicodedata.normalize("NFKC", label).strip())
     m = _role_alone_re().match(label)
     if m is not None:
         return None, "interviewer" if m.group("i") else "candidate"
@@ -168,6 +183,22 @@ def closing(text: str) -> bool:
 def ends_asking(text: str) -> bool:
     """Does the text end as a question does (？, ?, 吗, 呢)?"""
     return text.rstrip(" \t。.！!～~…）)」”\"'").endswith(_ENDS_ASKING)
+
+
+_moves_on_re = cache(
+    lambda: re.compile(
+        r"noworries|nevermind|nothingtoworry|that'?s(?:fine|ok|okay|alright|allright)|"
+        r"(?:let'?s|we'?ll|wecan)(?:just)?(?:move|moveon|skip|comeback|goback|leave)|"
+        r"movingon|moveon|skip(?:it|that|this)|"
+        r"没关系|没事|不要紧|不用紧张|算了|跳过|那我们换|换(?:一)?个(?:问题|题|话题)|先放一放|回头再"
+    )
+)
+
+
+def moves_on(text: str) -> bool:
+    """Does an interviewer, having asked, let the question go (`No worries, we can come
+    back to it.`, `没关系，我们换个问题`)?"""
+    return small_talk(text) or _moves_on_re().search(compact(text)) is not None
 
 
 def numbered_cue(text: str) -> bool:

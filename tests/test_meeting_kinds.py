@@ -416,6 +416,42 @@ def test_a_question_rephrased_is_one_a_question_let_go_is_unanswered() -> None:
     assert "Tom Becker (Guest): With small fixtures in pytest." in t.body.split("\n")
 
 
+TYPED_WITH_NOTES = """姓名：张三
+面试官：李四
+
+面试官：请介绍一下你做过的项目。
+候选人：我做过一个订单系统。
+面试官：Redis 持久化有哪几种方式？
+（未作答，直接进入下一题）
+面试官：下一题，说说 TCP 三次握手。
+候选人：客户端发 SYN，服务端回 SYN+ACK，客户端再回 ACK。
+面试官：Kafka 怎么保证顺序？
+候选人：（候选人思考后表示不清楚）
+"""
+
+
+def test_a_note_takers_line_is_no_part_of_the_question_before_it() -> None:
+    """`（未作答，直接进入下一题）` under a question is what became of its answer: the
+    question is not run on into the next, and the next one's answer is not its answer.
+    (Whether such a note reads as no answer is store/transcripts/answers.py's.)"""
+    t = read(TYPED_WITH_NOTES)
+    assert (t.name, t.interviewers) == ("张三", ["李四"])
+    found = questions(t)
+    assert [(x["number"], x["question"], x["answer"]) for x in found] == [
+        (1, "请介绍一下你做过的项目。", "我做过一个订单系统。"),
+        (2, "Redis 持久化有哪几种方式？", "（未作答，直接进入下一题）"),
+        (3, "下一题，说说 TCP 三次握手。", "客户端发 SYN，服务端回 SYN+ACK，客户端再回 ACK。"),
+        (4, "Kafka 怎么保证顺序？", "（候选人思考后表示不清楚）"),
+    ]
+    assert (found[0]["answered"], found[2]["answered"]) == (True, True)
+    assert all(x["answered"] == (x["unanswered_reason"] is None) for x in found)
+    assert t.body.split("\n")[2:5] == [
+        "面试官: Redis 持久化有哪几种方式？",
+        "（未作答，直接进入下一题）",
+        "面试官: 下一题，说说 TCP 三次握手。",
+    ]
+
+
 def test_a_podcast_of_one_guest_is_an_interview_of_that_guest() -> None:
     t = read(PODCAST, "podcast")
     assert (t.name, t.interviewers, t.questions_read) == ("Omar Haddad", ["Lena Vogel"], True)

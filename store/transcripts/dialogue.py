@@ -45,7 +45,7 @@ from .errors import (
 )
 from .meeting_facts import Facts, read_facts
 from .meeting_kinds import check_kind, sentences, unlabelled
-from .meetings import Cue, Meeting, join_cues, read_meeting
+from .meetings import Cue, Meeting, join_cues, read_meeting, stage_direction
 from .names import looks_like_name
 from .roles import (
     Role,
@@ -196,7 +196,7 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
                 # a remark after the answer: what follows answers nothing asked (a remark
                 # before it, `I mean in production.`, leaves the question open)
                 listening = False
-        elif role == "candidate" and asked and listening:
+        elif (role == "candidate" or _noted(turn)) and asked and listening:
             asked[-1][1].append(join_cues([c.text for c in turn.cues]))
     found_questions: list[Question] = []
     for number, (question, answer_turns) in enumerate(asked, start=1):
@@ -213,6 +213,12 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
             )
         )
     return found_questions
+
+
+def _noted(turn: Turn) -> bool:
+    """A note taker's line of no speaker (`（未作答，直接进入下一题）`): what became of the
+    answer, kept with it as written."""
+    return not turn.label and all(stage_direction(c.text) for c in turn.cues)
 
 
 def _answered(asked: list[tuple[list[Cue], list[str]]]) -> bool:

@@ -79,13 +79,14 @@ def is_speaker_label(label: str, names: frozenset[str]) -> bool:
     return role is not None or (name is not None and name in names)
 
 
+# what `compact` sets aside: all but letters, digits and `'` (spaces, punctuation,
+# symbols, controls, `_`); one pass in C, not a call a character
+_not_word_re = cache(lambda: re.compile(r"[^\w']|_"))
+
+
 def compact(text: str) -> str:
     """`text` as its words are matched: no spaces, punctuation or case."""
-    return "".join(
-        ch
-        for ch in unicodedata.normalize("NFKC", text).lower()
-        if ch == "'" or not unicodedata.category(ch).startswith(("P", "S", "Z", "C"))
-    )
+    return _not_word_re().sub("", unicodedata.normalize("NFKC", text).lower())
 
 
 _SMALL_TALK = (

@@ -30,7 +30,9 @@ returned keeps its dialogue as written in `body`, a `Name: text` line a turn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..models import Question, Transcript
 from .answers import unanswered_reason
@@ -58,6 +60,8 @@ from .roles import (
     speaker,
 )
 from .years import parse_years
+
+Asks = Callable[[str], bool]  # does an utterance ask something (`roles.asks`)
 
 _NO_QUESTIONS = {
     "vtt": VTT_NO_QUESTIONS,
@@ -109,7 +113,7 @@ def stated_roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
     return found
 
 
-def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
+def roles(cues: list[Cue], facts: Facts, ask: Asks = asks) -> dict[str, Role]:
     """Each speaker's role: those stated, then who asks (`roles.asks`: a question, a
     request, before the closing question) most; a speaker left out could not be placed
     (one who neither answers nor asks anything is nobody's interviewer)."""
@@ -120,7 +124,7 @@ def roles(cues: list[Cue], facts: Facts) -> dict[str, Role]:
     for c in cues:
         if c.speaker:
             said[c.speaker] += len(c.text)
-            if not closed and asks(c.text):
+            if not closed and ask(c.text):
                 asked[c.speaker] += 1
             closed = closed or closing(c.text)
     found = stated_roles(cues, facts)
@@ -151,7 +155,7 @@ def _backchannel(text: str) -> bool:
     return len(text.split()) <= 3 and han <= 6 and len(text) <= 24 and not ends_asking(text)
 
 
-def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
+def _asked_in(cues: list[Cue], ask: Asks = asks) -> list[list[Cue]]:
     """The questions of one interviewer's turn: from an utterance that asks to the last
     that asks (a rephrase, `I mean, events that arrive late.`, goes on with it), unless
     the interviewer, having asked, lets it go (`No worries.`, `没关系`) or names the next
@@ -160,7 +164,7 @@ def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
     found: list[list[tuple[Cue, bool]]] = []  # each question's utterances, and whether each asks
     moved = False  # since the last question ended, the interviewer let it go
     for c in cues:
-        if asks(c.text):
+        if ask(c.text):
             last = next((q for q, asking in reversed(found[-1]) if asking), None) if found else None
             if last is not None and (moved or numbered_cue(c.text)) and ends_asking(last.text):
                 found.append([(c, True)])
@@ -178,7 +182,7 @@ def _asked_in(cues: list[Cue]) -> list[list[Cue]]:
     return [[c for c, _ in question] for question in found]
 
 
-def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
+def questions(cues: list[Cue], who: dict[str, Role], ask: Asks = asks) -> list[Question]:
     """The interviewer's questions to the candidate, each with what the candidate said
     after it, until the next question or the interviewer's next remark."""
     asked: list[tuple[list[Cue], list[str]]] = []
@@ -188,7 +192,7 @@ def questions(cues: list[Cue], who: dict[str, Role]) -> list[Question]:
         if role == "interviewer":
             if any(closing(c.text) for c in turn.cues):
                 break  # what follows is the candidate's questions, not answers
-            found = _asked_in(turn.cues)
+            found = _asked_in(turn.cues, ask)
             if found:
                 asked.extend((question, []) for question in found)
                 listening = True
@@ -284,10 +288,11 @@ def meeting_transcript(text: str, id_: str, source: str, hash_: str) -> Transcri
     if not _labelled(meeting.cues):  # who asked and who answered is unknown
         unlabelled(meeting.cues)
         return _transcript(meeting, facts, id_, source, hash_, [], None, [], read=False)
+    ask = cache(asks)  # (each utterance read once, however many steps ask about it)
     if not stated_roles(meeting.cues, facts):
-        check_kind(meeting.cues, _NO_QUESTIONS[meeting.form])
-    who = roles(meeting.cues, facts)
-    found = questions(meeting.cues, who) if "candidate" in who.values() else []
+        check_kind(meeting.cues, _NO_QUESTIONS[meeting.form], ask)
+    who = roles(meeting.cues, facts, ask)
+    found = questions(meeting.cues, who, ask) if "candidate" in who.values() else []
     if not found:
         raise NotATranscript(_NO_QUESTIONS[meeting.form])
     name, interviewers = _people(meeting, facts, who)

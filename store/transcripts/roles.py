@@ -172,7 +172,15 @@ _greeting_name_re = cache(
 
 def small_talk(text: str) -> bool:
     """Greetings, `听得到吗`, `我们开始吧`, `好的`: nothing asked of the candidate."""
-    kept = compact(_greeting_name_re().sub("", text))
+    return _small_talk(text, compact(text))
+
+
+def _small_talk(text: str, kept: str) -> bool:
+    """`small_talk`, given `kept`, the text compacted (compacted again only when a
+    greeting with a name is set aside first)."""
+    named = _greeting_name_re().sub("", text, count=1)
+    if named != text:
+        kept = compact(named)
     return not kept or _small_talk_re().match(kept) is not None
 
 
@@ -202,6 +210,48 @@ def moves_on(text: str) -> bool:
     return small_talk(text) or _moves_on_re().search(compact(text)) is not None
 
 
+_CLAUSE_STARTS = frozenset(
+    [
+        "so",
+        "and",
+        "but",
+        "okay",
+        "ok",
+        "well",
+        "now",
+        "then",
+        "also",
+        "right",
+        "how",
+        "why",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "can",
+        "could",
+        "would",
+        "will",
+        "do",
+        "did",
+        "have",
+        "are",
+        "were",
+        "tell",
+        "walk",
+    ]
+)
+
+
+def _clause_asks(clause: str) -> bool:
+    """Does a clause begin as an English question does? (Only its first words are read,
+    and only when the first is one a question may begin with.)"""
+    head = clause.lstrip()[:60]
+    first = head.split(" ", 1)[0].lower()
+    return first in _CLAUSE_STARTS and _clause_asks_re().match(compact(head)) is not None
+
+
 def numbered_cue(text: str) -> bool:
     """Does the utterance name its question (`第二个问题`, `下一题`, `next question`)?"""
     return _numbered_cue_re().search(compact(text)) is not None
@@ -211,15 +261,12 @@ def asks(text: str) -> bool:
     """Does an interviewer's utterance ask the candidate something: a numbered cue
     (`第二个问题`, `下一题`), a question (`？`), or a request (请, 说说, 怎么, 为什么…),
     and neither small talk nor the closing question?"""
-    if small_talk(text) or closing(text):
+    kept = compact(text)  # (once: a long answer is read by each check)
+    if _small_talk(text, kept) or _closing_re().search(kept) is not None:
         return False
-    kept = compact(text)
     return (
         _numbered_cue_re().search(kept) is not None
         or ends_asking(text)
         or _asking_re().search(kept) is not None
-        or any(
-            _clause_asks_re().match(compact(clause)) is not None
-            for clause in _clause_split_re().split(text)
-        )
+        or any(_clause_asks(clause) for clause in _clause_split_re().split(text))
     )

@@ -452,6 +452,25 @@ def test_a_note_takers_line_is_no_part_of_the_question_before_it() -> None:
     ]
 
 
+def test_greetings_and_checks_are_never_questions() -> None:
+    zoom = vtt(
+        ("00:00:01", "Hana Sato: Can you see that."),
+        ("00:00:03", "Ken Ito: Yes, I can see it."),
+        ("00:00:05", "Hana Sato: Did you all have a good week so far?"),
+        ("00:00:08", "Ken Ito: Yes, a busy one."),
+        ("00:00:10", "Hana Sato: How are you doing today?"),
+        ("00:00:12", "Ken Ito: Fine, thanks."),
+        ("00:00:20", "Hana Sato: Tell me about your last project."),
+        ("00:00:25", "Ken Ito: A mobile app for clinics."),
+        ("00:01:00", "Hana Sato: Thank you for sharing that."),
+    )
+    t = read(zoom)
+    assert (t.name, t.interviewers) == ("Ken Ito", ["Hana Sato"])
+    assert questions(t) == [
+        q(1, "00:00:20", "Tell me about your last project.", "A mobile app for clinics."),
+    ]
+
+
 def test_a_podcast_of_one_guest_is_an_interview_of_that_guest() -> None:
     t = read(PODCAST, "podcast")
     assert (t.name, t.interviewers, t.questions_read) == ("Omar Haddad", ["Lena Vogel"], True)

@@ -102,6 +102,20 @@ MEETING_TEXT_NO_QUESTIONS = reason(
 DIALOGUE_NO_QUESTIONS = reason(
     "dialogue_no_questions", "a typed dialogue in which no question to the candidate was found"
 )
+# a meeting recording that is not an interview (store/transcripts/meeting_kinds.py)
+MEETING_MANY_SPEAKERS = reason(
+    "meeting_many_speakers",
+    "a recording with many speakers (a workshop, a class or a webinar), not an interview",
+)
+WORK_MEETING = reason(
+    "work_meeting",
+    "a work meeting, not an interview: the speakers plan or discuss work together, nobody is"
+    " asked about their experience or skills",
+)
+SPEECH_NO_QUESTIONS = reason(
+    "speech_no_questions",
+    "speech-to-text with no questions to anyone, not an interview",
+)
 DAMAGED_SUBTITLES = reason(
     "damaged_subtitles", "a damaged WebVTT or SRT file: its cues could not be read"
 )

@@ -57,9 +57,43 @@ _date_re = cache(
 )
 
 
+# an English date as Otter's Details write it: `February 16, 2022`, `16 February 2022`
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*+\.?"
+_english_date_re = cache(
+    lambda: re.compile(
+        rf"\b(?:{_MONTH}[^\S\n]++\d{{1,2}}(?:st|nd|rd|th)?,?[^\S\n]++\d{{4}}"
+        rf"|\d{{1,2}}(?:st|nd|rd|th)?[^\S\n]++{_MONTH}[^\S\n]++\d{{4}})\b",
+        re.I,
+    )
+)
+# a role the header states in a sentence: `Interviewer is Jonas Rosland.` (Otter's
+# Details), `Interviewee: Jack Breen`, `The candidate is …`
+_stated_role_re = cache(
+    lambda: re.compile(
+        r"\b(?:the[^\S\n]++)?(?P<role>interviewer|interviewee|candidate)"
+        r"(?:[^\S\n]++(?:is|was)[^\S\n]++|[^\S\n]*+:[^\S\n]*+)"
+        r"(?P<name>[A-Z][\w'’.-]*+(?:[^\S\n][A-Z][\w'’-]*+){0,3})",
+        re.I,
+    )
+)
+
+
 def _date_in(text: str) -> str:
-    m = _date_re().search(text)
+    m = _date_re().search(text) or _english_date_re().search(text)
     return m.group(0).strip() if m is not None else ""
+
+
+def _stated_roles(line: str) -> list[tuple[str | None, Role | None]]:
+    """The people a header sentence names with their role (`Interviewer is Jonas
+    Rosland.`); a name must look like one and start with a capital."""
+    found: list[tuple[str | None, Role | None]] = []
+    for m in _stated_role_re().finditer(line):
+        name = m.group("name").rstrip(".").strip()
+        if not name[:1].isupper() or not looks_like_name(name):
+            continue
+        role: Role = "interviewer" if m.group("role").lower() == "interviewer" else "candidate"
+        found.append((name, role))
+    return found
 
 
 def _participants(value: str) -> list[tuple[str | None, Role | None]]:
@@ -136,6 +170,9 @@ def read_facts(header: list[str]) -> Facts:
         if pm is not None:
             facts.participants += _participants(pm.group("rest"))
             continue
+        stated = _stated_roles(line)
+        if stated:
+            facts.participants += stated
         dm = _date_label_re().match(line)
         if dm is not None and not facts.date_text:
             facts.date_text = _date_in(dm.group("rest")) or dm.group("rest").split("|")[0].strip()

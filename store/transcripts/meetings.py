@@ -12,7 +12,9 @@ The forms read (docs/formats.md):
   (`说话人 1 00:03:15`, `张三  03:15`, `张三(00:03:15)`), or on the same line
   (`张三(00:03:15): text`, `[00:03:15] 张三：text`).
 - A dialogue typed by hand: `面试官：…` / `候选人：…` lines (or the names the header gives
-  them), maybe under identity labels (姓名, 面试官, 面试日期, 轮次, 岗位).
+  them), maybe under identity labels (姓名, 面试官, 面试日期, 轮次, 岗位). A line all in
+  brackets between them (`（未作答，直接进入下一题）`) is the note taker's, a cue of no
+  speaker, not the words of the one before.
 
 Only the forms: who is the interviewer, which turns are questions, the header's facts,
 are `dialogue.py`'s. A file with question labels (`问题1：`) is the notes' grammar, never a
@@ -307,9 +309,20 @@ def _dialogue(lines: list[str], speakers: frozenset[str]) -> Meeting | None:
             current = None
             meeting.verdict = [verdict]
             continue
+        if stage_direction(line):
+            close()  # what the note taker saw, nobody's words: a cue of its own
+            current = ("", [line])
+            continue
         current[1].append(line)
     close()
-    return meeting if turns >= 2 and len({c.speaker for c in meeting.cues}) >= 2 else None
+    speaking = {c.speaker for c in meeting.cues if c.speaker}
+    return meeting if turns >= 2 and len(speaking) >= 2 else None
+
+
+def stage_direction(line: str) -> bool:
+    """A line that is all in brackets: `（未作答，直接进入下一题）`, `(long pause)`."""
+    text = line.strip()
+    return len(text) > 2 and text[0] in "(（【[" and text[-1] in ")）】]"
 
 
 def read_meeting(text: str) -> Meeting | None:

@@ -40,11 +40,26 @@ _anonymous_re = cache(
 )
 
 
+# what a meeting tool adds to a name about the account, not the person: Teams'
+# `Bob Li (Guest)`, `(External)`, `(Unverified)`
+_ACCOUNT_TAGS = frozenset({"guest", "external", "unverified", "外部", "访客", "来宾", "外部用户"})
+
+
+def _without_account_tag(label: str) -> str:
+    """`Bob Li (Guest)` -> `Bob Li` (found from the end, no pattern to backtrack)."""
+    if not label.endswith(")"):
+        return label
+    opening = label.rfind("(")
+    if opening <= 0 or label[opening + 1 : -1].strip().lower() not in _ACCOUNT_TAGS:
+        return label
+    return label[:opening].strip()
+
+
 def speaker(label: str) -> tuple[str | None, Role | None]:
     """A speaker's label as (their name, their role): `张三（面试官）` -> (张三,
     interviewer), `候选人` -> (None, candidate), `说话人 1` -> (None, None), `张三` ->
-    (张三, None)."""
-    label = unicodedata.normalize("NFKC", label).strip()
+    (张三, None), `Bob Li (Guest)` -> (Bob Li, None)."""
+    label = _without_account_tag(unicodedata.normalize("NFKC", label).strip())
     m = _role_alone_re().match(label)
     if m is not None:
         return None, "interviewer" if m.group("i") else "candidate"
@@ -64,13 +79,14 @@ def is_speaker_label(label: str, names: frozenset[str]) -> bool:
     return role is not None or (name is not None and name in names)
 
 
+# what `compact` sets aside: all but letters, digits and `'` (spaces, punctuation,
+# symbols, controls, `_`); one pass in C, not a call a character
+_not_word_re = cache(lambda: re.compile(r"[^\w']|_"))
+
+
 def compact(text: str) -> str:
     """`text` as its words are matched: no spaces, punctuation or case."""
-    return "".join(
-        ch
-        for ch in unicodedata.normalize("NFKC", text).lower()
-        if ch == "'" or not unicodedata.category(ch).startswith(("P", "S", "Z", "C"))
-    )
+    return _not_word_re().sub("", unicodedata.normalize("NFKC", text).lower())
 
 
 _SMALL_TALK = (
@@ -85,8 +101,27 @@ _SMALL_TALK = (
     r"|(?:嗯|呃|额|啊|哦|噢|诶|好|好的|对|是的|是|行|可以|没问题|ok|okay|yes|yeah|sure|right|great|thanks|thankyou|"
     r"niceto(?:meet|see)you|canyouhearme|canyouseemyscreen|let'?s(?:get)?start(?:ed)?|howareyou|"
     r"nicetomeetyoutoo|imfine|great))+"
+    # English greetings, checks and sign-offs: `Can you see that?`, `Did you all have a good
+    # week so far?`, `Thank you for sharing that.`
+    r"|(?:(?:hi|hello|hey|welcome|okay|ok|alright|allright|yes|yeah|yep|right|so|well|and|great|"
+    r"cool|nice|perfect|excellent|awesome|wonderful|fantastic|interesting|isee|gotit|mhm|hmm|"
+    r"uhhuh|sure|absolutely|definitely|lovely|bye|byebye|takecare|seeyou|seeyoulater|cheers|"
+    r"(?:that'?s|that)(?:sounds|is|was)?(?:really|very|so)?(?:great|good|interesting|cool|nice|"
+    r"fair|awesome|amazing|fantastic|perfect|fine)|"
+    r"canyou(?:all)?(?:hear|see)(?:me|us|that|this|it|my(?:screen|slides?))(?:ok|okay|well|now|"
+    r"alright|allright|clearly)?|(?:can|could)everyone(?:hear|see)(?:me|us|that|this|it|my(?:screen|"
+    r"slides?))|areyou(?:all)?(?:ready|there|ok|okay)|(?:shall|can)we(?:get)?(?:start|begin)(?:ed)?|"
+    r"howareyou(?:doing)?(?:today)?|howsitgoing|howisitgoing|howisyourday|"
+    r"howwasyour(?:week|weekend|day|morning|holiday|break)|"
+    r"didyou(?:all|guys)?have(?:a)?(?:good|nice|great|lovely)(?:week|weekend|day|morning|holiday|"
+    r"break)(?:sofar)?|(?:good|nice|great)to(?:see|meet|have)(?:you|everyone)(?:all|too|here)?|"
+    r"niceto(?:meet|see)(?:you|everyone)(?:all|too)?|"
+    r"(?:thank|thanks)(?:you)?(?:so|very)?(?:much)?(?:again)?(?:for(?:your|the|this)?(?:time|"
+    r"sharing(?:that|this)?|coming|joining|chatting|talking|having(?:me|us)|everything|"
+    r"opportunity(?:tointerview)?|interview|conversation))?|"
+    r"haveagood(?:day|one|week|weekend|evening)|talksoon|speaksoon))+"
 )
-_small_talk_re = cache(lambda: re.compile(rf"^{_SMALL_TALK}$"))
+_small_talk_re = cache(lambda: re.compile(rf"^(?:{_SMALL_TALK})$"))
 _closing_re = cache(
     lambda: re.compile(
         r"(?:你|您)(?:这边|那边)?(?:还|最后)?有(?:没有)?(?:什么|啥|其他|其它|别的|任何)?(?:问题|疑问)?"
@@ -113,6 +148,17 @@ _asking_re = cache(
     )
 )
 _ENDS_ASKING = ("？", "?", "吗", "呢", "么", "嘛")
+# a clause that asks as English does, wherever it stands in the utterance: `So you're the
+# sole developer of a game, how did you become a developer.`
+_clause_asks_re = cache(
+    lambda: re.compile(
+        r"^(?:so|and|but|okay|ok|well|now|then|also|right){0,3}"
+        r"(?:(?:how|why|what|which|when|where|who)(?:did|do|does|is|are|was|were|would|could|can|"
+        r"will|have|has|made|makes|got|kind|sort|inspired|led)"
+        r"|(?:can|could|would|will|do|did|have|are|were)you|(?:tell|walk)(?:me|us))"
+    )
+)
+_clause_split_re = cache(lambda: re.compile(r"[,.;:!?，。；：！？]"))
 
 
 # a greeting with the name of whom it greets: `Hi Bob,`, `张三你好`
@@ -126,7 +172,15 @@ _greeting_name_re = cache(
 
 def small_talk(text: str) -> bool:
     """Greetings, `听得到吗`, `我们开始吧`, `好的`: nothing asked of the candidate."""
-    kept = compact(_greeting_name_re().sub("", text))
+    return _small_talk(text, compact(text))
+
+
+def _small_talk(text: str, kept: str) -> bool:
+    """`small_talk`, given `kept`, the text compacted (compacted again only when a
+    greeting with a name is set aside first)."""
+    named = _greeting_name_re().sub("", text, count=1)
+    if named != text:
+        kept = compact(named)
     return not kept or _small_talk_re().match(kept) is not None
 
 
@@ -140,15 +194,79 @@ def ends_asking(text: str) -> bool:
     return text.rstrip(" \t。.！!～~…）)」”\"'").endswith(_ENDS_ASKING)
 
 
+_moves_on_re = cache(
+    lambda: re.compile(
+        r"noworries|nevermind|nothingtoworry|that'?s(?:fine|ok|okay|alright|allright)|"
+        r"(?:let'?s|we'?ll|wecan)(?:just)?(?:move|moveon|skip|comeback|goback|leave)|"
+        r"movingon|moveon|skip(?:it|that|this)|"
+        r"没关系|没事|不要紧|不用紧张|算了|跳过|那我们换|换(?:一)?个(?:问题|题|话题)|先放一放|回头再"
+    )
+)
+
+
+def moves_on(text: str) -> bool:
+    """Does an interviewer, having asked, let the question go (`No worries, we can come
+    back to it.`, `没关系，我们换个问题`)?"""
+    return small_talk(text) or _moves_on_re().search(compact(text)) is not None
+
+
+_CLAUSE_STARTS = frozenset(
+    [
+        "so",
+        "and",
+        "but",
+        "okay",
+        "ok",
+        "well",
+        "now",
+        "then",
+        "also",
+        "right",
+        "how",
+        "why",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "can",
+        "could",
+        "would",
+        "will",
+        "do",
+        "did",
+        "have",
+        "are",
+        "were",
+        "tell",
+        "walk",
+    ]
+)
+
+
+def _clause_asks(clause: str) -> bool:
+    """Does a clause begin as an English question does? (Only its first words are read,
+    and only when the first is one a question may begin with.)"""
+    head = clause.lstrip()[:60]
+    first = head.split(" ", 1)[0].lower()
+    return first in _CLAUSE_STARTS and _clause_asks_re().match(compact(head)) is not None
+
+
+def numbered_cue(text: str) -> bool:
+    """Does the utterance name its question (`第二个问题`, `下一题`, `next question`)?"""
+    return _numbered_cue_re().search(compact(text)) is not None
+
+
 def asks(text: str) -> bool:
     """Does an interviewer's utterance ask the candidate something: a numbered cue
     (`第二个问题`, `下一题`), a question (`？`), or a request (请, 说说, 怎么, 为什么…),
     and neither small talk nor the closing question?"""
-    if small_talk(text) or closing(text):
+    kept = compact(text)  # (once: a long answer is read by each check)
+    if _small_talk(text, kept) or _closing_re().search(kept) is not None:
         return False
-    kept = compact(text)
     return (
         _numbered_cue_re().search(kept) is not None
         or ends_asking(text)
         or _asking_re().search(kept) is not None
+        or any(_clause_asks(clause) for clause in _clause_split_re().split(text))
     )

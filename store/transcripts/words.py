@@ -177,6 +177,21 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "a typed dialogue in which no question to the candidate was found: write the"
         " questions and answers as `面试官：…` and `候选人：…` lines",
     },
+    "why_meeting_many_speakers": {
+        "zh": "这是多人参加的录音（工作坊、课堂或网络研讨会），不是面试：不会把它当作面试记录",
+        "en": "a recording with many speakers (a workshop, a class or a webinar), not an"
+        " interview: it is not read as one",
+    },
+    "why_work_meeting": {
+        "zh": "这是工作会议，不是面试：发言的人在一起计划或讨论工作，没有人被问到自己的经历或技能",
+        "en": "a work meeting, not an interview: the speakers plan or discuss work together,"
+        " nobody is asked about their experience or skills",
+    },
+    "why_speech_no_questions": {
+        "zh": "这是没有向任何人提问的语音转写，不是面试：如果它是面试，请导出带说话人的文字稿",
+        "en": "speech-to-text with no questions to anyone, not an interview: if it is an"
+        " interview, export the transcript with its speakers",
+    },
     "why_damaged_subtitles": {
         "zh": "WebVTT 或 SRT 文件已损坏，读不出其中的字幕：请从会议软件重新导出",
         "en": "a damaged WebVTT or SRT file: its cues could not be read; export it again from"

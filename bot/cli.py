@@ -137,7 +137,15 @@ def index(
             click.secho(t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
         for w in sorted(result.warnings, key=lambda w: w.path):
             click.secho(text.index_warning(w, loc), err=True)
-    sys.exit(1 if result.failed else 0)
+    sys.exit(1 if any(run_failed(f.code) for f in result.failed) else 0)
+
+
+def run_failed(code: str) -> bool:
+    """Does a file's failure say the run itself could not work, not the file? The file
+    system would not give a file (or a path named does not exist: `os_…`), or the
+    database would not hold what was read (`unstorable`). A file that was read but is
+    damaged, or whose id is taken, is the file's: reported, and the run exits 0."""
+    return code == "unstorable" or code.startswith("os_")
 
 
 # -- show ----------------------------------------------------------------------------------

@@ -895,3 +895,30 @@ def test_a_summary_that_reads_as_one_is_kept() -> None:
         assert t.summary == "候选人基础扎实，沟通顺畅。"
     labelled = parse("总结：你会怎么评价他？值得再聊一次。\n" + HEADER_AND_ONE_QUESTION)
     assert labelled.summary == "你会怎么评价他？值得再聊一次。"  # stated as the summary
+
+
+def test_question_headings_with_the_interviewees_answers_under_them() -> None:
+    """`### Question N`, the question in bold, then `**Interviewee:**` and the answer:
+    before, every answer was read into its question and the card said 0 answered."""
+    text = (
+        "# Interview Transcript\nInterviewer: Dana Smith\n\n"
+        "### Question 1\n**Can you describe a typical workday?**\n\n"
+        "**Interviewee:**  \nMostly reviewing pull requests.\n\nThen planning with the team.\n\n"
+        "### Question 2\n**What slows you down most?**\n\n"
+        "**Candidate:** I don't know.\n\n"
+        "### Question 3\n**Which tool would you drop first?**\n\n"
+        "**Interviewee:** The wiki, it is never up to date.\n"
+    )
+    t = parse(text, "x.md")
+    assert t.interviewers == ["Dana Smith"] and t.name is None
+    assert [(q.number, q.question, q.answer, q.unanswered_reason) for q in t.questions] == [
+        (
+            1,
+            "Can you describe a typical workday?",
+            "Mostly reviewing pull requests.\n\nThen planning with the team.",
+            None,
+        ),
+        (2, "What slows you down most?", "I don't know.", "dont_know"),
+        (3, "Which tool would you drop first?", "The wiki, it is never up to date.", None),
+    ]
+    assert (t.summary, t.verdict) == ("", None)

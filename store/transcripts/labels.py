@@ -93,7 +93,9 @@ ENGLISH_LABELS: dict[Kind, tuple[str, ...]] = {
     "years": ("years of experience", "work experience", "experience", "years", "yoe"),
     "intro": ("profile", "candidate profile", "bio", "background"),
     "goal": ("goal", "objective", "purpose"),
-    "answer": ("answer", "response", "candidate answer", "a"),  # `Q1: …` then `A: …`
+    # `Q1: …` then `A: …`; `### Question 3` then `**Interviewee:** …` (after the first
+    # question only: before it `Candidate:` is who, as 候选人 is)
+    "answer": ("answer", "response", "candidate answer", "a", "interviewee", "candidate"),
     "verdict": (
         "verdict",
         "feedback",

@@ -90,15 +90,15 @@ def paragraphs_pdf() -> bytes:
     return pdf(story)
 
 
-def tables_pdf() -> bytes:
+def tables_pdf(cell: ParagraphStyle = CELL) -> bytes:
     """What Word or LibreOffice print of a file with an identity table and a table of
-    questions: the cells' text wraps inside the cells."""
+    questions: the cells' text wraps inside the cells (`cell`: their style)."""
     identity = Table([("项目", "内容"), *IDENTITY], colWidths=[80, 200])
     identity.setStyle(GRID)
     qa = Table(
         [
             ("序号", "问题", "考察目标", "回答"),
-            *[(n, Paragraph(q, CELL), g, Paragraph(a, CELL)) for n, q, g, a in ROWS],
+            *[(n, Paragraph(q, cell), g, Paragraph(a, cell)) for n, q, g, a in ROWS],
         ],
         colWidths=[36, 120, 70, 220],
     )
@@ -305,4 +305,12 @@ def test_an_identity_table_printed_from_word_keeps_who_and_when(layout: str) -> 
         "2026年11月28日 14:30",
         "二面",
     )
+    same_interview(t, EXPECTED)
+
+
+def test_wraps_inside_a_table_cell_at_double_spacing() -> None:
+    """A cell's lines at Word's double spacing: its own usual gap, not a fixed one."""
+    double = ParagraphStyle("double", parent=CELL, leading=28)
+    t = parse_transcript(tables_pdf(double), "x.pdf")
+    assert t.questions[0].answer == LONG_ANSWER
     same_interview(t, EXPECTED)

@@ -200,18 +200,24 @@ def _flow(pages: list[tuple[list[_Line | list[str]], float, float]]) -> _Flow:
         reach = sum(1 for ln in lines if ln.x1 >= edge - ln.size)
         if reach >= 2 and edge >= FULL_LINE_SHARE * width:
             flow.right = edge
+    flow.gap = _usual_gap([[b for b in blocks if isinstance(b, _Line)] for blocks, _r, _w in pages])
+    return flow
+
+
+def _usual_gap(runs: list[list[_Line]]) -> float:
+    """The widest gap between two lines of a paragraph, in font sizes: 1.2, or the usual
+    gap between two lines of these runs (the median), and a quarter more."""
     gaps: list[float] = []
-    for blocks, _r, _w in pages:
-        run = [b for b in blocks if isinstance(b, _Line)]
+    for run in runs:
         for before, line in itertools.pairwise(run):
             size = max(line.size, before.size)
             gap = (line.top - before.bottom) / size if size else 0.0
             if abs(line.size - before.size) <= 0.2 * size and 0 < gap < 3:
                 gaps.append(gap)
-    if gaps:
-        gaps.sort()
-        flow.gap = max(flow.gap, gaps[len(gaps) // 2] + 0.25)  # the usual gap, and some
-    return flow
+    if not gaps:
+        return 1.2
+    gaps.sort()
+    return max(1.2, gaps[len(gaps) // 2] + 0.25)
 
 
 def _lay_out(page: Any) -> None:
@@ -494,9 +500,11 @@ def _add(out: list[str], last: _Line | None, line: _Line, right: float, gap: flo
 
 
 def _join(lines: list[_Line], right: float) -> list[str]:
+    """A table cell's lines, its wraps joined (its own line spacing: `_usual_gap`)."""
     out: list[str] = []
     last: _Line | None = None
+    gap = _usual_gap([lines])
     for line in lines:
-        _add(out, last, line, right)
+        _add(out, last, line, right, gap)
         last = line
     return out

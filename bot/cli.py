@@ -5,6 +5,7 @@ what they share, errors as one clean line included, in bot/cli_common.py."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -137,7 +138,20 @@ def index(
             click.secho(t(loc, "failed_file", path=where, reason=why), fg="yellow", err=True)
         for w in sorted(result.warnings, key=lambda w: w.path):
             click.secho(text.index_warning(w, loc), err=True)
-    sys.exit(1 if result.failed else 0)
+    missing = any(not os.path.lexists(p) for p in paths)
+    sys.exit(1 if missing or any(run_failed(f.code) for f in result.failed) else 0)
+
+
+# What the file system says when the disk, not a file, is at fault.
+_DISK_ERRORS = frozenset({"os_EIO", "os_ENOSPC", "os_EROFS", "os_EDQUOT", "os_ENOMEM", "os_EMFILE"})
+
+
+def run_failed(code: str) -> bool:
+    """Does a failure say the run itself could not work, not one file? The database
+    would not hold what was read (`unstorable`), or the disk would not give it. A file
+    that is damaged, too large, a broken link, unreadable to us or gone since it was
+    listed is that file's: reported, and the run exits 0 (one file never fails a run)."""
+    return code == "unstorable" or code in _DISK_ERRORS
 
 
 # -- show ----------------------------------------------------------------------------------

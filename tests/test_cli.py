@@ -39,7 +39,7 @@ def test_index_json_contract(tmp_path: Path, seeds_dir: Path, runner: CliRunner)
     (folder / "broken.txt").write_bytes(b"\x00\x01")
     path = str(tmp_path / "x.db")
     result = runner.invoke(cli, ["index", str(folder), "--db", path, "--json"])
-    assert result.exit_code == 1
+    assert result.exit_code == 0  # every file read or skipped: the damaged one is reported
     out = json.loads(result.stdout)
     assert set(out) >= {"indexed", "unchanged", "removed", "failed"}
     assert len(out["indexed"]) == 4 and out["unchanged"] == [] and out["removed"] == []
@@ -47,6 +47,10 @@ def test_index_json_contract(tmp_path: Path, seeds_dir: Path, runner: CliRunner)
         {"path": str(folder / "broken.txt"), "line": 1, "error": out["failed"][0]["error"]}
     ]
     assert "binary" in out["failed"][0]["error"]
+    # a path named that is not there: the run could not do what it was asked
+    missing = runner.invoke(cli, ["index", str(tmp_path / "nowhere"), "--db", path, "--json"])
+    assert missing.exit_code == 1
+    assert [f["path"] for f in json.loads(missing.stdout)["failed"]] == [str(tmp_path / "nowhere")]
     (folder / "broken.txt").unlink()
     again = run_json(runner, "index", str(folder), "--db", path, "--json")
     assert again == {

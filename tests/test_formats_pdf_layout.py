@@ -7,11 +7,16 @@ a frame wrap where the line is full, Tables are ruled."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
+import pytest
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_JUSTIFY
+from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen import canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 from test_formats_structure import (
     IDENTITY,
@@ -85,15 +90,15 @@ def paragraphs_pdf() -> bytes:
     return pdf(story)
 
 
-def tables_pdf() -> bytes:
+def tables_pdf(cell: ParagraphStyle = CELL) -> bytes:
     """What Word or LibreOffice print of a file with an identity table and a table of
-    questions: the cells' text wraps inside the cells."""
+    questions: the cells' text wraps inside the cells (`cell`: their style)."""
     identity = Table([("项目", "内容"), *IDENTITY], colWidths=[80, 200])
     identity.setStyle(GRID)
     qa = Table(
         [
             ("序号", "问题", "考察目标", "回答"),
-            *[(n, Paragraph(q, CELL), g, Paragraph(a, CELL)) for n, q, g, a in ROWS],
+            *[(n, Paragraph(q, cell), g, Paragraph(a, cell)) for n, q, g, a in ROWS],
         ],
         colWidths=[36, 120, 70, 220],
     )
@@ -144,3 +149,168 @@ def test_paragraph_breaks_stay() -> None:
     lines = ["这是第一段。", "这是第二段，", "没有写完就换了行。", "Latin words", "on two lines"]
     text = extract_text(pdf([Paragraph(line, BODY) for line in lines]), "x.pdf")
     assert text.split("\n") == lines
+
+
+# -- as Word prints them (issue 46) ---------------------------------------------------------
+
+
+def word_like_pdf(left: float = 72, right: float = 72, **style: Any) -> bytes:
+    """`PLAIN` a paragraph a line, set as Word sets a document: its line spacing, its
+    indents, its margins (`style`: reportlab's names for them)."""
+    body = ParagraphStyle("word", fontName=_FONT, fontSize=10.5, wordWrap="CJK", **style)
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=A4, leftMargin=left, rightMargin=right).build(
+        [Paragraph(line, body) for line in PLAIN.split("\n")]
+    )
+    return out.getvalue()
+
+
+WORD_SETTINGS: dict[str, dict[str, Any]] = {
+    "single": {"leading": 14},
+    "1.5 lines": {"leading": 21},
+    "double": {"leading": 28},
+    "fixed 28 pt": {"leading": 28, "spaceAfter": 0},
+    "first-line indent": {"leading": 14, "firstLineIndent": 21},
+    "hanging indent": {"leading": 14, "leftIndent": 31.5, "firstLineIndent": -31.5},
+    "justified": {"leading": 14, "alignment": TA_JUSTIFY},
+    "right margin wider than the left": {"leading": 14, "right": 150},
+    "left margin wider than the right": {"leading": 14, "left": 150},
+}
+
+
+@pytest.mark.parametrize("setting", sorted(WORD_SETTINGS))
+def test_soft_wraps_go_whatever_the_line_spacing_indents_and_margins(setting: str) -> None:
+    """Before: at 1.5 or double spacing, under a hanging indent or a right margin wider
+    than the left one, every wrap stayed in the text."""
+    kw = dict(WORD_SETTINGS[setting])
+    margins = {side: kw.pop(side) for side in ("left", "right") if side in kw}
+    data = word_like_pdf(**margins, **kw)
+    text = extract_text(data, "x.pdf")
+    assert text.split("\n")[-1] == f"点评：{VERDICT}"
+    assert f"简介：{INTRO}\n" in text and f"回答：{LONG_ANSWER}\n" in text
+    same_interview(parse_transcript(data, "x.pdf"), EXPECTED)
+
+
+def test_a_full_line_that_ends_a_sentence_ends_its_paragraph() -> None:
+    """Two paragraphs, the first one's last line as full as a line can be: the line
+    after a sentence's end starts a new one, a line broken mid-sentence joins."""
+    full = (
+        "候选人在上一家公司负责实时数仓的建设，从零搭起了流处理平台，日均十亿条消息，并主导迁移。"
+    )
+    cut = "候选人在上一家公司负责实时数仓的建设，从零搭起了流处理平台，日均十亿条消息，并在迁移期间"
+    size = (595 - 2 * 50) / len(full)  # each line exactly as wide as the page's text
+    out = io.BytesIO()
+    page = canvas.Canvas(out, pagesize=A4)
+    page.setFont(_FONT, size)
+    for y, line in ((800, full), (800 - 1.4 * size, "第二段从这里开始。"), (700, cut)):
+        page.drawString(50, y, line)
+    page.drawString(50, 700 - 1.4 * size, "没有丢失数据。")
+    page.showPage()
+    page.save()
+    text = extract_text(out.getvalue(), "x.pdf")
+    assert text.split("\n") == [full, "第二段从这里开始。", cut + "没有丢失数据。"]
+
+
+def test_headers_footers_and_page_numbers_are_not_in_the_text() -> None:
+    """A running header and a page number on every page: before, they cut the answer
+    that runs on over the pages, and the last page's number ended the verdict."""
+    answer = "，".join([INTRO.rstrip("。")] * 12) + "。"
+
+    def furniture(c: canvas.Canvas, doc: Any) -> None:
+        c.setFont(_FONT, 9)
+        c.drawString(72, A4[1] - 40, "某某科技 面试记录（内部）")
+        c.drawCentredString(A4[0] / 2, 30, f"第 {doc.page} 页 共 3 页")
+
+    lines = [
+        "岗位：数据工程师",
+        "问题1：讲讲你做过的系统？",
+        f"回答：{answer}",
+        f"点评：{VERDICT}",
+    ]
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=A4).build(
+        [
+            Paragraph(line, ParagraphStyle("big", parent=BODY, fontSize=16, leading=40))
+            for line in lines
+        ],
+        onFirstPage=furniture,
+        onLaterPages=furniture,
+    )
+    data = out.getvalue()
+    from pypdf import PdfReader
+
+    assert len(PdfReader(io.BytesIO(data)).pages) >= 2  # (the test's own check)
+    assert extract_text(data, "x.pdf").split("\n") == lines
+    t = parse_transcript(data, "x.pdf")
+    assert (t.summary, t.questions[0].answer, t.verdict) == ("", answer, VERDICT)
+
+
+# An identity table as Word prints it when its borders are off or only around it, and one
+# with the labels in a row over their values.
+IDENTITY_GRIDS: dict[str, tuple[list[tuple[str, ...]], list[Any]]] = {
+    "two pairs a row, no borders": (
+        [
+            ("候选人", "张三", "面试官", "李四、王五"),
+            ("面试日期", "2026年11月28日 14:30", "轮次", "二面"),
+        ],
+        [],
+    ),
+    "two pairs a row, a box around": (
+        [
+            ("候选人", "张三", "面试官", "李四、王五"),
+            ("面试日期", "2026年11月28日 14:30", "轮次", "二面"),
+        ],
+        [("BOX", (0, 0), (-1, -1), 0.5, colors.black)],
+    ),
+    "labels over values, ruled": (
+        [
+            ("姓名", "面试官", "面试日期", "轮次"),
+            ("张三", "李四、王五", "2026年11月28日 14:30", "二面"),
+        ],
+        [("GRID", (0, 0), (-1, -1), 0.5, colors.black)],
+    ),
+    "labels over values, no borders": (
+        [
+            ("姓名", "面试官", "面试日期", "轮次"),
+            ("张三", "李四、王五", "2026年11月28日 14:30", "二面"),
+        ],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(IDENTITY_GRIDS))
+def test_an_identity_table_printed_from_word_keeps_who_and_when(layout: str) -> None:
+    rows, style = IDENTITY_GRIDS[layout]
+    over = rows[0][1] == "面试官"  # labels over their values
+    table = Table(rows, colWidths=[60, 100, 170, 60] if over else [70, 130, 70, 170])
+    table.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), _FONT), *style]))
+    rest = [
+        line
+        for line in PLAIN.split("\n")
+        if not line.startswith(("姓名", "面试官", "面试日期", "轮次"))
+    ]
+    data = pdf(
+        [
+            Paragraph(TITLE, HEADING),
+            Paragraph(rest[0], BODY),
+            table,
+            *(Paragraph(x, BODY) for x in rest[1:]),
+        ]
+    )
+    t = parse_transcript(data, "x.pdf")
+    assert (t.name, t.interviewers, t.interviewed_at_text, t.round) == (
+        "张三",
+        ["李四", "王五"],
+        "2026年11月28日 14:30",
+        "二面",
+    )
+    same_interview(t, EXPECTED)
+
+
+def test_wraps_inside_a_table_cell_at_double_spacing() -> None:
+    """A cell's lines at Word's double spacing: its own usual gap, not a fixed one."""
+    double = ParagraphStyle("double", parent=CELL, leading=28)
+    t = parse_transcript(tables_pdf(double), "x.pdf")
+    assert t.questions[0].answer == LONG_ANSWER
+    same_interview(t, EXPECTED)

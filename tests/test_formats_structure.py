@@ -510,3 +510,31 @@ def test_index_one_of_each_through_the_cli(db_target: str, tmp_path: Path) -> No
             (q["question"], q["goal"], q["answer"], q["answered"]) for q in reference["questions"]
         ]
         assert got == want, cid
+
+
+def test_a_table_of_labels_over_their_values_reads_a_column_at_a_time() -> None:
+    """`姓名 | 面试官 | 面试日期 | 轮次` over the values, in Word and in Markdown: before,
+    the first row paired its own labels (`姓名：面试官`, the name 面试官)."""
+    labels = ("姓名", "面试官", "面试日期", "轮次")
+    values = ("张三", "李四、王五", "2026年11月28日 14:30", "二面")
+    rest = [line for line in PLAIN.split("\n") if not line.startswith(labels)]
+
+    def build(document: Document) -> None:
+        document.add_paragraph(rest[0])
+        table = document.add_table(rows=2, cols=4)
+        for row, cells in zip(table.rows, (labels, values), strict=True):
+            for cell, text in zip(row.cells, cells, strict=True):
+                cell.text = text
+        for line in rest[1:]:
+            document.add_paragraph(line)
+
+    markdown = "\n".join([rest[0], "", *markdown_rows([labels, values]), "", *rest[1:]])
+    for name, data in (("x.docx", docx_bytes(build)), ("x.md", markdown.encode())):
+        t = parse_transcript(data, name)
+        assert (t.name, t.interviewers, t.interviewed_at_text, t.round) == (
+            "张三",
+            ["李四", "王五"],
+            "2026年11月28日 14:30",
+            "二面",
+        ), name
+        same_interview(t, EXPECTED)

@@ -790,3 +790,162 @@ QUESTION_NUMBERS = [
 def test_question_labels(label: str, number: int) -> None:
     t = parse(f"岗位：SRE\n{label}你好？\n回答：好\n")
     assert [(q.number, q.question) for q in t.questions] == [(number, "你好？")]
+
+
+# -- what the file does not state as a fact (issue 46) --------------------------------------
+
+REVERSE_LIST = """# 字节前端一面
+
+岗位：前端工程师
+
+问题1：讲讲闭包
+回答：函数和它的词法环境。
+
+问题2：事件循环
+回答：宏任务和微任务。
+
+{opener}
+- 部门做什么业务？
+- 面试评价：整体还行，基础可以再加强
+"""
+
+
+@pytest.mark.parametrize(
+    "opener", ["反问：", "## 反问", "**反问环节**", "Questions for the interviewer:"]
+)
+@pytest.mark.parametrize("name", ["x.md", "x.txt"])
+def test_a_verdict_label_in_the_candidates_questions_is_no_verdict(opener: str, name: str) -> None:
+    t = parse(REVERSE_LIST.format(opener=opener), name)
+    assert t.position == "前端工程师"
+    assert [(q.number, q.question, q.answer, q.answered) for q in t.questions] == [
+        (1, "讲讲闭包", "函数和它的词法环境。", True),
+        (2, "事件循环", "宏任务和微任务。", True),  # the 反问 is no part of the answer
+    ]
+    assert t.verdict is None  # the candidate asked how it went: no verdict of the file's
+    assert t.summary == ""
+
+
+def test_a_verdict_list_item_is_the_verdict_only_outside_the_candidates_questions() -> None:
+    body = "岗位：前端工程师\n\n问题1：讲讲闭包\n回答：函数和它的词法环境。\n\n"
+    alone = parse(body + "- 点评：基础扎实，建议通过\n", "x.md")
+    assert alone.verdict == "基础扎实，建议通过"  # the only verdict-like line after the questions
+    after = parse(body + "点评：基础扎实\n\n## 反问\n- 团队多大？\n- 评价：还行\n", "x.md")
+    assert after.verdict == "基础扎实"  # the 反问 after it is none of it
+    assert after.questions[0].answer == "函数和它的词法环境。"
+    remarks = parse(body + "备注\n- 候选人迟到十分钟\n\n点评：可以\n", "x.txt")
+    assert remarks.questions[0].answer == "函数和它的词法环境。"
+    assert remarks.verdict == "可以"
+
+
+def test_a_question_list_with_a_verdict_bullet_in_its_reverse_questions_is_no_labelled_file() -> (
+    None
+):
+    """The 面经 of the issue: a list of questions, then `反问` with `- 面试评价：…`. Not the
+    labelled layout (no 岗位, no 问题N, no verdict of its own): NotATranscript, so the
+    other readers may read it, never a ParseError that fails the run."""
+    text = (
+        "# 字节前端一面\n\n1. 自我介绍\n2. 讲讲闭包 ***没答上来***\n3. 事件循环\n\n"
+        "反问：\n- 部门做什么业务？\n- 面试评价：整体还行，基础可以再加强\n"
+    )
+    for name in ("x.md", "x.txt"):
+        with pytest.raises(NotATranscript):
+            parse(text, name)
+    # a bullet `- 点评：` alone is no evidence of the layout either
+    with pytest.raises(NotATranscript):
+        parse("1. 自我介绍\n2. 讲讲闭包\n\n- 点评：还行\n", "x.md")
+
+
+HEADER_AND_ONE_QUESTION = (
+    "岗位：前端工程师\n问题1：讲讲闭包\n回答：函数和它的词法环境。\n点评：可以\n"
+)
+
+
+@pytest.mark.parametrize(
+    "top",
+    [
+        # YAML front matter, fenced: set aside, never the summary nor the date
+        "---\ncreateTime: 2023-04-01 10:00:00\ntags: 面经\ndate: 2023-04-01\n---\n",
+        "---\ntitle: 字节一面\ntags:\n  - 面经\n  - 前端\n---\n\n",
+        # the same without its fences, as a paragraph of metadata
+        "createTime: 2023-04-01 10:00:00\ntags: 面经\n\n",
+        # a question is no summary
+        "你如何确保在高并发下保持服务质量？\n\n",
+        "# 字节一面\n\n中文：请描述你在项目中遇到的一个技术挑战，并说明你是如何解决的？\n\n",
+        # a list is no summary
+        "- 自我介绍\n- 项目介绍\n\n",
+        "# 题目\n\n1. 问题：\n   - 中文：请描述一个技术挑战。\n\n",
+    ],
+)
+@pytest.mark.parametrize("name", ["x.md", "x.txt"])
+def test_what_comes_before_the_header_is_a_summary_only_when_it_reads_as_one(
+    top: str, name: str
+) -> None:
+    t = parse(top + HEADER_AND_ONE_QUESTION, name)
+    assert (t.summary, t.interviewed_at, t.interviewed_at_text) == ("", None, "")
+    assert (t.position, t.verdict, len(t.questions)) == ("前端工程师", "可以", 1)
+
+
+def test_a_summary_that_reads_as_one_is_kept() -> None:
+    for top in (
+        "候选人基础扎实，沟通顺畅。\n\n",
+        "# 字节一面\n\n候选人基础扎实，沟通顺畅。\n",
+        "---\ntags: 面经\n---\n候选人基础扎实，沟通顺畅。\n\n",  # after the front matter
+    ):
+        t = parse(top + HEADER_AND_ONE_QUESTION, "x.md")
+        assert t.summary == "候选人基础扎实，沟通顺畅。"
+    labelled = parse("总结：你会怎么评价他？值得再聊一次。\n" + HEADER_AND_ONE_QUESTION)
+    assert labelled.summary == "你会怎么评价他？值得再聊一次。"  # stated as the summary
+
+
+def test_question_headings_with_the_interviewees_answers_under_them() -> None:
+    """`### Question N`, the question in bold, then `**Interviewee:**` and the answer:
+    before, every answer was read into its question and the card said 0 answered."""
+    text = (
+        "# Interview Transcript\nInterviewer: Dana Smith\n\n"
+        "### Question 1\n**Can you describe a typical workday?**\n\n"
+        "**Interviewee:**  \nMostly reviewing pull requests.\n\nThen planning with the team.\n\n"
+        "### Question 2\n**What slows you down most?**\n\n"
+        "**Candidate:** I don't know.\n\n"
+        "### Question 3\n**Which tool would you drop first?**\n\n"
+        "**Interviewee:** The wiki, it is never up to date.\n"
+    )
+    t = parse(text, "x.md")
+    assert t.interviewers == ["Dana Smith"] and t.name is None
+    assert [(q.number, q.question, q.answer, q.unanswered_reason) for q in t.questions] == [
+        (
+            1,
+            "Can you describe a typical workday?",
+            "Mostly reviewing pull requests.\n\nThen planning with the team.",
+            None,
+        ),
+        (2, "What slows you down most?", "I don't know.", "dont_know"),
+        (3, "Which tool would you drop first?", "The wiki, it is never up to date.", None),
+    ]
+    assert (t.summary, t.verdict) == ("", None)
+
+
+# -- real files, when ../shared/realworld/ is there (never copied here) -----------------------
+
+_ROOT = Path(__file__).resolve().parents[1]
+REALWORLD = next(
+    (
+        folder
+        for folder in (
+            _ROOT.parent / "shared" / "realworld",
+            _ROOT.parents[1] / "shared" / "realworld",
+        )
+        if folder.is_dir()
+    ),
+    None,
+)
+
+
+@pytest.mark.skipif(REALWORLD is None, reason="../shared/realworld/ is not here")
+def test_real_files_give_no_fact_they_do_not_state() -> None:
+    assert REALWORLD is not None
+    heads = parse((REALWORLD / "en01_grinnell_user_interview.md").read_bytes(), "en01.md")
+    assert heads.interviewers == ["Tiffany Tang"] and heads.questions
+    assert all(q.answered and q.answer for q in heads.questions)  # before: 0 answered of 14
+    assert (heads.summary, heads.verdict) == ("", None)
+    bank = parse((REALWORLD / "cn16_wangxiaopeng_prep.md").read_bytes(), "cn16.md")
+    assert (bank.summary, bank.verdict) == ("", None)  # before: its first question as summary

@@ -188,7 +188,7 @@ def test_hostile_folder_is_indexed_around_bad_files(tmp_path: Path) -> None:
         ["index", str(folder), "--db", str(tmp_path / "x.db"), "--json"], tmp_path / "o", 30
     )
     assert "Traceback" not in out + err, err
-    assert code == 1, (out, err)
+    assert code == 0, (out, err)  # every file read or reported: none fails the run
     # The 50 MB file is refused from its size: the run never holds it in memory.
     assert peak_kb - baseline[3] < 20 * 1024, (peak_kb, baseline[3])
 
@@ -240,7 +240,7 @@ def test_absurd_numbers_fail_one_file_not_the_run(tmp_path: Path) -> None:
         ["index", str(folder), "--db", str(tmp_path / "x.db"), "--json"], tmp_path / "o"
     )
     assert "Traceback" not in err, err
-    assert code == 1
+    assert code == 0  # every file read: the one that failed is reported, the run is not
     result = json.loads(out)
     assert sorted(result["indexed"]) == ["000_9e6b3ecb0732fcf3", "bigyears", "zz_last"]
     assert [Path(f["path"]).name for f in result["failed"]] == ["bigq.txt"]

@@ -53,9 +53,11 @@ _FILLER = (
     r"嘛|啦|哇|的|我想|我们|我|咱们|可能|暂时|暂|先|还|也|都|并|其实|说实话|老实说|坦白说|"
     r"确实|实在|真的|真|完全|根本|压根|基本上|基本|一点都|一点也|对此|对|抱歉|不好意思|"
     r"对不起|思考|想|停顿|沉吟|犹豫|愣|很久|许久|好久|半天|一会儿|一会|片刻|一下|"
+    # what happened around the core: `思考后表示…`, `面试官提示后仍未答出`, `直接进入下一题`
+    r"之后|以后|过后|然后|后|仍然|依然|仍|面试官|提示|引导|追问|进入|转入|转到|跳到|"
     r"em+|um+|uh+|hm+|erm|er|ah|oh|well|so|okay|ok|sorry|imsorry|honestly|actually|really|"
     r"just|please|maybe|think|ithink|id|iwould|iwill|ill|i|we|lets|letus|can|could|may|"
-    r"like|wantto|want|to|the|this|that|it|one|question|thisone|fornow|now|on|here|"
+    r"like|wantto|want|to|the|this|that|it|one|question|thisone|fornow|now|on|here|with|"
     rf"{_TIME}|{_WHO}|{_SAY}"
 )
 _SKIP = (
@@ -68,15 +70,16 @@ _SKIP = (
 _DONT_KNOW = (
     r"(?:(?:不太|不是很|不是太|不怎么|不大|不很|不)"
     r"(?:知道|清楚|会|了解|懂|熟悉|熟|记得|确定|明白|理解)"
-    r"|没(?:有)?(?:接触|用|做|听说|听|学|了解|研究|遇到|碰到|想|考虑|搞|弄)过"
-    r"|未(?:接触|用|做|听说|学|了解|研究)过"
+    r"|没(?:有)?(?:怎么|太|咋)?(?:接触|用|做|听说|听|学|了解|研究|遇到|碰到|想|考虑|搞|弄)过"
+    r"|未(?:曾)?(?:接触|用|做|听说|学|了解|研究)过"
     r"|(?:无法|没法|没办法)(?:回答|作答|答)|(?:回)?答不(?:上来|上|出来|出|了)|回答不了"
     r"|想不(?:起来|起|出来|出)|记不(?:清楚|清|得|起来|起)"
-    r"|没(?:有|能)?(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了|忘记"
+    r"|(?:没(?:有|能)?|未(?:能)?)(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了|忘记"
     r"|没(?:有)?(?:思路|想法|头绪|概念|印象)"
     r"|摇了摇头|摇摇头|摇头|摆了摆手|摆摆手|摆手)(?:做|写|答|用|说)?"
     r"|(?:do|does|did)?(?:nt|not)(?:really)?(?:know|remember|recall|understand)"
-    r"|idk|(?:have|had)?no(?:idea|clue)|(?:im|iam)?notsure"
+    r"|idk|(?:have|had)?no(?:idea|clue|experience)|(?:im|iam)?notsure"
+    r"|(?:im|iam)?not(?:really|very)?familiar"
     r"|(?:cannot|cant|couldnot|couldnt|unableto)(?:answer|say)"
     r"|(?:shakes|shook|shaking)(?:his|her|their)?head|headshake"
 )

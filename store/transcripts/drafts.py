@@ -6,11 +6,21 @@ functions, used by `parser.py`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from ..models import Question
 from .answers import unanswered_reason
-from .labels import NEXT_LINE_VALUE_MAX, SENTENCE_END, HeaderKind, summary_label_re, title_re
+from .labels import (
+    NEXT_LINE_VALUE_MAX,
+    SENTENCE_END,
+    HeaderKind,
+    list_item_re,
+    numbered_re,
+    summary_label_re,
+    title_re,
+)
 from .names import NAME_MAX, looks_like_name, says_nothing, split_names
 
 
@@ -33,12 +43,34 @@ def block(lines: list[str]) -> str:
     return text.strip("\n \t\u3000\u00a0\ufeff")
 
 
+_QUESTION_END = ("?", "？")
+_meta_key_re = cache(lambda: re.compile(r"^[A-Za-z_][\w-]{0,40}[ \t]*:"))
+
+
+def _says_no_summary(paragraph: list[str]) -> bool:
+    """Is the first paragraph before the header something else than a summary: a list
+    (`- 自我介绍`, `1. 问题：`), a question (`你如何确保…？`), or metadata left from front
+    matter without its fences (`createTime: …`, `tags: 面经`)?"""
+    first = paragraph[0].strip(" \t\u3000\u00a0")
+    last = paragraph[-1].strip(" \t\u3000\u00a0")
+    if list_item_re().match(first) or numbered_re().match(first):
+        return True
+    if first.endswith(_QUESTION_END) or last.endswith(_QUESTION_END):
+        return True
+    return all(_meta_key_re().match(line.strip()) for line in paragraph)
+
+
 def clean_summary(lines: list[str]) -> str:
-    """The text before 岗位, without a title line such as `XX面试笔记` or `# …`."""
+    """The text before 岗位, without a title line such as `XX面试笔记` or `# …`; "" when
+    its first paragraph is not a summary but a list, a question or metadata (facts only
+    from what the file states as such: the summary may be a label's, `总结：…`, always)."""
     non_blank = [i for i, line in enumerate(lines) if line.strip(" \t\u3000\u00a0")]
     if non_blank:
         first = lines[non_blank[0]].strip(" \t\u3000\u00a0")
-        is_title = not summary_label_re().match(first) and (
+        if summary_label_re().match(first):
+            return summary_label_re().sub("", block(lines), count=1)
+        listed = bool(list_item_re().match(first) or numbered_re().match(first))
+        is_title = not listed and (
             first.startswith("#")
             or (
                 len(first) <= 40
@@ -46,11 +78,14 @@ def clean_summary(lines: list[str]) -> str:
                 and bool(title_re().match(first))
             )
         )
-        if not is_title and len(non_blank) > 1 and not summary_label_re().match(first):
+        if not is_title and not listed and len(non_blank) > 1:
             is_title = len(first) <= 30 and not first.endswith(SENTENCE_END)
         if is_title:
             lines = lines[non_blank[0] + 1 :]
-    return summary_label_re().sub("", block(lines), count=1)
+    text = block(lines)
+    if text and _says_no_summary(text.split("\n\n", 1)[0].split("\n")):
+        return ""
+    return summary_label_re().sub("", text, count=1)
 
 
 REF_MAX = 80

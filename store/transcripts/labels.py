@@ -93,7 +93,9 @@ ENGLISH_LABELS: dict[Kind, tuple[str, ...]] = {
     "years": ("years of experience", "work experience", "experience", "years", "yoe"),
     "intro": ("profile", "candidate profile", "bio", "background"),
     "goal": ("goal", "objective", "purpose"),
-    "answer": ("answer", "response", "candidate answer", "a"),  # `Q1: …` then `A: …`
+    # `Q1: …` then `A: …`; `### Question 3` then `**Interviewee:** …` (after the first
+    # question only: before it `Candidate:` is who, as 候选人 is)
+    "answer": ("answer", "response", "candidate answer", "a", "interviewee", "candidate"),
     "verdict": (
         "verdict",
         "feedback",
@@ -391,3 +393,69 @@ def split_header(
         key, pos = kind, stop
     parts.append((key, rest[pos:]))
     return [(lab, _trim(val)) for lab, val in parts]
+
+
+# -- what is not the interview's facts ---------------------------------------------------------
+
+# A list item, as written: `- …`, `* …`, `+ …`, `• …`, `1. …`, `1、…`, `（1）…`.
+list_item_re = cache(
+    lambda: re.compile(
+        rf"^{WS}*+(?:[-*+•·](?:{WS}|$)|[0-9０-９]{{1,3}}(?:[．、)）]|\.(?![0-9]))"
+        rf"|[（(][0-9０-９]{{1,3}}[)）])"
+    )
+)
+
+# The candidate's own questions and the writer's remarks: `反问：`, `## 反问环节`,
+# `**我的反问**`, `Questions for the interviewer`; and, alone on their line, `备注`,
+# `其他`, `补充`. They open a part of the file that is no question's answer and no verdict.
+_REVERSE = (
+    "反问",
+    "反问环节",
+    "我的反问",
+    "候选人反问",
+    "反问面试官",
+    "向面试官提问",
+    "问面试官",
+    "我问面试官",
+    "候选人提问",
+    "提问环节",
+)
+_REMARKS = ("备注", "其他", "其它", "补充", "附注", "感想", "感受", "心得", "面后感想", "面后总结")
+_ENGLISH_REVERSE = (
+    "reverse questions",
+    "reverse question",
+    "questions for the interviewer",
+    "questions for the interviewers",
+    "questions i asked",
+    "my questions",
+    "questions to the interviewer",
+)
+_ENGLISH_REMARKS = ("remarks",)
+
+
+def _words(chinese: tuple[str, ...], english: tuple[str, ...]) -> str:
+    return "|".join(
+        sorted(
+            [spaced(w) for w in chinese]
+            + [r"\s+".join(map(re.escape, w.split())) + r"(?![a-z])" for w in english],
+            key=len,
+            reverse=True,
+        )
+    )
+
+
+remarks_re = cache(
+    lambda: re.compile(
+        _PREFIX
+        + rf"(?:(?:{_words(_REVERSE, _ENGLISH_REVERSE)}){_CLOSE}{WS}*+(?:{COLON}.*|[(（].*)?"
+        + rf"|(?:{_words(_REMARKS, _ENGLISH_REMARKS)}){_CLOSE}{WS}*+{COLON}?{WS}*+(?:\*\*)?{WS}*+)$",
+        re.IGNORECASE,
+    )
+)
+"""A line that opens the candidate's questions (反问, with its first one after a colon)
+or the writer's remarks (备注, alone on its line)."""
+
+# YAML front matter's lines, `createTime: 2023-04-01`, `tags: [面经]`, `- 面经`.
+front_matter_line_re = cache(
+    lambda: re.compile(r"^(?:[A-Za-z_][\w-]{0,40}[ \t]*:(?:[ \t].*)?|[ \t]*-[ \t].*|[ \t].*|)$")
+)

@@ -2,10 +2,16 @@
 says (a table of questions a question a row, a table of label and value
 `label：value`, the header row of `| 项目 | 内容 |` and the rule rows dropped), a heading
 that is no label is dropped (`# 张三面试记录`, `## 基本信息`), a label heading reads as
-its label (`## 点评`), and list markers and emphasis (`- `, `**`, `__`) go.
+its label (`## 点评`), and emphasis (`**`, `__`) goes. List markers (`- `, `1. `) stay
+as written: a list item is no summary, and a label in a list of the candidate's
+questions (`反问：` then `- 面试评价：…`) is no verdict (parser.py).
 
-Only text that is Markdown is changed (it has a pipe table with its rule row, an ATX
-heading, or bold): a plain text file keeps its `- ` and `__init__` as written.
+YAML front matter (`---`, `createTime: …`, `tags: 面经`, `---` at the top of any text
+file) is set aside, its lines left blank: it is the page's metadata, never the
+interview's date, summary or title.
+
+Only text that is Markdown is changed otherwise (it has a pipe table with its rule row,
+an ATX heading, or bold): a plain text file keeps its `__init__` as written.
 
 Pure: text in, text out."""
 
@@ -14,7 +20,13 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .labels import match_field, match_identity, question_re, table_rule_re
+from .labels import (
+    front_matter_line_re,
+    match_field,
+    match_identity,
+    question_re,
+    table_rule_re,
+)
 from .layout import heading
 from .tables import table_lines
 
@@ -29,7 +41,6 @@ _bold_re = cache(
         r"|__(?=\S)(?P<b>(?:(?!__).)+?)(?<=\S)__(?![A-Za-z0-9_.]))"
     )
 )
-_bullet_re = cache(lambda: re.compile(r"^([ \t]*)[-*+•][ \t]+(?=\S)"))
 _break_re = cache(lambda: re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$"))
 _cell_break_re = cache(lambda: re.compile(r"<br\s*/?>", re.I))
 
@@ -72,11 +83,34 @@ def _table_row(line: str) -> bool:
     return line.lstrip().startswith("|")
 
 
+FRONT_MATTER_MAX = 60
+"""Lines of YAML front matter at most, its fences included."""
+
+
+def front_matter(lines: list[str]) -> int:
+    """How many of `lines` are front matter: `---`, `key: value` lines (and YAML's
+    lists and continuations), then `---` or `...`; 0 when they do not start so."""
+    if not lines or lines[0].lstrip("\ufeff").rstrip() != "---":
+        return 0
+    for at in range(1, min(len(lines), FRONT_MATTER_MAX)):
+        line = lines[at].rstrip()
+        if line in ("---", "..."):
+            return at + 1 if at > 1 else 0
+        if not front_matter_line_re().match(line):
+            return 0
+    return 0
+
+
 def markdown_text(text: str) -> str:
-    """`text` without Markdown's layout, when it is Markdown; else `text` as it is."""
+    """`text` without Markdown's layout, when it is Markdown; else `text` as it is.
+    Front matter is set aside either way."""
+    lines = text.split("\n")
+    fenced = front_matter(lines)
+    if fenced:
+        lines[:fenced] = [""] * fenced
+        text = "\n".join(lines)
     if not is_markdown(text):
         return text
-    lines = text.split("\n")
     out: list[str] = []
     at = 0
     while at < len(lines):
@@ -100,5 +134,5 @@ def markdown_text(text: str) -> str:
         if _break_re().match(line):
             out.append("")
             continue
-        out.append(_unbold(_bullet_re().sub(r"\1", line)))
+        out.append(_unbold(line))
     return "\n".join(out)

@@ -38,6 +38,21 @@ question and its answer, as ever. A value that does not read as a name (`候选�
 28岁`) leaves its line as text; a date that cannot be read is kept as written, its
 date None.
 
+What is not the interview's (issue 46):
+
+- the candidate's questions and the writer's remarks: a line `反问：…`, `## 反问环节`,
+  `Questions for the interviewer`, or `备注` / `其他` alone on its line, ends the answer
+  (or the verdict) before it; what follows is set aside up to the next label.
+- a verdict label in a list item (`- 面试评价：整体还行`) is text inside such a part: the
+  candidate asking how it went is no verdict of the file's. Elsewhere a list item
+  `- 点评：…` is the verdict as a line would be (after the questions, often the only
+  verdict-like line there), but it is no evidence of the layout: a file whose only
+  label is one (a 面经's bullet list) is NotATranscript, left to the other readers,
+  never a ParseError.
+- the summary is the first paragraph before the header only when it reads as one
+  (`drafts.clean_summary`): a list, a question or metadata (front matter, set aside by
+  `markdown.py`) is none; a `总结：` label's is, always.
+
 `Summary:` / `Overview:` (English) is the opening summary when it comes before any
 header label, and the profile (简介) when it comes after `Position:` / `Years…:` and
 no profile label has been seen: in the seeds' order, the paragraph after the
@@ -78,10 +93,12 @@ from .labels import (
     control_re,
     identity_kind,
     label_kind,
+    list_item_re,
     match_field,
     match_identity,
     numbered_re,
     question_re,
+    remarks_re,
     split_header,
     split_inline_qa,
     table_rule_re,
@@ -132,6 +149,7 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
     date_text = ""
     round_: str | None = None
     ref: str | None = None  # the candidate's explicit key, as written
+    remarks: list[str] = []  # the candidate's 反问, the writer's 备注: no fact of the interview
     target: list[str] = summary
     pending: HeaderKind | None = None  # a label whose value is on a next line
     header_seen = False  # a position or years label
@@ -233,6 +251,11 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                 qm = nm
         kind = label_kind(fm) if fm else None
         im = identity_line(line) if not drafts and qm is None else None
+        if fm is None and qm is None and im is None and remarks_re().match(line):
+            # `反问：`, `## 反问环节`, `备注`: what follows is the candidate's questions or
+            # the writer's remarks, no answer and no verdict, up to the next label
+            verdict_open, pending, target = False, None, remarks
+            continue
         if verdict_open:
             # A verdict at the top ends where the header or the questions go on;
             # after the questions it runs to the end of the file.
@@ -289,7 +312,11 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                     late_summary.append(rest)
                     target = late_summary
             elif (
-                kind == "goal" and drafts and not drafts[-1].has_goal and not drafts[-1].has_answer
+                kind == "goal"
+                and drafts
+                and target is not remarks
+                and not drafts[-1].has_goal
+                and not drafts[-1].has_answer
             ):
                 drafts[-1].has_goal = True
                 goal_text, inline = split_inline_qa(rest)
@@ -299,19 +326,24 @@ def parse_transcript(data: bytes, name: str, source: str | None = None) -> Trans
                     drafts[-1].has_answer = True
                     drafts[-1].answer.append(inline[0][1])
                     target = drafts[-1].answer
-            elif kind == "answer" and drafts and not drafts[-1].has_answer:
+            elif (
+                kind == "answer" and drafts and target is not remarks and not drafts[-1].has_answer
+            ):
                 drafts[-1].has_answer = True
                 drafts[-1].answer.append(rest)
                 target = drafts[-1].answer
+            elif kind == "verdict" and target is remarks and list_item_re().match(line):
+                target.append(line)  # `反问：` then `- 面试评价：还行吗？`: the candidate's
             elif kind == "verdict":
                 if verdict is None:
                     verdict = [rest]
                 else:  # a second verdict label (the top one, then the closing one)
                     verdict += ["", rest]
                 verdict_open = True
-                evidence.add("verdict")
-                if chinese:
-                    evidence.add("cn")
+                if not list_item_re().match(line):  # (`- 点评：…` alone says no layout)
+                    evidence.add("verdict")
+                    if chinese:
+                        evidence.add("cn")
             else:
                 target.append(line)
             continue

@@ -1,13 +1,20 @@
 """A PDF's text as it was written, from its layout (pdfplumber, on pdfminer.six): the
 lines of each page and its ruled tables, top to bottom. A line break that only wraps a
 paragraph is taken out (Chinese joined with no space, Latin words with one); a
-paragraph break stays; a label line always starts a line. A table reads as
-`tables.py` says, each cell's wrapped lines joined the same way.
+paragraph break stays; a label line, a list item and the line after the end of a
+sentence always start a line. A table reads as `tables.py` says, each cell's wrapped
+lines joined the same way; so does a table printed without its rules, a line of cells
+far apart (`姓名   张三   面试官   李四`, or a row of labels over a row of values) whose
+labels are the transcript's.
 
-A line wraps into the next when the next line's first word (a Chinese character, a
-Latin word) would not have fitted at the end of it before the right edge of its text
-(the page's right margin, taken as wide as its left one, or a cell's), the next line
-starts where it started or further left, and no wider gap than a line's parts them.
+A line wraps into the next when the line does not end a sentence, the next line's first
+word (a Chinese character, a Latin word) would not have fitted at the end of it before
+the right edge of the text, the next line is no heading (of another size), is not
+indented far (a hanging indent is a wrap: `回答：` and its value under it), and no
+wider gap than the document's lines have parts them (Word's 1.5 or double spacing, a
+fixed line pitch). The right edge is where the document's full lines end (two lines at
+least reach it, beyond 60 % of the page), else the page's right margin taken as wide as
+its left one; a cell's is its own.
 
 Pure: bytes in, text out. pdfplumber is imported when a file needs it."""
 
@@ -30,8 +37,8 @@ from .errors import (
     ParseError,
     Unreadable,
 )
-from .labels import match_field, match_identity, numbered_re, question_re
-from .tables import table_lines
+from .labels import list_item_re, match_field, match_identity, numbered_re, question_re
+from .tables import is_label, table_lines
 
 _CJK_RANGES = ((0x2E80, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF))
 
@@ -50,6 +57,17 @@ class _Line:
     first_word: float  # the width of its first word (a Chinese character, a Latin word)
     size: float
     space: float  # the width of a space between its words
+    cells: tuple[tuple[float, str], ...] = ()  # its runs far apart: (x0, text) each
+
+
+@dataclass
+class _Flow:
+    """What the lines of the whole document say of its layout: the right edge of its
+    text (None: take each page's margins) and the widest gap between two lines of one
+    paragraph, as a share of the font's size."""
+
+    right: float | None = None
+    gap: float = 1.2
 
 
 MAX_PAGES = 300
@@ -82,8 +100,7 @@ def pdf_text(data: bytes, limit: int) -> str:
         pdf = pdfplumber.open(io.BytesIO(data))
         try:
             size = 0
-            out: list[str] = []
-            last: _Line | None = None  # the line read last, across pages
+            pages: list[tuple[list[_Line | list[str]], float, float]] = []
             doctop = 0.0
             for number, found in enumerate(PDFPage.create_pages(pdf.doc), 1):
                 if number > MAX_PAGES:
@@ -95,14 +112,8 @@ def pdf_text(data: bytes, limit: int) -> str:
                 if size > limit:
                     raise ParseError(PDF_TOO_MUCH_TEXT)
                 blocks, right = _page(page)
-                page.close()  # its layout let go: one page's at a time
-                for block in blocks:
-                    if isinstance(block, list):  # a table's lines
-                        out.extend(block)
-                        last = None
-                    else:
-                        _add(out, last, block, right)
-                        last = block
+                pages.append((blocks, right, float(page.width)))
+                page.close()  # its layout let go: one page's at a time (its lines kept)
         finally:
             pdf._pages = []  # (else closing it lays out every page it has, to close them)
             pdf.close()
@@ -110,7 +121,103 @@ def pdf_text(data: bytes, limit: int) -> str:
         raise
     except Exception as exc:  # pdfminer raises many kinds of error on a damaged file
         raise ParseError(DAMAGED_PDF) from exc
+    pages = _without_furniture(pages)
+    flow = _flow(pages)
+    out: list[str] = []
+    last: _Line | None = None  # the line read last, across pages
+    for blocks, margin, _width in pages:
+        right = flow.right if flow.right is not None else margin
+        for block in blocks:
+            if isinstance(block, list):  # a table's lines
+                out.extend(block)
+                last = None
+            else:
+                _add(out, last, block, right, flow.gap)
+                last = block
     return "\n".join(out)
+
+
+_page_number_re = cache(
+    lambda: re.compile(
+        r"^(?:第 ?\d{1,4} ?页(?: ?[,，/]? ?共 ?\d{1,4} ?页)?|[-–—]? ?\d{1,4} ?[-–—]?"
+        r"|\d{1,4} ?/ ?\d{1,4}|page \d{1,4}(?: (?:of|/) \d{1,4})?)$",
+        re.IGNORECASE,
+    )
+)
+_digits_re = cache(lambda: re.compile(r"\d+"))
+FURNITURE_LINES = 2
+"""Lines at the top and at the bottom of a page that may be its header or footer."""
+
+
+def _without_furniture(
+    pages: list[tuple[list[_Line | list[str]], float, float]],
+) -> list[tuple[list[_Line | list[str]], float, float]]:
+    """The pages without their headers and footers: a page number alone (`第 2 页`,
+    `- 2 -`, `Page 2 of 3`) at the top or bottom of a page, and a line at the top or
+    bottom that comes back at the same height on other pages (the same but for its
+    numbers: `某某科技 面试记录`, `第 2 页 共 3 页`), on half the pages at least. They
+    would cut a paragraph that runs on to the next page, or end up in the verdict."""
+
+    def edges(blocks: list[_Line | list[str]]) -> list[_Line]:
+        lines = [b for b in blocks if isinstance(b, _Line)]
+        return lines[:FURNITURE_LINES] + lines[FURNITURE_LINES:][-FURNITURE_LINES:]
+
+    def key(line: _Line) -> tuple[str, int]:
+        return _digits_re().sub("#", line.text), round(line.top)
+
+    seen: dict[tuple[str, int], int] = {}
+    for blocks, _r, _w in pages:
+        for k in {key(line) for line in edges(blocks)}:
+            seen[k] = seen.get(k, 0) + 1
+    running = {k for k, n in seen.items() if n >= 2 and 2 * n >= len(pages)}
+    kept: list[tuple[list[_Line | list[str]], float, float]] = []
+    for blocks, right, width in pages:
+        lines = [b for b in blocks if isinstance(b, _Line)]
+        ends = {id(line) for line in lines[:1] + lines[-1:]}
+        drop = {
+            id(line)
+            for line in edges(blocks)
+            if key(line) in running or (id(line) in ends and _page_number_re().match(line.text))
+        }
+        if len(drop) == len(lines):
+            drop = set()  # (a page of nothing else: what it says is its text)
+        kept.append(([b for b in blocks if id(b) not in drop], right, width))
+    return kept
+
+
+FULL_LINE_SHARE = 0.6
+"""A line that ends beyond this share of the page's width may be a full one."""
+
+
+def _flow(pages: list[tuple[list[_Line | list[str]], float, float]]) -> _Flow:
+    """The right edge of the document's text and its widest gap between wrapped lines."""
+    # (a line of cells far apart is no full line: a table's row ends where its last cell does)
+    lines = [b for blocks, _r, _w in pages for b in blocks if isinstance(b, _Line) and not b.cells]
+    width = min((w for _b, _r, w in pages), default=0.0)
+    flow = _Flow()
+    if lines:
+        edge = max(ln.x1 for ln in lines)
+        reach = sum(1 for ln in lines if ln.x1 >= edge - ln.size)
+        if reach >= 2 and edge >= FULL_LINE_SHARE * width:
+            flow.right = edge
+    flow.gap = _usual_gap([[b for b in blocks if isinstance(b, _Line)] for blocks, _r, _w in pages])
+    return flow
+
+
+def _usual_gap(runs: list[list[_Line]]) -> float:
+    """The widest gap between two lines of a paragraph, in font sizes: 1.2, or the usual
+    gap between two lines of these runs (the median), and a quarter more."""
+    gaps: list[float] = []
+    for run in runs:
+        for before, line in itertools.pairwise(run):
+            size = max(line.size, before.size)
+            gap = (line.top - before.bottom) / size if size else 0.0
+            if abs(line.size - before.size) <= 0.2 * size and 0 < gap < 3:
+                gaps.append(gap)
+    if not gaps:
+        return 1.2
+    gaps.sort()
+    return max(1.2, gaps[len(gaps) // 2] + 0.25)
 
 
 def _lay_out(page: Any) -> None:
@@ -208,6 +315,14 @@ def _lines(page: Any) -> list[_Line]:
             for before, after in itertools.pairwise(chars)
             if after["x0"] - before["x1"] > 0.15 * (after.get("size") or 10)
         ]
+        cells: list[tuple[float, str]] = []
+        for at, ch in enumerate(chars):
+            far = at and ch["x0"] - chars[at - 1]["x1"] > CELL_GAP * float(ch.get("size") or 10)
+            if not at or far:
+                cells.append((float(ch["x0"]), ch["text"]))
+            else:
+                near = ch["x0"] - chars[at - 1]["x1"] > 0.15 * float(ch.get("size") or 10)
+                cells[-1] = (cells[-1][0], cells[-1][1] + (" " if near else "") + ch["text"])
         first = chars[0]
         end = first["x1"]
         if not _cjk(first["text"]):
@@ -226,9 +341,51 @@ def _lines(page: Any) -> list[_Line]:
                 first_word=end - first["x0"],
                 size=max(float(c.get("size") or 0) for c in chars) or line["bottom"] - line["top"],
                 space=min(spaces or gaps or [0.25 * float(first.get("size") or 10)]),
+                cells=tuple(cells) if len(cells) > 1 else (),
             )
         )
     return found
+
+
+CELL_GAP = 1.0
+"""Runs of a line further apart than this many times the font's size are a table's
+cells printed without rules (justified text stretches a space far less)."""
+
+
+def _unruled(lines: list[_Line]) -> list[tuple[float, _Line | list[str]]]:
+    """`lines`, where a line of cells whose labels are the transcript's, or a row of
+    such labels over a row of as many values below them, is that table's lines."""
+    out: list[tuple[float, _Line | list[str]]] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        texts = [text for _x, text in line.cells]
+        below = lines[at + 1] if at + 1 < len(lines) else None
+        if (
+            texts
+            and all(is_label(t) for t in texts)
+            and below is not None
+            and _aligned(line, below)
+        ):
+            out.append((line.top, table_lines([texts, [text for _x, text in below.cells]])))
+            at += 2
+            continue
+        if texts and len(texts) % 2 == 0 and all(is_label(t) for t in texts[::2]):
+            out.append((line.top, table_lines([texts])))
+        else:
+            out.append((line.top, line))
+        at += 1
+    return out
+
+
+def _aligned(labels: _Line, values: _Line) -> bool:
+    """Does each of `values`' cells start under one of `labels`' (a row of values)?"""
+    if len(values.cells) != len(labels.cells):
+        return False
+    return all(
+        abs(a - b) <= 2 * labels.size
+        for (a, _t), (b, _u) in zip(labels.cells, values.cells, strict=True)
+    )
 
 
 def _page(page: Any) -> tuple[list[_Line | list[str]], float]:
@@ -239,7 +396,7 @@ def _page(page: Any) -> tuple[list[_Line | list[str]], float]:
     for table in tables:
         outside = outside.outside_bbox(table.bbox, strict=False)
     lines = _lines(outside)
-    blocks: list[tuple[float, _Line | list[str]]] = [(ln.top, ln) for ln in lines]
+    blocks = _unruled(lines)
     blocks += [(table.bbox[1], _table(page, table)) for table in tables]
     blocks.sort(key=lambda b: b[0])
     left = min((ln.x0 for ln in lines), default=0.0)
@@ -265,47 +422,89 @@ def _table(page: Any, table: Any) -> list[str]:
 
 
 def _starts_a_line(text: str) -> bool:
-    return bool(match_field(text) or question_re().match(text) or match_identity(text)) or bool(
-        numbered_re().match(text)
+    return bool(
+        match_field(text)
+        or question_re().match(text)
+        or match_identity(text)
+        or numbered_re().match(text)
+        or list_item_re().match(text)
     )
 
 
-def _wraps(before: _Line, line: _Line, right: float) -> bool:
-    """Did `before` wrap into `line` (one paragraph), by their places on the page?"""
-    if _starts_a_line(line.text):
+_SENTENCE_END = frozenset("。！？!?…．.")
+_CLOSING = "”’\"'）)」』】]》"
+
+
+def _ends_a_sentence(text: str) -> bool:
+    """`…建议通过。`, `…again today.`, `…吗？”`: the next line starts a new one."""
+    kept = text.rstrip(_CLOSING + " ")
+    return bool(kept) and kept[-1] in _SENTENCE_END
+
+
+HANGING_INDENT = 4
+"""A line indented up to this many times the font's size under the one before may be
+its wrap (a hanging indent: `回答：` and its value under it); further, it is not."""
+
+
+def _wraps(before: _Line, line: _Line, right: float, gap: float = 1.2) -> bool:
+    """Did `before` wrap into `line` (one paragraph), by their text and places on the
+    page? `gap`: the widest gap between two lines of a paragraph, in font sizes."""
+    if _starts_a_line(line.text) or _ends_a_sentence(before.text):
         return False
     latin = not _cjk(before.text[-1]) and not _cjk(line.text[0])
     space = before.space if latin else 0.0
     if before.x1 + space + line.first_word <= right - 0.2 * line.size:
         return False  # the word would have fitted (with room to spare): the writer broke the line
-    if line.x0 > before.x0 + 0.5 * line.size:
-        return False  # indented: a new paragraph
+    if line.x0 > before.x0 + HANGING_INDENT * line.size:
+        return False  # indented far: a new paragraph, a signature
     if abs(line.size - before.size) > 0.2 * max(line.size, before.size):
         return False
     same_page = line.top > before.top
-    return not same_page or line.top - before.bottom <= 1.2 * max(line.size, before.size)
+    return not same_page or line.top - before.bottom <= gap * max(line.size, before.size)
 
 
 def _joint(before: _Line, line: _Line) -> str:
     """What stands between a wrapped line and the next: nothing between Chinese, a
-    space between Latin words, nothing after a hyphen."""
-    if _cjk(before.text[-1]) or _cjk(line.text[0]):
+    space between Latin words, nothing after a hyphen; between Chinese and a Latin word
+    (`和` / `exactly-once`), a space when the writer puts one there elsewhere in these
+    lines (`讲 checkpoint 和`), else nothing."""
+    last, first = before.text[-1], line.text[0]
+    if _cjk(last) and _cjk(first):
         return ""
+    if _cjk(last) or _cjk(first):
+        latin = first if _cjk(last) else last
+        spaced = latin.isalnum() and _spaced_scripts(before.text + " " + line.text)
+        return " " if spaced else ""
     return "" if before.text.endswith("-") and line.text[0].isalpha() else " "
 
 
-def _add(out: list[str], last: _Line | None, line: _Line, right: float) -> None:
+def _spaced_scripts(text: str) -> bool:
+    """Does `text` put a space between Chinese and a Latin word or number, and never
+    join them?"""
+    spaced = joined = 0
+    for a, b, c in zip(text, text[1:], text[2:], strict=False):
+        if b == " " and a.isascii() != c.isascii() and (_cjk(a) or _cjk(c)):
+            spaced += (a.isalnum() or _cjk(a)) and (c.isalnum() or _cjk(c))
+    for a, b in itertools.pairwise(text):
+        if (_cjk(a) and b.isascii() and b.isalnum()) or (a.isascii() and a.isalnum() and _cjk(b)):
+            joined += 1
+    return spaced > joined
+
+
+def _add(out: list[str], last: _Line | None, line: _Line, right: float, gap: float = 1.2) -> None:
     """Add `line` to the paragraphs `out`: onto the last one when `last` wrapped into it."""
-    if last is not None and out and _wraps(last, line, right):
+    if last is not None and out and _wraps(last, line, right, gap):
         out[-1] += _joint(last, line) + line.text
     else:
         out.append(line.text)
 
 
 def _join(lines: list[_Line], right: float) -> list[str]:
+    """A table cell's lines, its wraps joined (its own line spacing: `_usual_gap`)."""
     out: list[str] = []
     last: _Line | None = None
+    gap = _usual_gap([lines])
     for line in lines:
-        _add(out, last, line, right)
+        _add(out, last, line, right, gap)
         last = line
     return out

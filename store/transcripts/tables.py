@@ -9,6 +9,9 @@ same whatever the table came from (Word, Markdown, HTML, OpenDocument, a PDF's l
   layout: it is dropped, and the rows below read as label and value.
 - A row of label and value cells (`岗位 | 数据工程师`, or two pairs a row) reads as
   `岗位：数据工程师`, a pair a line; any other row reads as its cells, a line each.
+- A table of two rows whose first row is all labels (`姓名 | 面试官 | 日期 | 轮次`) and
+  whose second row holds their values reads a column at a time: `姓名：张三`, … A cell
+  that is itself a label is never another label's value (`姓名 | 面试官` is no name).
 
 Pure: cells in, lines out.
 """
@@ -19,7 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-from .labels import question_re
+from .labels import match_field, match_identity, question_re
 from .numerals import parse_question_number
 
 Column = Literal["number", "question", "goal", "answer"]
@@ -130,12 +133,43 @@ def _label_cell(text: str) -> bool:
     return bool(text) and "\n" not in text and len(text) <= LABEL_CELL_MAX
 
 
+def is_label(cell: str) -> bool:
+    """Is `cell` a label word and nothing else: `姓名`, `面试官：`, `Round`, `岗位`?"""
+    word = _head(cell)
+    if not word or len(word) > LABEL_CELL_MAX:
+        return False
+    m = match_identity(f"{word}：-") or match_field(f"{word}：-")
+    return m is not None and m.groupdict().get("rest") == "-"
+
+
+def _label_columns(rows: Sequence[Sequence[str]]) -> Iterator[str] | None:
+    """`姓名 | 面试官 | 日期` over `张三 | 李四 | 2026-11-28`: a label a column, its value
+    below it; None for any other table."""
+    if len(rows) != 2:
+        return None
+    labels, values = rows
+    cells = [c for c in labels if c.strip(_SPACE)]
+    if len(cells) < 2 or not all(is_label(c) for c in cells) or len(values) != len(labels):
+        return None
+    if any(is_label(v) for v in values if v.strip(_SPACE)):
+        return None  # (a row of labels and values, twice: read row by row)
+    return (
+        f"{label}{'' if label.endswith(_COLONS) else '：'}{value}"
+        for label, value in zip(labels, values, strict=True)
+        if label.strip(_SPACE)
+    )
+
+
 def _plain_rows(rows: Sequence[Sequence[str]]) -> Iterator[str]:
     for row in rows:
         cells = list(row)
         while cells and not cells[-1] and len(cells) % 2:
             cells.pop()  # a trailing empty column
-        pairs = len(cells) % 2 == 0 and all(_label_cell(c) for c in cells[::2])
+        pairs = (
+            len(cells) % 2 == 0
+            and all(_label_cell(c) for c in cells[::2])
+            and not any(is_label(c) for c in cells[1::2] if c)  # `姓名 | 面试官`: no name
+        )
         if not pairs:
             yield from (c for c in cells if c)
             continue
@@ -156,4 +190,7 @@ def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
         return list(_question_rows(rows[1:], columns))
     if identity_header(rows[0]):
         rows = rows[1:]
+    by_column = _label_columns(rows)
+    if by_column is not None:
+        return list(by_column)
     return list(_plain_rows(rows))

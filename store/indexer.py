@@ -477,8 +477,10 @@ def _write_one(
     ):
         if cid in erased_now:
             continue
-        if transcript.id != cid:
-            transcript = transcript.model_copy(update={"id": cid})
+        if (transcript.id, transcript.hash) != (cid, item.hash):
+            # every interview of a file carries the file's id and content hash: what the
+            # next run compares, and what forget keeps (erased until the file changes)
+            transcript = transcript.model_copy(update={"id": cid, "hash": item.hash})
         store.save(
             transcript,
             item.mtime_ns,

@@ -52,6 +52,10 @@ LIST_KEYS = {
     "unanswered",
     "has_verdict",
     "candidate_key",
+    # issue 46: False where the questions could not be read (then no count holds), and
+    # the questions listed with no answer recorded (in neither count)
+    "questions_read",
+    "unrecorded",
 }
 
 

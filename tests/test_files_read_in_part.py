@@ -221,6 +221,11 @@ def test_index_show_list_and_stats(db_target: str, tmp_path: Path) -> None:
     listed = debrief(db_target, "list").stdout
     assert "wangfang  王芳  后端工程师  4 年经验  未能从文件中读出问题" in listed
     assert "lilei  李雷  数据工程师  3 年经验  3 题未记录回答" in listed
+    rows = {r["id"]: r for r in json.loads(debrief(db_target, "list", "--json").stdout)}
+    assert [
+        (rows[i]["questions"], rows[i]["questions_read"], rows[i]["unrecorded"])
+        for i in ("wangfang", "lilei")
+    ] == [(0, False, 0), (0, True, 3)]
     english = debrief(db_target, "list", DEBRIEF_LOCALE="en").stdout
     assert "questions could not be read from this file" in english
     assert "3 with no answer recorded" in english

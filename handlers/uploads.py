@@ -43,11 +43,11 @@ from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
 from store.private import private_dir
+from store.transcripts import reader
 from store.transcripts.bounded import run_bounded
 from store.transcripts.errors import NotATranscript, ParseError, Unreadable
 from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import content_hash
-from store.transcripts.reader import read_interviews
 
 from .audit import AuditEvent, record
 from .blocks import Message, escape, fit, section
@@ -161,7 +161,7 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     try:
         # the same parser as the folder, in a process of its own (bounded in time and
         # memory: never in the process that answers Slack): say what is wrong first
-        run_bounded(read_interviews, data, name)
+        run_bounded(reader.read_interviews, data, name)
     except ParseError as exc:
         return _parse_reply(exc, deps)
     folder = Path(deps.uploads or "uploads")
@@ -267,7 +267,7 @@ def _answer(
                 escape(fit(i, 100)[0]) for i in outcome.interviews[:20]
             )
             several = t(deps.locale, "upload_several", count=len(outcome.interviews), ids=ids)
-            message.blocks[1:1] = [section(several).to_dict()]
+            message.blocks[0:0] = [section(several).to_dict()]  # above the card
             message.text = f"{several}\n{message.text}"
     if message is None:
         return

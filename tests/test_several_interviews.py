@@ -17,8 +17,13 @@ from typing import Any
 
 import pytest
 from support.cli import debrief as run_debrief
+from support.slackbot import Bot
+from support.web_api import FakeFile
+from test_card import visible
+from test_uploads import reply_to, share
 
 from bot.watcher import FolderWatcher
+from handlers import uploads
 from store.indexer import index_paths
 from store.models import Transcript
 from store.sqlite.store import Store
@@ -169,3 +174,25 @@ def test_forget_erases_one_interview_of_a_file(db_target: str, tmp_path: Path) -
     read = debrief("index", str(folder))
     assert read["forgotten"] == []
     assert read["indexed"] == ["wangfang-1", "wangfang-2", "wangfang-3", "wangfang-4"]
+
+
+def test_an_upload_of_several_interviews_indexes_and_names_each(
+    bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shared in Slack: every interview indexed, the reply names them all over the first's
+    card. (`serve` reads an upload in a process of its own, whose reader is the real one:
+    here the run reads in this process, so that the stand-in reader is the one used.)"""
+
+    def in_this_process(store: Any, paths: list[str], **kw: Any) -> Any:
+        kw.pop("stopped", None)
+        return index_paths(store, paths, **kw)
+
+    monkeypatch.setattr(uploads, "index_paths", in_this_process)
+    ts = share(bot, FakeFile("F46", "王芳.md", SEPARATOR.join(ROUNDS).encode()))
+    reply = reply_to(bot, ts)
+    said = "\n".join(visible(reply))
+    assert "这个文件里有 3 场面试，都已收录：王芳-1、王芳-2、王芳-3。" in said
+    assert said.startswith("这个文件里有 3 场面试")  # above the first's card
+    assert "王芳 · 后端工程师 · 一面\n4 年经验 · 王芳-1" in said
+    assert [bot.store.get_candidate(f"王芳-{k}") is not None for k in (1, 2, 3)] == [True] * 3
+    assert "3 场面试" in str(reply["text"])

@@ -237,3 +237,22 @@ def test_index_show_list_and_stats(db_target: str, tmp_path: Path) -> None:
     # the text as written stays searchable where the questions are unread
     found = json.loads(debrief(db_target, "search", "调度器", "--json").stdout)
     assert [h["id"] for h in found] == ["wangfang"]
+
+
+SECOND_ROUND = (
+    "姓名：王芳\n岗位：后端工程师\n从业年限：4年\n轮次：二面\n"
+    "问题1：讲讲调度器？\n回答：做过三年。\n点评：建议通过。\n"
+)
+
+
+def test_the_loop_never_says_nothing_is_open_of_an_unread_round(
+    bot: Bot, db_target: str, tmp_path: Path
+) -> None:
+    folder = write(tmp_path / "t", {"wangfang.txt": UNREAD, "wangfang2.txt": SECOND_ROUND})
+    assert index_paths(bot.store, [folder]).indexed == ["wangfang", "wangfang2"]
+    card = shown(ask(bot, "王芳"))
+    assert "未能从文件中读出问题" in card
+    assert "读出的问题里没有仍未回答的；有的面试未能读出问题或没有记录回答，无法判断。" in card
+    assert "整个流程没有仍未回答的问题。" not in card
+    said = debrief(db_target, "loop", "王芳").stdout
+    assert "未能从文件中读出问题" in said and "没有仍未回答的问题" not in said

@@ -21,6 +21,7 @@ import pytest
 from support.cli import Ran
 from support.cli import debrief as run_debrief
 from support.slackbot import Bot, all_text
+from support.waiting import wait_until
 from test_card import ask, visible
 from test_home import open_home, section_of
 
@@ -256,3 +257,11 @@ def test_the_loop_never_says_nothing_is_open_of_an_unread_round(
     assert "整个流程没有仍未回答的问题。" not in card
     said = debrief(db_target, "loop", "王芳").stdout
     assert "未能从文件中读出问题" in said and "没有仍未回答的问题" not in said
+    # the next interviewer's handoff: not "the earlier rounds left no question unanswered"
+    bot.fake.users.update({"UNEXT": "Next"})
+    bot.command("交接 wangfang2 <@UNEXT>", name="handoff", channel_id="C123")
+    bot.idle()
+    [handed] = wait_until("the DM", lambda: bot.fake.messages(bot.fake.dm_channel("UNEXT")))
+    text = all_text(handed)
+    assert "有的面试未能读出问题或没有记录回答" in text and "未能从文件中读出问题" in text
+    assert "之前的面试没有留下未回答的问题" not in text

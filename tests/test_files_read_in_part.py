@@ -265,3 +265,13 @@ def test_the_loop_never_says_nothing_is_open_of_an_unread_round(
     text = all_text(handed)
     assert "有的面试未能读出问题或没有记录回答" in text and "未能从文件中读出问题" in text
     assert "之前的面试没有留下未回答的问题" not in text
+
+
+def test_compare_says_why_nothing_is_counted(bot: Bot, tmp_path: Path) -> None:
+    index_paths(
+        bot.store, [write(tmp_path / "t", {"wangfang.txt": UNREAD, "lilei.txt": BARE_LIST})]
+    )
+    text = shown(ask(bot, "对比 王芳 李雷", "compare"))
+    assert "未能从文件中读出问题" in text and "3 题未记录回答" in text
+    assert "回答了 0/0 题" not in text and "没有找到问题" not in text
+    assert "仍未回答" not in text

@@ -67,7 +67,8 @@ def _rows(c: Compared, locale: Locale) -> list[str]:
         f"*{escape(loop_name(loop, locale))}*",
         _years(c.years, locale, c.years_text),
         t(locale, "compare_interviews", count=len(loop.interviews), rounds=rounds),
-        f"{questions} · {t(locale, 'compare_open', count=still_open)}",
+        # no "0 still open" where nothing counted (issue 46)
+        f"{questions} · {t(locale, 'compare_open', count=still_open)}" if asked else questions,
         _decisions(c, locale),
         outcome,
     ]

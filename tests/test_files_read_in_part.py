@@ -112,6 +112,9 @@ def test_the_card_shows_the_text_as_written_and_no_count(bot: Bot, tmp_path: Pat
     assert "整体还行，建议进入下一轮。" in text
     claims_no_count(text)  # "第2题回答得很好" backs no claim: there is no question 2
     assert "没有找到问题" not in text
+    # a question asked for: never "there are 0"
+    asked = shown(ask(bot, "问题 wangfang 2", name="q2"))
+    assert "未能从 wangfang 的文件中读出问题" in asked and "共 0 题" not in asked
     # the unanswered list of that candidate: no count, no "all answered"
     open_list = shown(ask(bot, "未回答 wangfang", name="open"))
     assert "未能从文件中读出问题" in open_list

@@ -93,6 +93,11 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "{who} has {count} questions. Say which one, for example"
         " `/candidate question {who} 2`",
     },
+    "question_unread": {
+        "zh": "未能从 {who} 的文件中读出问题： `/candidate 总结 {who}` 可以看文件原文。",
+        "en": "Questions could not be read from {who}'s file: `/candidate summary {who}` shows"
+        " its text as written.",
+    },
     "no_such_question": {
         "zh": "{who} 没有第 {n} 题（共 {count} 题）。第一题： `/candidate 问题 {who} 1`",
         "en": "{who} has no question {n} (there are {count}); the first: `/candidate question {who} 1`",

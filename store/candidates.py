@@ -346,8 +346,9 @@ class CandidateStore(HitSearch, Base):
         )
 
     def count_without_questions(self) -> int:
-        """How many candidates (people: their key) have an interview whose file gave no
-        question at all (never "all answered")."""
+        """How many candidates (people: their key) have an interview with no question that
+        counts (never "all answered"): none found, none read from the file, or none with
+        its answer recorded (issue 46)."""
         return int(
             self._scalar(
                 "SELECT count(DISTINCT coalesce(candidate_key, id)) FROM candidates"

@@ -196,3 +196,8 @@ def test_an_upload_of_several_interviews_indexes_and_names_each(
     assert "王芳 · 后端工程师 · 一面\n4 年经验 · 王芳-1" in said
     assert [bot.store.get_candidate(f"王芳-{k}") is not None for k in (1, 2, 3)] == [True] * 3
     assert "3 场面试" in str(reply["text"])
+    # forget the second: the saved file, which holds its text, is erased with it
+    [saved] = bot.settings.uploads_dir.iterdir()
+    ran = run_debrief("forget", "王芳-2", "--yes", "--db", bot.settings.db_path)
+    assert ran.returncode == 0, ran.stderr
+    assert not saved.exists()

@@ -53,6 +53,10 @@ LIST_KEYS = {
     "unanswered",
     "has_verdict",
     "candidate_key",
+    # issue 46: False where the questions could not be read (then no count holds), and
+    # the questions listed with no answer recorded (in neither count)
+    "questions_read",
+    "unrecorded",
 }
 
 
@@ -173,7 +177,12 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
                 "question": q.question,
                 "goal": q.goal,
                 "answer": q.answer,
-                "answered": not c.is_open(q),
+                # a question whose answer the file does not record counts neither way:
+                # answered only by a follow-up in a thread (issue 46)
+                "answered": not c.is_open(q)
+                if q.answer_recorded
+                else c.followup_for(q.number) is not None,
+                "answer_recorded": q.answer_recorded,
                 "unanswered_reason": q.unanswered_reason if c.is_open(q) else None,
                 "started_at": q.started_at,
             }
@@ -181,12 +190,17 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         ],
         "verdict": c.verdict,
         "kind": c.kind,
+        # issue 46: False when the questions could not be read from the file; then `body`
+        # is its text as written (else empty: the questions hold it)
+        "questions_read": c.questions_read,
+        "body": "" if c.questions_read else c.body,
         "source": c.source,
         "decisions": [d.model_dump() for d in c.decisions],
         "followups": [f.model_dump() for f in c.followups],
         "indexed_at": c.indexed_at,
         "outcome": c.outcome.model_dump() if c.outcome else None,
-        "warnings": list(warnings_of(c)),  # no_questions, no_summary, no_verdict: [] if none
+        # questions_unread or no_questions, no_summary, no_verdict: [] if none
+        "warnings": list(warnings_of(c)),
         "unsupported": [claim.as_json() for claim in claims_of(c)],
     }
 

@@ -13,6 +13,7 @@ import os
 import click
 
 from handlers.views.claims import claim_lines
+from handlers.views.common import questions_text
 from store.claims.check import claims_of
 from store.errors import (
     BusyError,
@@ -49,6 +50,8 @@ def position(value: str | None, locale: Locale) -> str:
 
 
 def _open_mark(c: Candidate, q: Question, locale: Locale) -> str:
+    if not q.answer_recorded and c.followup_for(q.number) is None:  # counted neither way
+        return "  " + t(locale, "open_mark", reason=t(locale, "answer_not_recorded"))
     if not c.is_open(q):
         return ""
     reason = t(locale, f"reason_{q.unanswered_reason or 'empty'}")
@@ -98,9 +101,17 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
     missing = warnings_of(c)  # said where it would be shown, never made up
     if "no_summary" in missing and c.kind != "meeting":
         out.append("\n" + t(locale, "no_summary"))
-    if "no_questions" in missing:
+    if "questions_unread" in missing:  # the text as written: no count, nothing claimed
+        out.append("\n" + t(locale, "questions_unread"))
+        out.append(
+            click.style("\n" + t(locale, "heading", label=t(locale, "body_title")), bold=True)
+        )
+        out.append(c.body.strip())
+    elif "no_questions" in missing:
         kind = "no_questions_meeting" if c.kind == "meeting" else "no_questions"
         out.append("\n" + t(locale, kind))
+    elif c.unrecorded and not c.counted:
+        out.append("\n" + t(locale, "all_unrecorded", count=len(c.unrecorded)))
     for q in c.questions:
         head = labelled(locale, "question_short", q.question, n=q.number)
         out.append(click.style("\n" + head + _open_mark(c, q, locale), bold=True))
@@ -123,10 +134,8 @@ def candidate_text(c: Candidate, locale: Locale) -> str:
 def list_line(r: CandidateSummary, locale: Locale) -> str:
     """`id  name  position  years  date  counts  verdict`, the name and the date where the
     file gives them."""
-    counts = (
-        t(locale, "questions_count", total=r.questions, open=r.unanswered)
-        if r.questions
-        else t(locale, "no_questions_short")  # never `0 题，0 题未回答`
+    counts = questions_text(  # never `0 题，0 题未回答`
+        r.questions, r.unanswered, locale, r.questions_read, r.unrecorded
     )
     verdict = t(locale, "with_verdict" if r.has_verdict else "without_verdict")
     parts = [

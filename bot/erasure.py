@@ -48,10 +48,13 @@ def erase(
     at all was known about them. A hiring decision recorded through it stays with the
     person while another interview of theirs remains (with `webhook`, sent to the ATS
     again)."""
+    found = store.get_candidate(candidate_id)  # the file it was read from, if indexed
     counts = store.forget(candidate_id, webhook)
     if counts is None:
         return None
-    erase_files(store.forget_uploads(candidate_id))  # transcripts shared in Slack
+    # transcripts shared in Slack: the file itself, whichever of its interviews the upload
+    # was recorded under (a file of several: issue 46)
+    erase_files(store.forget_uploads(candidate_id, found.source if found else None))
     record(store, [AuditEvent(actor, action, candidate_id)])
     return counts
 

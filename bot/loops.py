@@ -9,6 +9,8 @@ from typing import Any
 import click
 
 from handlers.audit import AuditEvent, record
+from handlers.views.common import nothing_counted
+from handlers.views.loops import all_counted
 from store.factory import Backend
 from store.loop_models import Alike, Loop, LoopSummary
 from store.models import Locale
@@ -111,6 +113,9 @@ def loop_text(loop: Loop, loc: Locale) -> list[str]:
             t(loc, "cli_loop_open_here", numbers=", ".join(map(str, i.open_questions)))
             if i.open_questions
             else "",
+            nothing_counted(i.questions_read, i.unrecorded, loc)
+            if not i.questions and (not i.questions_read or i.unrecorded)
+            else "",
         ]
         out.append(f"{i.id}  " + " · ".join(p for p in parts if p))
     if loop.open:
@@ -126,8 +131,10 @@ def loop_text(loop: Loop, loc: Locale) -> list[str]:
             )
             for q in loop.open
         ]
-    else:
+    elif all_counted(loop):
         out.append(t(loc, "cli_loop_open_none"))
+    else:  # an interview whose questions are unread or record no answer (issue 46)
+        out.append(t(loc, "loop_card_open_none_counted"))
     if loop.outcome is None:
         out.append(t(loc, "cli_loop_no_outcome"))
     else:

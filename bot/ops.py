@@ -175,6 +175,8 @@ def stats(db_path: str | None, workspace: str | None, as_json: bool) -> None:
         (t(loc, "n_interviews"), str(figures.interviews)),
         (t(loc, "n_questions"), str(figures.questions)),
         (t(loc, "n_unanswered"), str(figures.unanswered)),
+        (t(loc, "n_unrecorded"), str(figures.unrecorded)),
+        (t(loc, "n_questions_unread"), str(figures.questions_unread)),
         (t(loc, "n_decisions"), str(figures.decisions)),
         (t(loc, "stat_database"), _size(figures.database_bytes)),
         (t(loc, "stat_schema"), figures.schema_version),

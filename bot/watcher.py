@@ -140,10 +140,10 @@ class FolderWatcher:
         store = store or self.store
         shown = [display_path(p) for p in gone]
         removed: list[str] = []
-        for source, (cid, *_rest) in store.file_state().items():
+        for source, interviews in store.file_interviews().items():
             under = any(source == s or source.startswith(s.rstrip(os.sep) + os.sep) for s in shown)
-            if under and not os.path.lexists(source) and store.remove(cid):
-                removed.append(cid)
+            if under and not os.path.lexists(source):  # every interview the file held
+                removed.extend(cid for cid, _part in interviews if store.remove(cid))
         if removed:
             logger.info("transcripts: %d removed", len(removed))
 

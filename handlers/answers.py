@@ -234,6 +234,9 @@ def on_verdict_full(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
 
 def on_question(route: Route, c: Candidate, asked: Asked) -> list[Outgoing]:
     loc = asked.locale
+    if not c.questions_read:  # no question to show, and no "0 questions" said (issue 46)
+        text = t(loc, "question_unread", who=escape(c.id))
+        return [Outgoing(notice(text), unresolved=True)]
     if route.n is None:
         text = t(loc, "need_number", who=escape(c.id), count=len(c.questions))
         return [Outgoing(notice(text), unresolved=True)]

@@ -43,13 +43,14 @@ from slack_sdk.errors import SlackApiError
 
 from store.indexer import index_paths
 from store.private import private_dir
+from store.transcripts import reader
 from store.transcripts.bounded import run_bounded
 from store.transcripts.errors import NotATranscript, ParseError, Unreadable
 from store.transcripts.formats import byte_limit, too_large_error
-from store.transcripts.parser import content_hash, parse_transcript
+from store.transcripts.parser import content_hash
 
 from .audit import AuditEvent, record
-from .blocks import Message, fit
+from .blocks import Message, escape, fit, section
 from .deps import Deps
 from .downloads import DownloadError, download, refused_unread, size_limit
 from .i18n import reason_text, t
@@ -69,6 +70,9 @@ class Outcome:
     candidate_id: str | None = None
     reply: Message | None = None
     path: str | None = None  # the saved file, when it became a candidate
+    # a file of several interviews (issue 46): every one indexed, in file order (the
+    # card is the first's, `candidate_id`; the reply names them all)
+    interviews: tuple[str, ...] = ()
 
 
 def safe_name(name: str, file_id: str) -> str:
@@ -157,7 +161,7 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
     try:
         # the same parser as the folder, in a process of its own (bounded in time and
         # memory: never in the process that answers Slack): say what is wrong first
-        run_bounded(parse_transcript, data, name)
+        run_bounded(reader.read_interviews, data, name)
     except ParseError as exc:
         return _parse_reply(exc, deps)
     folder = Path(deps.uploads or "uploads")
@@ -168,7 +172,7 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
         path.unlink(missing_ok=True)  # nothing was indexed from it: not kept
         raise
     if result.indexed:
-        return Outcome("indexed", result.indexed[0], path=str(path))
+        return Outcome("indexed", result.indexed[0], path=str(path), interviews=(*result.indexed,))
     path.unlink(missing_ok=True)  # not kept: it became no candidate
     if result.failed:
         failure = result.failed[0]
@@ -258,6 +262,13 @@ def _answer(
                 candidate.id, candidate.name or candidate.id, alike, deps.locale, True
             )
             message.blocks[2:2] = [b.to_dict() for b in said]
+        if len(outcome.interviews) > 1:  # issue 46: a file of several, each indexed
+            ids = t(deps.locale, "name_separator").join(
+                escape(fit(i, 100)[0]) for i in outcome.interviews[:20]
+            )
+            several = t(deps.locale, "upload_several", count=len(outcome.interviews), ids=ids)
+            message.blocks[0:0] = [section(several).to_dict()]  # above the card
+            message.text = f"{several}\n{message.text}"
     if message is None:
         return
     thread = str(event.get("thread_ts") or ts)

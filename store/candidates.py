@@ -59,7 +59,8 @@ def questions(store: Base, rid: int) -> list[Question]:
     return [
         rows.question(r)
         for r in store._all(
-            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason, started_at FROM questions"
+            f"SELECT {rows.QUESTION_COLUMNS}, unanswered_reason, started_at, answer_recorded"
+            " FROM questions"
             " WHERE candidate_rid = ? ORDER BY seq",
             [rid],
         )
@@ -70,13 +71,26 @@ class CandidateStore(HitSearch, Base):
     """Candidates; `resolve` falls back on full-text search, hence HitSearch."""
 
     def file_state(self) -> dict[str, tuple[str, str, int, int]]:
-        """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo."""
+        """source -> (id, hash, mtime_ns, size), for deciding what an index run must redo
+        (a file of several interviews: its first's id; every interview of a file has its
+        hash, time and size: `file_interviews` names them all)."""
         return {
             r[1]: (r[0], r[2], r[3] or 0, r[4] or 0)
             for r in self._all(
                 f"SELECT id, source, hash, mtime_ns, size FROM candidates WHERE {self.space}"
+                " ORDER BY part DESC"
             )
         }
+
+    def file_interviews(self) -> dict[str, list[tuple[str, int]]]:
+        """source -> (id, part) of each interview indexed from it, in file order: a file
+        of one interview has part 0, a file of several 1, 2, … (issue 46)."""
+        found: dict[str, list[tuple[str, int]]] = {}
+        for r in self._all(
+            f"SELECT source, id, part FROM candidates WHERE {self.space} ORDER BY source, part"
+        ):
+            found.setdefault(r[0], []).append((r[1], int(r[2] or 0)))
+        return found
 
     def touch_file(self, candidate_id: str, mtime_ns: int, size: int) -> None:
         """The file was touched but its content is the same: remember the new stat."""
@@ -94,8 +108,10 @@ class CandidateStore(HitSearch, Base):
         size: int = 0,
         prepared: tuple[str, str] | None = None,
         webhook: bool = False,
+        part: int = 0,
     ) -> None:
-        """Insert or replace one transcript, atomically. `prepared`: its full-text and
+        """Insert or replace one transcript, atomically; `part`: its place in a file of
+        several interviews (1, 2, …), 0 in a file of one. `prepared`: its full-text and
         bigram strings, when a worker process already computed them. With `webhook` (the
         team hands its decisions to an ATS), a save that moves a decided interview to
         another person (its file now names them) writes, in the same transaction, the
@@ -104,7 +120,7 @@ class CandidateStore(HitSearch, Base):
         now = utcnow()
         indexed = prepared or fulltext.indexed(t)
         with refused_data():
-            self._write(lambda tx: self._save(tx, t, mtime_ns, size, now, indexed, webhook))
+            self._write(lambda tx: self._save(tx, t, mtime_ns, size, now, indexed, webhook, part))
 
     def _save(
         self,
@@ -115,6 +131,7 @@ class CandidateStore(HitSearch, Base):
         now: str,
         indexed: tuple[str, str],
         webhook: bool = False,
+        part: int = 0,
     ) -> None:
         text = self.engine.storable
         # a decision recorded through this interview: whose it was until now, so that a
@@ -156,11 +173,17 @@ class CandidateStore(HitSearch, Base):
             "summary": text(t.summary),
             "verdict": text(t.verdict),
             "kind": t.kind,
+            "questions_read": int(t.questions_read),
+            "body": text(t.body),
             "source": text(t.source),
             "hash": t.hash,
             "mtime_ns": mtime_ns,
             "size": size,
-            "question_count": len(t.questions),
+            "part": part,
+            # the questions that count either way; those whose answer the file does not
+            # record apart (issue 46)
+            "question_count": len(t.counted),
+            "unrecorded_count": len(t.unrecorded),
             "unanswered_count": len(t.unanswered),
             "first_indexed_at": now,
             "indexed_at": now,
@@ -213,18 +236,19 @@ class CandidateStore(HitSearch, Base):
                 text(q.goal),
                 text(q.answer),
                 int(q.answered),
-                None if q.answered else (q.unanswered_reason or "empty"),
+                None if q.answered or not q.answer_recorded else (q.unanswered_reason or "empty"),
                 text(q.started_at),
+                int(q.answer_recorded),
             )
             for seq, q in enumerate(t.questions)
         ]
         for start in range(0, len(question_rows), _QUESTIONS_A_STATEMENT):
-            part = question_rows[start : start + _QUESTIONS_A_STATEMENT]
+            chunk = question_rows[start : start + _QUESTIONS_A_STATEMENT]
             tx.execute(
                 "INSERT INTO questions (candidate_rid, seq, number, question, goal, answer,"
-                " answered, unanswered_reason, started_at) VALUES "
-                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in part),
-                [v for row in part for v in row],
+                " answered, unanswered_reason, started_at, answer_recorded) VALUES "
+                + ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in chunk),
+                [v for row in chunk for v in row],
             )
         self._index(tx, rid, prepared)
 
@@ -288,8 +312,8 @@ class CandidateStore(HitSearch, Base):
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
             f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
-            f" verdict, kind, source, hash, first_indexed_at, candidate_ref, candidate_key"
-            f" FROM candidates WHERE {self.space}"
+            f" verdict, kind, questions_read, body, source, hash, first_indexed_at, candidate_ref,"
+            f" candidate_key FROM candidates WHERE {self.space}"
             " AND id = ?",
             [candidate_id],
         )
@@ -322,8 +346,9 @@ class CandidateStore(HitSearch, Base):
         )
 
     def count_without_questions(self) -> int:
-        """How many candidates (people: their key) have an interview whose file gave no
-        question at all (never "all answered")."""
+        """How many candidates (people: their key) have an interview with no question that
+        counts (never "all answered"): none found, none read from the file, or none with
+        its answer recorded (issue 46)."""
         return int(
             self._scalar(
                 "SELECT count(DISTINCT coalesce(candidate_key, id)) FROM candidates"

@@ -25,7 +25,7 @@ def digest_query(engine: Engine, ws: int, category: str, since: str) -> tuple[st
     base = (
         "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, c.round,"
         f" c.first_indexed_at, {PERSON} AS person, {{count}} AS count,"
-        " c.question_count AS questions,"
+        " c.question_count AS questions, c.questions_read, c.unrecorded_count AS unrecorded,"
         " row_number() OVER (ORDER BY {order}, c.rid) AS pos"  # a person: their first line's
         f" FROM candidates c WHERE c.ws = {ws:d} AND "
     )

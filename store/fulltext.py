@@ -69,10 +69,13 @@ def doc_text(
     verdict: str | None,
     name: str | None = None,
     interviewers: Sequence[str] = (),
+    body: str = "",
 ) -> str:
     """The exact string indexed for one candidate (and needed again to delete it): its
     text as written (`written_text`) in one script (`scripts.fold`)."""
-    return fold(written_text(position, intro, summary, questions, verdict, name, interviewers))
+    return fold(
+        written_text(position, intro, summary, questions, verdict, name, interviewers, body)
+    )
 
 
 def written_text(
@@ -83,12 +86,14 @@ def written_text(
     verdict: str | None,
     name: str | None = None,
     interviewers: Sequence[str] = (),
+    body: str = "",
 ) -> str:
     """A candidate's indexed text as written, which releases before one script indexed
     as it is (their schema steps rebuild it so). The name and the interviewers come
     last, and only when the file gives them: a row saved before they were kept is
-    deleted with the text it was indexed with."""
-    parts = [position or "", intro, summary]
+    deleted with the text it was indexed with. `body`, the text of an interview whose
+    questions could not be read (`searched_body`), follows the summary when there is one."""
+    parts = [position or "", intro, summary, *([body] if body else [])]
     for q in questions:
         parts.extend((q.question, q.goal, q.answer))
     parts.append(verdict or "")
@@ -105,9 +110,29 @@ def bigrams(text: str) -> str:
     return " ".join(_BIGRAM_RE.findall(folded)) + " " + " ".join(_SHORT_RE.findall(folded))
 
 
+def searched_body(questions_read: object, body: str | None) -> str:
+    """The part of an interview's text as written that is indexed: all of it when its
+    questions could not be read (so that it stays searchable: issue 46), else none (its
+    questions and answers are)."""
+    return "" if questions_read else (body or "")
+
+
+BODY_SQL = "CASE WHEN questions_read = 0 THEN body ELSE '' END"
+"""`searched_body` in SQL, for the queries that rebuild a candidate's indexed text."""
+
+
 def indexed(t: Transcript) -> tuple[str, str]:
     """(doc_text, bigrams) of a transcript: what a save indexes for it."""
-    text = doc_text(t.position, t.intro, t.summary, t.questions, t.verdict, t.name, t.interviewers)
+    text = doc_text(
+        t.position,
+        t.intro,
+        t.summary,
+        t.questions,
+        t.verdict,
+        t.name,
+        t.interviewers,
+        searched_body(t.questions_read, t.body),
+    )
     return text, bigrams(text)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
 from typing import Protocol
 
-from . import rows
+from . import fulltext, rows
 from .base import Base
 from .fulltext import Sort, Term
 from .models import SearchHit
@@ -115,8 +115,8 @@ class HitSearch(Base):
         of_rid, same = self.engine.in_list("candidate_rid", rids)
         return rows.fields(
             self._all(
-                "SELECT rid, position, intro, summary, verdict, name, interviewers"
-                f" FROM candidates WHERE {rid_in}",
+                "SELECT rid, position, intro, summary, verdict, name, interviewers,"
+                f" {fulltext.BODY_SQL} FROM candidates WHERE {rid_in}",
                 params,
             ),
             self._all(

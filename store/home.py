@@ -44,7 +44,8 @@ class HomeStore(Base):
         found = self._rows(
             "SELECT c.id, min(c.position) AS position, min(c.years) AS years,"
             " min(c.name) AS name, min(c.interviewed_at) AS interviewed_at, min(c.round) AS round,"
-            f" min(c.question_count) AS questions, min(p.posted_at) AS first {where}"
+            " min(c.question_count) AS questions, min(c.questions_read) AS questions_read,"
+            f" min(c.unrecorded_count) AS unrecorded, min(p.posted_at) AS first {where}"
             " GROUP BY c.id ORDER BY first ASC, c.id LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
@@ -64,7 +65,8 @@ class HomeStore(Base):
         total = self._scalar(f"SELECT count(*) {latest}", [reviewer])
         found = self._rows(
             "SELECT c.id, c.position, c.years, c.name, c.interviewed_at, c.round,"
-            f" c.question_count AS questions, r.decision {latest}"
+            " c.question_count AS questions, c.questions_read, c.unrecorded_count AS unrecorded,"
+            f" r.decision {latest}"
             " ORDER BY r.ts DESC LIMIT ? OFFSET ?",
             [reviewer, limit, offset],
         )

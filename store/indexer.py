@@ -22,6 +22,10 @@ live file already has that id (the same name in two folders, or names that diffe
 only in bytes that are not UTF-8); then it is the name plus `_` and 8 hex digits
 of a hash of its path relative to the indexed folder. A file keeps the id it got
 for as long as it stays indexed, so ids never flip between files from run to run.
+A file of several interviews (一面, 二面, HR面: issue 46) gives each an id of its own,
+the file's id plus `-1`, `-2`, … in file order (`interview_ids`); every one of them must
+be free for the file to take that id. A file read again with fewer interviews loses
+the ones past its last; a file removed, all of them.
 """
 
 from __future__ import annotations
@@ -168,6 +172,12 @@ def default_workers() -> int:
     return max(0, (os.cpu_count() or 1) - 1)
 
 
+def interview_ids(base: str, count: int) -> list[str]:
+    """The ids of a file's `count` interviews, the file's id being `base`: `base` itself
+    for a file of one, `base-1`, `base-2`, … for a file of several."""
+    return [base] if count == 1 else [f"{base}-{k}" for k in range(1, count + 1)]
+
+
 def _short_hash(path: str, root: str | None) -> str:
     where = os.fsencode(path)
     if root is not None:
@@ -182,7 +192,10 @@ class _Ids:
     An id is someone else's while a live file has it, and while it is retired (its
     candidate was removed, but posts and reviews still name it) for any file but the
     one it last stood for. A file that moved takes its id along only with the same
-    content: a different file of the same name never inherits another's reviews."""
+    content: a different file of the same name never inherits another's reviews.
+
+    A file of several interviews has one id a interview (`interview_ids`): the file's id
+    is taken only when every one of them is free."""
 
     def __init__(
         self,
@@ -190,9 +203,16 @@ class _Ids:
         seen: set[str],
         roots: list[str],
         retired: dict[str, tuple[str, str]] | None = None,
+        files: dict[str, list[tuple[str, int]]] | None = None,
     ) -> None:
         self.state = state
-        self.owner = {cid: source for source, (cid, _h, _m, _s) in state.items()}
+        # source -> (id, part) of each interview indexed from it (file order)
+        self.files = (
+            files
+            if files is not None
+            else {source: [(cid, 0)] for source, (cid, _h, _m, _s) in state.items()}
+        )
+        self.owner = {cid: source for source, found in self.files.items() for cid, _p in found}
         self.seen = seen
         self.prefixes = tuple(source_path(r).rstrip(os.sep) + os.sep for r in roots)
         self.retired = retired or {}
@@ -203,20 +223,35 @@ class _Ids:
             return True
         return not source.startswith(self.prefixes) and os.path.exists(source)
 
-    def pick(self, found: Found, content_hash: str) -> str:
+    def known(self, source: str) -> list[str]:
+        """The ids of the interviews indexed from `source`, in file order."""
+        return [cid for cid, _part in self.files.get(source, [])]
+
+    def _file_id(self, source: str) -> str | None:
+        """The id `source` was indexed under (its interviews' ids without `-k`)."""
+        found = self.files.get(source)
+        if not found:
+            return None
+        cid, part = found[0]
+        return cid.removesuffix(f"-{part:d}") if part else cid
+
+    def pick(self, found: Found, content_hash: str, count: int = 1) -> list[str]:
+        """The ids of the file's `count` interviews: those it has, else the first of its
+        choices whose ids are all free."""
         shown = source_path(found.path)
-        known = self.state.get(shown)
-        if known is not None:
-            return known[0]
         base = transcript_id(display_path(os.path.basename(found.path)))
-        choices = (
+        choices = [
             base,
             f"{base}_{_short_hash(found.path, found.root)}",
             f"{base}_{_short_hash(os.path.abspath(found.path), None)}",
-        )
-        for cid in choices:
-            if self._free(cid, shown, content_hash):
-                return cid
+        ]
+        had = self._file_id(shown)
+        if had is not None:  # a known file keeps its id
+            choices.insert(0, had)
+        for file_id in choices:
+            cids = interview_ids(file_id, count)
+            if all(self._free(cid, shown, content_hash) for cid in cids):
+                return cids
         owner = self.owner.get(base) or ""
         raise ParseError(
             f"id {base} is already used by {owner}",
@@ -236,8 +271,14 @@ class _Ids:
         moved_from = self.state.get(other)  # a file gone from there: moved here?
         return moved_from is not None and moved_from[1] == content_hash
 
-    def take(self, cid: str, shown: str) -> None:
-        self.owner[cid] = shown
+    def take(self, cids: list[str], shown: str) -> None:
+        for cid in cids:
+            self.owner[cid] = shown
+
+    def drop(self, cid: str, shown: str) -> None:
+        """`cid` is no longer an interview of `shown` (removed from the index)."""
+        if self.owner.get(cid) == shown:
+            del self.owner[cid]
 
 
 _REPORTED = (
@@ -258,6 +299,7 @@ class _Mark:
     def __init__(self, result: IndexResult, ids: _Ids, done: int = 0) -> None:
         self.lengths = [len(getattr(result, name)) for name in _REPORTED]
         self.owner = dict(ids.owner)
+        self.files = dict(ids.files)
         self.done = done
 
     def restore(self, result: IndexResult, ids: _Ids) -> None:
@@ -265,6 +307,8 @@ class _Mark:
             del getattr(result, name)[length:]
         ids.owner.clear()
         ids.owner.update(self.owner)
+        ids.files.clear()
+        ids.files.update(self.files)
 
 
 def index_paths(
@@ -305,7 +349,7 @@ def index_paths(
     state = store.file_state()
     forgotten = store.forgotten()
     seen = {source_path(f.path) for f in files}
-    ids = _Ids(state, seen, roots, store.retired())
+    ids = _Ids(state, seen, roots, store.retired(), store.file_interviews())
     total = len(files)
     done = 0
     todo: list[Found] = []
@@ -324,7 +368,7 @@ def index_paths(
             result.skipped.append(SkippedFile(path=shown, reason=reason))
             done += 1
         elif known and (known[2], known[3]) == (st.st_mtime_ns, st.st_size):
-            result.unchanged.append(known[0])
+            result.unchanged.extend(ids.known(shown))
             done += 1
         else:
             todo.append(found)
@@ -382,14 +426,12 @@ def index_paths(
                     progress(done, total)
     for root in [*roots, *refused]:
         prefix = source_path(root).rstrip(os.sep) + os.sep
-        for source, (cid, *_rest) in state.items():
-            if (
-                (source.startswith(prefix) or source == root)
-                and source not in seen
-                and ids.owner.get(cid) == source  # not taken over by a moved file
-                and store.remove(cid)
-            ):
-                result.removed.append(cid)
+        for source, interviews in ids.files.items():
+            if not (source.startswith(prefix) or source == root) or source in seen:
+                continue
+            for cid, _part in interviews:  # every interview of a file gone
+                if ids.owner.get(cid) == source and store.remove(cid):  # not taken over
+                    result.removed.append(cid)
     return result
 
 
@@ -403,34 +445,60 @@ def _write_one(
     webhook: bool = False,
 ) -> None:
     known = ids.state.get(item.shown)
+    had = ids.known(item.shown)
     if known and item.hash and known[1] == item.hash and known[2] != REPARSE_MTIME:
-        store.touch_file(known[0], item.mtime_ns, item.size)  # touched, same content
-        result.unchanged.append(known[0])
+        for cid in had:  # touched, same content
+            store.touch_file(cid, item.mtime_ns, item.size)
+        result.unchanged.extend(had)
         return
     if item.skipped is not None:
         # not a transcript (any more): reported, and a transcript it once was stays
         # indexed as it was, as for a file that fails
         result.skipped.append(SkippedFile(path=item.shown, reason=item.skipped))
         return
-    cid = ids.pick(found, item.hash)
-    erased = forgotten.get(cid)
-    if erased is not None and item.hash:
-        if erased[0] == item.hash:
-            result.forgotten.append(cid)  # erased on request, until the file changes
-            return
-        store.unforget(cid)
+    several = len(item.transcripts) > 1
+    cids = ids.pick(found, item.hash, max(1, len(item.transcripts)))
+    erased_now: list[str] = []
+    for cid in cids:
+        erased = forgotten.get(cid)
+        if erased is not None and item.hash:
+            if erased[0] == item.hash:
+                erased_now.append(cid)  # erased on request, until the file changes
+                continue
+            store.unforget(cid)
+    result.forgotten.extend(erased_now)
     if item.failure is not None:
-        result.failed.append(item.failure)
+        if not erased_now:
+            result.failed.append(item.failure)
         return
-    transcript = item.transcript
-    assert transcript is not None
-    if transcript.id != cid:
-        transcript = transcript.model_copy(update={"id": cid})
-    store.save(
-        transcript, item.mtime_ns, item.size, prepared=(item.text, item.bigrams), webhook=webhook
-    )
-    ids.take(cid, item.shown)
-    result.indexed.append(cid)
-    missing = warnings_of(transcript)  # no question found, no summary, no verdict
-    if missing:
-        result.warnings.append(IndexWarning(path=item.shown, id=cid, warnings=list(missing)))
+    saved: list[str] = []
+    for part, (cid, transcript, indexed) in enumerate(
+        zip(cids, item.transcripts, item.indexed, strict=True), start=1
+    ):
+        if cid in erased_now:
+            continue
+        if (transcript.id, transcript.hash) != (cid, item.hash):
+            # every interview of a file carries the file's id and content hash: what the
+            # next run compares, and what forget keeps (erased until the file changes)
+            transcript = transcript.model_copy(update={"id": cid, "hash": item.hash})
+        store.save(
+            transcript,
+            item.mtime_ns,
+            item.size,
+            prepared=indexed,
+            webhook=webhook,
+            part=part if several else 0,
+        )
+        saved.append(cid)
+        result.indexed.append(cid)
+        missing = warnings_of(transcript)  # questions unread or none found, no summary…
+        if missing:
+            result.warnings.append(IndexWarning(path=item.shown, id=cid, warnings=list(missing)))
+    for cid in had:  # the file holds fewer interviews now, or numbers them otherwise
+        if cid not in cids and ids.owner.get(cid) == item.shown and store.remove(cid):
+            ids.drop(cid, item.shown)
+            result.removed.append(cid)
+    ids.take(saved, item.shown)
+    ids.files[item.shown] = [
+        (cid, part if several else 0) for part, cid in enumerate(cids, 1) if cid in saved
+    ]

@@ -24,7 +24,11 @@ class LoopInterview(BaseModel):
     decisions: dict[Decision, int] = Field(default_factory=dict)  # reviewers' decisions
     open_questions: list[int] = Field(default_factory=list)  # unanswered, not answered later
     verdict: str | None = None  # the interview's verdict as written (the card shows its start)
-    questions: int = 0  # how many questions were found in its file
+    questions: int = 0  # how many questions were found in its file that count either way
+    # issue 46: False when its file's questions could not be read (no count shown); the
+    # questions listed with no answer recorded (counted neither way)
+    questions_read: bool = True
+    unrecorded: int = 0
 
 
 class OpenQuestion(BaseModel):

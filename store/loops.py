@@ -57,7 +57,9 @@ def _interview(c: Candidate) -> LoopInterview:
         decisions={d: counts[d] for d in DECISIONS if d in counts},
         open_questions=[q.number for q in c.open_questions],
         verdict=c.verdict,
-        questions=len(c.questions),
+        questions=len(c.counted),
+        questions_read=c.questions_read,
+        unrecorded=len(c.unrecorded),
     )
 
 
@@ -336,7 +338,8 @@ class LoopStore(CandidateStore):
         lines: dict[str, list[DigestLine]] = {}
         for r in self._rows(
             "SELECT id, position, years, name, interviewed_at, round, unanswered_count AS count,"
-            f" question_count AS questions, candidate_key FROM candidates WHERE {self.space}"
+            " question_count AS questions, questions_read, unrecorded_count AS unrecorded,"
+            f" candidate_key FROM candidates WHERE {self.space}"
             f" AND unanswered_count > 0 AND {where}"
             " ORDER BY coalesce(interviewed_at, first_indexed_at), first_indexed_at, id",
             params,

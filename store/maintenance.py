@@ -89,9 +89,21 @@ class MaintenanceStore(Base):
             candidates=count(f"SELECT count(DISTINCT candidate_key) FROM candidates WHERE {space}"),
             interviews=count(f"SELECT count(*) FROM candidates WHERE {space}"),
             # a space's questions are those of its rids (store/base.py SPACE_BITS)
+            # the questions that count either way: those whose answer the file records
             questions=count(
-                "SELECT count(*) FROM questions WHERE candidate_rid BETWEEN ? AND ?",
+                "SELECT count(*) FROM questions WHERE candidate_rid BETWEEN ? AND ?"
+                " AND answer_recorded = 1",
                 list(self.rid_range),
+            ),
+            # issue 46: listed with no answer recorded (neither way); interviews whose
+            # questions could not be read (no count at all)
+            unrecorded=count(
+                "SELECT count(*) FROM questions WHERE candidate_rid BETWEEN ? AND ?"
+                " AND answer_recorded = 0",
+                list(self.rid_range),
+            ),
+            questions_unread=count(
+                f"SELECT count(*) FROM candidates WHERE {space} AND questions_read = 0"
             ),
             # open questions: unanswered in the transcript and not answered in a thread since
             unanswered=count(

@@ -101,6 +101,18 @@ class Transcript(_PlainYears):
     def unanswered(self) -> list[Question]:
         return [q for q in self.questions if q.answer_recorded and not q.answered]
 
+    @property
+    def counted(self) -> list[Question]:
+        """The questions that count as answered or unanswered: those whose answer the
+        file records (issue 46)."""
+        return [q for q in self.questions if q.answer_recorded]
+
+    @property
+    def unrecorded(self) -> list[Question]:
+        """The questions the file lists with nothing of their answer: "answer not
+        recorded", counted neither way."""
+        return [q for q in self.questions if not q.answer_recorded]
+
 
 class DecisionRecord(BaseModel):
     reviewer: str
@@ -158,8 +170,9 @@ class Candidate(Transcript):
         return found[-1] if found else None
 
     def is_open(self, q: Question) -> bool:
-        """Unanswered in the transcript and not answered later in a thread."""
-        return not q.answered and self.followup_for(q.number) is None
+        """Unanswered in the transcript and not answered later in a thread (a question
+        whose answer the file does not record is never open: issue 46)."""
+        return q.answer_recorded and not q.answered and self.followup_for(q.number) is None
 
     @property
     def open_questions(self) -> list[Question]:
@@ -183,11 +196,15 @@ class CandidateSummary(_PlainYears):
     interviewed_at: str | None = None
     interviewed_at_text: str = ""
     round: str | None = None
-    questions: int
+    questions: int  # those whose answer the file records (they count either way)
     unanswered: int
     has_verdict: bool
     indexed_at: str = ""
     candidate_key: str | None = None  # who the candidate is (issue 38)
+    # issue 46: False when the file's questions could not be read (then no count is
+    # shown); the questions listed with no answer recorded (counted neither way)
+    questions_read: bool = True
+    unrecorded: int = 0
 
 
 class SearchHit(_PlainYears):
@@ -271,6 +288,10 @@ class DigestLine(_PlainYears):
     rounds: list[str | None] = Field(default_factory=list)
     count: int = 0  # unanswered questions, or decisions recorded
     questions: int | None = None  # the questions found in the file, where the query reads it
+    # issue 46, where the query reads them: False when the file's questions could not be
+    # read (no count shown), and the questions listed with no answer recorded
+    questions_read: bool = True
+    unrecorded: int = 0
     claims: int = 0  # unsupported claims about the candidate (store/claims/), where counted
     tally: dict[str, int] = Field(default_factory=dict)
 
@@ -326,8 +347,10 @@ class Stats(BaseModel):
     """`debrief stats`: the size of what the database holds."""
 
     candidates: int  # people (issue 38: a candidate's interviews count once)
-    questions: int
+    questions: int  # those whose answer the file records (issue 46): answered or not
     unanswered: int
+    unrecorded: int = 0  # questions listed with no answer recorded: counted neither way
+    questions_unread: int = 0  # interviews whose questions could not be read from the file
     decisions: int
     database_bytes: int
     interviews: int = 0  # the transcripts indexed

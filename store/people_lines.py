@@ -41,6 +41,9 @@ def person_line(lines: Sequence[DigestLine]) -> DigestLine:
             "rounds": [x.round for x in lines],
             "count": sum(x.count for x in lines),
             "questions": sum(questions) if questions else None,
+            # issue 46: a round whose questions are unread makes the count partial
+            "questions_read": all(x.questions_read for x in lines),
+            "unrecorded": sum(x.unrecorded for x in lines),
             "claims": sum(x.claims for x in lines),
             "tally": tally,
         }

@@ -39,7 +39,8 @@ Fields = dict[int, list[tuple[str, int | None]]]
 QUESTION_COLUMNS = "number, question, goal, answer, answered"
 """A question row's columns, in the order `question()` reads them; the sixth is why an
 unanswered one is unanswered (or NULL where the schema has no such column yet), the
-seventh, where read, its time in a meeting's recording (`started_at`)."""
+seventh, where read, its time in a meeting's recording (`started_at`), the eighth, where
+read, whether the file records its answer (`answer_recorded`, issue 46)."""
 
 FACT_COLUMNS = "name, interviewers, interviewed_at, interviewed_at_text, round"
 """Who and when, from the transcript's header: the columns `facts()` reads."""
@@ -51,7 +52,8 @@ strings: a date sorts before the times of the same day). An index serves it."""
 
 SUMMARY_SQL = (
     f"SELECT id, position, years, years_text, {FACT_COLUMNS}, question_count,"
-    " unanswered_count, verdict IS NOT NULL AS has_verdict, first_indexed_at, candidate_key"
+    " unanswered_count, verdict IS NOT NULL AS has_verdict, first_indexed_at, candidate_key,"
+    " questions_read, unrecorded_count"
     " FROM candidates"
 )
 """A CandidateSummary's columns; both dialects say it the same way."""
@@ -71,14 +73,16 @@ LAST_INDEX_RUN = "last_index_run"
 
 
 def question(r: Sequence[Any]) -> Question:
+    recorded = bool(r[7]) if len(r) > 7 else True
     return Question(
         number=r[0],
         question=r[1],
         goal=r[2],
         answer=r[3],
         answered=bool(r[4]),
-        unanswered_reason=r[5] if not r[4] else None,
+        unanswered_reason=r[5] if not r[4] and recorded else None,
         started_at=r[6] if len(r) > 6 else None,
+        answer_recorded=recorded,
     )
 
 
@@ -120,6 +124,8 @@ def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
         questions=questions,
         verdict=r["verdict"],
         kind="meeting" if r.get("kind") == "meeting" else "notes",
+        questions_read=bool(r.get("questions_read", 1)),
+        body=r.get("body") or "",
         source=r["source"] or "",
         hash=r["hash"],
         indexed_at=r["first_indexed_at"],
@@ -143,6 +149,8 @@ def summary(r: Row) -> CandidateSummary:
         has_verdict=bool(r["has_verdict"]),
         indexed_at=r["first_indexed_at"],
         candidate_key=r.get("candidate_key"),
+        questions_read=bool(r.get("questions_read", 1)),
+        unrecorded=r.get("unrecorded_count") or 0,
     )
 
 
@@ -184,6 +192,8 @@ def digest_line(r: Row) -> DigestLine:
         round=r.get("round"),
         count=r.get("count", 0),
         questions=r.get("questions"),
+        questions_read=bool(r.get("questions_read", 1)),
+        unrecorded=r.get("unrecorded") or 0,
     )
 
 
@@ -232,14 +242,17 @@ def ranked_rows(
 
 
 def fields(heads: Iterable[Sequence[Any]], questions: Iterable[Sequence[Any]]) -> Fields:
-    """(rid, position, intro, summary, verdict, name, interviewers) rows and (rid, number,
-    question, goal, answer) rows in reading order -> each candidate's indexed text, field
-    by field, with the number of the question each belongs to (None outside the
-    questions); the name and interviewers last, as `fulltext.doc_text` has them."""
+    """(rid, position, intro, summary, verdict, name, interviewers, searched body) rows
+    and (rid, number, question, goal, answer) rows in reading order -> each candidate's
+    indexed text, field by field, with the number of the question each belongs to (None
+    outside the questions); the name and interviewers last, as `fulltext.doc_text` has
+    them."""
     head: Fields = {}
     tails: dict[int, list[tuple[str, int | None]]] = {}
-    for rid, position, intro, summary_, verdict, name, interviewers in heads:
+    for rid, position, intro, summary_, verdict, name, interviewers, *body in heads:
         head[rid] = [(position or "", None), (intro or "", None), (summary_ or "", None)]
+        if body and body[0]:
+            head[rid].append((body[0], None))
         who = " ".join(n for n in (name or "", *names(interviewers)) if n)
         tails[rid] = [(verdict or "", None), (who, None)]
     for rid, number, question_, goal, answer in questions:

@@ -35,7 +35,7 @@ REPLY_WAIT_SECONDS = 2.0
 OPEN_COUNT_SQL = """
 UPDATE candidates SET unanswered_count = (
     SELECT count(*) FROM questions q
-    WHERE q.candidate_rid = candidates.rid AND q.answered = 0
+    WHERE q.candidate_rid = candidates.rid AND q.answered = 0 AND q.answer_recorded = 1
       AND NOT EXISTS (
         SELECT 1 FROM replies r
         WHERE r.ws = candidates.ws AND r.candidate_id = candidates.id

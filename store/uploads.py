@@ -87,14 +87,28 @@ class UploadStore(Base):
             )
         ]
 
-    def forget_uploads(self, candidate_id: str) -> list[str]:
+    def forget_uploads(self, candidate_id: str, source: str | None = None) -> list[str]:
         """Drop what is kept about a candidate's uploads; return their saved files' paths
-        (for the caller to delete). The claims stay, without the file or candidate."""
+        (for the caller to delete). The claims stay, without the file or candidate.
+        `source`: the file the interview was read from, which holds it even when the
+        upload is recorded under another interview of the same file (a file of several
+        interviews names its first: issue 46)."""
         paths = self.uploaded_files(candidate_id)
+        where = "candidate_id = ?" if source is None else "(candidate_id = ? OR path = ?)"
+        params = [candidate_id] if source is None else [candidate_id, source]
+        if source is not None:
+            paths += [
+                str(r[0])
+                for r in self._all(
+                    f"SELECT DISTINCT path FROM uploads WHERE {self.space} AND path = ?",
+                    [source],
+                )
+                if str(r[0]) not in paths
+            ]
         with self.tx() as tx:
             tx.execute(
                 "UPDATE uploads SET candidate_id = NULL, path = NULL, outcome = 'forgotten'"
-                f" WHERE {self.space} AND candidate_id = ?",
-                [candidate_id],
+                f" WHERE {self.space} AND {where}",
+                params,
             )
         return paths

@@ -380,7 +380,7 @@ def test_prepare_skips_with_the_reason(tmp_path: Path) -> None:
     )
     read = prepare(str(tmp_path / "word.docx"))
     assert read.transcript is not None and read.transcript.position == "数据工程师"
-    assert "分区是并行的单位" in read.text  # searchable
+    assert "分区是并行的单位" in read.indexed[0][0]  # searchable
 
 
 # -- debrief index over a folder of all of them --------------------------------------------------

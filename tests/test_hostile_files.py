@@ -35,7 +35,7 @@ from bot.watcher import FolderWatcher
 from handlers.i18n import reason_text
 from store.factory import open_store
 from store.indexer import index_paths
-from store.transcripts import files
+from store.transcripts import files, reader
 from store.transcripts.bounded import Stopped, run_bounded
 from store.transcripts.errors import (
     LINK_OUTSIDE,
@@ -373,14 +373,14 @@ def test_a_file_that_broke_its_reader_leaves_the_run_going(tmp_path: Path, name:
 def test_whatever_a_reader_raises_skips_the_file_with_a_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = files.parse_transcript
+    real = reader.read_interviews
 
     def breaking(data: bytes, name: str, source: str | None = None) -> Any:
         if name == "odd.txt":
             raise RecursionError("a library gave up")
         return real(data, name, source)
 
-    monkeypatch.setattr(files, "parse_transcript", breaking)
+    monkeypatch.setattr(reader, "read_interviews", breaking)
     folder = tmp_path / "t"
     shutil.copytree(SEEDS, folder)
     (folder / "odd.txt").write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")

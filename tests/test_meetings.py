@@ -228,6 +228,7 @@ def q(
         "goal": "",
         "answer": answer,
         "answered": reason is None,
+        "answer_recorded": True,  # show --json since issue 46
         "unanswered_reason": reason,
         "started_at": at,
     }

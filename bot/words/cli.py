@@ -55,6 +55,10 @@ WORDS: dict[str, dict[Locale, str]] = {
     # a file indexed with something missing (store/transcripts/warnings.py's codes)
     "warned_file": {"zh": "  注意：{path}：{what}", "en": "  note: {path}: {what}"},
     "warning_no_questions": {"zh": "没有找到问题", "en": "no questions found"},
+    "warning_questions_unread": {
+        "zh": "未能从文件中读出问题",
+        "en": "questions could not be read from this file",
+    },
     "warning_no_summary": {"zh": "没有面试总结", "en": "no summary"},
     "warning_no_verdict": {"zh": "没有点评", "en": "no verdict"},
     "no_audit": {"zh": "没有审计记录", "en": "no audit entries"},
@@ -127,6 +131,8 @@ WORDS: dict[str, dict[Locale, str]] = {
     "n_candidates": {"zh": "候选人", "en": "candidates"},
     "n_questions": {"zh": "问题", "en": "questions"},
     "n_unanswered": {"zh": "未回答", "en": "unanswered"},
+    "n_unrecorded": {"zh": "未记录回答", "en": "answer not recorded"},
+    "n_questions_unread": {"zh": "未能读出问题的面试", "en": "interviews with questions unread"},
     "n_decisions": {"zh": "评审结论", "en": "decisions"},
     "n_followups": {"zh": "追问回答", "en": "followups"},
     "n_replies": {"zh": "讨论串回复", "en": "replies"},

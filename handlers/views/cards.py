@@ -72,6 +72,10 @@ OPEN_SHOWN = 5  # unanswered questions listed on the card, each with its first w
 MEETING_SHOWN = 8  # a meeting's questions listed on the card, each with its time
 FIRST_WORDS = 40
 MAX_PARTS = 5  # messages one response_url takes (Slack: 5 posts in 30 minutes)
+# a file whose questions could not be read: its text as written on the card, up to this
+# many characters (escaped), in sections of Slack's 3,000; with the rest of the card it
+# stays well within a message's ~13,200 (blocks.MESSAGE_BUDGET)
+BODY_SHOWN = 6000
 
 
 def label_parts(messages: list[Message], locale: Locale) -> list[Message]:
@@ -154,6 +158,34 @@ def _open_lines(c: Candidate, locale: Locale) -> list[str]:
     return lines
 
 
+def _unrecorded_lines(c: Candidate, locale: Locale) -> list[str]:
+    """The questions the file lists with no answer recorded (issue 46), each with its
+    number and first words: never called unanswered."""
+    shown = [q for q in c.unrecorded if c.followup_for(q.number) is None]
+    lines = [
+        "• " + t(locale, "question", n=q.number) + " " + first_words(q.question)
+        for q in shown[:OPEN_SHOWN]
+    ]
+    if len(shown) > OPEN_SHOWN:
+        lines.append(t(locale, "more_items", count=len(shown) - OPEN_SHOWN))
+    return lines
+
+
+def body_blocks(c: Candidate, locale: Locale, limit: int = BODY_SHOWN) -> list[Block]:
+    """The interview's text as written, for a file whose questions could not be read:
+    escaped, cut to `limit` characters (and said to be cut), in sections Slack takes."""
+    text = c.body.strip()
+    if not text:
+        return []
+    shown, cut = fit(text, limit)
+    blocks: list[Block] = [section(f"*{t(locale, 'body_title')}*")]
+    blocks += [section(piece) for piece in chunks(unescape(shown))]
+    if cut:
+        kept = len(unescape(shown).removesuffix("…"))
+        blocks.append(context(t(locale, "body_cut", shown=kept, total=len(text))))
+    return blocks
+
+
 def _meeting_lines(c: Candidate, locale: Locale) -> list[str]:
     """A meeting's questions, each with its time in the recording (`问题2（00:03:15）`) so
     it can be found there, and why an unanswered one is."""
@@ -193,7 +225,7 @@ def summary_view(
     the poster was named (handlers/sealing.py)."""
     posted = bool(posted_by or edited)
     open_qs = c.open_questions
-    total = len(c.questions)
+    total = len(c.counted)  # the questions whose answer the file records (issue 46)
     facts = [_years(c.years, locale, c.years_text), interviewers_text(c.interviewers, locale)]
     if c.name:  # else the id is the header's first word already
         facts.append(escape(c.id))
@@ -222,9 +254,16 @@ def summary_view(
     if "no_summary" in missing and c.kind != "meeting":  # a meeting's export says so above
         blocks.append(context(t(locale, "no_summary")))
     counts = t(locale, "answered", answered=total - len(open_qs), open=len(open_qs), total=total)
-    if "no_questions" in missing:  # never "0 answered, 0 unanswered": none found, and why
+    if not total:  # never "0 answered, 0 unanswered": none found, none read, none recorded
         counts = no_questions_text(c, locale)
-    if c.kind == "meeting" and any(q.started_at for q in c.questions):
+    elif c.unrecorded:
+        counts += t(locale, "list_separator") + t(
+            locale, "unrecorded_count", count=len(c.unrecorded)
+        )
+    if not c.questions_read:  # what the file says, as written: no count, nothing claimed
+        blocks.append(section(counts))
+        blocks += body_blocks(c, locale)
+    elif c.kind == "meeting" and any(q.started_at for q in c.questions):
         label = t(locale, "heading", label=t(locale, "meeting_questions_title"))
         blocks.append(section("\n".join([counts, label, *_meeting_lines(c, locale)])))
     elif open_qs:
@@ -232,6 +271,9 @@ def summary_view(
         blocks.append(section("\n".join([counts, label, *_open_lines(c, locale)])))
     else:
         blocks.append(section(counts))
+    if c.questions_read and c.kind != "meeting" and _unrecorded_lines(c, locale):
+        label = t(locale, "heading", label=t(locale, "answer_not_recorded"))
+        blocks.append(section("\n".join([label, *_unrecorded_lines(c, locale)])))
     if c.verdict:
         gist, cut = _gist(c.verdict)
         read_all = None

@@ -123,17 +123,39 @@ def _years(years: float | None, locale: Locale, text: str = "") -> str:
     return escape(text) if text else t(locale, "years_unknown")
 
 
-def questions_text(total: int, open_count: int, locale: Locale) -> str:
-    """`3 题，2 题未回答` on a line of a list; 没有找到问题 for a file that gave none,
-    never `0 题，0 题未回答`."""
-    if not total:
-        return t(locale, "no_questions_short")
-    return t(locale, "questions_count", total=total, open=open_count)
+def nothing_counted(questions_read: bool, unrecorded: int, locale: Locale) -> str:
+    """What a line says where no question counts either way, never `0 题，0 题未回答`:
+    the questions could not be read (issue 46), the file lists questions with no answer
+    recorded, or no question was found."""
+    if not questions_read:
+        return t(locale, "questions_unread_short")
+    if unrecorded:
+        return t(locale, "unrecorded_count", count=unrecorded)
+    return t(locale, "no_questions_short")
+
+
+def questions_text(
+    total: int, open_count: int, locale: Locale, questions_read: bool = True, unrecorded: int = 0
+) -> str:
+    """`3 题，2 题未回答` on a line of a list (`total`: the questions that count either
+    way), and how many have no answer recorded; `nothing_counted` where none counts."""
+    if not total or not questions_read:
+        return nothing_counted(questions_read, unrecorded, locale)
+    counts = t(locale, "questions_count", total=total, open=open_count)
+    if unrecorded:
+        counts += t(locale, "list_separator") + t(locale, "unrecorded_count", count=unrecorded)
+    return counts
 
 
 def no_questions_text(c: Transcript, locale: Locale) -> str:
-    """No question was found, and why: no `问题N` labels and no table of questions in the
-    file; in a meeting's export, no turn that asks the candidate something."""
+    """No question counts, and why: the questions could not be read from the file (issue
+    46); the file lists its questions with no answer recorded; no `问题N` labels and no
+    table of questions in the file; in a meeting's export, no turn that asks the
+    candidate something."""
+    if not c.questions_read:
+        return t(locale, "questions_unread")
+    if c.unrecorded and not c.counted:
+        return t(locale, "all_unrecorded", count=len(c.unrecorded))
     return t(locale, "no_questions_meeting" if c.kind == "meeting" else "no_questions")
 
 

@@ -14,7 +14,7 @@ from store.loop_models import Loop
 
 from ..blocks import Message, button, escape, header, message, section
 from ..i18n import Locale, t
-from .common import OPEN, _years, person
+from .common import OPEN, _years, nothing_counted, person
 from .hidden import NAMED
 from .loops import LOOP, decisions_line, loop_name, round_name
 
@@ -56,16 +56,19 @@ def _rows(c: Compared, locale: Locale) -> list[str]:
         if loop.outcome is not None
         else t(locale, "compare_no_outcome")
     )
+    unread = not all(iv.questions_read for iv in loop.interviews)
+    unrecorded = sum(iv.unrecorded for iv in loop.interviews)
     questions = (
         t(locale, "compare_answered", answered=asked - still_open, asked=asked)
         if asked
-        else t(locale, "no_questions_short")
+        else nothing_counted(not unread, unrecorded, locale)
     )
     return [
         f"*{escape(loop_name(loop, locale))}*",
         _years(c.years, locale, c.years_text),
         t(locale, "compare_interviews", count=len(loop.interviews), rounds=rounds),
-        f"{questions} · {t(locale, 'compare_open', count=still_open)}",
+        # no "0 still open" where nothing counted (issue 46)
+        f"{questions} · {t(locale, 'compare_open', count=still_open)}" if asked else questions,
         _decisions(c, locale),
         outcome,
     ]

@@ -22,7 +22,7 @@ from ..blocks import Message, context, escape, fit, header, message, section
 from ..i18n import Locale, t
 from .common import decision_label, notice
 from .hidden import hidden_block
-from .loops import interview_lines, loop_name, open_card_button, open_lines, round_name
+from .loops import all_counted, interview_lines, loop_name, open_card_button, open_lines, round_name
 from .requests import LeftOutWords, left_out_lines, mentions, refused_lines
 
 HANDED = LeftOutWords("handoff_already", "handoff_limited", "handoff_failed")
@@ -105,8 +105,10 @@ def handoff_dm(
     ask_again = f"*{t(locale, 'handoff_ask_again')}*"
     if loop.open:
         blocks.append(section("\n".join([ask_again, *open_lines(loop, locale, OPEN_SHOWN)])))
-    else:
+    elif all_counted(loop):
         blocks.append(context(t(locale, "handoff_nothing_open")))
+    else:  # a round whose questions are unread or record no answer (issue 46)
+        blocks.append(context(t(locale, "loop_card_open_none_counted")))
     rounds = {iv.id: iv for iv in loop.interviews}
     if hidden is not None:
         blocks.append(hidden_block(hidden, locale, None, for_channel=False))

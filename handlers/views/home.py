@@ -27,7 +27,7 @@ from store.models import DigestLine, SearchHit, plain_years
 
 from ..blocks import MAX_MODAL_TITLE, actions, button, escape, fit, header, mrkdwn, plain, section
 from ..i18n import Locale, t
-from .common import POST, _dated
+from .common import POST, _dated, nothing_counted
 
 HOME_OPEN = "home_open"  # `home_open:<n>`, value {"id": candidate}
 HOME_PAGE = "home_page"  # `home_page:<section>:<prev|next>`, value {"s": section, "o": offset}
@@ -85,8 +85,8 @@ def _section_blocks(s: HomeSection, locale: Locale, counter: list[int]) -> list[
         blocks.append(ContextBlock(elements=[mrkdwn(t(locale, "home_none"))]))
     for item in s.lines[:PER_SECTION]:
         text = _who(item.line, locale) + (f"\n{item.note}" if item.note else "")
-        if item.line.questions == 0:  # a file that gave no question says so
-            text += "\n" + t(locale, "no_questions_short")
+        if item.line.questions == 0 or not item.line.questions_read:  # nothing counted: why
+            text += "\n" + nothing_counted(item.line.questions_read, item.line.unrecorded, locale)
         if item.line.claims:  # credited with answers never given
             text += "\n" + t(locale, "claim_count", count=item.line.claims)
         opener = button(t(locale, "open"), f"{HOME_OPEN}:{counter[0]}", {"id": item.line.id})

@@ -37,6 +37,7 @@ from .common import (
     _tally_text,
     _who,
     _years,
+    nothing_counted,
     notice,
     person,
     questions_text,
@@ -155,7 +156,7 @@ def list_view(
         blocks.append(section(t(locale, "list_empty")))
     for i, r in enumerate(rows[:PAGE_SIZE]):
         line = f"*{escape(_dated(r, locale))}* · {_years(r.years, locale)}\n" + questions_text(
-            r.questions, r.unanswered, locale
+            r.questions, r.unanswered, locale, r.questions_read, r.unrecorded
         )
         blocks.append(
             section(
@@ -214,8 +215,8 @@ def _digest_line(
         text += " · " + t(locale, "review_digest_hidden", who=who or "–")
     elif category == "decided" and line.tally:
         text += " · " + _tally_text(line.tally, locale)
-    if line.questions == 0:  # a file that gave no question: said, never left to look answered
-        text += " · " + t(locale, "no_questions_short")
+    if line.questions == 0 or not line.questions_read:  # said, never left to look answered
+        text += " · " + nothing_counted(line.questions_read, line.unrecorded, locale)
     if line.claims:  # what the summary, verdict or notes credit that was never answered
         text += " · " + t(locale, "claim_count", count=line.claims)
     return text

@@ -29,6 +29,7 @@ from .common import (
     _posted_by,
     decision_label,
     interviewers_text,
+    nothing_counted,
 )
 
 LOOP_SHOWN = 12  # interviews on the card, the newest ones (more: a line says how many)
@@ -140,8 +141,16 @@ def interview_lines(iv: LoopInterview, locale: Locale, hidden: bool = False) -> 
         if len(iv.open_questions) > OPEN_NUMBERS:
             numbers += "…"
         second += " · " + t(locale, "loop_interview_open", numbers=numbers)
+    if not iv.questions and (not iv.questions_read or iv.unrecorded):  # never looks answered
+        second += " · " + nothing_counted(iv.questions_read, iv.unrecorded, locale)
     third = first_sentence(iv.verdict) if iv.verdict else t(locale, "loop_no_verdict")
     return [first, second, third]
+
+
+def all_counted(loop: Loop) -> bool:
+    """Whether every interview's questions were read, with their answers recorded (issue
+    46): only then may nothing open be said of the whole loop."""
+    return all(iv.questions_read and not iv.unrecorded for iv in loop.interviews)
 
 
 def open_card_button(iv_id: str, i: int, locale: Locale) -> Any:
@@ -186,8 +195,10 @@ def loop_view(
     title = t(locale, "loop_card_open_title", count=len(loop.open))
     if loop.open:
         blocks.append(section("\n".join([f"*{title}*", *open_lines(loop, locale)])))
-    else:
+    elif all_counted(loop):
         blocks.append(context(t(locale, "loop_card_open_none")))
+    else:  # an interview whose questions are unread or record no answer: not "none open"
+        blocks.append(context(t(locale, "loop_card_open_none_counted")))
     blocks.append(section(outcome_line(loop, locale)))
     first = loop.interviews[0].id if loop.interviews else loop.key
     if edited:

@@ -37,6 +37,7 @@ from .common import (
     headline,
     interviewers_text,
     no_questions_text,
+    nothing_counted,
     notice,
     person,
     questions_text,
@@ -84,7 +85,7 @@ def pick_view(
         facts = [
             interviewers_text(m.interviewers, locale),
             _years(m.years, locale, m.years_text),
-            questions_text(m.questions, m.unanswered, locale),
+            questions_text(m.questions, m.unanswered, locale, m.questions_read, m.unrecorded),
         ]
         lines.append(f"*{escape(headline(m, locale))}*\n" + " · ".join(f for f in facts if f))
     for i, m in enumerate(shown):
@@ -109,7 +110,8 @@ def _question_line(q: Question, locale: Locale) -> str:
 def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) -> list[Message]:
     open_qs = c.open_questions
     head: list[Block] = [header(f"{t(locale, 'unanswered_title')} · {_who(c, locale)}")]
-    if not c.questions:  # never "every question answered" of a file that gave none
+    if not c.counted:  # never "every question answered" of a file that gave none (or
+        # whose questions could not be read, or records no answer: issue 46)
         head.append(section(no_questions_text(c, locale)))
     elif not open_qs:
         head.append(section(t(locale, "none_unanswered", who=escape(c.id))))
@@ -119,7 +121,11 @@ def unanswered_view(c: Candidate, locale: Locale, posted_by: str | None = None) 
         if posted_by
         else [_post_button(locale, {"v": "unanswered", "id": c.id})]
     )
-    count = str(len(open_qs)) if c.questions else t(locale, "no_questions_short")
+    count = (
+        str(len(open_qs))
+        if c.counted
+        else nothing_counted(c.questions_read, len(c.unrecorded), locale)
+    )
     fallback = f"{t(locale, 'unanswered_title')} · {_who(c, locale)}: {count}"
     kind = "in_channel" if posted_by else "ephemeral"
     return label_parts(pack(head, body, fallback, kind, tail), locale)
@@ -143,6 +149,8 @@ def question_views(
     body.append(section(answer_title))
     if q.answer:
         body += [section(p) for p in chunks(q.answer)]
+    elif not q.answer_recorded:  # the file lists it and records nothing of the answer
+        body.append(section(t(locale, "answer_not_recorded")))
     else:
         body.append(section(t(locale, "no_answer")))
     followup = c.followup_for(q.number)

@@ -93,6 +93,11 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "{who} has {count} questions. Say which one, for example"
         " `/candidate question {who} 2`",
     },
+    "question_unread": {
+        "zh": "未能从 {who} 的文件中读出问题： `/candidate 总结 {who}` 可以看文件原文。",
+        "en": "Questions could not be read from {who}'s file: `/candidate summary {who}` shows"
+        " its text as written.",
+    },
     "no_such_question": {
         "zh": "{who} 没有第 {n} 题（共 {count} 题）。第一题： `/candidate 问题 {who} 1`",
         "en": "{who} has no question {n} (there are {count}); the first: `/candidate question {who} 1`",
@@ -156,23 +161,47 @@ WORDS: dict[str, dict[Locale, str]] = {
         " question.",
     },
     "no_questions_short": {"zh": "没有找到问题", "en": "no questions found"},
+    # issue 46: a file whose questions could not be read (its text shown as written, no
+    # count, no claim); questions listed with no answer recorded (counted neither way)
+    "questions_unread": {
+        "zh": "未能从文件中读出问题。下面是文件的原文。",
+        "en": "Questions could not be read from this file. Its text as written is below.",
+    },
+    "questions_unread_short": {
+        "zh": "未能从文件中读出问题",
+        "en": "questions could not be read from this file",
+    },
+    "body_title": {"zh": "原文", "en": "The text as written"},
+    "body_cut": {
+        "zh": "原文较长，这里只显示前 {shown} 字（共 {total} 字）。",
+        "en": "The text is long: the first {shown} of its {total} characters are shown.",
+    },
+    "answer_not_recorded": {"zh": "未记录回答", "en": "answer not recorded"},
+    "unrecorded_count": {"zh": "{count} 题未记录回答", "en": "{count} with no answer recorded"},
+    "all_unrecorded": {
+        "zh": "文件列出了 {count} 道问题，但没有记录回答：无法判断是否作答。",
+        "en": "The file lists {count} question(s) but records no answer: whether they were"
+        " answered cannot be told.",
+    },
+    "list_separator": {"zh": "，", "en": ", "},
     "no_summary": {"zh": "这份记录没有面试总结。", "en": "This transcript has no summary."},
     "meeting_no_verdict": {
         "zh": "这是会议记录导出，没有总结和点评。",
         "en": "This is a meeting transcript export: it has no summary and no verdict.",
     },
     "overview_missing": {
-        "zh": "另有 {count} 位候选人的记录里没有找到问题，无法判断是否作答"
-        "（ `/candidate 列表` 里标着“没有找到问题”）。",
-        "en": "No questions were found in {count} more transcript(s), so they are not counted"
-        " as answered (`/candidate list` marks them).",
+        "zh": "另有 {count} 位候选人的记录里没有找到问题、未能读出问题或没有记录回答，无法判断是否作答"
+        "（ `/candidate 列表` 里有标注）。",
+        "en": "No questions were found in {count} more transcript(s) (or they could not be"
+        " read, or no answer was recorded), so they are not counted as answered"
+        " (`/candidate list` marks them).",
     },
     "overview_none_found": {
-        "zh": "找到的问题里没有未回答的；但有 {count} 位候选人的记录里没有找到问题，无法判断是否作答"
-        "（ `/candidate 列表` 里标着“没有找到问题”）。",
+        "zh": "找到的问题里没有未回答的；但有 {count} 位候选人的记录里没有找到问题、未能读出问题"
+        "或没有记录回答，无法判断是否作答（ `/candidate 列表` 里有标注）。",
         "en": "None of the questions found is unanswered, but no questions were found in"
-        " {count} transcript(s): they are not counted as answered (`/candidate list` marks"
-        " them).",
+        " {count} transcript(s) (or they could not be read, or no answer was recorded): they"
+        " are not counted as answered (`/candidate list` marks them).",
     },
     "verdict": {"zh": "点评", "en": "Verdict"},
     "verdict_gist": {"zh": "点评要点", "en": "Verdict, in short"},

@@ -29,6 +29,11 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "整个流程没有仍未回答的问题。",
         "en": "Nothing is still open across the loop.",
     },
+    "loop_card_open_none_counted": {
+        "zh": "读出的问题里没有仍未回答的；有的面试未能读出问题或没有记录回答，无法判断。",
+        "en": "None of the questions read is still open; some interviews' questions could not"
+        " be read or record no answer, so nothing more can be told.",
+    },
     "loop_card_no_outcome": {"zh": "还没有录用结论。", "en": "No hiring decision yet."},
     "loop_more_interviews": {
         "zh": "另有 {count} 场较早的面试没有列出。",

@@ -10,6 +10,12 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "这份记录已经收录过了：{id}",
         "en": "Already indexed as {id}.",
     },
+    "upload_several": {
+        "zh": "这个文件里有 {count} 场面试，都已收录：{ids}。下面是第一场的摘要，其余可用"
+        " `/candidate 总结 <编号>` 查看。",
+        "en": "This file holds {count} interviews, each indexed: {ids}. The card below is the"
+        " first's; see the others with `/candidate summary <id>`.",
+    },
     "upload_forgotten": {
         "zh": "这份记录已应要求删除，不会再次收录。",
         "en": "This transcript was erased on request; it is not indexed again.",

@@ -125,10 +125,16 @@ def _sentence_claims(
 def unsupported(
     tr: Transcript, followups: Sequence[Followup] = (), notes: Sequence[NoteText] = ()
 ) -> list[Claim]:
-    """Every unsupported claim of `tr`'s summary and verdict and of `notes`, in order."""
+    """Every unsupported claim of `tr`'s summary and verdict and of `notes`, in order.
+    A question whose answer the file does not record is never unanswered, and a file
+    whose questions could not be read backs no claim at all (issue 46)."""
+    if not tr.questions_read:
+        return []
     answered_later = {f.number for f in followups}
     open_numbers = {
-        q.number for q in tr.questions if not q.answered and q.number not in answered_later
+        q.number
+        for q in tr.questions
+        if q.answer_recorded and not q.answered and q.number not in answered_later
     }
     if not open_numbers:
         return []

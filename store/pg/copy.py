@@ -111,6 +111,7 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                         r["verdict"],
                         r.get("name"),
                         rows.names(r.get("interviewers")),
+                        fulltext.searched_body(r.get("questions_read", 1), r.get("body")),
                     )
                     tokens = fulltext.bigrams(text)
                     fts, counted = counted_text(text, tokens)

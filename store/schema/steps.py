@@ -300,6 +300,25 @@ STEPS: list[Step] = [
         on_sqlite=lambda db: _reply_order(db.execute, "TEXT"),
         on_pg=lambda conn: _reply_order(conn.execute, 'TEXT COLLATE "C"'),
     ),
+    # Issue 46: the reader says less when it is not sure. A question the file lists with
+    # nothing of its answer counts neither way (`answer_recorded`; `question_count` counts
+    # those that do, `unrecorded_count` the others); an interview whose
+    # questions could not be read keeps its text as written (`body`) for its card and
+    # its search (`questions_read`). Files are read again: one may hold several
+    # interviews now, each a row of its own (`part`: its place in the file, 1, 2, …;
+    # 0 for a file of one interview).
+    Step(
+        "m034_files_read_in_part",
+        "pg034_files_read_in_part",
+        both=(
+            "ALTER TABLE questions ADD COLUMN answer_recorded INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE candidates ADD COLUMN questions_read INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE candidates ADD COLUMN body TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE candidates ADD COLUMN unrecorded_count INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE candidates ADD COLUMN part INTEGER NOT NULL DEFAULT 0",
+            f"UPDATE candidates SET mtime_ns = {REPARSE_MTIME:d}",
+        ),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

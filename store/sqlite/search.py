@@ -96,8 +96,8 @@ class FullText(HitSearch, Connection):
         if not space_index.exists(tx.execute, ws):
             return  # the space never indexed anything
         row = tx.execute(
-            "SELECT position, intro, summary, verdict, name, interviewers FROM candidates"
-            " WHERE rid = ?",
+            "SELECT position, intro, summary, verdict, name, interviewers,"
+            f" {fulltext.BODY_SQL} FROM candidates WHERE rid = ?",
             [rid],
         ).fetchone()
         if row is None:
@@ -110,6 +110,7 @@ class FullText(HitSearch, Connection):
             row[3],
             row[4],
             rows.names(row[5]),
+            row[6] or "",
         )
         tri, bi = space_index.tables(ws)
         tx.execute(f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text])

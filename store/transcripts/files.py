@@ -4,7 +4,8 @@ and tokenized (`prepare`). No database here: `prepare` runs in worker processes.
 
 Any file is read, whatever its name (no extension is filtered): text, Markdown, Word
 (.docx), OpenDocument (.odt), a web page (.html/.htm) and a PDF with a text layer each
-give a transcript (`formats.py`, behind the parser); what cannot be read (a scanned
+give the interviews they hold (`formats.py`, behind the reader: reader.py; a file may
+hold several, each a transcript of its own); what cannot be read (a scanned
 PDF, an old .doc, an encrypted file, a spreadsheet) is `skipped` with what to do.
 """
 
@@ -15,13 +16,14 @@ import logging
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
 
 from .. import fulltext
 from ..models import ParseFailure, Transcript
+from . import reader
 from .bounded import Stopped, run_bounded
 from .errors import (
     BLOCK_DEVICE,
@@ -42,7 +44,7 @@ from .errors import (
     code_of,
 )
 from .formats import MAX_BYTES, byte_limit, too_large_error
-from .parser import content_hash, parse_transcript
+from .parser import content_hash
 
 logger = logging.getLogger(__name__)
 
@@ -196,18 +198,24 @@ def collect(paths: Iterable[str | Path]) -> tuple[list[Found], list[str], list[P
 
 @dataclass
 class Prepared:
-    """One file, read and parsed: everything the store needs, or why it failed."""
+    """One file, read and parsed: everything the store needs, or why it failed. A file
+    holds one interview or several (`transcripts`, in file order), each with its
+    full-text and bigram strings (`indexed`, in the same order)."""
 
     path: str
     shown: str
     mtime_ns: int = 0
     size: int = 0
     hash: str = ""
-    transcript: Transcript | None = None
-    text: str = ""
-    bigrams: str = ""
+    transcripts: list[Transcript] = field(default_factory=list)
+    indexed: list[tuple[str, str]] = field(default_factory=list)
     failure: ParseFailure | None = None
     skipped: str | None = None  # why: not a transcript, a special file
+
+    @property
+    def transcript(self) -> Transcript | None:
+        """The file's first interview (its only one, for most files); None when it gave none."""
+        return self.transcripts[0] if self.transcripts else None
 
 
 def _read(path: str) -> tuple[bytes, os.stat_result]:
@@ -238,8 +246,8 @@ def _broke(shown: str, exc: BaseException) -> None:
 
 
 def prepare(path: str) -> Prepared:
-    """Read, hash, parse and tokenize one file. Pure work, no database: it runs in
-    worker processes during large index runs."""
+    """Read, hash, parse and tokenize one file: every interview it holds. Pure work, no
+    database: it runs in worker processes during large index runs."""
     shown = source_path(path)
     try:
         data, st = _read(path)
@@ -251,7 +259,11 @@ def prepare(path: str) -> Prepared:
         return Prepared(path, shown, failure=failure(shown, exc))
     out = Prepared(path, shown, st.st_mtime_ns, st.st_size, content_hash(data))
     try:
-        t = parse_transcript(data, display_path(os.path.basename(path)), source=shown)
+        interviews = reader.read_interviews(
+            data, display_path(os.path.basename(path)), source=shown
+        )
+        if not interviews:  # the reader's contract: one at least, or a reason
+            raise ValueError("the reader gave no interview and no reason")
     except NotATranscript as exc:
         out.skipped = exc.reason
         return out
@@ -266,12 +278,12 @@ def prepare(path: str) -> Prepared:
         out.skipped = READER_FAILED
         return out
     try:
-        out.text, out.bigrams = fulltext.indexed(t)
+        out.indexed = [fulltext.indexed(t) for t in interviews]
     except Exception as exc:
         _broke(shown, exc)
         out.skipped = READER_FAILED
         return out
-    out.transcript = t
+    out.transcripts = list(interviews)
     return out
 
 

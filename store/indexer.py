@@ -23,8 +23,10 @@ only in bytes that are not UTF-8); then it is the name plus `_` and 8 hex digits
 of a hash of its path relative to the indexed folder. A file keeps the id it got
 for as long as it stays indexed, so ids never flip between files from run to run.
 A file of several interviews (一面, 二面, HR面: issue 46) gives each an id of its own,
-the file's id plus `-1`, `-2`, … in file order (`interview_ids`); every one of them must
-be free for the file to take that id. A file read again with fewer interviews loses
+the first the file's id itself, the others the file's id plus `-2`, `-3`, … in file
+order (`interview_ids`): a file that gains a round (an 二面 written under the 一面) keeps
+its first interview's id, and with it that interview's reviews, decisions and posts.
+Every one of them must be free for the file to take that id. A file read again with fewer interviews loses
 the ones past its last; a file removed, all of them.
 """
 
@@ -174,8 +176,10 @@ def default_workers() -> int:
 
 def interview_ids(base: str, count: int) -> list[str]:
     """The ids of a file's `count` interviews, the file's id being `base`: `base` itself
-    for a file of one, `base-1`, `base-2`, … for a file of several."""
-    return [base] if count == 1 else [f"{base}-{k}" for k in range(1, count + 1)]
+    for the first (the only one in a file of one), then `base-2`, `base-3`, … in file
+    order. The first keeps the file's id so that a file which gains a round, or loses
+    all but its first, keeps the reviews and posts that name it."""
+    return [base] + [f"{base}-{k}" for k in range(2, count + 1)]
 
 
 def _short_hash(path: str, root: str | None) -> str:
@@ -233,7 +237,7 @@ class _Ids:
         if not found:
             return None
         cid, part = found[0]
-        return cid.removesuffix(f"-{part:d}") if part else cid
+        return cid.removesuffix(f"-{part:d}") if part > 1 else cid
 
     def pick(self, found: Found, content_hash: str, count: int = 1) -> list[str]:
         """The ids of the file's `count` interviews: those it has, else the first of its

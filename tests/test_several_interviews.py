@@ -73,9 +73,9 @@ def test_each_interview_of_a_file_is_indexed_with_its_own_id(store: Store, tmp_p
     folder = tmp_path / "t"
     write(folder / "wangfang.md", ROUNDS)
     done = index_paths(store, [folder])
-    assert done.indexed == ["wangfang-1", "wangfang-2", "wangfang-3"]
+    assert done.indexed == ["wangfang", "wangfang-2", "wangfang-3"]
     assert not done.failed and not done.skipped and not done.removed
-    rounds = [store.get_candidate(f"wangfang-{k}") for k in (1, 2, 3)]
+    rounds = [store.get_candidate(f"wangfang{k}") for k in ("", "-2", "-3")]
     assert [c.round for c in rounds if c] == ["一面", "二面", "HR面"]
     assert [c.questions[0].question for c in rounds if c] == [
         "讲讲Kafka 分区？",
@@ -84,12 +84,12 @@ def test_each_interview_of_a_file_is_indexed_with_its_own_id(store: Store, tmp_p
     ]
     assert {c.source for c in rounds if c} == {str(folder / "wangfang.md")}
     assert store.file_interviews() == {
-        str(folder / "wangfang.md"): [("wangfang-1", 1), ("wangfang-2", 2), ("wangfang-3", 3)]
+        str(folder / "wangfang.md"): [("wangfang", 1), ("wangfang-2", 2), ("wangfang-3", 3)]
     }
     # each is found by what it says, alone
     assert [h.id for h in store.search("调度器")] == ["wangfang-2"]
     again = index_paths(store, [folder])  # unchanged: nothing read, nothing written
-    assert again.unchanged == ["wangfang-1", "wangfang-2", "wangfang-3"]
+    assert again.unchanged == ["wangfang", "wangfang-2", "wangfang-3"]
     assert not again.indexed and not again.removed
 
 
@@ -100,41 +100,41 @@ def test_a_file_with_fewer_interviews_loses_the_rest(store: Store, tmp_path: Pat
     index_paths(store, [folder])
     write(path, ROUNDS[:2])
     done = index_paths(store, [folder])
-    assert done.indexed == ["wangfang-1", "wangfang-2"] and done.removed == ["wangfang-3"]
+    assert done.indexed == ["wangfang", "wangfang-2"] and done.removed == ["wangfang-3"]
     assert store.get_candidate("wangfang-3") is None
     assert store.search("期望") == []
-    write(path, ROUNDS[1:2])  # one interview: the file's own id again
+    write(path, ROUNDS[:1])  # one interview: the first keeps the file's own id
     done = index_paths(store, [folder])
     assert done.indexed == ["wangfang"]
-    assert sorted(done.removed) == ["wangfang-1", "wangfang-2"]
+    assert done.removed == ["wangfang-2"]
     assert store.ids() == ["wangfang"]
-    write(path, ROUNDS)  # several again
+    write(path, ROUNDS)  # several again: the first interview is still "wangfang"
     done = index_paths(store, [folder])
-    assert done.indexed == ["wangfang-1", "wangfang-2", "wangfang-3"]
-    assert done.removed == ["wangfang"]
+    assert done.indexed == ["wangfang", "wangfang-2", "wangfang-3"]
+    assert done.removed == []
     path.unlink()  # gone: every interview goes
     done = index_paths(store, [folder])
-    assert sorted(done.removed) == ["wangfang-1", "wangfang-2", "wangfang-3"]
+    assert sorted(done.removed) == ["wangfang", "wangfang-2", "wangfang-3"]
     assert store.ids() == [] and store.file_interviews() == {}
 
 
 def test_ids_another_file_has_are_never_shared(store: Store, tmp_path: Path) -> None:
     folder = tmp_path / "t"
-    write(folder / "wangfang-1.md", [interview("一面", "网络")])  # a file of that name
+    write(folder / "wangfang-2.md", [interview("一面", "网络")])  # a file of that name
     write(folder / "wangfang.md", ROUNDS[:2])
     done = index_paths(store, [folder])
     assert not done.failed
     ids = store.file_interviews()
-    assert ids[str(folder / "wangfang-1.md")] == [("wangfang-1", 0)]
+    assert ids[str(folder / "wangfang-2.md")] == [("wangfang-2", 0)]
     theirs = [cid for cid, _part in ids[str(folder / "wangfang.md")]]
-    assert len(theirs) == 2 and theirs[0].endswith("-1") and theirs[1].endswith("-2")
-    assert theirs[0].startswith("wangfang_") and theirs[0] != "wangfang-1"
-    c = store.get_candidate("wangfang-1")
+    assert len(theirs) == 2 and theirs[1] == theirs[0] + "-2"
+    assert theirs[0].startswith("wangfang_") and theirs[1] != "wangfang-2"
+    c = store.get_candidate("wangfang-2")
     assert c is not None and c.questions[0].question == "讲讲网络？"
     # the same ids on the next run (a known file keeps its id)
     (folder / "wangfang.md").write_text(SEPARATOR.join(ROUNDS), "utf-8")
     again = index_paths(store, [folder])
-    assert again.indexed == [*theirs, theirs[0].removesuffix("-1") + "-3"]
+    assert again.indexed == [*theirs, theirs[0] + "-3"]
 
 
 def test_the_watcher_removes_every_interview_of_a_file_gone(store: Store, tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ def test_the_watcher_removes_every_interview_of_a_file_gone(store: Store, tmp_pa
     write(folder / "lilei.md", [interview("一面", "网络")])
     index_paths(store, [folder])  # (the watcher reads in a process of its own: its reader)
     watcher = FolderWatcher(store, str(folder))
-    assert sorted(store.ids()) == ["lilei", "wangfang-1", "wangfang-2", "wangfang-3"]
+    assert sorted(store.ids()) == ["lilei", "wangfang", "wangfang-2", "wangfang-3"]
     (folder / "wangfang.md").unlink()
     watcher.index_changed([str(folder / "wangfang.md")])
     assert store.ids() == ["lilei"]
@@ -159,21 +159,21 @@ def test_forget_erases_one_interview_of_a_file(db_target: str, tmp_path: Path) -
         assert ran.returncode == 0, ran.stderr
         return json.loads(ran.stdout)
 
-    assert debrief("index", str(folder))["indexed"] == ["wangfang-1", "wangfang-2", "wangfang-3"]
+    assert debrief("index", str(folder))["indexed"] == ["wangfang", "wangfang-2", "wangfang-3"]
     debrief("forget", "wangfang-2", "--yes")
     assert debrief("index", str(folder))["forgotten"] == []  # unchanged: not read at all
     listed = [r["id"] for r in debrief("list")]
-    assert sorted(listed) == ["wangfang-1", "wangfang-3"]
+    assert sorted(listed) == ["wangfang", "wangfang-3"]
     stamp = path.stat().st_mtime_ns + 5 * 10**9
     os.utime(path, ns=(stamp, stamp))  # touched, the same content: still erased
     again = debrief("index", str(folder))
     assert again["indexed"] == [] and again["forgotten"] == []
-    assert sorted(again["unchanged"]) == ["wangfang-1", "wangfang-3"]
+    assert sorted(again["unchanged"]) == ["wangfang", "wangfang-3"]
     # the file changed: as for a file of one, the erasure lasts until the file changes
     write(path, [*ROUNDS, interview("三面", "架构")])
     read = debrief("index", str(folder))
     assert read["forgotten"] == []
-    assert read["indexed"] == ["wangfang-1", "wangfang-2", "wangfang-3", "wangfang-4"]
+    assert read["indexed"] == ["wangfang", "wangfang-2", "wangfang-3", "wangfang-4"]
 
 
 def test_an_upload_of_several_interviews_indexes_and_names_each(
@@ -191,10 +191,10 @@ def test_an_upload_of_several_interviews_indexes_and_names_each(
     ts = share(bot, FakeFile("F46", "王芳.md", SEPARATOR.join(ROUNDS).encode()))
     reply = reply_to(bot, ts)
     said = "\n".join(visible(reply))
-    assert "这个文件里有 3 场面试，都已收录：王芳-1、王芳-2、王芳-3。" in said
+    assert "这个文件里有 3 场面试，都已收录：王芳、王芳-2、王芳-3。" in said
     assert said.startswith("这个文件里有 3 场面试")  # above the first's card
-    assert "王芳 · 后端工程师 · 一面\n4 年经验 · 王芳-1" in said
-    assert [bot.store.get_candidate(f"王芳-{k}") is not None for k in (1, 2, 3)] == [True] * 3
+    assert "王芳 · 后端工程师 · 一面\n4 年经验 · 王芳" in said
+    assert [bot.store.get_candidate(f"王芳{k}") is not None for k in ("", "-2", "-3")] == [True] * 3
     assert "3 场面试" in str(reply["text"])
     # forget the second: the saved file, which holds its text, is erased with it
     [saved] = bot.settings.uploads_dir.iterdir()

@@ -2,8 +2,8 @@
 
 A file holds one interview or several (一面, 二面, HR面 under headings: issue 46); each
 is a Transcript of its own. A file with one interview gives it the file's id
-(`transcript_id(name)`); a file with several gives `<stem>-1`, `<stem>-2`, … in file
-order (the indexer gives the ids it keeps: store/indexer.py `interview_ids`). A file that
+(`transcript_id(name)`); a file with several gives the first that id and the others
+`<stem>-2`, `<stem>-3`, … in file order (the indexer gives the ids it keeps: store/indexer.py `interview_ids`). A file that
 is not an interview record raises NotATranscript with a reason naming what it looks
 like; a damaged file ParseError. Pure: bytes in, interviews or a reason out.
 

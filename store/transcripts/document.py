@@ -66,11 +66,19 @@ def document(text: str, markdown: bool) -> Document:
 def plain(blocks: Sequence[Block]) -> str:
     """Blocks as plain text, as a person reads them: a heading or paragraph a line, an
     item indented by its depth under `- ` (or its number), a table a row a line with
-    ` | ` between cells, blank lines between blocks that are not items."""
+    ` | ` between cells; a blank line between blocks, but between items and between
+    paragraphs on lines next to each other in the source (a plain text's lines)."""
     out: list[str] = []
     previous: Block | None = None
     for b in blocks:
-        if previous is not None and not (b.kind == "item" and previous.kind == "item"):
+        adjacent = previous is not None and (
+            (b.kind == "item" and previous.kind == "item")
+            or (
+                b.kind == previous.kind == "paragraph"
+                and b.line == previous.line + previous.text.count("\n") + 1
+            )
+        )
+        if previous is not None and not adjacent:
             out.append("")
         if b.kind == "item":
             marker = f"{b.number}." if b.ordered and b.number is not None else "-"

@@ -18,8 +18,9 @@ Something else, in this order (the first that fits):
 
 An interview record, in this order (a FAQ, a heading that says so, is none):
 
-- the labelled layout (parser.py) when a line carries one of its own labels: 岗位,
-  从业年限, 简介, 考察目标, 回答, 点评 (and their other names), or a numbered 问题N / 第N题;
+- the labelled layout (parser.py) when a heading, a paragraph, an item or a table row
+  carries its own labels (`_labelled`: 岗位, 考察目标, 回答, 点评…, or a numbered 问题N /
+  第N题); a verdict label in an item is none: `- 面试评价：整体还行` in a 反问 list;
 - a dialogue when both sides speak, each at the start of lines: an asking side
   (面试官, Interviewer, Q, 问, 【问】, the one whose turns end in questions) and an
   answering side (候选人, Interviewee, Candidate, A, 答, 【答】), in bold or not;
@@ -35,7 +36,7 @@ that can backtrack: the few patterns are bounded alternations."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -157,6 +158,13 @@ def asks_question(text: str) -> bool:
     return plain.startswith(_QUESTION_STARTS) or any(w in plain[:80] for w in _QUESTION_WORDS)
 
 
+def asks_strictly(text: str) -> bool:
+    """A paragraph asks only as an interviewer's turn does (`roles.asks`: a question, a
+    request, a numbered cue): `没什么印象了` names no question, though it says 什么."""
+    words = text.strip()
+    return bool(words) and len(words) <= 400 and asks(words)
+
+
 @lru_cache(maxsize=1024)
 def question_heading(text: str) -> bool:
     """Is a heading itself a question (`### Question 3`, `### 1、unique_ptr的用法？`)?"""
@@ -220,31 +228,41 @@ def dialogue_sides(text: str) -> tuple[int, int]:
 
 
 _ALONE = ("岗位", "职位", "点评", "回答", "作答")
+_ANSWER_LABELS = ("回答", "候选人回答", "面试者回答", "候选人作答", "作答")
 
 
-def _labelled(text: str) -> bool:
-    """Does the text carry the labelled layout's own labels: a numbered 问题N / 第N题, or
-    a Chinese label that says enough alone (岗位, 回答, 点评, 考察目标, any of three
-    characters or more), or two kinds of label (`经验：` and `评价：`; `Position:` and
-    `Verdict:`; never one English word alone, which CSS or code says too)?"""
+def _label_lines(blocks: Sequence[Block]) -> Iterator[tuple[str, bool]]:
+    """The lines a label may start, and whether each is an item's: headings,
+    paragraphs' lines, a table's rows as `label：value`, items (`- 岗位：SRE`)."""
+    for b in blocks:
+        if b.kind == "heading":
+            yield b.text, False
+        elif b.kind in ("paragraph", "item"):
+            yield from ((line, b.kind == "item") for line in b.text.split("\n"))
+        elif b.kind == "table":
+            yield from ((f"{row[0]}：{row[1]}", False) for row in b.rows if len(row) == 2)
+
+
+def _labelled(blocks: Sequence[Block]) -> bool:
+    """Do headings, paragraphs or tables carry the labelled layout's own labels: a
+    numbered 问题N / 第N题, or a Chinese label that says enough alone (岗位, 回答, 点评,
+    考察目标, any of three characters or more), or two kinds of label (`经验：` and
+    `评价：`; `Position:` and `Verdict:`; never one English word alone, which CSS or code
+    says too)?"""
     kinds: set[str] = set()
-    for line in text.split("\n"):
+    for line, item in _label_lines(blocks):
         if len(line) > 2000:
             continue
         fm = match_field(line)
         if fm is not None:
             kind = label_kind(fm)
             label = "".join(fm.group(kind).split()).lower()
-            if kind == "answer" and label not in (
-                "回答",
-                "候选人回答",
-                "面试者回答",
-                "候选人作答",
-                "作答",
-            ):
+            if kind == "answer" and label not in _ANSWER_LABELS:
                 continue
             if kind not in ("position", "years", "intro", "goal", "answer", "verdict"):
                 continue
+            if item and kind == "verdict":
+                continue  # `- 面试评价：整体还行` in a 反问 list is what the list says
             if not label.isascii() and (label in _ALONE or len(label) >= 3):
                 return True
             if label.isascii() and line[:2].isspace():
@@ -267,7 +285,8 @@ def _questions(blocks: Sequence[Block]) -> list[Block]:
         b
         for b in blocks
         if (b.kind == "heading" and question_heading(b.text))
-        or (b.kind in ("item", "paragraph") and asks_question(b.text))
+        or (b.kind == "item" and asks_question(b.text))
+        or (b.kind == "paragraph" and asks_strictly(b.text))
     ]
 
 
@@ -355,7 +374,7 @@ def kind_of(doc: Document, markdown: bool) -> Kind:
         raise NotATranscript(DATES_LIST)
     if _speech(doc, markdown, speakers):
         raise NotATranscript(SPEECH_TO_TEXT)
-    if _labelled(doc.text):
+    if _labelled(doc.blocks):
         return Kind("labelled", "a label of the labelled layout")
     if _faq(doc):
         raise NotATranscript(FAQ)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .document import Block, Document
-from .kinds import asks_question, question_heading
+from .kinds import asks_question, asks_strictly, question_heading
 
 _AFTER_WORDS = (
     "总结",
@@ -82,7 +82,9 @@ def _after_interview(text: str) -> bool:
 def _asking(block: Block) -> bool:
     if block.kind == "heading":
         return question_heading(block.text)
-    return block.kind in ("item", "paragraph") and asks_question(block.text)
+    if block.kind == "paragraph":
+        return asks_strictly(block.text)
+    return block.kind == "item" and asks_question(block.text)
 
 
 def _spans(blocks: Sequence[Block], heads: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
@@ -144,7 +146,7 @@ def sections(doc: Document, source_lines: int) -> list[Section]:
                 and blocks[i].level in levels
                 and not _after_interview(blocks[i].text)
                 and not holds_round(i)
-                and asked(i) >= 2
+                and asked(i) >= 1
             ):
                 chosen.add(i)
     if len(chosen) < 2:

@@ -206,6 +206,19 @@ def test_preparation_notes_are_refused() -> None:
     assert refused(prep) == "own_notes"
 
 
+def test_a_record_that_says_it_prepared_is_still_a_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_families(monkeypatch)
+    text = (
+        "# 美团一面\n\n面试准备得不够，复习也没做完。\n\n"
+        + "".join(f"第{n}段：聊得还算顺利，面试官人很好。\n\n" for n in range(10))
+        + "- 自我介绍\n- 讲讲Redis\n- 为什么用Kafka？\n"
+    )
+    (one,) = read(text, "mt.md")
+    assert (one.round, one.questions_read) == ("一面", False)
+
+
 def test_a_blog_post_with_no_questions_is_refused_as_an_article() -> None:
     post = (
         "---\ncreateTime: 2023-10-01\ntags: 面经\n---\n"

@@ -13,8 +13,9 @@ Something else, in this order (the first that fits):
   and are short, and none asks anything: a diary of interviews, not a record of one;
 - speech to text: plain text with no heading, list or speaker, in which people talk
   (`呃`, `然后`, `就是`, `um`) and hardly anyone asks anything;
-- notes of one's own: a draft of one's 自我介绍, 知识点 or topics to review, or a long text
-  (thirty blocks or more) of which hardly any block asks anything.
+- notes of one's own: a heading of one's notes (知识点, 复习, 面试准备…) or a draft of
+  one's 自我介绍, with few questions; or a long text (thirty blocks or more) of which
+  hardly any block asks anything.
 
 An interview record, in this order (a FAQ, a heading that says so, is none):
 
@@ -339,10 +340,12 @@ def _speech(doc: Document, markdown: bool, speakers: int) -> bool:
 
 
 def _own_notes(doc: Document, questions: int) -> bool:
-    text = doc.text
-    if any(word in text for word in _OWN_NOTES_WORDS) or any(
-        b.text.startswith(_SELF_INTRO_OPENINGS) for b in doc.blocks if b.kind == "paragraph"
-    ):
+    """A heading of one's notes (知识点, 复习, 面试准备…) or a 自我介绍 draft, and few
+    questions; or a long text that hardly asks anything. (Only headings say it: `准备得
+    不够` in a record's own words is no sign.)"""
+    if any(
+        b.kind == "heading" and any(word in b.text for word in _OWN_NOTES_WORDS) for b in doc.blocks
+    ) or any(b.text.startswith(_SELF_INTRO_OPENINGS) for b in doc.blocks if b.kind == "paragraph"):
         return questions * 4 < len(doc.blocks) or questions < 2
     return len(doc.blocks) >= 30 and questions * 20 < len(doc.blocks)
 

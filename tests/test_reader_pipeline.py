@@ -258,6 +258,12 @@ def _codes() -> dict[str, str]:
         ("Q: 讲讲 TCP？\nA: 不知道\nQ: 讲讲 UDP？\nA: 无连接\n", "dialogue"),
         ("【问】为什么离职？\n【答】想换方向。\n", "dialogue"),
         (
+            "# Interview\nInterviewer: Ann Lee\n\n### Question 1\n**Why this team?**\n\n"
+            "**Interviewee:**  \nI like the product.\n",
+            "dialogue",
+        ),
+        ("**AI:** Q1. What is a cell?\n\n**User:** I don't know.\n", "dialogue"),
+        (
             "# 一面\n- 自我介绍\n- Linux 的任务调度原理 ***确实不会***\n- 介绍`http`\n",
             "question_list",
         ),

@@ -393,6 +393,23 @@ def test_labelled_interviews_under_round_headings_are_read_as_labelled() -> None
     assert first.hash == second.hash and first.body.startswith("一面\n\n岗位：SRE")
 
 
+def test_rounds_set_apart_by_a_line_of_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    item_family(monkeypatch)
+    text = "**一面**\n\n- 自我介绍\n- 讲讲TCP\n\n**二面**\n\n- 为什么离职？\n\n二面挂了。\n"
+    found = read(text, "b.md")
+    assert [(t.id, t.round, len(t.questions)) for t in found] == [
+        ("b-1", "一面", 2),
+        ("b-2", "二面", 1),
+    ]
+    in_word = "一面\n1. 自我介绍\n2. 讲讲TCP\n二面\n1. 为什么离职？\n"
+    found = read(in_word, "w.txt")
+    assert [(t.id, t.round, len(t.questions)) for t in found] == [
+        ("w-1", "一面", 2),
+        ("w-2", "二面", 1),
+    ]
+    assert found[1].body == "二面\n\n1. 为什么离职？"
+
+
 def test_round_names_as_written() -> None:
     assert round_named("1、一面") == "一面"
     assert round_named("阿里云游戏(电面)") == "电面"

@@ -1,7 +1,8 @@
 """The interviews a written file holds: one, or several under headings of their own.
 
 A heading names a round when it says one (`一面`, `二面`, `终面`, `HR面`, `电面`, `第二轮`,
-`Round 2`, `Transcript 2`, `Interview 3`). A file holds several interviews when at least
+`Round 2`, `Transcript 2`, `Interview 3`); where no heading does, a short paragraph of
+its own that only names one (`**二面**`, a line `一面` of a Word file) counts as one. A file holds several interviews when at least
 two such headings each hold questions (kinds.py `asks_question`, under them up to the
 next heading of their level or above): each is an interview. Beside them, a heading of
 the same level as one that holds round headings (a company, `## 滴滴` over `### 一面`,
@@ -105,10 +106,28 @@ def _spans(blocks: Sequence[Block], heads: Sequence[int]) -> tuple[dict[int, int
     return ends, parents
 
 
+def _round_lines(blocks: Sequence[Block]) -> tuple[Block, ...]:
+    """`blocks`, with a short paragraph that only names a round (`**二面**`, a line `一面`
+    in a Word file's text) read as a heading below every other, where no heading names
+    a round: people set rounds apart so as often as with headings."""
+    if any(b.kind == "heading" and round_named(b.text) for b in blocks):
+        return tuple(blocks)
+    return tuple(
+        Block("heading", b.text, 7, b.marks, line=b.line)
+        if b.kind == "paragraph"
+        and len(b.text) <= 20
+        and not any(ch in b.text for ch in "\n:：")  # (`轮次：二面` is a label)
+        and round_named(b.text)
+        and not b.text.rstrip().endswith(("。", ".", "！", "!", "了", "？", "?", "：", ":"))
+        else b
+        for b in blocks
+    )
+
+
 def sections(doc: Document, source_lines: int) -> list[Section]:
     """The interviews of `doc`, in file order; `source_lines` is how many lines the
     text given to document() has (the last section runs to it)."""
-    blocks = doc.blocks
+    blocks = _round_lines(doc.blocks)
     # the headings that are no question: the ones that may bound an interview
     heads = [
         i for i, b in enumerate(blocks) if b.kind == "heading" and not question_heading(b.text)

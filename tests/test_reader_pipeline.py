@@ -16,7 +16,7 @@ import pytest
 from store.models import Question, Transcript
 from store.transcripts import reader
 from store.transcripts.document import Block, document, plain
-from store.transcripts.errors import NotATranscript, code_of
+from store.transcripts.errors import NotATranscript, ParseError, code_of
 from store.transcripts.kinds import Family, kind_of
 from store.transcripts.parser import parse_transcript
 from store.transcripts.reader import read_interviews
@@ -408,6 +408,23 @@ def test_rounds_set_apart_by_a_line_of_their_own(monkeypatch: pytest.MonkeyPatch
         ("w-2", "二面", 1),
     ]
     assert found[1].body == "二面\n\n1. 为什么离职？"
+
+
+def test_one_of_several_that_fails_the_layout_is_kept_unread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_families(monkeypatch)
+    text = (
+        "## 一面\n岗位：SRE\n问题1：怎么排障？\n回答：看日志。\n\n"
+        "## 二面\n岗位：SRE\n问题99999999：讲讲 K8s？\n回答：不会\n"
+    )
+    first, second = read(text, "f.md")
+    assert (first.round, first.questions_read, len(first.questions)) == ("一面", True, 1)
+    assert (second.round, second.questions_read, second.questions) == ("二面", False, [])
+    assert second.body.startswith("二面\n\n岗位：SRE")
+    with pytest.raises(ParseError) as info:  # the whole file fails as it always did
+        read("岗位：SRE\n问题99999999：讲讲 K8s？\n回答：不会\n", "g.txt")
+    assert info.value.code == "question_number"
 
 
 def test_round_names_as_written() -> None:

@@ -31,7 +31,7 @@ from ..models import Question, Transcript
 from .dates import parse_interview_date
 from .dialogue import meeting_transcript
 from .document import Block, Document, document, plain
-from .errors import CONTROL_CHARACTERS, ParseError
+from .errors import CONTROL_CHARACTERS, NotATranscript, ParseError
 from .formats import (
     OLE2_MAGIC,
     PDF_MAGIC,
@@ -201,11 +201,15 @@ def _labelled(doc: Document, data: bytes, name: str, whole_file: bool) -> Transc
     """The labelled layout's reading of one interview: the file's own bytes when it is
     the whole file and has no front matter (the reading is then as it always was), else
     the interview's text (front matter never reaches the summary). None when the text
-    does not read as the layout after all (no 岗位 and no 问题N, say): the written
-    families read it then, or it is kept with its questions unread; the damaged file
-    was refused before, when its text was taken."""
+    does not read as the layout after all (NotATranscript), or when one interview of
+    several fails it: the written families read it then, or it is kept with its
+    questions unread. A whole file that fails the layout fails as it always did."""
     own = data if whole_file and not doc.front_matter else doc.text.encode("utf-8")
     try:
         return parse_transcript(own, name)
-    except ParseError:  # (NotATranscript too) labels, but not the layout: read on
+    except NotATranscript:  # labels, but not the layout after all: read on
         return None
+    except ParseError:
+        if whole_file:  # the file fails as it always did (问题99999999, no 岗位 nor 问题)
+            raise
+        return None  # one interview of several: the others are still read

@@ -206,6 +206,17 @@ def test_preparation_notes_are_refused() -> None:
     assert refused(prep) == "own_notes"
 
 
+def test_topics_to_review_are_notes_unless_rounds_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    no_families(monkeypatch)
+    topics = "# 复习清单\n\n- HashMap原理\n- TCP和UDP的区别\n- 什么是MVCC\n"
+    assert refused(topics) == "own_notes"
+    told = "## 面试准备\n\n刷了两周题。\n\n## 一面\n\n- HashMap原理\n- TCP和UDP的区别\n"
+    (one,) = read(told, "told.md")
+    assert (one.round, one.questions_read) == ("一面", False)
+
+
 def test_a_record_that_says_it_prepared_is_still_a_record(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

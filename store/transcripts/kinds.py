@@ -13,9 +13,9 @@ Something else, in this order (the first that fits):
   and are short, and none asks anything: a diary of interviews, not a record of one;
 - speech to text: plain text with no heading, list or speaker, in which people talk
   (`呃`, `然后`, `就是`, `um`) and hardly anyone asks anything;
-- notes of one's own: a heading of one's notes (知识点, 复习, 面试准备…) or a draft of
-  one's 自我介绍, with few questions; or a long text (thirty blocks or more) of which
-  hardly any block asks anything.
+- notes of one's own: a heading of one's notes (知识点, 复习, 面试准备…) where no heading
+  names a round, or a draft of one's 自我介绍 with few questions; or a long text (thirty
+  blocks or more) of which hardly any block asks anything.
 
 An interview record, in this order (a FAQ, a heading that says so, is none):
 
@@ -132,6 +132,24 @@ _date_start_re = cache(
         r"^(?:[0-9]{4}[-./年])?[0-9]{1,2}[ ]?[-./月][ ]?[0-9]{1,2}(?:日|号)?(?![0-9])"
     )
 )
+
+
+# (bounded alternations: nothing here backtracks on a long heading)
+_round_re = cache(
+    lambda: re.compile(
+        r"(?:[一二三四五六七八九十0-9]{1,2}|终|hr|HR|Hr|交叉|主管|总监|技术|业务|加|电|群)面(?!试)"
+        r"|第[一二三四五六七八九十0-9]{1,2}轮(?:面试)?"
+        r"|(?i:round|transcript|interview)[ \t]{0,3}#?[0-9]{1,2}\b"
+        r"|(?i:(?:first|second|third|fourth|final|1st|2nd|3rd|4th|5th)[ \t]{1,3}round)"
+        r"|(?i:phone[ \t]{1,3}screen|onsite)"
+    )
+)
+
+
+def round_named(text: str) -> str | None:
+    """The round a heading names, as written: `1、一面` -> `一面`; None when it names none."""
+    m = _round_re().search(text[:200])
+    return m.group(0).strip() if m is not None else None
 
 
 def reference_marker(text: str) -> bool:
@@ -343,9 +361,11 @@ def _own_notes(doc: Document, questions: int) -> bool:
     """A heading of one's notes (知识点, 复习, 面试准备…) or a 自我介绍 draft, and few
     questions; or a long text that hardly asks anything. (Only headings say it: `准备得
     不够` in a record's own words is no sign.)"""
-    if any(
-        b.kind == "heading" and any(word in b.text for word in _OWN_NOTES_WORDS) for b in doc.blocks
-    ) or any(b.text.startswith(_SELF_INTRO_OPENINGS) for b in doc.blocks if b.kind == "paragraph"):
+    headings = [b.text for b in doc.blocks if b.kind == "heading"]
+    if any(any(word in h for word in _OWN_NOTES_WORDS) for h in headings):
+        # (a record may tell how one prepared, under its rounds: `## 面试准备`, `## 一面`)
+        return not any(round_named(h) for h in headings)
+    if any(b.text.startswith(_SELF_INTRO_OPENINGS) for b in doc.blocks if b.kind == "paragraph"):
         return questions * 4 < len(doc.blocks) or questions < 2
     return len(doc.blocks) >= 30 and questions * 20 < len(doc.blocks)
 

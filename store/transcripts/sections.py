@@ -19,14 +19,12 @@ Pure: a `Document` in, `Section`s out, in file order."""
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from .document import Block, Document
-from .kinds import asks_question, asks_strictly, question_heading
+from .kinds import asks_question, asks_strictly, question_heading, round_named
 
 _AFTER_WORDS = (
     "总结",
@@ -45,16 +43,6 @@ _AFTER_WORDS = (
     "takeaways",
     "notes",
 )
-# (bounded alternations: nothing here backtracks on a long heading)
-_round_re = cache(
-    lambda: re.compile(
-        r"(?:[一二三四五六七八九十0-9]{1,2}|终|hr|HR|Hr|交叉|主管|总监|技术|业务|加|电|群)面(?!试)"
-        r"|第[一二三四五六七八九十0-9]{1,2}轮(?:面试)?"
-        r"|(?i:round|transcript|interview)[ \t]{0,3}#?[0-9]{1,2}\b"
-        r"|(?i:(?:first|second|third|fourth|final|1st|2nd|3rd|4th|5th)[ \t]{1,3}round)"
-        r"|(?i:phone[ \t]{1,3}screen|onsite)"
-    )
-)
 
 
 @dataclass(frozen=True)
@@ -67,12 +55,6 @@ class Section:
     first_line: int
     last_line: int
     heading: Block | None = None
-
-
-def round_named(text: str) -> str | None:
-    """The round a heading names, as written: `1、一面` -> `一面`; None when it names none."""
-    m = _round_re().search(text[:200])
-    return m.group(0).strip() if m is not None else None
 
 
 def _after_interview(text: str) -> bool:

@@ -8,7 +8,6 @@ blocks built with markdown-it-py here; nothing of them is kept in the project)."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -511,7 +510,7 @@ def test_what_an_answer_or_a_mark_says(said: str, reason: str | None) -> None:
 
 # -- real files, when ../shared/realworld/ is there -------------------------------------
 
-REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
+from tests.support.realworld import REALWORLD  # noqa: E402
 
 
 def markdown_blocks(text: str) -> list[Block]:

@@ -19,16 +19,9 @@ from support.cli import debrief as run_debrief
 from store.models import Transcript
 from store.transcripts.dialogue import meeting_transcript
 from store.transcripts.errors import NotATranscript
+from tests.support.realworld import REALWORLD
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared/realworld/ beside the project (or beside the worktrees' folder); absent: skipped
-REALWORLD = (
-    next(
-        (p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()),
-        ROOT.parent / "shared",
-    )
-    / "realworld"
-)
 
 
 def vtt(*cues: tuple[str, str]) -> str:

@@ -926,23 +926,11 @@ def test_question_headings_with_the_interviewees_answers_under_them() -> None:
 
 # -- real files, when ../shared/realworld/ is there (never copied here) -----------------------
 
-_ROOT = Path(__file__).resolve().parents[1]
-REALWORLD = next(
-    (
-        folder
-        for folder in (
-            _ROOT.parent / "shared" / "realworld",
-            _ROOT.parents[1] / "shared" / "realworld",
-        )
-        if folder.is_dir()
-    ),
-    None,
-)
+from tests.support.realworld import REALWORLD  # noqa: E402
 
 
-@pytest.mark.skipif(REALWORLD is None, reason="../shared/realworld/ is not here")
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld/ is not here")
 def test_real_files_give_no_fact_they_do_not_state() -> None:
-    assert REALWORLD is not None
     heads = parse((REALWORLD / "en01_grinnell_user_interview.md").read_bytes(), "en01.md")
     assert heads.interviewers == ["Tiffany Tang"] and heads.questions
     assert all(q.answered and q.answer for q in heads.questions)  # before: 0 answered of 14

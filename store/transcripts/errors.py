@@ -88,6 +88,26 @@ CONTROL_CHARACTERS = reason("control_characters", "binary file, not text (contro
 # readable text, but no transcript in it
 NO_LABELS = reason("no_labels", "not a transcript: none of the labels 岗位, 问题N, 点评")
 NO_POSITION_NOR_QUESTION = reason("no_position_nor_question", "no 岗位 line and no 问题 found")
+# readable text, but something other than an interview record (kinds.py)
+QUESTION_BANK = reason(
+    "question_bank", "a question bank with reference answers, not an interview record"
+)
+STUDY_NOTES = reason(
+    "study_notes", "study notes that explain each question, not an interview record"
+)
+DATES_LIST = reason("dates_list", "a list of dates, companies and rounds, not an interview record")
+SPEECH_TO_TEXT = reason(
+    "speech_to_text",
+    "speech to text of people talking, with no questions asked of anyone: not an interview",
+)
+OWN_NOTES = reason(
+    "own_notes",
+    "notes of one's own (preparation, topics to review), not an interview record",
+)
+FAQ = reason("faq", "a FAQ (questions and answers about a subject), not an interview record")
+ARTICLE = reason(
+    "article", "an article or a README with no interview questions in it, not an interview record"
+)
 # a meeting transcript (store/transcripts/meetings.py) in which no question was found
 VTT_NO_QUESTIONS = reason(
     "vtt_no_questions", "a WebVTT meeting recording in which no question to the candidate was found"

@@ -157,6 +157,38 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "没有“岗位”一行，也没有“问题”：请写上 `岗位：…` 和 `问题1：…`",
         "en": "no 岗位 line and no 问题 found: write `岗位：…` and `问题1：…` in it",
     },
+    "why_question_bank": {
+        "zh": "这是附参考答案的题库，不是面试记录：只索引真实面试的记录",
+        "en": "a question bank with reference answers, not an interview record: only records"
+        " of real interviews are indexed",
+    },
+    "why_study_notes": {
+        "zh": "这是逐题讲解的学习笔记，不是面试记录：只索引真实面试的记录",
+        "en": "study notes that explain each question, not an interview record: only records"
+        " of real interviews are indexed",
+    },
+    "why_dates_list": {
+        "zh": "这是一份日期、公司和轮次的清单，不是面试记录：每场面试请单独记录问题和回答",
+        "en": "a list of dates, companies and rounds, not an interview record: record each"
+        " interview's questions and answers",
+    },
+    "why_speech_to_text": {
+        "zh": "这是语音转写的谈话，里面没有人被提问：不是面试记录",
+        "en": "speech to text of people talking, with no questions asked of anyone: not an"
+        " interview",
+    },
+    "why_own_notes": {
+        "zh": "这是个人笔记（面试准备、复习要点），不是面试记录",
+        "en": "notes of one's own (preparation, topics to review), not an interview record",
+    },
+    "why_faq": {
+        "zh": "这是常见问题解答（FAQ），不是面试记录",
+        "en": "a FAQ (questions and answers about a subject), not an interview record",
+    },
+    "why_article": {
+        "zh": "这是文章或说明文档，里面没有面试问题，不是面试记录",
+        "en": "an article or a README with no interview questions in it, not an interview record",
+    },
     "why_vtt_no_questions": {
         "zh": "这是 WebVTT 会议录音文字稿，但里面没有找到向候选人提的问题：请确认面试官和候选人的发言都在里面",
         "en": "a WebVTT meeting recording in which no question to the candidate was found: check"

@@ -539,3 +539,70 @@ def test_one_labelled_file_reads_as_it_always_did() -> None:
     before = parse_transcript(data, "000_x.txt", "folder/000_x.txt")
     assert one.model_copy(update={"body": ""}) == before
     assert one.id == "000_x" and one.body.startswith("张三的面试\n岗位：SRE")
+
+
+PARTICIPANTS = """# User Interview Transcript – Participant 1
+Interviewer: Mia Chen
+
+### Question 1
+**What does a typical workday look like?**
+
+**Interviewee:**
+Mostly code review and a stand-up.
+
+### Question 2
+**What slows you down?**
+
+**Interviewee:**
+Switching between tools.
+
+# User Interview Transcript – Participant 2
+
+### Question 1
+**What does a typical workday look like?**
+
+**Interviewee:**
+Meetings in the morning, writing in the afternoon.
+
+### Question 2
+**What slows you down?**
+
+**Interviewee:**
+I don't know.
+"""
+
+
+def test_questions_that_start_again_at_1_are_another_interview() -> None:
+    """Two people's answers to the same questions are two interviews, never one person's
+    four answers (the real (en01) file reads three participants this way)."""
+    found = read_interviews(PARTICIPANTS.encode(), "users.md")
+    assert [t.id for t in found] == ["users", "users-2"]
+    assert [t.round for t in found] == [None, None]
+    assert [[(q.number, q.question, q.answer, q.answered) for q in t.questions] for t in found] == [
+        [
+            (
+                1,
+                "What does a typical workday look like?",
+                "Mostly code review and a stand-up.",
+                True,
+            ),
+            (2, "What slows you down?", "Switching between tools.", True),
+        ],
+        [
+            (
+                1,
+                "What does a typical workday look like?",
+                "Meetings in the morning, writing in the afternoon.",
+                True,
+            ),
+            (2, "What slows you down?", "I don't know.", False),
+        ],
+    ]
+    assert found[0].interviewers == ["Mia Chen"] and found[1].interviewers == []
+
+
+def test_one_interview_under_a_title_is_not_split_by_its_question_headings() -> None:
+    one = PARTICIPANTS.split("# User Interview Transcript – Participant 2")[0]
+    found = read_interviews(one.encode(), "users.md")
+    assert [t.id for t in found] == ["users"]
+    assert [q.number for q in found[0].questions] == [1, 2]

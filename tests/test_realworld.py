@@ -34,7 +34,7 @@ READ = {
     "cn06_choconana_records.md": ["电面", None, "一面", "二面", "三面", None, None, None],
     "cn08_weihngo_records.md": ["一面"],
     "cn14_elliott_zju_interviews.md": ["第一轮", "第一轮", "第二轮"],
-    "en01_grinnell_user_interview.md": [None],
+    "en01_grinnell_user_interview.md": [None, None, None],  # three participants
     "en03_excel_ai_mock.md": ["Transcript 1", "Transcript 2", "Transcript 3"],
 }
 

@@ -11,6 +11,11 @@ no round heading is one interview too (`## 美团` with its list of questions): 
 interviews by company. A heading that is a question (`### Question 3`) is a question, and
 a heading of what follows an interview (总结, 反问, 感受, 不足…) is never an interview.
 
+Where no two round headings hold questions, headings under each of which the questions
+start again at 1 (`# Participant 2` over `### Question 1` … `### Question 5`, after
+`# Participant 1` over its own) are one interview each: numbering that starts over is
+another interview, often of another person, never the same interview's questions 6-10.
+
 With fewer than two, the whole file is one interview, whose round is the one named by
 the only round heading that holds questions, else by the file's first heading
 (`# 字节前端一面-byc`), else none.
@@ -19,6 +24,7 @@ Pure: a `Document` in, `Section`s out, in file order."""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,6 +61,15 @@ class Section:
     first_line: int
     last_line: int
     heading: Block | None = None
+
+
+_FIRST_NUMBER_RE = re.compile(r"\d++")
+
+
+def _numbered_one(text: str) -> bool:
+    """Is this question heading the first question (`Question 1`, `问题1`, `Q1`)?"""
+    m = _FIRST_NUMBER_RE.search(text)
+    return m is not None and int(m.group()) == 1
 
 
 def _after_interview(text: str) -> bool:
@@ -151,6 +166,10 @@ def sections(doc: Document, source_lines: int) -> list[Section]:
             ):
                 chosen.add(i)
     if len(chosen) < 2:
+        restarts = _starting_over(blocks, heads, ends)
+        if len(restarts) >= 2:
+            chosen = set(restarts)
+    if len(chosen) < 2:
         only = rounds[0] if len(rounds) == 1 else None
         named = round_named(blocks[only].text) if only is not None else None
         if named is None:
@@ -174,6 +193,38 @@ def sections(doc: Document, source_lines: int) -> list[Section]:
             )
         )
     return found
+
+
+def _starting_over(
+    blocks: Sequence[Block], heads: Sequence[int], ends: dict[int, int]
+) -> list[int]:
+    """The innermost headings under which the question headings start at 1: the first
+    question heading in each one's span is numbered 1 (`### Question 1`)."""
+    starts = [
+        i
+        for i, b in enumerate(blocks)
+        if b.kind == "heading" and question_heading(b.text) and _numbered_one(b.text)
+    ]
+    found: list[int] = []
+    for i in heads:
+        if _after_interview(blocks[i].text):
+            continue
+        at = bisect_right(starts, i)
+        inside = [s for s in starts[at:] if s < ends[i]]
+        if len(inside) != 1:  # none, or several interviews under it (a title over them)
+            continue
+        first_question = next(
+            (
+                j
+                for j in range(i + 1, ends[i])
+                if blocks[j].kind == "heading" and question_heading(blocks[j].text)
+            ),
+            None,
+        )
+        if first_question == inside[0]:
+            found.append(i)
+    # innermost only: a heading that holds another of them is not an interview itself
+    return [i for i in found if not any(i < j < ends[i] for j in found)]
 
 
 def preface(doc: Document, found: Sequence[Section]) -> tuple[Block, ...]:

@@ -7,8 +7,10 @@ The PostgreSQL database must be empty (or a fresh schema); the same generated co
 `debrief index`. Search runs the queries of bench/run.py on both stores and checks
 they find the same number of transcripts. Then two `debrief serve` replicas (HTTP,
 loopback) on the PostgreSQL database take /candidate requests in turn (summary and
-search) at a steady rate; ack and reply latencies are reported per replica pair.
-Nothing here asserts a time.
+search) at a steady rate; ack and reply latencies are reported per replica pair. The
+same replicas take the repeated searches, then the distinct ones: a start is no part of
+any figure, and starting each set of processes once halves what the smoke run in
+tests/test_bench.py spends starting them. Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -124,16 +126,17 @@ def replicas_under_load(
     seconds: float,
     rate: float,
     replicas: int = 2,
-    distinct: bool = False,
+    loads: tuple[bool, ...] = (False, True),
     workers: int | None = None,
-) -> dict[str, Any]:
-    """`replicas` serve processes under `rate` commands a second; `workers`: their
+) -> list[dict[str, Any]]:
+    """`replicas` serve processes under `rate` commands a second for `seconds`, once for
+    each of `loads` in turn (True: distinct searches), the same processes
+    throughout (started once: a start is no part of any figure); `workers`: their
     DEBRIEF_SEARCH_WORKERS (None: the default; 0: ranking in the serving process, the
-    baseline of what the workers are for)."""
+    baseline of what the workers are for). The figures of each load, in order."""
     store = open_store(db, create=False)
     ids = [s.id for s in store.list_candidates(limit=2000)]
     store.close()
-    rng = random.Random(7)
     with FakeSlack() as fake:
         procs: list[subprocess.Popen[bytes]] = []
         urls: list[str] = []
@@ -145,52 +148,69 @@ def replicas_under_load(
                 proc, url = start_serve(fake, db, env)
                 procs.append(proc)
                 urls.append(url)
-            acks: list[float] = []
-            replies: list[float] = []
-            busy: list[int] = []
-            lock = threading.Lock()
-
-            total = int(seconds * rate)
-            # the same commands for every backend: summaries and searches in turn; with
-            # `distinct`, each search adds a common word to a bench query, so most are
-            # new to the answer cache (bm25 over ~100,000 matches each)
-            texts = [
-                f"summary {rng.choice(ids)}"
-                if n % 2
-                else "search "
-                + rng.choice(ALL_QUERIES)
-                + (f" {rng.choice(_COMMON)}" if distinct else "")
-                for n in range(total)
+            return [
+                _load(fake, urls, ids, seconds, rate, distinct, workers, f"l{n}")
+                for n, distinct in enumerate(loads)
             ]
-
-            def one(n: int, due: float) -> None:
-                name = f"r{n}"
-                body = command_body(texts[n], response_url=fake.response_url(name))
-                # summaries and searches alternate, so pairs go round the replicas: each
-                # takes its share of both (n % replicas sent every search to the first)
-                status, _h, _b = post_signed(
-                    urls[(n // 2) % len(urls)] + "/slack/events", body, SECRET, timeout=30
-                )
-                ack = (time.monotonic() - due) * 1000
-                fake.wait_for(f"response/{name}", timeout=30)
-                reply = (time.monotonic() - due) * 1000
-                said = json.dumps(fake.responses(name), ensure_ascii=False)
-                with lock:
-                    if status == 200:
-                        acks.append(ack)
-                        replies.append(reply)
-                    if BUSY_REPLY in said:
-                        busy.append(n)
-
-            start = time.monotonic() + 0.5
-            with ThreadPoolExecutor(max_workers=32) as pool:
-                for n in range(total):
-                    due = start + n / rate
-                    time.sleep(max(0.0, due - time.monotonic()))
-                    pool.submit(one, n, due)
         finally:
             for p in procs:
                 stop_serve(p)
+
+
+def _load(
+    fake: FakeSlack,
+    urls: list[str],
+    ids: list[str],
+    seconds: float,
+    rate: float,
+    distinct: bool,
+    workers: int | None,
+    tag: str,
+) -> dict[str, Any]:
+    """`seconds` of `rate` commands a second sent round the replicas at `urls`, their
+    replies awaited on the fake Slack under names starting with `tag`."""
+    rng = random.Random(7)
+    acks: list[float] = []
+    replies: list[float] = []
+    busy: list[int] = []
+    lock = threading.Lock()
+
+    total = int(seconds * rate)
+    # the same commands for every backend: summaries and searches in turn; with
+    # `distinct`, each search adds a common word to a bench query, so most are
+    # new to the answer cache (bm25 over ~100,000 matches each)
+    texts = [
+        f"summary {rng.choice(ids)}"
+        if n % 2
+        else "search " + rng.choice(ALL_QUERIES) + (f" {rng.choice(_COMMON)}" if distinct else "")
+        for n in range(total)
+    ]
+
+    def one(n: int, due: float) -> None:
+        name = f"{tag}r{n}"
+        body = command_body(texts[n], response_url=fake.response_url(name))
+        # summaries and searches alternate, so pairs go round the replicas: each
+        # takes its share of both (n % replicas sent every search to the first)
+        status, _h, _b = post_signed(
+            urls[(n // 2) % len(urls)] + "/slack/events", body, SECRET, timeout=30
+        )
+        ack = (time.monotonic() - due) * 1000
+        fake.wait_for(f"response/{name}", timeout=30)
+        reply = (time.monotonic() - due) * 1000
+        said = json.dumps(fake.responses(name), ensure_ascii=False)
+        with lock:
+            if status == 200:
+                acks.append(ack)
+                replies.append(reply)
+            if BUSY_REPLY in said:
+                busy.append(n)
+
+    start = time.monotonic() + 0.5
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        for n in range(total):
+            due = start + n / rate
+            time.sleep(max(0.0, due - time.monotonic()))
+            pool.submit(one, n, due)
     return {
         "distinct_searches": len({t for t in texts if t.startswith("search ")}),
         "requests": total,
@@ -301,22 +321,17 @@ def main(argv: list[str] | None = None) -> int:
             for q, ten in v["top10"].items()
         }
         result["differing_hits"] = {q: ab for q, ab in same.items() if ab[0] != ab[1]}
-        for distinct in (False, True):
-            tail = "_distinct" if distinct else ""
-            result["sqlite_one_serve" + tail] = replicas_under_load(
-                lite, args.load_seconds, args.rate, 1, distinct
+        # each serving: the repeated searches, then the distinct ones, on the same
+        # processes; the baseline of the search workers: the same loads ranked in the
+        # serving process (DEBRIEF_SEARCH_WORKERS=0), in the same run (its first load
+        # warms it as the first warms the others, and is not reported)
+        for name, db, replicas in (("sqlite_one_serve", lite, 1), ("two_replicas", args.db, 2)):
+            plain, distinct = replicas_under_load(db, args.load_seconds, args.rate, replicas)
+            result[name], result[name + "_distinct"] = plain, distinct
+            _warm, distinct = replicas_under_load(
+                db, args.load_seconds, args.rate, replicas, workers=0
             )
-            result["two_replicas" + tail] = replicas_under_load(
-                args.db, args.load_seconds, args.rate, 2, distinct
-            )
-        # the baseline of the search workers: the same new searches ranked in the
-        # serving process (DEBRIEF_SEARCH_WORKERS=0), in the same run
-        result["sqlite_one_serve_distinct_in_process"] = replicas_under_load(
-            lite, args.load_seconds, args.rate, 1, True, workers=0
-        )
-        result["two_replicas_distinct_in_process"] = replicas_under_load(
-            args.db, args.load_seconds, args.rate, 2, True, workers=0
-        )
+            result[name + "_distinct_in_process"] = distinct
     result["load_end"] = loadavg()
     print(report(result))
     if args.json:

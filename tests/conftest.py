@@ -9,6 +9,8 @@ A test that provokes such a refusal on purpose says so with
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
 from support.slackbot import TEST_POST_INTERVAL, Bot, start_bot
 
 from handlers.sending.pacing import POST_INTERVAL
+from store.factory import is_pg_url
 from store.indexer import index_paths
 from store.sqlite.store import Store
 
@@ -68,11 +71,38 @@ def db_target(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> s
     return str(tmp_path / "debrief.db")
 
 
-@pytest.fixture
-def store(db_target: str) -> Iterator[Store]:
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database the store made and migrated once in this run (of one xdist
+    worker), as PostgreSQL's template is (support/pg_fixtures.py)."""
     from store.factory import open_store
 
-    opened = open_store(db_target)
+    path = tmp_path_factory.mktemp("sqlite-template") / "migrated.db"
+    open_store(str(path)).close()  # closed: its WAL checkpointed into the file, and gone
+    assert not Path(f"{path}-wal").exists()
+    return path
+
+
+def _migrated(request: pytest.FixtureRequest, db_target: str) -> str:
+    """`db_target`, on SQLite a copy of the run's migrated database when it does not exist
+    yet: what opening it would make, in a tenth of the time (no migration to run, no
+    fsync of each step). The copy is the store's own file, readable by its owner alone as
+    the store makes it (store/private.py). Not for a test that writes its own schema."""
+    if is_pg_url(db_target) or request.node.get_closest_marker("pg_empty") is not None:
+        return db_target
+    target = Path(db_target)
+    if not target.exists():
+        template: Path = request.getfixturevalue("sqlite_template")
+        shutil.copyfile(template, target)
+        os.chmod(target, template.stat().st_mode & 0o777)
+    return db_target
+
+
+@pytest.fixture
+def store(request: pytest.FixtureRequest, db_target: str) -> Iterator[Store]:
+    from store.factory import open_store
+
+    opened = open_store(_migrated(request, db_target))
     yield opened  # type: ignore[misc]
     opened.close()
 
@@ -166,7 +196,7 @@ def bot(
     paced = request.node.get_closest_marker("slack_pacing") is not None
     running = start_bot(
         fake_slack,
-        db_target,
+        _migrated(request, db_target),
         uploads=str(tmp_path / "uploads"),
         post_interval=POST_INTERVAL if paced else TEST_POST_INTERVAL,
     )

@@ -3,6 +3,7 @@ and Socket Mode against a local WebSocket server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shutil
@@ -67,16 +68,19 @@ def test_bad_settings_exit_2_with_one_line(
     assert "Traceback" not in done.stderr
 
 
-@pytest.fixture
-def served(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path / "transcripts"
+@contextlib.contextmanager
+def serving(fake: FakeSlack, where: Path, seeds_dir: Path) -> Iterator[tuple[str, Path]]:
+    """The real `debrief serve` (HTTP) on a copy of the seeds in `where`: (its events URL,
+    the folder it keeps indexed); at its end, no traceback, token, secret or transcript
+    text in its log."""
+    folder = where / "transcripts"
     shutil.copytree(seeds_dir, folder)
     port = free_port()
     env = clean_env(
         SLACK_BOT_TOKEN="xoxb-test",
         SLACK_SIGNING_SECRET=SECRET,
-        SLACK_API_URL=fake_slack.base_url,
-        DEBRIEF_DB=str(tmp_path / "served.db"),
+        SLACK_API_URL=fake.base_url,
+        DEBRIEF_DB=str(where / "served.db"),
         DEBRIEF_TRANSCRIPTS=str(folder),
     )
     proc = subprocess.Popen(
@@ -112,6 +116,26 @@ def served(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> Iterator[t
         assert "xoxb-test" not in log and SECRET not in log
         for text in ("神经网络模型设计师", "这位面试者", "测试工程师", "All-Reduce"):
             assert text not in log  # logs never carry transcript text
+
+
+@pytest.fixture
+def served(fake_slack: FakeSlack, tmp_path: Path, seeds_dir: Path) -> Iterator[tuple[str, Path]]:
+    """A server of the test's own, on the test's fake Slack."""
+    with serving(fake_slack, tmp_path, seeds_dir) as events:
+        yield events
+
+
+@pytest.fixture(scope="module")
+def served_for_bodies(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """One server for the tests of request bodies (of this module, in one xdist worker):
+    they send no command, so no Slack of a test's own, and each leaves nothing behind
+    (its connection closed); the next finds the server as sound as the first did."""
+    seeds = Path(__file__).resolve().parent.parent / "seeds"
+    with (
+        FakeSlack(name="fake-slack-bodies") as fake,
+        serving(fake, tmp_path_factory.mktemp("bodies"), seeds) as events,
+    ):
+        yield events
 
 
 def ask(fake: FakeSlack, url: str, text: str, name: str) -> dict[str, object]:
@@ -237,22 +261,22 @@ def status_of(sock: socket.socket) -> int | None:
 
 @pytest.mark.parametrize("length", [300 * 1024 * 1024, MAX_BODY + 1])
 def test_a_body_over_the_limit_is_refused_before_it_is_sent(
-    served: tuple[str, Path], length: int
+    served_for_bodies: tuple[str, Path], length: int
 ) -> None:
-    url, _folder = served
+    url, _folder = served_for_bodies
     sock = send_head(url, f"Content-Type: application/json\r\nContent-Length: {length}\r\n")
     with sock:  # not one byte of the body sent: the answer cannot wait for it
         assert status_of(sock) == 413
 
 
-def test_a_body_at_the_limit_is_read_then_checked(served: tuple[str, Path]) -> None:
-    url, _folder = served
+def test_a_body_at_the_limit_is_read_then_checked(served_for_bodies: tuple[str, Path]) -> None:
+    url, _folder = served_for_bodies
     status, _h, _b = post_signed(url, b"{" + b" " * (MAX_BODY - 2) + b"}", "not-the-secret")
     assert status == 401
 
 
-def test_a_chunked_body_is_refused_once_past_the_limit(served: tuple[str, Path]) -> None:
-    url, _folder = served
+def test_a_chunked_body_is_refused_once_past_the_limit(served_for_bodies: tuple[str, Path]) -> None:
+    url, _folder = served_for_bodies
     chunk = 64 * 1024
     sent = 0
     sock = send_head(url, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n")

@@ -27,14 +27,10 @@ for as long as it stays indexed, so ids never flip between files from run to run
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
+import logging
 import os
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
 
@@ -42,7 +38,8 @@ from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
-from .transcripts.errors import READ_TOO_LONG, ParseError
+from .transcripts.bounded import Stopped, bounded_map
+from .transcripts.errors import READ_TOO_LONG, READER_FAILED, ParseError
 from .transcripts.files import (
     Found,
     Prepared,
@@ -59,6 +56,7 @@ from .transcripts.parser import transcript_id
 from .transcripts.warnings import warnings_of
 
 Progress = Callable[[int, int], None]
+logger = logging.getLogger(__name__)
 
 
 def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
@@ -71,82 +69,52 @@ def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
     )
 
 
-PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
-_TASK = 32  # files a worker reads per task
-_AHEAD = 768  # files handed out before the writer takes them (two tasks a worker at least)
-
-
-def _ends_with_its_parent() -> None:
-    """In a worker, as it starts: it ends as soon as the process that started it ends,
-    however that ends (killed by the out-of-memory killer, say). A worker left behind
-    would hold the run's output open, and whoever reads it would wait for ever."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
-
-
-def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()  # returns once the parent is gone
-    os._exit(1)
-
-
-def _prepare_all(paths: list[str]) -> list[Prepared]:
-    """One worker's task: its files, read and parsed."""
-    return [prepare(path) for path in paths]
+PARALLEL_FROM = 400  # files to read before more than one reading process pays for its start
+_TASK = 32  # files a reading process is handed at a time
+_AHEAD = 768  # files handed out before the writer takes them (two tasks a process at least)
 
 
 def _prepared(
     paths: list[str], workers: int, isolate: bool = False
 ) -> Generator[Prepared, None, None]:
-    """Each file read and parsed, in order: in `workers` processes for a large run.
-
-    Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
-    workers finish the task in hand and exit; a worker that dies (killed, out of memory)
-    never leaves the run waiting for its files: those it did not hand back, and every file
-    after them, are read here instead; and should this process die, its workers end too.
-    With `isolate` (what `serve` reads), each file is read in a process of its own,
-    bounded in time and memory (transcripts/bounded.py)."""
+    """Each file read and parsed, in order: in `workers` processes (one for a small run),
+    each file bounded in time and memory (transcripts/bounded.py `bounded_map`): a file
+    that runs past them, or whose process dies (the out-of-memory killer), is skipped as
+    stopped (READ_TOO_LONG), and the files after it are read by another process. Nothing
+    is read in this process, and every way this ends leaves nothing waiting: closed early
+    (a full disk), its processes are killed; should this process die, they end too.
+    `workers` 0 reads here, in this process: only for callers that read files they made
+    themselves (tests). With `isolate` (what `serve` reads), each file is read in a
+    process of its own (transcripts/files.py `prepare_bounded`)."""
     if isolate:
         yield from map(prepare_bounded, paths)
         return
-    if workers < 1 or len(paths) < PARALLEL_FROM:
+    if workers < 1:
         yield from map(prepare, paths)
         return
-    # spawn: safe even from a process with threads (debrief serve's watcher)
-    pool = ProcessPoolExecutor(
-        workers, multiprocessing.get_context("spawn"), initializer=_ends_with_its_parent
+    processes = workers if len(paths) >= PARALLEL_FROM else 1
+    read = bounded_map(prepare, paths, processes, task=_TASK, ahead=_AHEAD)
+    for path, item in zip(paths, read, strict=True):
+        yield item if isinstance(item, Prepared) else _unread(path, item)
+
+
+def _unread(path: str, exc: BaseException) -> Prepared:
+    """A file whose reading was stopped (past its time or memory), or whose reader raised
+    what `prepare` does not catch: skipped with that reason, and its size and time."""
+    shown = source_path(path)
+    if isinstance(exc, Stopped):  # (the run reports it, skipped with its reason)
+        logger.info("reading %s was stopped: too long or too much memory", shown)
+    else:
+        logger.warning("the reader stopped on %s: %s: %.200s", shown, type(exc).__name__, exc)
+    out = Prepared(
+        path, shown, skipped=READ_TOO_LONG if isinstance(exc, Stopped) else READER_FAILED
     )
-    # A few tasks per worker in flight: the workers stay busy, and memory stays flat
-    # however far they could run ahead of the database writer.
-    waiting: deque[tuple[list[str], Future[list[Prepared]] | None]] = deque()
     try:
-        for start in range(0, len(paths), _TASK):
-            part = paths[start : start + _TASK]
-            waiting.append((part, _handed_out(pool, part)))
-            if len(waiting) > max(2 * workers, _AHEAD // _TASK):
-                yield from _handed_back(*waiting.popleft())
-        while waiting:
-            yield from _handed_back(*waiting.popleft())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _handed_out(pool: ProcessPoolExecutor, part: list[str]) -> Future[list[Prepared]] | None:
-    """A task for the workers; None once one of them died (the pool takes no more)."""
-    try:
-        return pool.submit(_prepare_all, part)
-    except BrokenProcessPool:
-        return None
-
-
-def _handed_back(part: list[str], task: Future[list[Prepared]] | None) -> list[Prepared]:
-    """A task's files, read and parsed: here, when no worker is left to do it."""
-    if task is not None:
-        try:
-            return task.result()
-        except BrokenProcessPool:
-            pass
-    return _prepare_all(part)
+        st = os.stat(path)
+        out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
+    except OSError:
+        pass
+    return out
 
 
 def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:
@@ -164,8 +132,8 @@ def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Itera
 
 
 def default_workers() -> int:
-    """Leave one core to the database writer."""
-    return max(0, (os.cpu_count() or 1) - 1)
+    """Leave one core to the database writer (and read in one process at least)."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def _short_hash(path: str, root: str | None) -> str:
@@ -277,7 +245,9 @@ def index_paths(
     stopped: dict[str, tuple[int, int]] | None = None,
     webhook: bool = False,
 ) -> IndexResult:
-    """Index files and folders. `workers` > 0 parses in that many processes;
+    """Index files and folders. `workers` > 0 parses in that many processes, each file
+    bounded in time and memory, none in this one (`_prepared`; `debrief index` always);
+    0 parses here (callers that index files they made themselves: tests);
     `batch_seconds` is how long a write transaction may last (see Store.batch).
     A symbolic link is followed only to a file inside the folder it was found in (or
     `within`, the folder the files named belong to: the watcher's): a link to a file

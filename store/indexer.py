@@ -48,7 +48,6 @@ from .transcripts.files import (
     failure,
     link_refused,
     prepare,
-    prepare_bounded,
     source_path,
     special_file,
 )
@@ -74,9 +73,7 @@ _TASK = 32  # files a reading process is handed at a time
 _AHEAD = 768  # files handed out before the writer takes them (two tasks a process at least)
 
 
-def _prepared(
-    paths: list[str], workers: int, isolate: bool = False
-) -> Generator[Prepared, None, None]:
+def _prepared(paths: list[str], workers: int) -> Generator[Prepared, None, None]:
     """Each file read and parsed, in order: in `workers` processes (one for a small run),
     each file bounded in time and memory (transcripts/bounded.py `bounded_map`): a file
     that runs past them, or whose process dies (the out-of-memory killer), is skipped as
@@ -84,11 +81,7 @@ def _prepared(
     is read in this process, and every way this ends leaves nothing waiting: closed early
     (a full disk), its processes are killed; should this process die, they end too.
     `workers` 0 reads here, in this process: only for callers that read files they made
-    themselves (tests). With `isolate` (what `serve` reads), each file is read in a
-    process of its own (transcripts/files.py `prepare_bounded`)."""
-    if isolate:
-        yield from map(prepare_bounded, paths)
-        return
+    themselves (tests)."""
     if workers < 1:
         yield from map(prepare, paths)
         return
@@ -253,10 +246,10 @@ def index_paths(
     `within`, the folder the files named belong to: the watcher's): a link to a file
     elsewhere, or to a folder, is skipped and said, and leaves the index.
 
-    With `stopped` (what `serve` reads: the watcher, uploads), each file is read in a
-    process of its own, bounded in time and memory (transcripts/bounded.py); one stopped
-    is kept in `stopped` (its path: its time and size) and not read again until it
-    changes, so a file built to take minutes is not read every few seconds for ever.
+    With `stopped` (what `serve` reads: the watcher, uploads), files are read in bounded
+    processes whatever `workers` says; one stopped is kept in `stopped` (its path: its
+    time and size) and not read again until it changes, so a file built to take minutes
+    is not read every few seconds for ever.
 
     With `webhook` (the data space hands its hiring decisions to an ATS: bot/webhook.py
     `hands_decisions`), a save that gives a decided interview another person (its file
@@ -315,8 +308,9 @@ def index_paths(
     # in short transactions, so an index run never holds the write lock while it reads.
     # A run that stops (a full disk) stops its workers then and there, not when the
     # error is forgotten.
-    isolate = stopped is not None
-    with closing(_prepared([f.path for f in todo], workers, isolate)) as parsed:
+    if stopped is not None:  # what serve reads: never in the process that answers Slack
+        workers = max(1, workers)
+    with closing(_prepared([f.path for f in todo], workers)) as parsed:
         for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
             if stopped is not None:
                 stopped.update(

@@ -42,7 +42,7 @@ from handlers.i18n import reason_text
 from store import indexer
 from store.factory import open_store
 from store.indexer import index_paths
-from store.transcripts import bounded, files
+from store.transcripts import bounded
 from store.transcripts.bounded import Stopped, bounded_map, run_bounded
 from store.transcripts.errors import (
     LINK_OUTSIDE,
@@ -397,7 +397,7 @@ def test_debrief_index_stops_a_file_past_its_time_and_reads_nothing_itself(
     assert out["skipped"] == [{"path": str(folder / "slow.txt"), "reason": READ_TOO_LONG}]
     assert out["indexed"] == ["then"] and out["removed"] == ["000_9e6b3ecb0732fcf3"]
     assert _live(db) == {*SEED_IDS[1:], "then"}
-    readers = set((tmp_path / "read-by").read_text().split())
+    readers = {line.split()[0] for line in (tmp_path / "read-by").read_text().splitlines()}
     assert readers and str(os.getpid()) not in readers  # nothing read in the run's process
 
 
@@ -421,34 +421,34 @@ def test_a_reading_past_its_time_or_memory_is_stopped_and_the_caller_goes_on() -
 def test_the_watcher_reads_a_file_stopped_once_again_only_when_it_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(indexer, "prepare", prepare_slowly)  # (sent to the readers by name)
+    monkeypatch.setattr(bounded, "SECONDS", 1.0)
     folder = tmp_path / "t"
     shutil.copytree(SEEDS, folder)
-    reads: list[str] = []
-    real = files.run_bounded
+    read_by = tmp_path / "read-by"
 
-    def counted(fn: Any, path: str, **kw: Any) -> Any:
-        reads.append(Path(path).name)
-        if Path(path).name == "slow.txt":
-            return real(time.sleep, 60, seconds=1)  # as a file that takes a minute would
-        return real(fn, path, **kw)
+    def reads() -> list[str]:
+        return [line.split()[1] for line in read_by.read_text().splitlines()]
 
-    monkeypatch.setattr(files, "run_bounded", counted)
     slow = folder / "slow.txt"
     slow.write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
     store = open_store(str(tmp_path / "x.db"))
     try:
         watcher = FolderWatcher(store, str(folder))
         watcher.run_once()
-        assert reads.count("slow.txt") == 1 and len(reads) == 5
+        assert reads().count("slow.txt") == 1 and len(reads()) == 5
         assert len(store.file_state()) == 4  # the others indexed
         assert set(watcher.stopped) == {str(slow)}
         for _ in range(3):  # the rescans every few seconds: it is not read again
             watcher.run_once()
-        assert reads.count("slow.txt") == 1
+        assert reads().count("slow.txt") == 1
         slow.write_text("岗位：SRE\n问题1：为什么？\n回答：所以\n", "utf-8")
         os.utime(slow, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
         watcher.run_once()  # changed: read once more
-        assert reads.count("slow.txt") == 2
+        assert reads().count("slow.txt") == 2
+        assert str(os.getpid()) not in {
+            line.split()[0] for line in read_by.read_text().splitlines()
+        }
     finally:
         store.close()
 

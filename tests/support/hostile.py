@@ -218,9 +218,10 @@ HOSTILE: dict[str, Callable[[], bytes]] = {
 
 def prepare_slowly(path: str) -> Prepared:
     """`prepare`, but a file named `slow*` takes a minute (as one built to would), and
-    each file read says which process read it in `read-by` beside its folder."""
+    each file read says which process read it in `read-by` beside its folder (a line:
+    the process id, the file's name)."""
     with open(Path(path).parent.parent / "read-by", "a", encoding="utf-8") as fh:
-        fh.write(f"{os.getpid()}\n")
+        fh.write(f"{os.getpid()} {os.path.basename(path)}\n")
     if os.path.basename(path).startswith("slow"):
         time.sleep(60)
     return prepare(path)

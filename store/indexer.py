@@ -51,7 +51,8 @@ from .transcripts.files import (
     source_path,
     special_file,
 )
-from .transcripts.parser import transcript_id
+from .transcripts.formats import MAX_DOCUMENT_BYTES
+from .transcripts.parser import content_hash, transcript_id
 from .transcripts.warnings import warnings_of
 
 Progress = Callable[[int, int], None]
@@ -106,8 +107,43 @@ def _unread(path: str, exc: BaseException) -> Prepared:
         st = os.stat(path)
         out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
     except OSError:
-        pass
+        return out
+    if isinstance(exc, Stopped):  # its hash: the same bytes are not read again (`stopped`)
+        out.hash = _digest(path)
     return out
+
+
+StoppedFiles = dict[str, tuple[int, int, str]]
+"""Files whose reading was stopped: path -> (mtime_ns, size, content hash)."""
+
+
+def _digest(path: str) -> str:
+    """The content hash of a file (its bytes only: never parsed), "" when it cannot be
+    read or is not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if special_file(os.fstat(fh.fileno()).st_mode) is not None:
+                return ""
+            return content_hash(fh.read(MAX_DOCUMENT_BYTES + 1))
+    except OSError:
+        return ""
+
+
+def _stopped_before(path: str, st: os.stat_result, stopped: StoppedFiles) -> bool:
+    """Whether the file at `path` is one whose reading was stopped, unchanged since: the
+    same time and size, or else the same bytes (touched, copied back): not read again.
+    A file that changed is read again."""
+    known = stopped.get(path)
+    if known is None:
+        return False
+    mtime_ns, size, digest = known
+    if (st.st_mtime_ns, st.st_size) == (mtime_ns, size):
+        return True
+    if st.st_size != size or not digest or _digest(path) != digest:
+        return False
+    stopped[path] = (st.st_mtime_ns, st.st_size, digest)
+    return True
 
 
 def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:
@@ -235,7 +271,7 @@ def index_paths(
     workers: int = 0,
     batch_seconds: float = 0.25,
     within: str | None = None,
-    stopped: dict[str, tuple[int, int]] | None = None,
+    stopped: StoppedFiles | None = None,
     webhook: bool = False,
 ) -> IndexResult:
     """Index files and folders. `workers` > 0 parses in that many processes, each file
@@ -248,8 +284,8 @@ def index_paths(
 
     With `stopped` (what `serve` reads: the watcher, uploads), files are read in bounded
     processes whatever `workers` says; one stopped is kept in `stopped` (its path: its
-    time and size) and not read again until it changes, so a file built to take minutes
-    is not read every few seconds for ever.
+    time, size and content hash) and not read again until its bytes change, so a file
+    built to take minutes is not read every few seconds for ever.
 
     With `webhook` (the data space hands its hiring decisions to an ATS: bot/webhook.py
     `hands_decisions`), a save that gives a decided interview another person (its file
@@ -281,7 +317,7 @@ def index_paths(
             todo.append(found)  # prepare() says what is wrong with it
             continue
         reason = special_file(st.st_mode)
-        if stopped is not None and stopped.get(found.path) == (st.st_mtime_ns, st.st_size):
+        if reason is None and stopped is not None and _stopped_before(found.path, st, stopped):
             reason = READ_TOO_LONG  # stopped before, unchanged since: not read again
         if reason is not None:  # from stat: a FIFO is never opened
             result.skipped.append(SkippedFile(path=shown, reason=reason))
@@ -314,7 +350,7 @@ def index_paths(
         for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
             if stopped is not None:
                 stopped.update(
-                    (item.path, (item.mtime_ns, item.size))
+                    (item.path, (item.mtime_ns, item.size, item.hash))
                     for item in chunk
                     if item.skipped == READ_TOO_LONG
                 )

@@ -442,8 +442,12 @@ def test_the_watcher_reads_a_file_stopped_once_again_only_when_it_changes(
         for _ in range(3):  # the rescans every few seconds: it is not read again
             watcher.run_once()
         assert reads().count("slow.txt") == 1
+        later = time.time_ns() + 10**9
+        os.utime(slow, ns=(later, later))
+        watcher.run_once()  # touched, the same bytes: not read again
+        assert reads().count("slow.txt") == 1
         slow.write_text("岗位：SRE\n问题1：为什么？\n回答：所以\n", "utf-8")
-        os.utime(slow, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+        os.utime(slow, ns=(later + 10**9, later + 10**9))
         watcher.run_once()  # changed: read once more
         assert reads().count("slow.txt") == 2
         assert str(os.getpid()) not in {

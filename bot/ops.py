@@ -228,7 +228,7 @@ def forget(
             raise BadUsage("cli_not_forgotten", id=candidate)
         webhook = hands_decisions(settings, store)
         found = source and os.path.exists(source)
-        result = index_paths(store, [source], webhook=webhook) if found else None
+        result = index_paths(store, [source], workers=1, webhook=webhook) if found else None
         record(store, [AuditEvent("cli", "restore", candidate)])
         if as_json:
             echo_json({"restored": candidate, "indexed": result.indexed if result else []})

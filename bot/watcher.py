@@ -31,7 +31,7 @@ from typing import Literal
 
 from store.errors import DiskFullError
 from store.factory import Backend
-from store.indexer import index_paths
+from store.indexer import StoppedFiles, index_paths
 from store.models import IndexResult
 from store.spaces import SpaceStore
 from store.transcripts.files import display_path
@@ -76,9 +76,9 @@ class FolderWatcher:
         self.using: Literal["events", "poll", ""] = ""
         self.ready = threading.Event()  # set after the first full rescan
         self.pending: dict[str, float] = {}  # changed paths -> when they last changed
-        # files whose reading was stopped (too long, too much memory): path -> (mtime, size),
-        # not read again until they change (index_paths)
-        self.stopped: dict[str, tuple[int, int]] = {}
+        # files whose reading was stopped (too long, too much memory), not read again
+        # until their bytes change (index_paths)
+        self.stopped: StoppedFiles = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="debrief-watcher", daemon=True)
 

@@ -33,14 +33,10 @@ the ones past its last; a file removed, all of them.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
+import logging
 import os
-import threading
 import time
-from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing
 from pathlib import Path
 
@@ -48,7 +44,8 @@ from .api import IndexTarget
 from .errors import UnstorableError
 from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
 from .schema import REPARSE_MTIME
-from .transcripts.errors import READ_TOO_LONG, ParseError
+from .transcripts.bounded import Stopped, bounded_map
+from .transcripts.errors import READ_TOO_LONG, READER_FAILED, ParseError
 from .transcripts.files import (
     Found,
     Prepared,
@@ -57,14 +54,15 @@ from .transcripts.files import (
     failure,
     link_refused,
     prepare,
-    prepare_bounded,
     source_path,
     special_file,
 )
-from .transcripts.parser import transcript_id
+from .transcripts.formats import MAX_DOCUMENT_BYTES
+from .transcripts.parser import content_hash, transcript_id
 from .transcripts.warnings import warnings_of
 
 Progress = Callable[[int, int], None]
+logger = logging.getLogger(__name__)
 
 
 def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
@@ -77,82 +75,81 @@ def unstorable(shown: str, exc: UnstorableError) -> ParseFailure:
     )
 
 
-PARALLEL_FROM = 400  # files to read before worker processes pay for their start-up
-_TASK = 32  # files a worker reads per task
-_AHEAD = 768  # files handed out before the writer takes them (two tasks a worker at least)
+PARALLEL_FROM = 400  # files to read before more than one reading process pays for its start
+_TASK = 32  # files a reading process is handed at a time
+_AHEAD = 768  # files handed out before the writer takes them (two tasks a process at least)
 
 
-def _ends_with_its_parent() -> None:
-    """In a worker, as it starts: it ends as soon as the process that started it ends,
-    however that ends (killed by the out-of-memory killer, say). A worker left behind
-    would hold the run's output open, and whoever reads it would wait for ever."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_after, args=(parent,), daemon=True).start()
-
-
-def _exit_after(parent: multiprocessing.process.BaseProcess) -> None:
-    parent.join()  # returns once the parent is gone
-    os._exit(1)
-
-
-def _prepare_all(paths: list[str]) -> list[Prepared]:
-    """One worker's task: its files, read and parsed."""
-    return [prepare(path) for path in paths]
-
-
-def _prepared(
-    paths: list[str], workers: int, isolate: bool = False
-) -> Generator[Prepared, None, None]:
-    """Each file read and parsed, in order: in `workers` processes for a large run.
-
-    Every way this ends leaves nothing waiting. Should the writer stop (a full disk), the
-    workers finish the task in hand and exit; a worker that dies (killed, out of memory)
-    never leaves the run waiting for its files: those it did not hand back, and every file
-    after them, are read here instead; and should this process die, its workers end too.
-    With `isolate` (what `serve` reads), each file is read in a process of its own,
-    bounded in time and memory (transcripts/bounded.py)."""
-    if isolate:
-        yield from map(prepare_bounded, paths)
-        return
-    if workers < 1 or len(paths) < PARALLEL_FROM:
+def _prepared(paths: list[str], workers: int) -> Generator[Prepared, None, None]:
+    """Each file read and parsed, in order: in `workers` processes (one for a small run),
+    each file bounded in time and memory (transcripts/bounded.py `bounded_map`): a file
+    that runs past them, or whose process dies (the out-of-memory killer), is skipped as
+    stopped (READ_TOO_LONG), and the files after it are read by another process. Nothing
+    is read in this process, and every way this ends leaves nothing waiting: closed early
+    (a full disk), its processes are killed; should this process die, they end too.
+    `workers` 0 reads here, in this process: only for callers that read files they made
+    themselves (tests)."""
+    if workers < 1:
         yield from map(prepare, paths)
         return
-    # spawn: safe even from a process with threads (debrief serve's watcher)
-    pool = ProcessPoolExecutor(
-        workers, multiprocessing.get_context("spawn"), initializer=_ends_with_its_parent
+    processes = workers if len(paths) >= PARALLEL_FROM else 1
+    read = bounded_map(prepare, paths, processes, task=_TASK, ahead=_AHEAD)
+    for path, item in zip(paths, read, strict=True):
+        yield item if isinstance(item, Prepared) else _unread(path, item)
+
+
+def _unread(path: str, exc: BaseException) -> Prepared:
+    """A file whose reading was stopped (past its time or memory), or whose reader raised
+    what `prepare` does not catch: skipped with that reason, and its size and time."""
+    shown = source_path(path)
+    if isinstance(exc, Stopped):  # (the run reports it, skipped with its reason)
+        logger.info("reading %s was stopped: too long or too much memory", shown)
+    else:
+        logger.warning("the reader stopped on %s: %s: %.200s", shown, type(exc).__name__, exc)
+    out = Prepared(
+        path, shown, skipped=READ_TOO_LONG if isinstance(exc, Stopped) else READER_FAILED
     )
-    # A few tasks per worker in flight: the workers stay busy, and memory stays flat
-    # however far they could run ahead of the database writer.
-    waiting: deque[tuple[list[str], Future[list[Prepared]] | None]] = deque()
     try:
-        for start in range(0, len(paths), _TASK):
-            part = paths[start : start + _TASK]
-            waiting.append((part, _handed_out(pool, part)))
-            if len(waiting) > max(2 * workers, _AHEAD // _TASK):
-                yield from _handed_back(*waiting.popleft())
-        while waiting:
-            yield from _handed_back(*waiting.popleft())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        st = os.stat(path)
+        out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
+    except OSError:
+        return out
+    if isinstance(exc, Stopped):  # its hash: the same bytes are not read again (`stopped`)
+        out.hash = _digest(path)
+    return out
 
 
-def _handed_out(pool: ProcessPoolExecutor, part: list[str]) -> Future[list[Prepared]] | None:
-    """A task for the workers; None once one of them died (the pool takes no more)."""
+StoppedFiles = dict[str, tuple[int, int, str]]
+"""Files whose reading was stopped: path -> (mtime_ns, size, content hash)."""
+
+
+def _digest(path: str) -> str:
+    """The content hash of a file (its bytes only: never parsed), "" when it cannot be
+    read or is not a regular file."""
     try:
-        return pool.submit(_prepare_all, part)
-    except BrokenProcessPool:
-        return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if special_file(os.fstat(fh.fileno()).st_mode) is not None:
+                return ""
+            return content_hash(fh.read(MAX_DOCUMENT_BYTES + 1))
+    except OSError:
+        return ""
 
 
-def _handed_back(part: list[str], task: Future[list[Prepared]] | None) -> list[Prepared]:
-    """A task's files, read and parsed: here, when no worker is left to do it."""
-    if task is not None:
-        try:
-            return task.result()
-        except BrokenProcessPool:
-            pass
-    return _prepare_all(part)
+def _stopped_before(path: str, st: os.stat_result, stopped: StoppedFiles) -> bool:
+    """Whether the file at `path` is one whose reading was stopped, unchanged since: the
+    same time and size, or else the same bytes (touched, copied back): not read again.
+    A file that changed is read again."""
+    known = stopped.get(path)
+    if known is None:
+        return False
+    mtime_ns, size, digest = known
+    if (st.st_mtime_ns, st.st_size) == (mtime_ns, size):
+        return True
+    if st.st_size != size or not digest or _digest(path) != digest:
+        return False
+    stopped[path] = (st.st_mtime_ns, st.st_size, digest)
+    return True
 
 
 def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Iterator[list[Prepared]]:
@@ -170,8 +167,8 @@ def _chunks(items: Iterator[Prepared], seconds: float, most: int = 256) -> Itera
 
 
 def default_workers() -> int:
-    """Leave one core to the database writer."""
-    return max(0, (os.cpu_count() or 1) - 1)
+    """Leave one core to the database writer (and read in one process at least)."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def interview_ids(base: str, count: int) -> list[str]:
@@ -322,19 +319,21 @@ def index_paths(
     workers: int = 0,
     batch_seconds: float = 0.25,
     within: str | None = None,
-    stopped: dict[str, tuple[int, int]] | None = None,
+    stopped: StoppedFiles | None = None,
     webhook: bool = False,
 ) -> IndexResult:
-    """Index files and folders. `workers` > 0 parses in that many processes;
+    """Index files and folders. `workers` > 0 parses in that many processes, each file
+    bounded in time and memory, none in this one (`_prepared`; `debrief index` always);
+    0 parses here (callers that index files they made themselves: tests);
     `batch_seconds` is how long a write transaction may last (see Store.batch).
     A symbolic link is followed only to a file inside the folder it was found in (or
     `within`, the folder the files named belong to: the watcher's): a link to a file
     elsewhere, or to a folder, is skipped and said, and leaves the index.
 
-    With `stopped` (what `serve` reads: the watcher, uploads), each file is read in a
-    process of its own, bounded in time and memory (transcripts/bounded.py); one stopped
-    is kept in `stopped` (its path: its time and size) and not read again until it
-    changes, so a file built to take minutes is not read every few seconds for ever.
+    With `stopped` (what `serve` reads: the watcher, uploads), files are read in bounded
+    processes whatever `workers` says; one stopped is kept in `stopped` (its path: its
+    time, size and content hash) and not read again until its bytes change, so a file
+    built to take minutes is not read every few seconds for ever.
 
     With `webhook` (the data space hands its hiring decisions to an ATS: bot/webhook.py
     `hands_decisions`), a save that gives a decided interview another person (its file
@@ -366,7 +365,7 @@ def index_paths(
             todo.append(found)  # prepare() says what is wrong with it
             continue
         reason = special_file(st.st_mode)
-        if stopped is not None and stopped.get(found.path) == (st.st_mtime_ns, st.st_size):
+        if reason is None and stopped is not None and _stopped_before(found.path, st, stopped):
             reason = READ_TOO_LONG  # stopped before, unchanged since: not read again
         if reason is not None:  # from stat: a FIFO is never opened
             result.skipped.append(SkippedFile(path=shown, reason=reason))
@@ -393,12 +392,13 @@ def index_paths(
     # in short transactions, so an index run never holds the write lock while it reads.
     # A run that stops (a full disk) stops its workers then and there, not when the
     # error is forgotten.
-    isolate = stopped is not None
-    with closing(_prepared([f.path for f in todo], workers, isolate)) as parsed:
+    if stopped is not None:  # what serve reads: never in the process that answers Slack
+        workers = max(1, workers)
+    with closing(_prepared([f.path for f in todo], workers)) as parsed:
         for chunk in _chunks(parsed, min(batch_seconds, 0.5)):
             if stopped is not None:
                 stopped.update(
-                    (item.path, (item.mtime_ns, item.size))
+                    (item.path, (item.mtime_ns, item.size, item.hash))
                     for item in chunk
                     if item.skipped == READ_TOO_LONG
                 )

@@ -8,24 +8,30 @@ space or punctuation: a line of a word and 16,000 or 32,000 spaces is read in a 
 
 from __future__ import annotations
 
-import functools
-import io
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import time
-import zipfile
-import zlib
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
+from support.hostile import (
+    BREAKERS,
+    DOCX_PARTS,
+    HOSTILE,
+    deflated_spaces,
+    empty_paragraphs_docx,
+    lying_zip,
+    pdf,
+    prepare_breaking,
+    prepare_slowly,
+    spaces,
+)
 from support.serve import ServeProcess
 from support.signed import command_body, post_signed
 from support.waiting import wait_until
@@ -33,13 +39,15 @@ from support.web_api import FakeFile
 
 from bot.watcher import FolderWatcher
 from handlers.i18n import reason_text
+from store import indexer
 from store.factory import open_store
 from store.indexer import index_paths
-from store.transcripts import files, reader
-from store.transcripts.bounded import Stopped, run_bounded
+from store.transcripts import bounded
+from store.transcripts.bounded import Stopped, bounded_map, run_bounded
 from store.transcripts.errors import (
     LINK_OUTSIDE,
     LINK_TO_FOLDER,
+    READ_TOO_LONG,
     READER_FAILED,
     NotATranscript,
 )
@@ -162,113 +170,11 @@ def measured(path: Path) -> dict[str, Any]:
     return result
 
 
-def _deflated(pieces: Iterator[bytes]) -> tuple[bytes, int, int]:
-    """(the raw deflate stream, CRC-32, size) of what `pieces` give, built a piece at a
-    time (the test never holds the inflated bytes)."""
-    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
-    out, crc, size = [], 0, 0
-    for piece in pieces:
-        crc, size = zlib.crc32(piece, crc), size + len(piece)
-        out.append(squeeze.compress(piece))
-    out.append(squeeze.flush())
-    return b"".join(out), crc, size
-
-
-@functools.cache
-def _deflated_spaces() -> tuple[bytes, int, int]:
-    """600 MB of spaces deflated: made once, for every bomb of the run (seconds each)."""
-    return _deflated(_spaces(600 << 20))
-
-
-def lying_zip(
-    entries: dict[str, bytes], big: str, deflated: tuple[bytes, int, int], says: int
-) -> bytes:
-    """A zip of `entries` and the entry `big` (`deflated`: its stream, CRC and size, from
-    `_deflated`), whose headers say it inflates to `says` bytes (a lie when `says` is
-    less)."""
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, content in entries.items():
-            zf.writestr(name, content)
-    data, crc, _size = deflated
-    head = out.getvalue()
-    # append `big` by hand: its local header, its data, and a central directory again
-    with zipfile.ZipFile(io.BytesIO(head)) as zf:
-        infos = zf.infolist()
-    body_end = min((i.header_offset for i in infos), default=0)
-    end = head.index(b"PK\x01\x02")  # where the central directory starts
-    body = head[body_end:end]
-    name = big.encode()
-    local = struct.pack(
-        "<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), says, len(name), 0
-    )
-    offset = len(body)
-    central = head[end : head.index(b"PK\x05\x06")]
-    central += struct.pack(
-        "<4s6H3L5H2L",
-        b"PK\x01\x02",
-        20,
-        20,
-        0,
-        8,
-        0,
-        0,
-        crc,
-        len(data),
-        says,
-        len(name),
-        0,
-        0,
-        0,
-        0,
-        0,
-        offset,
-    )
-    central += name
-    files = body + local + name + data
-    count = len(infos) + 1
-    eocd = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, len(central), len(files), 0)
-    return files + central + eocd
-
-
-def _spaces(total: int) -> Iterator[bytes]:
-    piece = b" " * (1 << 20)
-    for _ in range(total >> 20):
-        yield piece
-
-
-_DOCX_PARTS = {
-    "[Content_Types].xml": (
-        b'<?xml version="1.0" encoding="UTF-8"?>'
-        b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-        b'<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-        b'<Default Extension="xml" ContentType="application/xml"/>'
-        b'<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
-        b"</Types>"
-    ),
-    "_rels/.rels": (
-        b'<?xml version="1.0" encoding="UTF-8"?>'
-        b'<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-        b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
-        b"</Relationships>"
-    ),
-}
-_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-
-def _empty_paragraphs(count: int) -> Iterator[bytes]:
-    yield f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{_W}"><w:body>'.encode()
-    piece = b"<w:p/>" * 100_000
-    for _ in range(count // 100_000):
-        yield piece
-    yield "<w:p><w:r><w:t>岗位：后端</w:t></w:r></w:p></w:body></w:document>".encode()
-
-
 def test_a_word_file_whose_zip_lies_about_its_sizes_is_refused_in_bounded_memory(
     tmp_path: Path,
 ) -> None:
     # 600 MB of spaces in word/document.xml, said to be 1 KB
-    bomb = lying_zip(_DOCX_PARTS, "word/document.xml", _deflated_spaces(), 1024)
+    bomb = lying_zip(DOCX_PARTS, "word/document.xml", deflated_spaces(), 1024)
     assert len(bomb) < 2 << 20
     path = tmp_path / "bomb.docx"
     path.write_bytes(bomb)
@@ -279,12 +185,7 @@ def test_a_word_file_whose_zip_lies_about_its_sizes_is_refused_in_bounded_memory
 
 def test_a_word_file_of_millions_of_empty_paragraphs_is_refused_fast(tmp_path: Path) -> None:
     path = tmp_path / "paragraphs.docx"
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, content in _DOCX_PARTS.items():
-            zf.writestr(name, content)
-        with zf.open("word/document.xml", "w", force_zip64=True) as fh:
-            for piece in _empty_paragraphs(3_000_000):
-                fh.write(piece)
+    path.write_bytes(empty_paragraphs_docx(3_000_000))
     assert path.stat().st_size < 1 << 20
     out = measured(path)
     assert out["mb"] < 300 and out["seconds"] < 5, out
@@ -300,7 +201,7 @@ def test_an_opendocument_file_whose_zip_lies_is_refused_in_bounded_memory(
         "content.xml": b"<office:document-content/>",
     }
     parts.pop(big, None)
-    bomb = lying_zip(parts, big, _deflated_spaces(), 1024)
+    bomb = lying_zip(parts, big, deflated_spaces(), 1024)
     path = tmp_path / "bomb.odt"
     path.write_bytes(bomb)
     out = measured(path)
@@ -313,35 +214,6 @@ def test_an_opendocument_file_whose_zip_lies_is_refused_in_bounded_memory(
 SEEDS = ROOT / "seeds"
 
 
-def _odt(content: str) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("mimetype", "application/vnd.oasis.opendocument.text")
-        zf.writestr("content.xml", content)
-    return out.getvalue()
-
-
-_ODT_NS = (
-    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
-    ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
-)
-# each broke its reader with a traceback, and the run with it
-BREAKERS: dict[str, bytes] = {
-    "undefined.html": '<html><head><meta charset="undefined"></head><body><p>岗位：SRE</p>'
-    "<p>问题1：为什么？</p><p>回答：因为</p></body></html>".encode(),
-    "punycode.html": b'<html><head><meta charset="punycode"></head><body><p>a-</p></body></html>',
-    "hours.srt": (
-        "1\n00:00:01,000 --> 00:00:02,000\n面试官：你好？\n\n"
-        "2\n11111111111111:00:05,000 --> 11111111111111:00:06,000\n候选人：你好\n"
-    ).encode(),
-    "spaces.odt": _odt(
-        f"<office:document-content {_ODT_NS}><office:body><office:text>"
-        '<text:p>岗位：SRE<text:s text:c="²"/></text:p><text:p>问题1：为什么？</text:p>'
-        "<text:p>回答：因为</text:p></office:text></office:body></office:document-content>"
-    ),
-}
-
-
 def _index(folder: Path, db: Path) -> tuple[int, dict[str, Any]]:
     done = run_debrief("index", str(folder), "--db", str(db), "--json", cwd=ROOT)
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
@@ -349,38 +221,54 @@ def _index(folder: Path, db: Path) -> tuple[int, dict[str, Any]]:
     return done.returncode, out
 
 
-@pytest.mark.parametrize("name", sorted(BREAKERS))
-def test_a_file_that_broke_its_reader_leaves_the_run_going(tmp_path: Path, name: str) -> None:
+def _live(db: Path) -> set[str]:
+    """The ids indexed in `db`."""
+    store = open_store(str(db))
+    try:
+        return {cid for cid, *_rest in store.file_state().values()}
+    finally:
+        store.close()
+
+
+def _ran_well(code: int, out: dict[str, Any]) -> None:
+    """The run read or skipped every file. (A file that fails with a ParseError still
+    makes the exit status 1 until issue 46's labelled part lands: then always 0.)"""
+    assert code == 0 or (code == 1 and out["failed"]), out
+
+
+SEED_IDS = sorted(p.stem for p in SEEDS.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_each_hostile_file_leaves_the_run_going(tmp_path: Path, name: str) -> None:
+    """Each hostile file of the issue, put in an indexed folder as a file is removed and
+    another added: the run reads it in a bounded process, the file added is indexed,
+    the one removed is removed, nothing indexed before is lost, no traceback."""
     folder = tmp_path / "t"
     shutil.copytree(SEEDS, folder)
     db = tmp_path / "x.db"
     code, first = _index(folder, db)
-    assert code == 0 and len(first["indexed"]) == 4
-    # then: one removed, one added, and the file that broke the reader beside them
+    assert code == 0 and sorted(first["indexed"]) == SEED_IDS
+    # then: one removed, one added, and the hostile file beside them
     (folder / "000_9e6b3ecb0732fcf3.txt").unlink()
     (folder / "new.txt").write_text(
         "岗位：SRE 从业年限：3年\n问题1：你好？\n回答：好\n点评：不错\n", "utf-8"
     )
-    (folder / name).write_bytes(BREAKERS[name])
+    (folder / name).write_bytes(HOSTILE[name]())
     code, out = _index(folder, db)
+    _ran_well(code, out)
     assert out["removed"] == ["000_9e6b3ecb0732fcf3"]
     assert "new" in out["indexed"]
     said = [*out["skipped"], *out["failed"]]
     assert Path(name).stem in out["indexed"] or [Path(s["path"]).name for s in said] == [name]
-    assert code == (1 if out["failed"] else 0)
+    kept = {*SEED_IDS[1:], "new"}
+    assert _live(db) - {Path(name).stem} == kept  # nothing indexed before is lost
 
 
 def test_whatever_a_reader_raises_skips_the_file_with_a_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = reader.read_interviews
-
-    def breaking(data: bytes, name: str, source: str | None = None) -> Any:
-        if name == "odd.txt":
-            raise RecursionError("a library gave up")
-        return real(data, name, source)
-
-    monkeypatch.setattr(reader, "read_interviews", breaking)
+    monkeypatch.setattr(indexer, "prepare", prepare_breaking)  # (in the reading processes)
     folder = tmp_path / "t"
     shutil.copytree(SEEDS, folder)
     (folder / "odd.txt").write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
@@ -432,40 +320,8 @@ def test_the_watcher_never_follows_a_link_out_of_its_folder(tmp_path: Path) -> N
 # -- PDFs: pages, glyphs and streams bounded before they are parsed ------------------------
 
 
-def _pdf(pages: int, content: bytes, more: Iterable[bytes] = ()) -> bytes:
-    """A PDF of `pages` pages, each showing `content` and then what `more` gives in
-    Helvetica (one stream, shared, compressed a piece at a time)."""
-    squeeze = zlib.compressobj(9)
-    stream = squeeze.compress(content) + b"".join(map(squeeze.compress, more)) + squeeze.flush()
-    flate = b"/Filter /FlateDecode "
-    kids = b" ".join(b"%d 0 R" % (5 + n) for n in range(pages))
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % pages,
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        b"<< /Length %d " % len(stream) + flate + b">>\nstream\n" + stream + b"\nendstream",
-    ]
-    objects += [
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842]"
-        b" /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"
-    ] * pages
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
-
-
 def test_a_pdf_page_of_a_million_glyphs_is_stopped_as_it_is_laid_out(tmp_path: Path) -> None:
-    data = _pdf(1, b"BT /F1 1 Tf 10 800 Td (" + b"a" * 1_000_000 + b") Tj ET")
+    data = pdf(1, b"BT /F1 1 Tf 10 800 Td (" + b"a" * 1_000_000 + b") Tj ET")
     assert len(data) < 8 * 1024
     path = tmp_path / "glyphs.pdf"
     path.write_bytes(data)
@@ -477,7 +333,7 @@ def test_a_pdf_page_of_a_million_glyphs_is_stopped_as_it_is_laid_out(tmp_path: P
 def test_a_pdf_stream_that_inflates_to_gigabytes_is_refused_before_it_is_parsed(
     tmp_path: Path,
 ) -> None:
-    data = _pdf(1, b"BT /F1 12 Tf 10 800 Td (hello) Tj ET", _spaces(600 << 20))
+    data = pdf(1, b"BT /F1 12 Tf 10 800 Td (hello) Tj ET", spaces(600 << 20))
     assert len(data) < 1 << 20
     path = tmp_path / "spaces.pdf"
     path.write_bytes(data)
@@ -487,7 +343,7 @@ def test_a_pdf_stream_that_inflates_to_gigabytes_is_refused_before_it_is_parsed(
 
 
 def test_a_pdf_of_thousands_of_pages_is_refused_before_they_are_read(tmp_path: Path) -> None:
-    data = _pdf(10_000, b"BT /F1 12 Tf 10 800 Td (hello) Tj ET")
+    data = pdf(10_000, b"BT /F1 12 Tf 10 800 Td (hello) Tj ET")
     path = tmp_path / "pages.pdf"
     path.write_bytes(data)
     out = measured(path)
@@ -496,8 +352,53 @@ def test_a_pdf_of_thousands_of_pages_is_refused_before_they_are_read(tmp_path: P
 
 
 def test_a_pdf_within_the_bounds_is_read() -> None:
-    text = pdf_text(_pdf(2, b"BT /F1 12 Tf 10 800 Td (Position: SRE) Tj ET"), 10_000)
+    text = pdf_text(pdf(2, b"BT /F1 12 Tf 10 800 Td (Position: SRE) Tj ET"), 10_000)
     assert text.count("Position: SRE") == 2
+
+
+# -- debrief index: each file in a bounded process, none in the run's own ----------------
+
+
+def test_a_bounded_map_stops_what_runs_past_its_bounds_and_goes_on_in_order() -> None:
+    # one past its time, one past its memory, one that dies, one that raises: each said
+    # in its place, the others read by another process, never by this one
+    args: list[Any] = [0, 0, 60, 0, 0, 0]
+    read = list(bounded_map(time.sleep, args, workers=2, seconds=1, task=2))
+    assert [type(r).__name__ for r in read] == ["NoneType"] * 2 + ["Stopped"] + ["NoneType"] * 3
+    sizes = [10, 4 << 30, 20]  # four gigabytes: past its memory
+    read = list(bounded_map(bytearray, sizes, workers=1))
+    assert [type(r).__name__ for r in read] == ["bytearray", "Stopped", "bytearray"]
+    died = list(bounded_map(os._exit, [3, 4], workers=1))  # (the out-of-memory killer)
+    assert [type(r).__name__ for r in died] == ["Stopped", "Stopped"]
+    said = list(bounded_map(int, ["1", "x", "3"]))
+    assert said[0] == 1 and isinstance(said[1], ValueError) and said[2] == 3
+    many = list(bounded_map(abs, range(-2000, 0), workers=2, task=7, ahead=50))
+    assert many == list(range(2000, 0, -1))
+
+
+def test_debrief_index_stops_a_file_past_its_time_and_reads_nothing_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`debrief index` reads every file in a process of its own: a file that takes a
+    minute is stopped at the bound and skipped with that reason; the files after it are
+    read, the one removed is removed, and the run exits 0."""
+    monkeypatch.setattr(indexer, "prepare", prepare_slowly)  # (sent to the readers by name)
+    monkeypatch.setattr(bounded, "SECONDS", 2.0)
+    folder = tmp_path / "t"
+    shutil.copytree(SEEDS, folder)
+    db = tmp_path / "x.db"
+    code, first = _index(folder, db)
+    assert code == 0 and sorted(first["indexed"]) == SEED_IDS
+    (folder / "000_9e6b3ecb0732fcf3.txt").unlink()
+    (folder / "slow.txt").write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
+    (folder / "then.txt").write_text("岗位：SRE\n问题1：为什么？\n回答：所以\n", "utf-8")
+    code, out = _index(folder, db)
+    assert code == 0, out
+    assert out["skipped"] == [{"path": str(folder / "slow.txt"), "reason": READ_TOO_LONG}]
+    assert out["indexed"] == ["then"] and out["removed"] == ["000_9e6b3ecb0732fcf3"]
+    assert _live(db) == {*SEED_IDS[1:], "then"}
+    readers = {line.split()[0] for line in (tmp_path / "read-by").read_text().splitlines()}
+    assert readers and str(os.getpid()) not in readers  # nothing read in the run's process
 
 
 # -- what serve reads: in a process of its own, stopped, and not read again -------------
@@ -520,34 +421,38 @@ def test_a_reading_past_its_time_or_memory_is_stopped_and_the_caller_goes_on() -
 def test_the_watcher_reads_a_file_stopped_once_again_only_when_it_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(indexer, "prepare", prepare_slowly)  # (sent to the readers by name)
+    monkeypatch.setattr(bounded, "SECONDS", 1.0)
     folder = tmp_path / "t"
     shutil.copytree(SEEDS, folder)
-    reads: list[str] = []
-    real = files.run_bounded
+    read_by = tmp_path / "read-by"
 
-    def counted(fn: Any, path: str, **kw: Any) -> Any:
-        reads.append(Path(path).name)
-        if Path(path).name == "slow.txt":
-            return real(time.sleep, 60, seconds=1)  # as a file that takes a minute would
-        return real(fn, path, **kw)
+    def reads() -> list[str]:
+        return [line.split()[1] for line in read_by.read_text().splitlines()]
 
-    monkeypatch.setattr(files, "run_bounded", counted)
     slow = folder / "slow.txt"
     slow.write_text("岗位：SRE\n问题1：为什么？\n回答：因为\n", "utf-8")
     store = open_store(str(tmp_path / "x.db"))
     try:
         watcher = FolderWatcher(store, str(folder))
         watcher.run_once()
-        assert reads.count("slow.txt") == 1 and len(reads) == 5
+        assert reads().count("slow.txt") == 1 and len(reads()) == 5
         assert len(store.file_state()) == 4  # the others indexed
         assert set(watcher.stopped) == {str(slow)}
         for _ in range(3):  # the rescans every few seconds: it is not read again
             watcher.run_once()
-        assert reads.count("slow.txt") == 1
+        assert reads().count("slow.txt") == 1
+        later = time.time_ns() + 10**9
+        os.utime(slow, ns=(later, later))
+        watcher.run_once()  # touched, the same bytes: not read again
+        assert reads().count("slow.txt") == 1
         slow.write_text("岗位：SRE\n问题1：为什么？\n回答：所以\n", "utf-8")
-        os.utime(slow, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+        os.utime(slow, ns=(later + 10**9, later + 10**9))
         watcher.run_once()  # changed: read once more
-        assert reads.count("slow.txt") == 2
+        assert reads().count("slow.txt") == 2
+        assert str(os.getpid()) not in {
+            line.split()[0] for line in read_by.read_text().splitlines()
+        }
     finally:
         store.close()
 

@@ -1,8 +1,9 @@
 """A full disk never leaves `debrief index` waiting (issue 45): wherever the disk fills
 (as the database opens, in a save while the parse workers are busy, at the last commit)
 the run ends with the one line that says the disk is full, and exit 1; a parse worker
-killed costs no file and leaves nothing waiting; and the run killed leaves no worker
-behind.
+killed costs the file it was reading alone (skipped as stopped: the out-of-memory killer
+takes the process reading the file that needs the memory) and leaves nothing waiting;
+and the run killed leaves no worker behind.
 
 Real processes: `python -m bot index` with its worker processes, the fault injected at
 start-up by tests/support/faults/sitecustomize.py (no root needed: SQLite's
@@ -26,6 +27,8 @@ from typing import Any
 
 import pytest
 from support.waiting import wait_until
+
+from store.transcripts.errors import READ_TOO_LONG
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTS = Path(__file__).resolve().parent / "support" / "faults"
@@ -119,15 +122,18 @@ def test_a_full_disk_ends_the_run_with_one_line(
 
 def test_a_parse_worker_killed_leaves_nothing_waiting(folder: Path, tmp_path: Path) -> None:
     """A worker killed (the kernel's out-of-memory killer, on a machine whose memory a
-    full tmpfs holds) never leaves the writer waiting for its files: they are read by the
-    run itself, and every file is indexed."""
+    full tmpfs holds) never leaves the writer waiting for its files: the file it was
+    reading is skipped as stopped, never read again by the run itself (which could take
+    the run's memory); the files after it are read by another worker, and indexed."""
     db = tmp_path / "debrief.db"
     done = index(folder, str(db), {"workers": 2, "kill_worker_at": "c030.txt"}, "--json")
     assert done.returncode == 0, done.stderr
-    assert len(json.loads(done.stdout)["indexed"]) == FILES
+    out = json.loads(done.stdout)
+    assert len(out["indexed"]) == FILES - 1 and "c030" not in out["indexed"]
+    assert out["skipped"] == [{"path": str(folder / "c030.txt"), "reason": READ_TOO_LONG}]
     conn = sqlite3.connect(db)
     try:
-        assert conn.execute("SELECT count(*) FROM candidates").fetchone()[0] == FILES
+        assert conn.execute("SELECT count(*) FROM candidates").fetchone()[0] == FILES - 1
     finally:
         conn.close()
 

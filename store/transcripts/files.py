@@ -24,7 +24,6 @@ import pathspec
 from .. import fulltext
 from ..models import ParseFailure, Transcript
 from . import reader
-from .bounded import Stopped, run_bounded
 from .errors import (
     BLOCK_DEVICE,
     CHARACTER_DEVICE,
@@ -285,19 +284,3 @@ def prepare(path: str) -> Prepared:
         return out
     out.transcripts = list(interviews)
     return out
-
-
-def prepare_bounded(path: str) -> Prepared:
-    """`prepare` in a process of its own, bounded in time and memory (bounded.py): a file
-    that runs past them is skipped with that reason (READ_TOO_LONG)."""
-    try:
-        return run_bounded(prepare, path)
-    except Stopped:
-        logger.warning("reading %s was stopped: too long or too much memory", source_path(path))
-        out = Prepared(path, source_path(path), skipped=READ_TOO_LONG)
-        try:
-            st = os.stat(path)
-            out.mtime_ns, out.size = st.st_mtime_ns, st.st_size
-        except OSError:
-            pass
-        return out

@@ -15,7 +15,7 @@ from handlers.i18n import reason_text
 from store.claims.check import claims_of
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
-from store.models import Candidate, IndexResult, Locale, plain_years
+from store.models import Candidate, IndexResult, Locale, Question, plain_years
 from store.resolve import Resolution
 from store.transcripts.warnings import warnings_of
 
@@ -53,11 +53,20 @@ LIST_KEYS = {
     "unanswered",
     "has_verdict",
     "candidate_key",
-    # issue 46: False where the questions could not be read (then no count holds), and
-    # the questions listed with no answer recorded (in neither count)
-    "questions_read",
-    "unrecorded",
 }
+
+
+def list_row_json(r: Any) -> dict[str, Any]:
+    """One row of `list --json`: the keys every row has (LIST_KEYS, as ever), and only
+    where they apply (issue 46) `questions_read: false` (the questions could not be read:
+    then `questions` and `unanswered` are null, no count holds) and `unrecorded` (the
+    questions listed with no answer recorded, in neither count)."""
+    row: dict[str, Any] = r.model_dump(include=LIST_KEYS)
+    if not r.questions_read:
+        row.update(questions=None, unanswered=None, questions_read=False)
+    if r.unrecorded:
+        row["unrecorded"] = r.unrecorded
+    return row
 
 
 # -- index -------------------------------------------------------------------------------
@@ -161,7 +170,27 @@ def run_failed(code: str) -> bool:
 # -- show ----------------------------------------------------------------------------------
 
 
+def _question_json(c: Candidate, q: Question) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "number": q.number,
+        "question": q.question,
+        "goal": q.goal,
+        "answer": q.answer,
+        # a question whose answer the file does not record counts neither way:
+        # answered only by a follow-up in a thread (issue 46)
+        "answered": not c.is_open(q) if q.answer_recorded else c.followup_for(q.number) is not None,
+        "unanswered_reason": q.unanswered_reason if c.is_open(q) else None,
+        "started_at": q.started_at,
+    }
+    if not q.answer_recorded:  # only where it applies: the keys of every question as ever
+        out["answer_recorded"] = False
+    return out
+
+
 def candidate_json(c: Candidate) -> dict[str, Any]:
+    """`show --json`. The keys every candidate has, as ever; where the questions could
+    not be read (issue 46), `questions_read: false` and `body`, the text as written."""
+    unread = {} if c.questions_read else {"questions_read": False, "body": c.body}
     return {
         "id": c.id,
         "candidate_key": c.candidate_key,
@@ -171,29 +200,10 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         **{key: getattr(c, key) for key in FACT_KEYS},
         "intro": c.intro,
         "summary": c.summary,
-        "questions": [
-            {
-                "number": q.number,
-                "question": q.question,
-                "goal": q.goal,
-                "answer": q.answer,
-                # a question whose answer the file does not record counts neither way:
-                # answered only by a follow-up in a thread (issue 46)
-                "answered": not c.is_open(q)
-                if q.answer_recorded
-                else c.followup_for(q.number) is not None,
-                "answer_recorded": q.answer_recorded,
-                "unanswered_reason": q.unanswered_reason if c.is_open(q) else None,
-                "started_at": q.started_at,
-            }
-            for q in c.questions
-        ],
+        "questions": [_question_json(c, q) for q in c.questions],
         "verdict": c.verdict,
         "kind": c.kind,
-        # issue 46: False when the questions could not be read from the file; then `body`
-        # is its text as written (else empty: the questions hold it)
-        "questions_read": c.questions_read,
-        "body": "" if c.questions_read else c.body,
+        **unread,
         "source": c.source,
         "decisions": [d.model_dump() for d in c.decisions],
         "followups": [f.model_dump() for f in c.followups],
@@ -321,7 +331,7 @@ def list_(
         limit = 50
     rows = store.list_candidates(position, limit=limit, offset=offset)
     if as_json:
-        echo_json([r.model_dump(include=LIST_KEYS) for r in rows])
+        echo_json([list_row_json(r) for r in rows])
         return
     loc = settings_for(db_path).locale
     if not rows:

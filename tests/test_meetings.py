@@ -228,7 +228,6 @@ def q(
         "goal": "",
         "answer": answer,
         "answered": reason is None,
-        "answer_recorded": True,  # show --json since issue 46
         "unanswered_reason": reason,
         "started_at": at,
     }

@@ -48,6 +48,7 @@ def test_a_database_of_the_release_before_upgrades(
     db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import store.transcripts.parser as parser
+    import store.transcripts.reader as reader
     from store.factory import open_store
 
     folder = tmp_path / "t"
@@ -56,6 +57,11 @@ def test_a_database_of_the_release_before_upgrades(
     (folder / "notes.txt").write_text(NOTES, encoding="utf-8")
     with monkeypatch.context() as before:  # the release before read no dialogue
         before.setattr(parser, "meeting_transcript", lambda *args: None)
+        before.setattr(  # nor any layout but the labelled one (issue 46)
+            reader,
+            "read_interviews",
+            lambda data, name, source=None: [parser.parse_transcript(data, name, source)],
+        )
         old: Any = open_store(db_target)
         index_paths(old, [folder])
     assert old.get_candidate("typed").questions == []  # what it made of the dialogue

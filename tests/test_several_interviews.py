@@ -22,6 +22,7 @@ from support.web_api import FakeFile
 from test_card import visible
 from test_uploads import reply_to, share
 
+from bot import cli
 from bot.watcher import FolderWatcher
 from handlers import uploads
 from store.indexer import index_paths
@@ -49,6 +50,9 @@ def several(data: bytes, name: str, source: str | None = None) -> list[Transcrip
 @pytest.fixture(autouse=True)
 def _several_a_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reader, "read_interviews", several)
+    # `debrief index` reads in bounded worker processes, where the stand-in reader is not
+    # the one used: here the command reads in this process (what is read is not the point)
+    monkeypatch.setattr(cli, "default_workers", lambda: 0)
 
 
 def interview(round_: str, topic: str, verdict: str = "建议通过。") -> str:

@@ -63,12 +63,9 @@ class Section:
     heading: Block | None = None
 
 
-_FIRST_NUMBER_RE = re.compile(r"\d++")
-
-
 def _numbered_one(text: str) -> bool:
     """Is this question heading the first question (`Question 1`, `问题1`, `Q1`)?"""
-    m = _FIRST_NUMBER_RE.search(text)
+    m = re.search(r"\d++", text)  # (re's cache: compiled on first use, not at import)
     return m is not None and int(m.group()) == 1
 
 

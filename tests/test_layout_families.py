@@ -510,7 +510,7 @@ def test_what_an_answer_or_a_mark_says(said: str, reason: str | None) -> None:
 
 # -- real files, when ../shared/realworld/ is there -------------------------------------
 
-from tests.support.realworld import REALWORLD  # noqa: E402
+from support.realworld import REALWORLD  # noqa: E402
 
 
 def markdown_blocks(text: str) -> list[Block]:

@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 from support.cli import debrief as run_debrief
+from support.realworld import REALWORLD
+from test_meetings import q as shown_question
 
 from store.models import Transcript
 from store.transcripts.dialogue import meeting_transcript
 from store.transcripts.errors import NotATranscript
-from tests.support.realworld import REALWORLD
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -264,16 +265,9 @@ def refused(text: str) -> str:
 def q(
     n: int, at: str | None, question: str, answer: str, reason: str | None = None
 ) -> dict[str, Any]:
-    return {
-        "number": n,
-        "question": question,
-        "goal": "",
-        "answer": answer,
-        "answered": reason is None,
-        "unanswered_reason": reason,
-        "started_at": at,
-        "answer_recorded": True,
-    }
+    """A question as the model dumps it: show --json's (test_meetings.py) and whether its
+    answer is recorded, always in a recording."""
+    return {**shown_question(n, at, question, answer, reason), "answer_recorded": True}
 
 
 def questions(t: Transcript) -> list[dict[str, Any]]:

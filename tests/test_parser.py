@@ -926,7 +926,7 @@ def test_question_headings_with_the_interviewees_answers_under_them() -> None:
 
 # -- real files, when ../shared/realworld/ is there (never copied here) -----------------------
 
-from tests.support.realworld import REALWORLD  # noqa: E402
+from support.realworld import REALWORLD  # noqa: E402
 
 
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld/ is not here")

@@ -11,10 +11,10 @@ recordings (.vtt, the Otter export) are the meeting reader's, checked where it i
 from __future__ import annotations
 
 import pytest
+from support.realworld import REALWORLD
 
 from store.transcripts.errors import NotATranscript
 from store.transcripts.reader import read_interviews
-from tests.support.realworld import REALWORLD
 
 FOLDER = REALWORLD
 

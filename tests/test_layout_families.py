@@ -589,7 +589,7 @@ def counts(found: list[Question] | None) -> tuple[int, int, int, int] | None:
         ("cn08_weihngo_records.md", (4, 0, 0, 4), None),
         ("en01_grinnell_user_interview.md", (14, 14, 0, 0), None),
         ("en03_excel_ai_mock.md", None, (9, 8, 1, 0)),
-        ("cn14_elliott_zju_interviews.md", None, (15, 12, 3, 0)),
+        ("cn14_elliott_zju_interviews.md", None, (15, 11, 4, 0)),  # 还没研究: unanswered
         ("cn09_fungaika_dates.md", None, None),
     ],
 )

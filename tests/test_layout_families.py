@@ -473,6 +473,34 @@ def test_a_reflection_after_the_last_answer_is_not_part_of_it() -> None:
     )
 
 
+def test_what_the_candidate_says_after_the_interviewer_signs_off_answers_nothing() -> None:
+    """`好的，今天就到这里。` ends the last answer: the candidate's `谢谢面试官。` after it
+    is no part of it, and the `跳过吧` before it leaves the question unanswered. A
+    backchannel (`嗯。`) does not end an answer."""
+    blocks = [
+        p("面试官：你好，能听到吗？", "面试官："),
+        p("我：能听到。", "我："),
+        p("面试官：说说浏览器从输入URL到页面展示发生了什么？", "面试官："),
+        p("我：DNS解析，建立TCP连接。", "我："),
+        p("面试官：嗯。", "面试官："),
+        p("我：然后解析DOM和CSSOM，渲染。", "我："),
+        p("面试官：事件循环讲一下？", "面试官："),
+        p("我：这块我没怎么接触过，跳过吧。", "我："),
+        p("面试官：好的，今天就到这里。", "面试官："),
+        p("我：谢谢面试官。", "我："),
+    ]
+    assert read_qa(blocks) == table(
+        [
+            (
+                "说说浏览器从输入URL到页面展示发生了什么？",
+                "DNS解析，建立TCP连接。\n然后解析DOM和CSSOM，渲染。",
+                "answered",
+            ),
+            ("事件循环讲一下？", "这块我没怎么接触过，跳过吧。", "dont_know"),
+        ]
+    )
+
+
 @pytest.mark.parametrize(
     "blocks",
     [

@@ -236,6 +236,31 @@ def test_answers_under_items_are_the_answers_when_the_list_goes_on() -> None:
     )
 
 
+def test_an_items_next_line_that_notes_the_answer_is_no_part_of_the_question() -> None:
+    """Markdown joins `1. 项目中遇到的最大难点` and its indented next line `我讲了…` into
+    one item: the line that says what the candidate said is its answer, not its
+    question. A next line that goes on with the question (wrapped) stays the question."""
+    blocks = [
+        h("8.17 字节一面", 3),
+        ol(1, "项目中遇到的最大难点\n我讲了一个内存泄漏排查的经历，面试官比较满意"),
+        ol(2, "HTTP和HTTPS区别？"),
+        ol(3, "Tell me about a time when you had to\ndeal with a difficult teammate"),
+        ol(4, "讲讲HTTPS握手过程\n回答：只说了证书校验"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("项目中遇到的最大难点", "我讲了一个内存泄漏排查的经历，面试官比较满意", "answered"),
+            ("HTTP和HTTPS区别？", "", "not recorded"),
+            (
+                "Tell me about a time when you had to\ndeal with a difficult teammate",
+                "",
+                "not recorded",
+            ),
+            ("讲讲HTTPS握手过程", "回答：只说了证书校验", "answered"),
+        ]
+    )
+
+
 @pytest.mark.parametrize(
     "name", ["Interview notes", "Questions and answers", "一面（已出结果，过了）", "技术面"]
 )

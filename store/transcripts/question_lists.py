@@ -232,6 +232,22 @@ class _Entry:
     under: list[Block] = field(default_factory=list)
     # paragraphs after an item, kept apart until the list goes on after them
     after: list[Block] = field(default_factory=list)
+    noted: str = ""  # the item's own lines after its first that note the answer
+
+
+# An item's next line that notes how it was answered (`我讲了…`, `回答：…`, `面试官追问…`,
+# `I said…`): not the question's text. Any other next line may be the question wrapped.
+_noted_re = cache(
+    lambda: re.compile(r"(?:我|答[:：]|回答|面试官|当时|(?i:i|i'm|i've|my|answered)\b)")
+)
+
+
+def _noted(text: str) -> tuple[str, str]:
+    """An item's question and the lines under its first that note its answer."""
+    first, _, rest = text.partition("\n")
+    if rest.strip() and _noted_re().match(rest.lstrip()) is not None:
+        return first.rstrip(), rest.strip()
+    return text, ""
 
 
 def _lines(block: Block) -> list[Block]:
@@ -300,8 +316,9 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
                 if _closes(text):
                     current, closed = None, True
                     continue
+                asked, noted = _noted(_strip_number(text))
                 current = _Entry(
-                    _strip_number(text), block.marks, heading=False, level=block.level, run=run
+                    asked, block.marks, heading=False, level=block.level, run=run, noted=noted
                 )
                 found.append(current)
                 continue
@@ -374,9 +391,12 @@ def _question(number: int, entry: _Entry) -> Question | None:
     else:
         question, mark = split_mark(entry.text, entry.marks)
         answer = "\n".join(
-            _block_text(b, entry.level + 1)
-            for b in entry.under
-            if b.kind != "code" and not _reference(b.text)
+            [entry.noted] * bool(entry.noted)
+            + [
+                _block_text(b, entry.level + 1)
+                for b in entry.under
+                if b.kind != "code" and not _reference(b.text)
+            ]
         )
     question = question.strip()
     if not question:

@@ -606,3 +606,48 @@ def test_one_interview_under_a_title_is_not_split_by_its_question_headings() -> 
     found = read_interviews(one.encode(), "users.md")
     assert [t.id for t in found] == ["users"]
     assert [q.number for q in found[0].questions] == [1, 2]
+
+
+def test_a_position_label_over_a_question_list_is_read_as_the_list() -> None:
+    """`岗位：` alone makes the labelled layout's kind, but with no `问题N` it reads no
+    question: its 简介 was the whole list. The list is the questions; the position is
+    still the file's; the 反问 and 结果 sections are no question, summary or verdict."""
+    text = (
+        "# 百度 凤巢 一面\n\n岗位：后端开发\n\n## 面试过程\n\n"
+        "1. 自我介绍\n2. Go的GMP模型是什么？\n   - 讲了G、M、P的关系和调度过程\n"
+        "3. channel底层怎么实现的？ 不会\n\n"
+        "## 反问\n\n- 部门技术栈？Go和C++\n- 您觉得我哪里需要加强？面试官说基础还行，深度不够\n\n"
+        "## 结果\n\n两天后收到二面通知。\n"
+    )
+    (t,) = read(text, "bd.md")
+    assert (t.id, t.position, t.round, t.name, t.interviewers, t.interviewed_at) == (
+        "bd",
+        "后端开发",
+        "一面",
+        None,
+        [],
+        None,
+    )
+    assert (t.intro, t.summary, t.verdict, t.years, t.questions_read) == (
+        "",
+        "",
+        None,
+        None,
+        True,
+    )
+    assert t.questions == [
+        Question(number=1, question="自我介绍", answer_recorded=False),
+        Question(
+            number=2,
+            question="Go的GMP模型是什么？",
+            answer="- 讲了G、M、P的关系和调度过程",
+            answered=True,
+        ),
+        Question(
+            number=3,
+            question="channel底层怎么实现的？",
+            answer="不会",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]

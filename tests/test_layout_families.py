@@ -236,6 +236,35 @@ def test_answers_under_items_are_the_answers_when_the_list_goes_on() -> None:
     )
 
 
+def test_the_writers_asides_under_a_question_are_no_answer() -> None:
+    """Advice to the reader (`建议大家…`, a quote, `PS：…`) under a question is not what
+    the candidate said: alone it leaves the answer not recorded, beside a mark it is not
+    shown as the answer."""
+    blocks = [
+        h("米哈游 后端 一面", 1),
+        li("讲讲Redis持久化"),
+        li("建议大家看看RDB和AOF的区别，这个必问", level=1),
+        li("说说TCP拥塞控制"),
+        Block("quote", "这题可以参考《图解TCP》"),
+        li("MySQL事务隔离级别"),
+        li("答了四种隔离级别和各自的问题", level=1),
+        li("手写单例模式"),
+        li("PS：面试官说要线程安全的版本", level=1),
+        li("Kafka如何保证消息不丢失  没答上来", "没答上来"),
+        Block("quote", "建议大家好好看看ack机制"),
+        li("反问：部门做什么业务"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("讲讲Redis持久化", "", "not recorded"),
+            ("说说TCP拥塞控制", "", "not recorded"),
+            ("MySQL事务隔离级别", "- 答了四种隔离级别和各自的问题", "answered"),
+            ("手写单例模式", "", "not recorded"),
+            ("Kafka如何保证消息不丢失", "没答上来", "dont_know"),
+        ]
+    )
+
+
 def test_an_items_next_line_that_notes_the_answer_is_no_part_of_the_question() -> None:
     """Markdown joins `1. 项目中遇到的最大难点` and its indented next line `我讲了…` into
     one item: the line that says what the candidate said is its answer, not its

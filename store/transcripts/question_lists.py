@@ -208,6 +208,22 @@ def _reference(text: str) -> bool:
     return _reference_re().search(text[:SHORT]) is not None
 
 
+# The writer's word to the reader under a question, no answer: `建议大家看看…`,
+# `这题可以参考…`, `PS：…`, `注：…`, `Tip: …`
+_aside_re = cache(
+    lambda: re.compile(
+        r"(?:建议(?:大家|各位|你|多|先|去|好好)|推荐(?:大家|看|阅读)|(?:这题|这道题|可以|大家可以)参考"
+        r"|(?i:p\.?s\.?|tips?|note)[ \t]*+[:：]|(?:注|备注|提示|小贴士)[：:])"
+    )
+)
+
+
+def _aside(block: Block) -> bool:
+    """Is a block under a question the writer's aside to the reader (a quote, `建议大家…`,
+    `PS：…`), not what the candidate said?"""
+    return block.kind == "quote" or _aside_re().match(block.text.strip()) is not None
+
+
 def _prose(text: str) -> bool:
     """Does an item read as prose (sentences: `…太严重！语速极快…。`), not as a question?"""
     t = text.strip()
@@ -395,7 +411,7 @@ def _question(number: int, entry: _Entry) -> Question | None:
             + [
                 _block_text(b, entry.level + 1)
                 for b in entry.under
-                if b.kind != "code" and not _reference(b.text)
+                if b.kind != "code" and not _reference(b.text) and not _aside(b)
             ]
         )
     question = question.strip()

@@ -651,3 +651,39 @@ def test_a_position_label_over_a_question_list_is_read_as_the_list() -> None:
             unanswered_reason="dont_know",
         ),
     ]
+
+
+def test_an_interviewers_notes_under_numbered_questions() -> None:
+    """An interviewer's notes as text: `没写出来。` says the candidate did not answer,
+    and the closing `结论：` line is a remark on the whole, never the last answer."""
+    text = (
+        "面试反馈\n\n候选人：周杰\n岗位：算法工程师\n面试官：李娜\n\n"
+        "1. 讲一下XGBoost和LightGBM的区别\n候选人回答了直方图算法，比较清楚。\n"
+        "2. 手写AUC计算\n没写出来。\n\n"
+        "结论：不推荐进入下一轮。\n"
+    )
+    (t,) = read(text, "fb.txt")
+    assert (t.id, t.name, t.position, t.interviewers, t.round, t.interviewed_at) == (
+        "fb",
+        "周杰",
+        "算法工程师",
+        ["李娜"],
+        None,
+        None,
+    )
+    assert (t.summary, t.years, t.questions_read) == ("", None, True)
+    assert t.questions == [
+        Question(
+            number=1,
+            question="讲一下XGBoost和LightGBM的区别",
+            answer="候选人回答了直方图算法，比较清楚。",
+            answered=True,
+        ),
+        Question(
+            number=2,
+            question="手写AUC计算",
+            answer="没写出来。",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]

@@ -265,6 +265,27 @@ def test_the_writers_asides_under_a_question_are_no_answer() -> None:
     )
 
 
+def test_the_records_account_after_a_questions_mark_is_its_answer() -> None:
+    """`期望薪资是多少？ 我说了25k`: after the `？`, the account of what the candidate
+    said is the answer, not the question's text; any other text after it
+    (`有一个小厂的`, whose it is the record does not say) stays where it is."""
+    blocks = [
+        h("HR面"),
+        li("为什么选择我们公司？"),
+        li("期望薪资是多少？ 我说了25k"),
+        li("有没有其他offer？ 有一个小厂的"),
+        li("会用Docker吗？ 我回答不会"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("为什么选择我们公司？", "", "not recorded"),
+            ("期望薪资是多少？", "我说了25k", "answered"),
+            ("有没有其他offer？ 有一个小厂的", "", "not recorded"),
+            ("会用Docker吗？", "我回答不会", "dont_know"),
+        ]
+    )
+
+
 def test_an_items_next_line_that_notes_the_answer_is_no_part_of_the_question() -> None:
     """Markdown joins `1. 项目中遇到的最大难点` and its indented next line `我讲了…` into
     one item: the line that says what the candidate said is its answer, not its

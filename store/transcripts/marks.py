@@ -74,6 +74,12 @@ _clause_tail_re = cache(
         r"(?:[，,;；？?]|\s(?:[-—–→]+|\s)|[-—–→]{1,3}|\t)\s*+(?P<tail>[^，,;；？?\t]{1,40})$"
     )
 )
+# After the question's mark, the record's account of the answer: `期望薪资？ 我说了25k`.
+_account_tail_re = cache(
+    lambda: re.compile(
+        r"[？?][ \t\u3000]*+(?P<tail>(?:我(?:说|答|回答|讲)|回答|答了|答[:：])[^？?\n]{0,60})$"
+    )
+)
 ANSWER_LONGEST = 400  # characters: a longer text is an answer, whatever it contains
 TAIL_LONGEST = 90  # characters: a mark not in brackets or emphasis is within the line's last
 MARK_GAP = ("  ", "\t", "\u3000", "-", "—", "–", "→", "：", ":", "，", ",", "（", "(")
@@ -166,7 +172,8 @@ def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
     """A question's line as (the question, the candidate's mark beside it, `""` for
     none). A mark is an emphasised run that ends the line after a gap (`…中断
     ***没答上来***`), an aside in brackets that says no answer (`（没答出来）`), a last
-    clause that does (`…，我回答不会`), or a cross at either end (`❌ …`, `… ✗`). Emphasis inside the question (`讲讲 **HashMap**`)
+    clause that does (`…，我回答不会`), a cross at either end (`❌ …`, `… ✗`), or after the
+    question's `？` the record's account of the answer (`期望薪资是多少？ 我说了25k`). Emphasis inside the question (`讲讲 **HashMap**`)
     is no mark unless it says no answer."""
     line = text.strip()
     for cross in CROSSES:  # `❌ Linux的任务调度原理`, `Linux的任务调度原理 ✗`
@@ -191,4 +198,7 @@ def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
         tail = m.group("tail").strip()
         if head and tail and non_answer(tail) is not None:
             return head, tail
+    m = _account_tail_re().search(line, end)
+    if m is not None and line[: m.start("tail")].strip():
+        return line[: m.start("tail")].rstrip(), m.group("tail").strip()
     return line, ""

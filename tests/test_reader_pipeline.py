@@ -172,6 +172,33 @@ def test_a_question_bank_with_reference_answers_is_refused_by_name() -> None:
     assert refused(bank) == "question_bank"
 
 
+def test_a_collection_of_questions_to_learn_written_as_q_and_a_is_a_bank() -> None:
+    """`# 前端高频面试题 Q&A` over `Q:`/`A:` pairs: the answers are the writer's, to
+    learn, not a candidate's; with a round named, a Q/A record is read as ever."""
+    bank = (
+        "# 前端高频面试题 Q&A\n\n"
+        "Q: 什么是闭包？\nA: 闭包是指有权访问另一个函数作用域中变量的函数。\n\n"
+        "Q: let 和 var 有什么区别？\nA: let 有块级作用域，var 是函数作用域。\n\n"
+        "Q: 什么是事件冒泡？\nA: 事件从最具体的元素开始逐级向上传播。\n"
+    )
+    assert refused(bank) == "question_bank"
+    record = bank.replace("# 前端高频面试题 Q&A", "# 字节前端一面")
+    (t,) = read(record, "zj.md")
+    assert (t.id, t.round, t.name, t.summary, t.verdict, t.questions_read) == (
+        "zj",
+        "一面",
+        None,
+        "",
+        None,
+        True,
+    )
+    assert [(q.number, q.question, q.answered) for q in t.questions] == [
+        (1, "什么是闭包？", True),
+        (2, "let 和 var 有什么区别？", True),
+        (3, "什么是事件冒泡？", True),
+    ]
+
+
 def test_study_notes_that_explain_each_question_are_refused() -> None:
     explanation = "它是一种独占所有权的智能指针，离开作用域时释放对象，不能拷贝只能移动。" * 5
     notes = "# C++ 面经\n\n" + "".join(

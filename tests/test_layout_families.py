@@ -286,6 +286,37 @@ def test_the_records_account_after_a_questions_mark_is_its_answer() -> None:
     )
 
 
+def test_an_english_note_that_the_candidate_did_not_answer() -> None:
+    blocks = [
+        h("Questions"),
+        ol(1, "Tell me about the largest system you've owned."),
+        li("Owned the billing service, on-call lead.", level=1),
+        ol(2, "How do you approach a production incident?"),
+        li("Didn't answer; talked about team culture instead.", level=1),
+        ol(3, "How do you handle an angry customer?"),
+        li("Hmm, I'd have to think about that.", level=1),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            (
+                "Tell me about the largest system you've owned.",
+                "- Owned the billing service, on-call lead.",
+                "answered",
+            ),
+            (
+                "How do you approach a production incident?",
+                "- Didn't answer; talked about team culture instead.",
+                "empty",
+            ),
+            (
+                "How do you handle an angry customer?",
+                "- Hmm, I'd have to think about that.",
+                "dont_know",
+            ),
+        ]
+    )
+
+
 def test_an_items_next_line_that_notes_the_answer_is_no_part_of_the_question() -> None:
     """Markdown joins `1. 项目中遇到的最大难点` and its indented next line `我讲了…` into
     one item: the line that says what the candidate said is its answer, not its
@@ -598,6 +629,12 @@ def test_what_is_no_dialogue_is_not_read_as_one(blocks: list[Block]) -> None:
         ("（未作答，直接进入下一题）", "skipped"),
         ("确实忘了，只说使用定时器触发", "dont_know"),
         ("没写出来。", "dont_know"),
+        ("Didn't answer; talked about team culture instead.", "empty"),
+        ("没回答，转而聊了团队文化", "empty"),
+        ("Hmm, I'd have to think about that.", "dont_know"),
+        ("I'll get back to you on that.", "dont_know"),
+        ("I need to think about it more, but my first idea is sharding", None),
+        ("I didn't answer it at first, but then I explained the retry queue", None),
         ("写不出来", "dont_know"),
         ("我写出来了，用的是排序后统计正样本的秩", None),
         ("感觉答得不太好", "dont_know"),

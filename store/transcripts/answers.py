@@ -84,6 +84,8 @@ _DONT_KNOW = (
     r"|(?:im|iam)?not(?:really|very)?familiar"
     r"|(?:cannot|cant|couldnot|couldnt|unableto)(?:answer|say)"
     r"|(?:shakes|shook|shaking)(?:his|her|their)?head|headshake"
+    r"|(?:id|iwould|ineed|idneed)(?:haveto|to)think(?:about)?(?:that|it|this)(?:one)?"
+    r"|(?:ill|iwill|icould|ican)getbacktoyou(?:onthat|onit|onthis)?"
 )
 _SILENT = (
     r"沉默|不语|无语|一言不发|"

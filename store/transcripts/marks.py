@@ -66,6 +66,8 @@ _neutral_re = cache(
 )
 # what follows `确实忘了，` when the record only says how little was said
 _only_said = cache(lambda: re.compile(r"(?:只|仅|就|(?i:only|just)\b)"))
+# what follows `Didn't answer;` when the record says what was said instead
+_instead_re = cache(lambda: re.compile(r"(?i:\binstead\b)|转而|反而|扯到|岔开"))
 # A trailing aside in brackets: `（没答出来）`, `(I don't know)`.
 _bracket_tail_re = cache(lambda: re.compile(r"[(（](?P<inner>[^()（）]{1,80})[)）]\s*+$"))
 # A trailing clause after a separator: `…，我回答不会`, `… - 不会`, `…  I don't know`.
@@ -140,7 +142,8 @@ def _clause_reason(clause: str) -> UnansweredReason | None:
 def non_answer(text: str) -> UnansweredReason | None:
     """Why `text` (an answer or a mark) is no answer; None when it is an answer. Whole,
     then clause by clause: every clause none, or the first says the candidate could not
-    answer (`确实忘了，只说使用定时器触发`, `答得不好，只说了…`)."""
+    answer (`确实忘了，只说使用定时器触发`, `答得不好，只说了…`) or did not, and the next
+    what was said instead (`Didn't answer; talked about team culture instead.`)."""
     if text.strip() in CROSSES:
         return "dont_know"  # a cross beside the question: not answered (or wrong)
     reason = _clause_reason(text)
@@ -165,6 +168,8 @@ def non_answer(text: str) -> UnansweredReason | None:
         return min((r for r in reasons if r is not None), key=_ORDER.index)
     if first == "dont_know" and _only_said().match(clauses[1]) is not None:
         return first  # `确实忘了，只说使用定时器触发`: not the answer
+    if first in ("dont_know", "empty") and _instead_re().search(clauses[1]) is not None:
+        return first  # `Didn't answer; talked about team culture instead.`
     return None
 
 

@@ -714,3 +714,38 @@ def test_an_interviewers_notes_under_numbered_questions() -> None:
             unanswered_reason="dont_know",
         ),
     ]
+
+
+def test_a_count_of_interviewers_is_no_interviewer() -> None:
+    """`面试官：两位` says how many, not who: no interviewer is named."""
+    text = (
+        "# 携程 测试开发 一面\n\n面试官：两位\n\n## 技术问题\n\n"
+        "**1. 说说你对测试金字塔的理解**\n\n单元测试最多，UI测试最少。\n\n"
+        "**2. Python装饰器的原理？**\n\n这个我没答上来。\n\n"
+        "## 反问\n\n我问了团队的测试框架，面试官说是自研的。\n"
+    )
+    (t,) = read(text, "xc.md")
+    assert (t.id, t.round, t.name, t.interviewers, t.position, t.interviewed_at) == (
+        "xc",
+        "一面",
+        None,
+        [],
+        None,
+        None,
+    )
+    assert (t.summary, t.verdict, t.questions_read) == ("", None, True)
+    assert t.questions == [
+        Question(
+            number=1,
+            question="说说你对测试金字塔的理解",
+            answer="单元测试最多，UI测试最少。",
+            answered=True,
+        ),
+        Question(
+            number=2,
+            question="Python装饰器的原理？",
+            answer="这个我没答上来。",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]

@@ -250,6 +250,8 @@ def test_the_writers_asides_under_a_question_are_no_answer() -> None:
         li("答了四种隔离级别和各自的问题", level=1),
         li("手写单例模式"),
         li("PS：面试官说要线程安全的版本", level=1),
+        li("分库分表后怎么做分页？"),
+        li("后来查了一下，可以用二次查询法", level=1),
         li("Kafka如何保证消息不丢失  没答上来", "没答上来"),
         Block("quote", "建议大家好好看看ack机制"),
         li("反问：部门做什么业务"),
@@ -260,6 +262,7 @@ def test_the_writers_asides_under_a_question_are_no_answer() -> None:
             ("说说TCP拥塞控制", "", "not recorded"),
             ("MySQL事务隔离级别", "- 答了四种隔离级别和各自的问题", "answered"),
             ("手写单例模式", "", "not recorded"),
+            ("分库分表后怎么做分页？", "", "not recorded"),
             ("Kafka如何保证消息不丢失", "没答上来", "dont_know"),
         ]
     )
@@ -632,6 +635,9 @@ def test_what_is_no_dialogue_is_not_read_as_one(blocks: list[Block]) -> None:
         ("Didn't answer; talked about team culture instead.", "empty"),
         ("没回答，转而聊了团队文化", "empty"),
         ("Hmm, I'd have to think about that.", "dont_know"),
+        ("没答上来。后来查了一下，是解决节点增减时大量key迁移的问题。", "dont_know"),
+        ("I didn't know; later I looked it up: it is a min-heap.", "dont_know"),
+        ("后来我们重写了调度器，不知道为什么", None),
         ("I'll get back to you on that.", "dont_know"),
         ("I need to think about it more, but my first idea is sharding", None),
         ("I didn't answer it at first, but then I explained the retry queue", None),

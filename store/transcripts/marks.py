@@ -67,7 +67,13 @@ _neutral_re = cache(
 # what follows `确实忘了，` when the record only says how little was said
 _only_said = cache(lambda: re.compile(r"(?:只|仅|就|(?i:only|just)\b)"))
 # what follows `Didn't answer;` when the record says what was said instead
-_instead_re = cache(lambda: re.compile(r"(?i:\binstead\b)|转而|反而|扯到|岔开"))
+# or what the writer learnt after the interview (`后来查了一下，是…`)
+_instead_re = cache(
+    lambda: re.compile(
+        r"(?i:\binstead\b|\blater\b|\bturns\s+out\b)|转而|反而|扯到|岔开"
+        r"|(?:后来|面完|事后|回去|回来)(?:才|又|再)?(?:查|搜|看|问|知道|发现)"
+    )
+)
 # A trailing aside in brackets: `（没答出来）`, `(I don't know)`.
 _bracket_tail_re = cache(lambda: re.compile(r"[(（](?P<inner>[^()（）]{1,80})[)）]\s*+$"))
 # A trailing clause after a separator: `…，我回答不会`, `… - 不会`, `…  I don't know`.
@@ -169,7 +175,7 @@ def non_answer(text: str) -> UnansweredReason | None:
     if first == "dont_know" and _only_said().match(clauses[1]) is not None:
         return first  # `确实忘了，只说使用定时器触发`: not the answer
     if first in ("dont_know", "empty") and _instead_re().search(clauses[1]) is not None:
-        return first  # `Didn't answer; talked about team culture instead.`
+        return first  # `Didn't answer; talked about team culture instead.`, `没答上来。后来查了…`
     return None
 
 

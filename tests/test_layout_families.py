@@ -236,6 +236,115 @@ def test_answers_under_items_are_the_answers_when_the_list_goes_on() -> None:
     )
 
 
+def test_the_writers_asides_under_a_question_are_no_answer() -> None:
+    """Advice to the reader (`建议大家…`, a quote, `PS：…`) under a question is not what
+    the candidate said: alone it leaves the answer not recorded, beside a mark it is not
+    shown as the answer."""
+    blocks = [
+        h("米哈游 后端 一面", 1),
+        li("讲讲Redis持久化"),
+        li("建议大家看看RDB和AOF的区别，这个必问", level=1),
+        li("说说TCP拥塞控制"),
+        Block("quote", "这题可以参考《图解TCP》"),
+        li("MySQL事务隔离级别"),
+        li("答了四种隔离级别和各自的问题", level=1),
+        li("手写单例模式"),
+        li("PS：面试官说要线程安全的版本", level=1),
+        li("分库分表后怎么做分页？"),
+        li("后来查了一下，可以用二次查询法", level=1),
+        li("Kafka如何保证消息不丢失  没答上来", "没答上来"),
+        Block("quote", "建议大家好好看看ack机制"),
+        li("反问：部门做什么业务"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("讲讲Redis持久化", "", "not recorded"),
+            ("说说TCP拥塞控制", "", "not recorded"),
+            ("MySQL事务隔离级别", "- 答了四种隔离级别和各自的问题", "answered"),
+            ("手写单例模式", "", "not recorded"),
+            ("分库分表后怎么做分页？", "", "not recorded"),
+            ("Kafka如何保证消息不丢失", "没答上来", "dont_know"),
+        ]
+    )
+
+
+def test_the_records_account_after_a_questions_mark_is_its_answer() -> None:
+    """`期望薪资是多少？ 我说了25k`: after the `？`, the account of what the candidate
+    said is the answer, not the question's text; any other text after it
+    (`有一个小厂的`, whose it is the record does not say) stays where it is."""
+    blocks = [
+        h("HR面"),
+        li("为什么选择我们公司？"),
+        li("期望薪资是多少？ 我说了25k"),
+        li("有没有其他offer？ 有一个小厂的"),
+        li("会用Docker吗？ 我回答不会"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("为什么选择我们公司？", "", "not recorded"),
+            ("期望薪资是多少？", "我说了25k", "answered"),
+            ("有没有其他offer？ 有一个小厂的", "", "not recorded"),
+            ("会用Docker吗？", "我回答不会", "dont_know"),
+        ]
+    )
+
+
+def test_an_english_note_that_the_candidate_did_not_answer() -> None:
+    blocks = [
+        h("Questions"),
+        ol(1, "Tell me about the largest system you've owned."),
+        li("Owned the billing service, on-call lead.", level=1),
+        ol(2, "How do you approach a production incident?"),
+        li("Didn't answer; talked about team culture instead.", level=1),
+        ol(3, "How do you handle an angry customer?"),
+        li("Hmm, I'd have to think about that.", level=1),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            (
+                "Tell me about the largest system you've owned.",
+                "- Owned the billing service, on-call lead.",
+                "answered",
+            ),
+            (
+                "How do you approach a production incident?",
+                "- Didn't answer; talked about team culture instead.",
+                "empty",
+            ),
+            (
+                "How do you handle an angry customer?",
+                "- Hmm, I'd have to think about that.",
+                "dont_know",
+            ),
+        ]
+    )
+
+
+def test_an_items_next_line_that_notes_the_answer_is_no_part_of_the_question() -> None:
+    """Markdown joins `1. 项目中遇到的最大难点` and its indented next line `我讲了…` into
+    one item: the line that says what the candidate said is its answer, not its
+    question. A next line that goes on with the question (wrapped) stays the question."""
+    blocks = [
+        h("8.17 字节一面", 3),
+        ol(1, "项目中遇到的最大难点\n我讲了一个内存泄漏排查的经历，面试官比较满意"),
+        ol(2, "HTTP和HTTPS区别？"),
+        ol(3, "Tell me about a time when you had to\ndeal with a difficult teammate"),
+        ol(4, "讲讲HTTPS握手过程\n回答：只说了证书校验"),
+    ]
+    assert read_question_list(blocks) == table(
+        [
+            ("项目中遇到的最大难点", "我讲了一个内存泄漏排查的经历，面试官比较满意", "answered"),
+            ("HTTP和HTTPS区别？", "", "not recorded"),
+            (
+                "Tell me about a time when you had to\ndeal with a difficult teammate",
+                "",
+                "not recorded",
+            ),
+            ("讲讲HTTPS握手过程", "回答：只说了证书校验", "answered"),
+        ]
+    )
+
+
 @pytest.mark.parametrize(
     "name", ["Interview notes", "Questions and answers", "一面（已出结果，过了）", "技术面"]
 )
@@ -473,6 +582,34 @@ def test_a_reflection_after_the_last_answer_is_not_part_of_it() -> None:
     )
 
 
+def test_what_the_candidate_says_after_the_interviewer_signs_off_answers_nothing() -> None:
+    """`好的，今天就到这里。` ends the last answer: the candidate's `谢谢面试官。` after it
+    is no part of it, and the `跳过吧` before it leaves the question unanswered. A
+    backchannel (`嗯。`) does not end an answer."""
+    blocks = [
+        p("面试官：你好，能听到吗？", "面试官："),
+        p("我：能听到。", "我："),
+        p("面试官：说说浏览器从输入URL到页面展示发生了什么？", "面试官："),
+        p("我：DNS解析，建立TCP连接。", "我："),
+        p("面试官：嗯。", "面试官："),
+        p("我：然后解析DOM和CSSOM，渲染。", "我："),
+        p("面试官：事件循环讲一下？", "面试官："),
+        p("我：这块我没怎么接触过，跳过吧。", "我："),
+        p("面试官：好的，今天就到这里。", "面试官："),
+        p("我：谢谢面试官。", "我："),
+    ]
+    assert read_qa(blocks) == table(
+        [
+            (
+                "说说浏览器从输入URL到页面展示发生了什么？",
+                "DNS解析，建立TCP连接。\n然后解析DOM和CSSOM，渲染。",
+                "answered",
+            ),
+            ("事件循环讲一下？", "这块我没怎么接触过，跳过吧。", "dont_know"),
+        ]
+    )
+
+
 @pytest.mark.parametrize(
     "blocks",
     [
@@ -494,6 +631,18 @@ def test_what_is_no_dialogue_is_not_read_as_one(blocks: list[Block]) -> None:
         ("（候选人思考后表示不清楚）", "dont_know"),
         ("（未作答，直接进入下一题）", "skipped"),
         ("确实忘了，只说使用定时器触发", "dont_know"),
+        ("没写出来。", "dont_know"),
+        ("Didn't answer; talked about team culture instead.", "empty"),
+        ("没回答，转而聊了团队文化", "empty"),
+        ("Hmm, I'd have to think about that.", "dont_know"),
+        ("没答上来。后来查了一下，是解决节点增减时大量key迁移的问题。", "dont_know"),
+        ("I didn't know; later I looked it up: it is a min-heap.", "dont_know"),
+        ("后来我们重写了调度器，不知道为什么", None),
+        ("I'll get back to you on that.", "dont_know"),
+        ("I need to think about it more, but my first idea is sharding", None),
+        ("I didn't answer it at first, but then I explained the retry queue", None),
+        ("写不出来", "dont_know"),
+        ("我写出来了，用的是排序后统计正样本的秩", None),
         ("感觉答得不太好", "dont_know"),
         ("answered poorly", "dont_know"),
         ("I don’t know.\nSorry, no.", "dont_know"),

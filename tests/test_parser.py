@@ -871,6 +871,8 @@ HEADER_AND_ONE_QUESTION = (
         # a question is no summary
         "你如何确保在高并发下保持服务质量？\n\n",
         "# 字节一面\n\n中文：请描述你在项目中遇到的一个技术挑战，并说明你是如何解决的？\n\n",
+        # a table's rows, cells apart by tabs (a Word form as text), are no summary
+        "候选人面试评估表\n\n候选人\t刘强\n面试官\t孙丽\n面试时间\t2025年4月2日\n\n",
         # a list is no summary
         "- 自我介绍\n- 项目介绍\n\n",
         "# 题目\n\n1. 问题：\n   - 中文：请描述一个技术挑战。\n\n",
@@ -937,3 +939,30 @@ def test_real_files_give_no_fact_they_do_not_state() -> None:
     assert (heads.summary, heads.verdict) == ("", None)
     bank = parse((REALWORLD / "cn16_wangxiaopeng_prep.md").read_bytes(), "cn16.md")
     assert (bank.summary, bank.verdict) == ("", None)  # before: its first question as summary
+
+
+def test_a_word_forms_identity_rows_are_no_summary() -> None:
+    """A Word evaluation form saved as text: its identity table's rows come out as
+    `候选人\t刘强`. They are not read as labels, and never as the summary."""
+    text = (
+        "候选人面试评估表\n\n"
+        "候选人\t刘强\n应聘岗位\t产品经理\n面试官\t孙丽\n面试时间\t2025年4月2日\n\n"
+        "一、请介绍一下你主导过的一个产品\n答：我负责过一个社区团购小程序。\n"
+        "二、你最大的缺点是什么？\n答：（沉默）\n\n"
+        "综合评价：逻辑清晰，推荐录用。\n"
+    )
+    t = parse(text, "form.txt")
+    assert (t.summary, t.name, t.position, t.interviewers, t.interviewed_at) == (
+        "",
+        None,
+        None,
+        [],
+        None,
+    )
+    assert (t.round, t.years, t.intro, t.verdict) == (None, None, "", "逻辑清晰，推荐录用。")
+    assert [
+        (q.number, q.question, q.answer, q.answered, q.unanswered_reason) for q in t.questions
+    ] == [
+        (1, "请介绍一下你主导过的一个产品", "我负责过一个社区团购小程序。", True, None),
+        (2, "你最大的缺点是什么？", "（沉默）", False, "empty"),
+    ]

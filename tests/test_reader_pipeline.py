@@ -172,6 +172,33 @@ def test_a_question_bank_with_reference_answers_is_refused_by_name() -> None:
     assert refused(bank) == "question_bank"
 
 
+def test_a_collection_of_questions_to_learn_written_as_q_and_a_is_a_bank() -> None:
+    """`# 前端高频面试题 Q&A` over `Q:`/`A:` pairs: the answers are the writer's, to
+    learn, not a candidate's; with a round named, a Q/A record is read as ever."""
+    bank = (
+        "# 前端高频面试题 Q&A\n\n"
+        "Q: 什么是闭包？\nA: 闭包是指有权访问另一个函数作用域中变量的函数。\n\n"
+        "Q: let 和 var 有什么区别？\nA: let 有块级作用域，var 是函数作用域。\n\n"
+        "Q: 什么是事件冒泡？\nA: 事件从最具体的元素开始逐级向上传播。\n"
+    )
+    assert refused(bank) == "question_bank"
+    record = bank.replace("# 前端高频面试题 Q&A", "# 字节前端一面")
+    (t,) = read(record, "zj.md")
+    assert (t.id, t.round, t.name, t.summary, t.verdict, t.questions_read) == (
+        "zj",
+        "一面",
+        None,
+        "",
+        None,
+        True,
+    )
+    assert [(q.number, q.question, q.answered) for q in t.questions] == [
+        (1, "什么是闭包？", True),
+        (2, "let 和 var 有什么区别？", True),
+        (3, "什么是事件冒泡？", True),
+    ]
+
+
 def test_study_notes_that_explain_each_question_are_refused() -> None:
     explanation = "它是一种独占所有权的智能指针，离开作用域时释放对象，不能拷贝只能移动。" * 5
     notes = "# C++ 面经\n\n" + "".join(
@@ -606,3 +633,119 @@ def test_one_interview_under_a_title_is_not_split_by_its_question_headings() -> 
     found = read_interviews(one.encode(), "users.md")
     assert [t.id for t in found] == ["users"]
     assert [q.number for q in found[0].questions] == [1, 2]
+
+
+def test_a_position_label_over_a_question_list_is_read_as_the_list() -> None:
+    """`岗位：` alone makes the labelled layout's kind, but with no `问题N` it reads no
+    question: its 简介 was the whole list. The list is the questions; the position is
+    still the file's; the 反问 and 结果 sections are no question, summary or verdict."""
+    text = (
+        "# 百度 凤巢 一面\n\n岗位：后端开发\n\n## 面试过程\n\n"
+        "1. 自我介绍\n2. Go的GMP模型是什么？\n   - 讲了G、M、P的关系和调度过程\n"
+        "3. channel底层怎么实现的？ 不会\n\n"
+        "## 反问\n\n- 部门技术栈？Go和C++\n- 您觉得我哪里需要加强？面试官说基础还行，深度不够\n\n"
+        "## 结果\n\n两天后收到二面通知。\n"
+    )
+    (t,) = read(text, "bd.md")
+    assert (t.id, t.position, t.round, t.name, t.interviewers, t.interviewed_at) == (
+        "bd",
+        "后端开发",
+        "一面",
+        None,
+        [],
+        None,
+    )
+    assert (t.intro, t.summary, t.verdict, t.years, t.questions_read) == (
+        "",
+        "",
+        None,
+        None,
+        True,
+    )
+    assert t.questions == [
+        Question(number=1, question="自我介绍", answer_recorded=False),
+        Question(
+            number=2,
+            question="Go的GMP模型是什么？",
+            answer="- 讲了G、M、P的关系和调度过程",
+            answered=True,
+        ),
+        Question(
+            number=3,
+            question="channel底层怎么实现的？",
+            answer="不会",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]
+
+
+def test_an_interviewers_notes_under_numbered_questions() -> None:
+    """An interviewer's notes as text: `没写出来。` says the candidate did not answer,
+    and the closing `结论：` line is a remark on the whole, never the last answer."""
+    text = (
+        "面试反馈\n\n候选人：周杰\n岗位：算法工程师\n面试官：李娜\n\n"
+        "1. 讲一下XGBoost和LightGBM的区别\n候选人回答了直方图算法，比较清楚。\n"
+        "2. 手写AUC计算\n没写出来。\n\n"
+        "结论：不推荐进入下一轮。\n"
+    )
+    (t,) = read(text, "fb.txt")
+    assert (t.id, t.name, t.position, t.interviewers, t.round, t.interviewed_at) == (
+        "fb",
+        "周杰",
+        "算法工程师",
+        ["李娜"],
+        None,
+        None,
+    )
+    assert (t.summary, t.years, t.questions_read) == ("", None, True)
+    assert t.questions == [
+        Question(
+            number=1,
+            question="讲一下XGBoost和LightGBM的区别",
+            answer="候选人回答了直方图算法，比较清楚。",
+            answered=True,
+        ),
+        Question(
+            number=2,
+            question="手写AUC计算",
+            answer="没写出来。",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]
+
+
+def test_a_count_of_interviewers_is_no_interviewer() -> None:
+    """`面试官：两位` says how many, not who: no interviewer is named."""
+    text = (
+        "# 携程 测试开发 一面\n\n面试官：两位\n\n## 技术问题\n\n"
+        "**1. 说说你对测试金字塔的理解**\n\n单元测试最多，UI测试最少。\n\n"
+        "**2. Python装饰器的原理？**\n\n这个我没答上来。\n\n"
+        "## 反问\n\n我问了团队的测试框架，面试官说是自研的。\n"
+    )
+    (t,) = read(text, "xc.md")
+    assert (t.id, t.round, t.name, t.interviewers, t.position, t.interviewed_at) == (
+        "xc",
+        "一面",
+        None,
+        [],
+        None,
+        None,
+    )
+    assert (t.summary, t.verdict, t.questions_read) == ("", None, True)
+    assert t.questions == [
+        Question(
+            number=1,
+            question="说说你对测试金字塔的理解",
+            answer="单元测试最多，UI测试最少。",
+            answered=True,
+        ),
+        Question(
+            number=2,
+            question="Python装饰器的原理？",
+            answer="这个我没答上来。",
+            answered=False,
+            unanswered_reason="dont_know",
+        ),
+    ]

@@ -76,6 +76,7 @@ _DONT_KNOW = (
     r"|(?:无法|没法|没办法)(?:回答|作答|答)|(?:回)?答不(?:上来|上|出来|出|了)|回答不了"
     r"|想不(?:起来|起|出来|出)|记不(?:清楚|清|得|起来|起)"
     r"|(?:没(?:有|能)?|未(?:能)?)(?:回)?答(?:上来|出来|上|出)|忘(?:记)?了|忘记"
+    r"|(?:没(?:有|能)?|未(?:能)?)(?:写|做)(?:出来|出)|(?:写|做)不(?:出来|出)"
     r"|没(?:有)?(?:思路|想法|头绪|概念|印象)"
     r"|摇了摇头|摇摇头|摇头|摆了摆手|摆摆手|摆手)(?:做|写|答|用|说)?"
     r"|(?:do|does|did)?(?:nt|not)(?:really)?(?:know|remember|recall|understand)"
@@ -83,6 +84,8 @@ _DONT_KNOW = (
     r"|(?:im|iam)?not(?:really|very)?familiar"
     r"|(?:cannot|cant|couldnot|couldnt|unableto)(?:answer|say)"
     r"|(?:shakes|shook|shaking)(?:his|her|their)?head|headshake"
+    r"|(?:id|iwould|ineed|idneed)(?:haveto|to)think(?:about)?(?:that|it|this)(?:one)?"
+    r"|(?:ill|iwill|icould|ican)getbacktoyou(?:onthat|onit|onthis)?"
 )
 _SILENT = (
     r"沉默|不语|无语|一言不发|"

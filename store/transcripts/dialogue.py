@@ -52,11 +52,11 @@ from .names import looks_like_name
 from .roles import (
     Role,
     asks,
+    backchannel,
     closing,
     ends_asking,
     moves_on,
     numbered_cue,
-    small_talk,
     speaker,
 )
 from .years import parse_years
@@ -146,15 +146,6 @@ def roles(cues: list[Cue], facts: Facts, ask: Asks = asks) -> dict[str, Role]:
     return found
 
 
-def _backchannel(text: str) -> bool:
-    """An interviewer's `嗯`, `Right.`, `Interesting.`, `明白了`: no remark that ends an
-    answer (three words at most, or six Chinese characters)."""
-    if small_talk(text):
-        return True
-    han = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
-    return len(text.split()) <= 3 and han <= 6 and len(text) <= 24 and not ends_asking(text)
-
-
 def _asked_in(cues: list[Cue], ask: Asks = asks) -> list[list[Cue]]:
     """The questions of one interviewer's turn: from an utterance that asks to the last
     that asks (a rephrase, `I mean, events that arrive late.`, goes on with it), unless
@@ -196,7 +187,7 @@ def questions(cues: list[Cue], who: dict[str, Role], ask: Asks = asks) -> list[Q
             if found:
                 asked.extend((question, []) for question in found)
                 listening = True
-            elif _answered(asked) and not all(_backchannel(c.text) for c in turn.cues):
+            elif _answered(asked) and not all(backchannel(c.text) for c in turn.cues):
                 # a remark after the answer: what follows answers nothing asked (a remark
                 # before it, `I mean in production.`, leaves the question open)
                 listening = False

@@ -49,14 +49,17 @@ _meta_key_re = cache(lambda: re.compile(r"^[A-Za-z_][\w-]{0,40}[ \t]*:"))
 
 def _says_no_summary(paragraph: list[str]) -> bool:
     """Is the first paragraph before the header something else than a summary: a list
-    (`- 自我介绍`, `1. 问题：`), a question (`你如何确保…？`), or metadata left from front
-    matter without its fences (`createTime: …`, `tags: 面经`)?"""
+    (`- 自我介绍`, `1. 问题：`), a question (`你如何确保…？`), metadata left from front
+    matter without its fences (`createTime: …`, `tags: 面经`), or a table's rows, their
+    cells apart by tabs (`候选人\t刘强`)?"""
     first = paragraph[0].strip(" \t\u3000\u00a0")
     last = paragraph[-1].strip(" \t\u3000\u00a0")
     if list_item_re().match(first) or numbered_re().match(first):
         return True
     if first.endswith(_QUESTION_END) or last.endswith(_QUESTION_END):
         return True
+    if all("\t" in line.strip(" \u3000\u00a0") for line in paragraph):
+        return True  # a table's rows, cells apart (`候选人\t刘强`, a Word table as text)
     return all(_meta_key_re().match(line.strip()) for line in paragraph)
 
 

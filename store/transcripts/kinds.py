@@ -5,7 +5,9 @@ refused with a reason that names what it looks like.
 Something else, in this order (the first that fits):
 
 - a question bank: questions with `参考答案` / `参考回答` / `答案解析` / `Reference answer`
-  (and the like) under them, at least two, or one under every question;
+  (and the like) under them, at least two, or one under every question; or a heading
+  that names a collection of questions (`高频面试题`, `面试题汇总`, `题库`) where no
+  heading names a round;
 - study notes: at least three questions as headings or items, most of them followed by
   an explanation (a code block, or a long text no one says in the first person), and
   no speaker anywhere: what a question means, not what a candidate said;
@@ -374,6 +376,31 @@ def _article(doc: Document) -> bool:
     return bool(doc.front_matter) or any(b.kind == "code" for b in doc.blocks) or "](" in doc.text
 
 
+# a heading that names a collection of questions to learn, not an interview
+_BANK_TITLE_WORDS = (
+    "高频面试题",
+    "常见面试题",
+    "面试题汇总",
+    "面试题整理",
+    "面试题大全",
+    "面试题合集",
+    "面试题清单",
+    "面试题库",
+    "题库",
+    "interview questions and answers",
+    "common interview questions",
+)
+
+
+def _bank_title(doc: Document) -> bool:
+    """A heading that names a collection of questions (`前端高频面试题 Q&A`, `面试题汇总`),
+    and no heading that names a round: its answers are the writer's, to learn."""
+    headings = [b.text for b in doc.blocks if b.kind == "heading"]
+    return any(any(w in h.lower() for w in _BANK_TITLE_WORDS) for h in headings) and not any(
+        round_named(h) for h in headings
+    )
+
+
 _FAQ_WORDS = ("faq", "frequently asked", "常见问题", "问题解答", "疑难解答")
 
 
@@ -389,7 +416,7 @@ def kind_of(doc: Document, markdown: bool) -> Kind:
     questions = len(_questions(doc.blocks))
     asking, answering = dialogue_sides(doc.text)
     speakers = asking + answering
-    if _question_bank(doc.blocks, questions):
+    if _question_bank(doc.blocks, questions) or _bank_title(doc):
         raise NotATranscript(QUESTION_BANK)
     if _study_notes(doc, speakers):
         raise NotATranscript(STUDY_NOTES)

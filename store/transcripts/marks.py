@@ -66,12 +66,26 @@ _neutral_re = cache(
 )
 # what follows `确实忘了，` when the record only says how little was said
 _only_said = cache(lambda: re.compile(r"(?:只|仅|就|(?i:only|just)\b)"))
+# what follows `Didn't answer;` when the record says what was said instead
+# or what the writer learnt after the interview (`后来查了一下，是…`)
+_instead_re = cache(
+    lambda: re.compile(
+        r"(?i:\binstead\b|\blater\b|\bturns\s+out\b)|转而|反而|扯到|岔开"
+        r"|(?:后来|面完|事后|回去|回来)(?:才|又|再)?(?:查|搜|看|问|知道|发现)"
+    )
+)
 # A trailing aside in brackets: `（没答出来）`, `(I don't know)`.
 _bracket_tail_re = cache(lambda: re.compile(r"[(（](?P<inner>[^()（）]{1,80})[)）]\s*+$"))
 # A trailing clause after a separator: `…，我回答不会`, `… - 不会`, `…  I don't know`.
 _clause_tail_re = cache(
     lambda: re.compile(
         r"(?:[，,;；？?]|\s(?:[-—–→]+|\s)|[-—–→]{1,3}|\t)\s*+(?P<tail>[^，,;；？?\t]{1,40})$"
+    )
+)
+# After the question's mark, the record's account of the answer: `期望薪资？ 我说了25k`.
+_account_tail_re = cache(
+    lambda: re.compile(
+        r"[？?][ \t\u3000]*+(?P<tail>(?:我(?:说|答|回答|讲)|回答|答了|答[:：])[^？?\n]{0,60})$"
     )
 )
 ANSWER_LONGEST = 400  # characters: a longer text is an answer, whatever it contains
@@ -134,7 +148,8 @@ def _clause_reason(clause: str) -> UnansweredReason | None:
 def non_answer(text: str) -> UnansweredReason | None:
     """Why `text` (an answer or a mark) is no answer; None when it is an answer. Whole,
     then clause by clause: every clause none, or the first says the candidate could not
-    answer (`确实忘了，只说使用定时器触发`, `答得不好，只说了…`)."""
+    answer (`确实忘了，只说使用定时器触发`, `答得不好，只说了…`) or did not, and the next
+    what was said instead (`Didn't answer; talked about team culture instead.`)."""
     if text.strip() in CROSSES:
         return "dont_know"  # a cross beside the question: not answered (or wrong)
     reason = _clause_reason(text)
@@ -159,6 +174,8 @@ def non_answer(text: str) -> UnansweredReason | None:
         return min((r for r in reasons if r is not None), key=_ORDER.index)
     if first == "dont_know" and _only_said().match(clauses[1]) is not None:
         return first  # `确实忘了，只说使用定时器触发`: not the answer
+    if first in ("dont_know", "empty") and _instead_re().search(clauses[1]) is not None:
+        return first  # `Didn't answer; talked about team culture instead.`, `没答上来。后来查了…`
     return None
 
 
@@ -166,7 +183,8 @@ def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
     """A question's line as (the question, the candidate's mark beside it, `""` for
     none). A mark is an emphasised run that ends the line after a gap (`…中断
     ***没答上来***`), an aside in brackets that says no answer (`（没答出来）`), a last
-    clause that does (`…，我回答不会`), or a cross at either end (`❌ …`, `… ✗`). Emphasis inside the question (`讲讲 **HashMap**`)
+    clause that does (`…，我回答不会`), a cross at either end (`❌ …`, `… ✗`), or after the
+    question's `？` the record's account of the answer (`期望薪资是多少？ 我说了25k`). Emphasis inside the question (`讲讲 **HashMap**`)
     is no mark unless it says no answer."""
     line = text.strip()
     for cross in CROSSES:  # `❌ Linux的任务调度原理`, `Linux的任务调度原理 ✗`
@@ -191,4 +209,7 @@ def split_mark(text: str, marks: tuple[str, ...]) -> tuple[str, str]:
         tail = m.group("tail").strip()
         if head and tail and non_answer(tail) is not None:
             return head, tail
+    m = _account_tail_re().search(line, end)
+    if m is not None and line[: m.start("tail")].strip():
+        return line[: m.start("tail")].rstrip(), m.group("tail").strip()
     return line, ""

@@ -15,6 +15,10 @@ from .answers import compact
 NAME_MAX = 30
 # A name has no digits and no clause punctuation: `候选人：男，28岁，本科` describes one.
 _not_in_names = cache(lambda: re.compile(r"[0-9，,。．；;：:！!？?、/@#<>\[\]{}|\\\"“”]"))
+# a count of people, no name: `两位`, `三名`, `两个人`, `几位面试官`
+_count_re = cache(
+    lambda: re.compile(r"[一二两三四五六七八九十几多数]{1,3}(?:位|个|名)?(?:人|面试官)?")
+)
 # `张三 和 李四`, `张三 与 李四`, `Alice and Bob`; and `,` `，` `、` `/` `;` `；` between names.
 _AND = ("和", "与")
 _and = cache(lambda: "|".join(map(written, _AND)))
@@ -33,14 +37,15 @@ _SENTENCE_ENDS = ("。", ".", "！", "!", "？", "?", "…")
 
 def looks_like_name(value: str) -> bool:
     """Can `value` be a person's name (`张三`, `欧阳娜娜`, `Zhang San`, `王五（HR）`)? Not a
-    description (`男，28岁`), not a sentence, not longer than NAME_MAX characters or five
-    words."""
+    description (`男，28岁`), not a count of people (`两位`, `三名`), not a sentence, not
+    longer than NAME_MAX characters or five words."""
     value = unicodedata.normalize("NFKC", value).strip()
     return (
         0 < len(value) <= NAME_MAX
         and len(value.split()) <= 5
         and _not_in_names().search(value) is None
         and not value.endswith(_SENTENCE_ENDS)
+        and not (_count_re().fullmatch(value) and value[-1] in "位个名人官")
     )
 
 

@@ -24,7 +24,8 @@ When some questions are numbered
 turns are follow-ups whose replies belong to the question before them.
 
 What is an answer: only the candidate's own words after the question, before the next
-one (a heading between them, `### Brute force approach`, does not end it; a heading
+one or an interviewer's remark that asks nothing and is more than a backchannel (roles.py
+`backchannel`: `嗯`, `好的` go on; `好的，今天就到这里` ends it) (a heading between them, `### Brute force approach`, does not end it; a heading
 does end the closing question's part). An answer that is none (marks.py `non_answer`: `不知道`,
 `我不会`, `这块我没怎么接触过，跳过吧`, `（未作答，直接进入下一题）`) leaves the
 question unanswered; a question the candidate says nothing to is unanswered (`empty`).
@@ -44,7 +45,7 @@ from ..models import Question
 from .document import Block
 from .marks import non_answer
 from .names import looks_like_name
-from .roles import Role, asks, closing, small_talk, speaker
+from .roles import Role, asks, backchannel, closing, small_talk, speaker
 
 # `【问】…`, `[Q] …`, `【答】：…`
 _bracket_label_re = cache(
@@ -296,7 +297,9 @@ def read_qa(blocks: Sequence[Block]) -> list[Question] | None:
                 open_, closed = False, True
                 continue
             if closed or not _asks(turn):
-                continue  # small talk, feedback: the answer stays the candidate's words
+                if not backchannel(text):
+                    open_ = False  # a remark (`好的，今天就到这里`): what follows answers nothing
+                continue  # `嗯`, `好的`: the answer stays the candidate's words
             is_numbered = _numbered_question_re().match(text) is not None
             if turn.follow_up and asked:
                 continue  # what the candidate says to it still answers the question

@@ -92,7 +92,7 @@ _remark_section_en_re = cache(
 # the candidate's 反问 told in a line.
 _remark_item_re = cache(
     lambda: re.compile(
-        r"^(?:(?:面试)?(?:评价|感受|感觉|总结|结果|体验|反馈|点评|不足)[ \t]*+[:：]"
+        r"^(?:(?:面试)?(?:评价|感受|感觉|总结|结果|结论|体验|反馈|点评|不足)[ \t]*+[:：]"
         r"|总的来说|总体(?:来说|感觉|而言)|整体(?:来说|感觉|而言|还行|还可以)|个人感觉|总之"
         r"|第[0-9一二三两]天|[0-9一二三两]{1,2}天后|后来|面完|(?:最后|结果)?(?:凉了|挂了)"
         r"|收到(?:了)?(?:offer|感谢信|通知)|面试官(?:人|很|非常|比较|挺|说)"
@@ -208,6 +208,23 @@ def _reference(text: str) -> bool:
     return _reference_re().search(text[:SHORT]) is not None
 
 
+# The writer's word to the reader under a question, no answer: `建议大家看看…`,
+# `这题可以参考…`, `PS：…`, `注：…`, `Tip: …`
+_aside_re = cache(
+    lambda: re.compile(
+        r"(?:建议(?:大家|各位|你|多|先|去|好好)|推荐(?:大家|看|阅读)|(?:这题|这道题|可以|大家可以)参考"
+        r"|(?i:p\.?s\.?|tips?|note)[ \t]*+[:：]|(?:注|备注|提示|小贴士)[：:]"
+        r"|(?:后来|面完|事后|回去|回来)(?:才|又|再)?(?:查|搜|看|问|知道|发现))"
+    )
+)
+
+
+def _aside(block: Block) -> bool:
+    """Is a block under a question the writer's aside to the reader (a quote, `建议大家…`,
+    `PS：…`), not what the candidate said?"""
+    return block.kind == "quote" or _aside_re().match(block.text.strip()) is not None
+
+
 def _prose(text: str) -> bool:
     """Does an item read as prose (sentences: `…太严重！语速极快…。`), not as a question?"""
     t = text.strip()
@@ -232,6 +249,22 @@ class _Entry:
     under: list[Block] = field(default_factory=list)
     # paragraphs after an item, kept apart until the list goes on after them
     after: list[Block] = field(default_factory=list)
+    noted: str = ""  # the item's own lines after its first that note the answer
+
+
+# An item's next line that notes how it was answered (`我讲了…`, `回答：…`, `面试官追问…`,
+# `I said…`): not the question's text. Any other next line may be the question wrapped.
+_noted_re = cache(
+    lambda: re.compile(r"(?:我|答[:：]|回答|面试官|当时|(?i:i|i'm|i've|my|answered)\b)")
+)
+
+
+def _noted(text: str) -> tuple[str, str]:
+    """An item's question and the lines under its first that note its answer."""
+    first, _, rest = text.partition("\n")
+    if rest.strip() and _noted_re().match(rest.lstrip()) is not None:
+        return first.rstrip(), rest.strip()
+    return text, ""
 
 
 def _lines(block: Block) -> list[Block]:
@@ -300,8 +333,9 @@ def _entries(blocks: Sequence[Block]) -> list[_Entry]:
                 if _closes(text):
                     current, closed = None, True
                     continue
+                asked, noted = _noted(_strip_number(text))
                 current = _Entry(
-                    _strip_number(text), block.marks, heading=False, level=block.level, run=run
+                    asked, block.marks, heading=False, level=block.level, run=run, noted=noted
                 )
                 found.append(current)
                 continue
@@ -374,9 +408,12 @@ def _question(number: int, entry: _Entry) -> Question | None:
     else:
         question, mark = split_mark(entry.text, entry.marks)
         answer = "\n".join(
-            _block_text(b, entry.level + 1)
-            for b in entry.under
-            if b.kind != "code" and not _reference(b.text)
+            [entry.noted] * bool(entry.noted)
+            + [
+                _block_text(b, entry.level + 1)
+                for b in entry.under
+                if b.kind != "code" and not _reference(b.text) and not _aside(b)
+            ]
         )
     question = question.strip()
     if not question:

@@ -14,7 +14,8 @@ One pipeline, each step a pure function of its own module:
 5. for each interview its questions, by the family's reader: the labelled layout
    (parser.py `parse_transcript` over the interview's text), a question list
    (question_lists.py `read_question_list`) or a Q/A dialogue (qa.py `read_qa`), the
-   other written family tried when the first reads nothing; and its facts
+   other written family tried when the first reads nothing; a labelled reading with no
+   question gives way to a written family that reads some; and its facts
    (written_facts.py) where the family is not the labelled layout, which reads its own.
 
 An interview recognised as one whose questions no reader can read is kept, said less
@@ -150,6 +151,12 @@ def _interview(
     body = plain(shown)
     if family == "labelled":
         labelled = _labelled(doc, data, name, whole_file)
+        if (
+            labelled is not None
+            and not labelled.questions
+            and any(reader(section.blocks) for reader in _written_readers(family))
+        ):
+            labelled = None  # `岗位：` over a 面经's list: no 问题N, the list is the questions
         if labelled is not None:
             return labelled.model_copy(
                 update={

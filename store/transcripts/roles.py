@@ -184,6 +184,15 @@ def _small_talk(text: str, kept: str) -> bool:
     return not kept or _small_talk_re().match(kept) is not None
 
 
+def backchannel(text: str) -> bool:
+    """An interviewer's `嗯`, `Right.`, `Interesting.`, `明白了`: no remark that ends an
+    answer (three words at most, or six Chinese characters)."""
+    if small_talk(text):
+        return True
+    han = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    return len(text.split()) <= 3 and han <= 6 and len(text) <= 24 and not ends_asking(text)
+
+
 def closing(text: str) -> bool:
     """The closing question: `你有什么想问我们的吗`, `do you have any questions for us`."""
     return _closing_re().search(compact(text)) is not None

@@ -465,7 +465,9 @@ def test_a_thousand_words_over_http(bot: Bot) -> None:
 
 @pytest.fixture(scope="module")
 def big_corpus(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return write_corpus(3000, tmp_path_factory.mktemp("corpus") / "t", seed=7)
+    # 800 files take about 12 s to index here, 1 s to the first commit: the kill lands
+    # early in the run, and the second run has hundreds left to index.
+    return write_corpus(800, tmp_path_factory.mktemp("corpus") / "t", seed=7)
 
 
 def _findable_term(text: str) -> str:
@@ -562,7 +564,8 @@ def test_lookups_while_indexing_never_see_a_locked_database(
     bot: Bot, tmp_path: Path, captured_logs: list[logging.LogRecord]
 ) -> None:
     folder = tmp_path / "incoming"
-    write_corpus(1500, folder, seed=3)  # long enough that the lookups overlap it
+    # 600 files take about 9 s to index here: the 30 lookups are sent within it.
+    write_corpus(600, folder, seed=3)
     db = Path(bot.settings.db_path)
     proc = subprocess.Popen(
         bot_cmd("index", str(folder), "--db", str(db), "--json"),

@@ -24,13 +24,43 @@ from .roles import Role, small_talk, speaker
 
 
 @dataclass
-class Facts:
+class HeaderFacts:
+    """Who and when, as a header's labels state them: the first value of each kind
+    counts. Shared by the meeting header (here) and written records (written_facts.py)."""
+
     position: str | None = None
     years_text: str = ""
     name: str | None = None
     interviewers: list[str] = field(default_factory=list)
     date_text: str = ""
     round: str | None = None
+    ref: str | None = None
+
+    def take(self, kind: HeaderKind, value: str) -> None:
+        """One labelled value. A value that says nothing (`未知`, `-`) is no name, no
+        position, no round; years and a date are kept as written (`不详`, `下周二`)."""
+        if not value or (says_nothing(value) and kind not in ("years", "date")):
+            return
+        if kind == "position":
+            self.position = self.position or value
+        elif kind == "years":
+            self.years_text = self.years_text or value
+        elif kind == "name":
+            self.name = self.name or value
+        elif kind == "interviewers":
+            for n in split_names(value) or []:
+                if n not in self.interviewers:
+                    self.interviewers.append(n)
+        elif kind == "date":
+            self.date_text = self.date_text or value
+        elif kind == "round":
+            self.round = self.round or value
+        elif kind == "ref":
+            self.ref = self.ref or value
+
+
+@dataclass
+class Facts(HeaderFacts):
     participants: list[tuple[str | None, Role | None]] = field(default_factory=list)
 
 
@@ -130,24 +160,7 @@ def header_names(line: str) -> list[str]:
 def read_facts(header: list[str]) -> Facts:
     """What the lines above the first utterance say about who and when."""
     facts = Facts()
-
-    def take(kind: HeaderKind, value: str) -> None:
-        if says_nothing(value) and kind != "date":
-            return
-        if kind == "position":
-            facts.position = facts.position or value or None
-        elif kind == "years":
-            facts.years_text = facts.years_text or value
-        elif kind == "name":
-            facts.name = facts.name or value
-        elif kind == "interviewers":
-            for n in split_names(value) or []:
-                if n not in facts.interviewers:
-                    facts.interviewers.append(n)
-        elif kind == "date":
-            facts.date_text = facts.date_text or value
-        elif kind == "round":
-            facts.round = facts.round or value
+    take = facts.take
 
     for line in header:
         if not line.strip():

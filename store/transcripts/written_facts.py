@@ -20,24 +20,17 @@ Pure: blocks in, `Facts` out."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .document import Block
 from .drafts import identity_accepted
 from .kinds import asks_question, question_heading
 from .labels import HeaderKind, identity_kind, label_kind, match_field, match_identity, split_header
-from .names import says_nothing, split_names
+from .meeting_facts import HeaderFacts
 
 
 @dataclass
-class Facts:
-    position: str | None = None
-    years_text: str = ""
-    name: str | None = None
-    interviewers: list[str] = field(default_factory=list)
-    date_text: str = ""
-    round: str | None = None
-    ref: str | None = None
+class Facts(HeaderFacts):
     summary: str = ""
     verdict: str | None = None
 
@@ -64,26 +57,7 @@ def _header(facts: Facts, line: str) -> None:
         kind: HeaderKind = "position" if label_kind(fm) == "position" else "years"
         parts = split_header(kind, fm.group("rest") or "", identity_accepted)
     for part, value in parts:
-        if not value:
-            continue
-        if part == "position":
-            facts.position = facts.position or value
-        elif part == "years":
-            facts.years_text = facts.years_text or value
-        elif part == "date":
-            facts.date_text = facts.date_text or value
-        elif says_nothing(value):
-            continue
-        elif part == "name":
-            facts.name = facts.name or value
-        elif part == "interviewers":
-            for person in split_names(value) or []:
-                if person not in facts.interviewers:
-                    facts.interviewers.append(person)
-        elif part == "round":
-            facts.round = facts.round or value
-        elif part == "ref":
-            facts.ref = facts.ref or value
+        facts.take(part, value)
 
 
 def _labelled_as(text: str) -> str | None:

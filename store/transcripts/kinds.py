@@ -183,7 +183,14 @@ def asks_strictly(text: str) -> bool:
     """A paragraph asks only as an interviewer's turn does (`roles.asks`: a question, a
     request, a numbered cue): `没什么印象了` names no question, though it says 什么."""
     words = text.strip()
-    return bool(words) and len(words) <= 400 and asks(words)
+    return bool(words) and len(words) <= 400 and _asks_short(words)
+
+
+@lru_cache(maxsize=4096)
+def _asks_short(words: str) -> bool:
+    """`asks`, remembered: the kind step and the interviews step (sections.py) ask it
+    of the same paragraphs, and only of short ones (400 characters at most)."""
+    return asks(words)
 
 
 @lru_cache(maxsize=1024)

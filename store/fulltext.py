@@ -71,8 +71,8 @@ def doc_text(
     interviewers: Sequence[str] = (),
     body: str = "",
 ) -> str:
-    """The exact string indexed for one candidate (and needed again to delete it): its
-    text as written (`written_text`) in one script (`scripts.fold`)."""
+    """The exact string indexed for one candidate: its text as written (`written_text`)
+    in one script (`scripts.fold`)."""
     return fold(
         written_text(position, intro, summary, questions, verdict, name, interviewers, body)
     )

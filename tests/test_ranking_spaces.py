@@ -154,40 +154,43 @@ def test_within_a_space_the_scores_are_fts5_s_bm25_over_that_space_alone(
 
 
 @pytest.mark.sqlite_only
-def test_a_database_written_before_keeps_its_transcripts_searchable_with_each_space_s_figures(
+def test_a_database_written_before_is_indexed_again_deletable_by_rowid_with_each_space_s_figures(
     db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Schema step m024 on a database whose spaces' rows earlier releases wrote into space
-    0's FTS5 tables: after it, each space finds what it found, with its own figures, and
-    space 0's tables hold space 0's rows alone (FTS5's integrity check passes)."""
+    """Schema step m035 on a database the release before wrote (FTS5 tables that forget
+    could only empty by giving the text again): after it, each space finds what a database
+    indexed by this release finds, its tables are deletable by rowid, and forget takes a
+    candidate out by its rowid alone (FTS5's integrity check passes)."""
     from store.schema import steps
     from store.sqlite import space_index
 
     assert not is_pg_url(db_target)
-    before = [s for s in steps.STEPS if s.sqlite != "m024_ranking_by_space"]
+    before = [s for s in steps.STEPS if s.sqlite != "m035_deletable_index"]
     assert len(before) == len(steps.STEPS) - 1
     b = folder(tmp_path, "b", B_BODIES)
-    with monkeypatch.context() as m:  # the release before: one pair of tables for all
+
+    def old_create(execute: Any, ws: int) -> None:  # the release before's tables
+        if space_index.exists(execute, ws):
+            return
+        tri, bi = space_index.tables(ws)
+        execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', content='')")
+        execute(
+            f"CREATE VIRTUAL TABLE {bi} USING fts5("
+            "bigrams, tokenize=\"unicode61 tokenchars '#+'\", content='')"
+        )
+
+    with monkeypatch.context() as m:
         m.setattr(steps, "STEPS", before)
-        m.setattr(space_index, "tables", lambda ws: ("candidates_fts", "candidates_bigrams"))
-        m.setattr(space_index, "exists", lambda execute, ws: True)
+        m.setattr(space_index, "create", old_create)
         debrief(db_target, "index", str(folder(tmp_path, "zero", B_BODIES[:3])), "--json")
         install(db_target, A)
         install(db_target, B)
-        a = folder(tmp_path, "a", A_BODIES)
-        debrief(db_target, "index", str(a), "--workspace", A, "--json")
-        debrief(db_target, "index", str(b), "--workspace", B, "--json")
-        old = open_store(db_target)
-        assert (
-            old._scalar(
-                "SELECT count(*) FROM sqlite_master WHERE name GLOB 'candidates_*_ws[0-9]*'"
-            )
-            == 0
+        debrief(
+            db_target, "index", str(folder(tmp_path, "a", A_BODIES)), "--workspace", A, "--json"
         )
-        old.close()
+        debrief(db_target, "index", str(b), "--workspace", B, "--json")
 
     after = results(db_target, B)  # this release: the step runs
-    # as a database holding B's transcripts alone ranks them
     own = tmp_path / "own.db"
     install(str(own), B)
     debrief(str(own), "index", str(b), "--workspace", B, "--json")
@@ -195,12 +198,18 @@ def test_a_database_written_before_keeps_its_transcripts_searchable_with_each_sp
     store = open_store(db_target)
     try:
         con = store.db  # type: ignore[attr-defined]
+        made = con.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name GLOB 'candidates_*' AND type = 'table'"
+            " AND sql LIKE '%USING fts5(%' AND sql NOT LIKE '%contentless_delete=1%'"
+        ).fetchone()[0]
+        assert made == 0
+        assert con.execute("SELECT 1 FROM pragma_table_list('search_postings')").fetchone() is None
         for table in ("candidates_fts", "candidates_bigrams"):
             con.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 0)")
-        # space 0's tables hold its three rows, no other space's
         assert con.execute("SELECT count(*) FROM candidates_fts_docsize").fetchone()[0] == 3
         assert len(store.search("并行", limit=100)) == 2
-        assert len(store.in_workspace(store.workspace_of(A).ws).search("并行", limit=100)) == 40  # type: ignore[attr-defined]
+        view = store.in_workspace(store.workspace_of(A).ws)  # type: ignore[attr-defined]
+        assert len(view.search("并行", limit=100)) == 40
     finally:
         store.close()
 

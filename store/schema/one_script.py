@@ -7,9 +7,8 @@ written: its rows holding a traditional character are indexed again, folded; the
 The stored text itself (candidates, questions) is never changed: what users see stays as
 written.
 
-- SQLite: the index is contentless (FTS5, `content=''`): a row is taken out by giving the
-  text it was indexed with (as written: every earlier step indexed `written_text`), then
-  put in again, folded, in its space's two tables.
+- SQLite: its body went with issue 47: step m035 indexes every row again from the
+  stored text, folded (store/sqlite/space_index.py).
 - PostgreSQL: `fts` (the folded, case-folded text), `terms` and their lengths are
   updated, which takes the candidate out of the frequency rows (trigger
   `candidates_blocks`), and its new rows are written, as a save writes them.
@@ -22,56 +21,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .. import fulltext, rows
+from .. import fulltext
 from ..scripts import fold
 
 if TYPE_CHECKING:
     import psycopg
-    import sqlite_utils
 
 _BATCH = 500
-
-
-def m027_one_script_index(db: sqlite_utils.Database) -> None:
-    """Each candidate whose indexed text holds a traditional character, indexed folded."""
-    from ..sqlite import space_index
-
-    last = -1
-    while True:
-        found = db.execute(
-            "SELECT rid, position, intro, summary, verdict, name, interviewers FROM candidates"
-            " WHERE rid > ? ORDER BY rid LIMIT ?",
-            [last, _BATCH],
-        ).fetchall()
-        if not found:
-            return
-        last = found[-1][0]
-        for rid, position, intro, summary, verdict, name, interviewers in found:
-            text = fulltext.written_text(
-                position,
-                intro or "",
-                summary or "",
-                space_index.indexed_questions(db.execute, rid),
-                verdict,
-                name,
-                rows.names(interviewers),
-            )
-            folded = fold(text)
-            ws = space_index.space_of(rid)
-            if folded == text or not space_index.exists(db.execute, ws):
-                continue
-            tri, bi = space_index.tables(ws)
-            db.execute(
-                f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text]
-            )
-            db.execute(
-                f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
-                [rid, fulltext.bigrams(text)],
-            )
-            db.execute(f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [rid, folded])
-            db.execute(
-                f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [rid, fulltext.bigrams(folded)]
-            )
 
 
 def pg027_one_script_index(conn: psycopg.Connection[Any]) -> None:

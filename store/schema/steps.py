@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import NewerSchemaError
+from ..sqlite import space_index
 from . import (
     REPARSE_MTIME,
     candidate_loops,
@@ -213,7 +214,9 @@ STEPS: list[Step] = [
         on_sqlite=ws.m023_webhook_order,
         on_pg=ws.pg024_webhook_order,
     ),
-    _sqlite("m024_ranking_by_space", ws.m024_ranking_by_space),
+    # (m024's SQLite body moved each space's rows into its own FTS5 tables: m035 now
+    # builds every space's tables from the stored text, so it has nothing left to do.)
+    Step("m024_ranking_by_space", None),
     # Issue 34: how many reviewers one user asked in the last hour (their limit,
     # DEBRIEF_ASK_LIMIT_PER_HOUR) is counted from the requests they made, by space, asker
     # and time.
@@ -238,10 +241,10 @@ STEPS: list[Step] = [
     # Issue 36: 繁體 and 简体 alike. The full-text index holds each text in one script
     # (simplified, character for character); the rows indexed as written before, where
     # they hold a traditional character, are indexed again (one_script.py).
+    # (Its SQLite body went with issue 47: m035 indexes every row again, folded.)
     Step(
         "m027_one_script_index",
         "pg027_one_script_index",
-        on_sqlite=one_script.m027_one_script_index,
         on_pg=one_script.pg027_one_script_index,
     ),
     # Issue 38: the candidate is a person; their interviews one loop (candidate_loops.py).
@@ -319,6 +322,10 @@ STEPS: list[Step] = [
             f"UPDATE candidates SET mtime_ns = {REPARSE_MTIME:d}",
         ),
     ),
+    # Issue 47: forget takes a candidate out of the SQLite index by its rowid alone (the
+    # tables become `contentless_delete=1`, space_index.py), and every space's index is
+    # built again from the stored text with today's folding; the kept postings go.
+    _sqlite("m035_deletable_index", space_index.m035_deletable_index),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

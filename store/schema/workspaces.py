@@ -186,15 +186,6 @@ def m023_webhook_order(db: sqlite_utils.Database) -> None:
     )
 
 
-def m024_ranking_by_space(db: sqlite_utils.Database) -> None:
-    """Issue 34: bm25's figures (row count, average sizes, document frequencies) are each
-    data space's own. Every space but 0 gets its own FTS5 tables, and its rows, written
-    into space 0's by earlier releases, move there (store/sqlite/space_index.py)."""
-    from ..sqlite.space_index import move_to_own_tables
-
-    move_to_own_tables(db.execute)
-
-
 # -- PostgreSQL ------------------------------------------------------------------------
 
 

@@ -30,15 +30,6 @@ def pending(db: sqlite_utils.Database) -> list[str]:
     return schema.pending("sqlite", (r[0] for r in db.execute("SELECT name FROM _migrations")))
 
 
-def _forget_kept_postings(db: sqlite_utils.Database) -> None:
-    """A step may write the FTS5 tables itself (m024 and m027 do), past the writes that
-    keep the searched terms' postings in step with them (store/sqlite/kept.py): after any
-    step, the kept postings are dropped, in its transaction; searches keep them again."""
-    if db.execute("SELECT 1 FROM pragma_table_list('search_terms')").fetchone():
-        db.execute("DELETE FROM search_postings")
-        db.execute("DELETE FROM search_terms")
-
-
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply what is missing; return the names applied. A database that has steps this
     release does not know was written by a newer Debrief: NewerSchemaError, and nothing
@@ -54,7 +45,6 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
             done = db.execute("SELECT 1 FROM _migrations WHERE name = ?", [name]).fetchone()
             if not done:
                 step.run("sqlite", db)
-                _forget_kept_postings(db)
                 db.execute(
                     "INSERT INTO _migrations (name, applied_at) VALUES (?, ?)",
                     [name, datetime.now(UTC).isoformat(timespec="seconds")],

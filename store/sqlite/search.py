@@ -8,7 +8,7 @@ Ranking is FTS5's own bm25 over every match (`rank`), the newest first among equ
 A query with terms in both tables adds the two tables' bm25 scores. Each data space has
 its own two tables (space_index.py), so bm25's figures (row count, average sizes,
 document frequencies) are the space's own: another space's transcripts never move its
-order.
+order. A save inserts a candidate's rows; forget deletes them by rowid (space_index.py).
 
 bm25 scores every match, so a term found in most transcripts costs time in proportion
 to its matches. The ranked rowids of recent queries are therefore kept, each
@@ -22,20 +22,17 @@ bm25 query would give. Snippets and candidate fields are always read fresh.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .. import fulltext, kept_postings, rows
+from .. import fulltext, rows
 from ..base import Tx
 from ..fulltext import Sort
 from ..hits import HitSearch, Ranking
-from . import kept, space_index
-from .connection import BUSY_TIMEOUT_MS, Connection
+from . import space_index
+from .connection import Connection
 from .driver import sqlite3
-
-log = logging.getLogger("debrief.store")
 
 _Key = tuple[int, str | None, str | None, int, str]  # (ws, trigram, bigram, limit, sort)
 _Ranked = list[tuple[int, float]]
@@ -68,62 +65,24 @@ class FullText(HitSearch, Connection):
 
     @staticmethod
     def _insert_fulltext(tx: Tx, found: list[tuple[int, tuple[str, str]]]) -> None:
-        """Each table's rows in one statement: FTS5 keeps them in memory until the commit
-        (no savepoint in between), and writes them as one segment. Each row goes to its
-        space's tables, made by the space's first save."""
+        """Each row goes to its space's tables (space_index.py), made by its first save."""
         by_space: dict[int, list[tuple[int, tuple[str, str]]]] = {}
         for rid, indexed in found:
             by_space.setdefault(space_index.space_of(rid), []).append((rid, indexed))
         for ws, some in by_space.items():
-            space_index.create(tx.execute, ws)
-            tri, bi = space_index.tables(ws)
-            tx.executemany(
-                f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)",
-                [(rid, indexed[0]) for rid, indexed in some],
-            )
-            tx.executemany(
-                f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)",
-                [(rid, indexed[1]) for rid, indexed in some],
-            )
-            kept_postings.add_rows(tx.execute, ws, [(rid, t, row) for rid, (t, row) in some])
+            space_index.insert(tx.conn, ws, some)
 
     def _unindex(self, tx: Tx, rid: int) -> None:
-        """Contentless FTS5 forgets a row only when told exactly what it indexed."""
+        """By rowid alone (`contentless_delete=1`): nothing of the candidate is computed
+        again, from text or a folding table that may have changed since."""
         batch = self._deferring()
         if batch is not None and batch.fulltext.pop(rid, None) is not None:
             return  # saved earlier in this batch: its rows were never written
-        ws = space_index.space_of(rid)
-        if not space_index.exists(tx.execute, ws):
-            return  # the space never indexed anything
-        row = tx.execute(
-            "SELECT position, intro, summary, verdict, name, interviewers,"
-            f" {fulltext.BODY_SQL} FROM candidates WHERE rid = ?",
-            [rid],
-        ).fetchone()
-        if row is None:
-            return
-        text = fulltext.doc_text(
-            row[0],
-            row[1],
-            row[2],
-            space_index.indexed_questions(tx.execute, rid),
-            row[3],
-            row[4],
-            rows.names(row[5]),
-            row[6] or "",
-        )
-        tri, bi = space_index.tables(ws)
-        tx.execute(f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text])
-        tx.execute(
-            f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
-            [rid, fulltext.bigrams(text)],
-        )
-        kept_postings.remove_row(tx.execute, rid)
+        space_index.delete(tx.execute, rid)
 
     def _space_erased(self, tx: Tx, ws: int) -> None:
         """An erased space's tables go (dropped under secure_delete: their pages zeroed)."""
         space_index.drop(tx.execute, ws)
-        kept_postings.drop_space(tx.execute, ws)
 
     @contextmanager
     def _snapshot(self) -> Iterator[tuple[bool, tuple[bytes, ...] | None]]:
@@ -155,29 +114,17 @@ class FullText(HitSearch, Connection):
         terms: list[fulltext.Term],
         limit: int,
         sort: Sort,
-        built: dict[fulltext.Term, kept.Built],
     ) -> _Ranked:
         match = fulltext.match_expressions(terms)
         if match is None:
             return []
-
-        def fresh() -> _Ranked:
-            if not indexed:
-                return []
-            if sort == "relevance":
-                found = self._kept_ranked(terms, limit, built)
-                if found is not None:
-                    return found
-            assert match is not None
-            return self._ranked(match, limit, sort)
-
         if state is None:
-            return fresh()
+            return self._ranked(match, limit, sort) if indexed else []
         key: _Key = (self.ws, match.trigram, match.bigram, limit, sort)
         cache = self._cache()
         found = cache.get(state, key, self.ws)  # each space's state: its own tables'
-        if found is None:
-            found = fresh()
+        if found is None:  # (a space with no tables yet finds nothing)
+            found = self._ranked(match, limit, sort) if indexed else []
             cache.put(state, key, found, self.ws)
         return list(found)
 
@@ -217,71 +164,10 @@ class FullText(HitSearch, Connection):
 
     @contextmanager
     def _ranking(self, sort: Sort) -> Iterator[Ranking]:
-        """Ranked candidates for some terms, all read in one snapshot (and cached). A
-        term without kept postings has them read in the same snapshot, ranked with, and
-        kept afterwards (`_keep`)."""
-        built: dict[fulltext.Term, kept.Built] = {}
+        """Ranked candidates for some terms, all read in one snapshot (and cached)."""
         with self._snapshot() as (indexed, state):
 
             def ranked(terms: list[fulltext.Term], n: int) -> rows.Ranked:
-                return self._ranked_cached(indexed, state, terms, n, sort, built)
+                return self._ranked_cached(indexed, state, terms, n, sort)
 
             yield ranked
-        if built and state is not None:  # (not inside a transaction of the caller's)
-            self._keep(list(built.values()), state)
-
-    def _kept_ranked(
-        self, terms: list[fulltext.Term], limit: int, built: dict[fulltext.Term, kept.Built]
-    ) -> _Ranked | None:
-        """From kept postings, and the postings of the terms not kept yet read now (into
-        `built`, to be kept); None when a term cannot be kept (FTS5 ranks the query). A
-        failure reading them costs speed, never an answer: logged, and FTS5 ranks."""
-        execute = self.db.conn.execute
-        try:
-            for term in kept_postings.missing(execute, self.ws, terms) or []:
-                if term not in built:
-                    found = kept.build(execute, self.ws, term, self.rid_range)
-                    if found is None:
-                        return None
-                    built[term] = found
-            fresh = {t: b[1:] for t, b in built.items()}
-            figures = kept.figures(execute, self.ws)
-            return kept_postings.rank(execute, self.ws, terms, limit, figures, fresh)
-        except Exception:
-            log.warning("search: could not rank %r from postings", terms, exc_info=True)
-            return None
-
-    def _keep(self, built: list[kept.Built], state: tuple[bytes, ...]) -> None:
-        """Keep postings read in a snapshot whose full-text state was `state`, if the write
-        lock is free now and no write has reached the index since: a search never waits
-        for a writer, and holds the lock only to write the postings it read before."""
-        conn = self.db.conn
-        try:
-            conn.execute("PRAGMA busy_timeout = 0")
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError:
-                return  # a writer holds the lock: a later search keeps them
-            finally:
-                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            try:
-                now = tuple(bytes(r[0]) for r in conn.execute(space_index.state_sql(self.ws)))
-                if now == state:  # else a write came between: a later search keeps them
-                    wanted = {
-                        t.text
-                        for t in kept_postings.missing(conn.execute, self.ws, [b[0] for b in built])
-                        or []
-                    }
-                    for term, rids, freqs, sizes in built:
-                        if term.text in wanted:
-                            kept_postings.store_term(
-                                conn.execute, self.ws, term, rids, freqs, sizes
-                            )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        except Exception:
-            log.warning(
-                "search: could not keep the postings of %d term(s)", len(built), exc_info=True
-            )

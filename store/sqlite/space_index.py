@@ -6,11 +6,13 @@ changed order, and their scores, when another company indexed transcripts with t
 words: a way to learn whether a name, an employer or a skill is common in another
 company's transcripts (issue 34). So each space has a pair of its own:
 
-- space 0 (the single-workspace mode's) keeps `candidates_fts` and `candidates_bigrams`,
-  unchanged;
-- space n's are `candidates_fts_ws<n>` and `candidates_bigrams_ws<n>`, made alike, created
-  by the space's first save (m024 made those of the spaces indexed before it) and dropped
-  when the space is erased.
+- space 0 (the single-workspace mode's) keeps `candidates_fts` and `candidates_bigrams`;
+- space n's are `candidates_fts_ws<n>` and `candidates_bigrams_ws<n>`, made alike by the
+  space's first save and dropped when the space is erased.
+
+Since m035 (issue 47) every table is `contentless_delete=1`: a candidate is taken out by
+its rowid (`delete`), so nothing of it is left whatever changed since it was indexed.
+The text itself is never stored twice: it lives in `candidates` and `questions`.
 
 Python's sqlite3 cannot register an FTS5 auxiliary function, so a bm25 over one table
 with a space's own figures (from fts5vocab and counters) would be a ranking of our own,
@@ -71,22 +73,22 @@ def state_sql(ws: int) -> str:
 
 
 def exists(execute: Execute, ws: int) -> bool:
-    """Whether space `ws` has its tables (space 0 always has): a lookup of SQLite's
-    schema in memory, no page read."""
-    if ws == 0:
-        return True
+    """Whether space `ws` has its tables: a lookup of SQLite's schema in memory, no page
+    read."""
     return execute("SELECT 1 FROM pragma_table_list(?)", [tables(ws)[0]]).fetchone() is not None
 
 
 def create(execute: Execute, ws: int) -> None:
-    """Space `ws`'s tables, made as space 0's are (m001, m008), unless it has them."""
+    """Space `ws`'s tables (m035), unless it has them: contentless, and
+    `contentless_delete=1`, so that a row is deleted by its rowid alone."""
     if exists(execute, ws):
         return
     tri, bi = tables(ws)
-    execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', content='')")
+    deletable = "content='', contentless_delete=1"
+    execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', {deletable})")
     execute(
         f"CREATE VIRTUAL TABLE {bi} USING fts5("
-        "bigrams, tokenize=\"unicode61 tokenchars '#+'\", content='')"
+        f"bigrams, tokenize=\"unicode61 tokenchars '#+'\", {deletable})"
     )
     for table in (tri, bi):
         execute(f"INSERT INTO {table} ({table}, rank) VALUES ('hashsize', {_HASHSIZE:d})")
@@ -100,44 +102,81 @@ def drop(execute: Execute, ws: int) -> None:
         execute(f"DROP TABLE IF EXISTS {table}")
 
 
-def move_to_own_tables(execute: Execute) -> int:
-    """Schema step m024: the rows of every space but 0, which earlier releases wrote into
-    space 0's tables, moved into their space's own (each row rebuilt from the stored text,
-    as a delete rebuilds it); returns how many. Space 0's tables then hold its rows
-    alone, and every space's bm25 its own figures."""
-    moved = 0
-    found = execute(
-        "SELECT rid, position, intro, summary, verdict, name, interviewers FROM candidates"
-        " WHERE rid >= ? ORDER BY rid",
-        [1 << SPACE_BITS],
-    ).fetchall()
-    made: set[int] = set()
-    for rid, position, intro, summary, verdict, name, interviewers in found:
-        text = fulltext.written_text(  # as written: one script came with m027
-            position,
-            intro,
-            summary,
-            indexed_questions(execute, rid),
-            verdict,
-            name,
-            rows.names(interviewers),
-        )
-        ws = space_of(rid)
-        if ws not in made:
-            create(execute, ws)
-            made.add(ws)
-        tri, bi = tables(ws)
-        grams = fulltext.bigrams(text)
-        execute(
-            "INSERT INTO candidates_fts (candidates_fts, rowid, text) VALUES ('delete', ?, ?)",
-            [rid, text],
-        )
-        execute(
-            "INSERT INTO candidates_bigrams (candidates_bigrams, rowid, bigrams)"
-            " VALUES ('delete', ?, ?)",
-            [rid, grams],
-        )
-        execute(f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [rid, text])
-        execute(f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [rid, grams])
-        moved += 1
-    return moved
+def insert(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
+    """Index candidates of space `ws`, (rid, `fulltext.indexed`) each, on a sqlite3
+    connection: each table's rows in one statement, which FTS5 keeps in memory until the
+    commit and writes as one segment. Makes the space's tables on its first save."""
+    create(conn.execute, ws)
+    tri, bi = tables(ws)
+    conn.executemany(
+        f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [(r, i[0]) for r, i in found]
+    )
+    conn.executemany(
+        f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
+    )
+
+
+def delete(execute: Execute, rid: int) -> None:
+    """Take a candidate out of its space's index by its rowid alone: nothing is computed
+    again from text or tables that may have changed since it was indexed (issue 47), so
+    none of its terms is left to match or to read (fts5vocab)."""
+    ws = space_of(rid)
+    if exists(execute, ws):
+        for table in tables(ws):
+            execute(f"DELETE FROM {table} WHERE rowid = ?", [rid])
+
+
+_BATCH = 500
+
+
+def m035_deletable_index(db: Any) -> None:
+    """Schema step m035 (issue 47): every space's index made again, deletable by rowid
+    (`create`), from the stored text as a save indexes it now (`fulltext.indexed`: one
+    script, compatibility forms folded); the postings kept for searched terms (m029)
+    go. Earlier steps that moved or re-indexed rows (m024, m027) left that to this one."""
+    execute = db.execute
+    old = [
+        r[0]
+        for r in execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'"
+            " AND (name IN ('candidates_fts', 'candidates_bigrams')"
+            " OR name GLOB 'candidates_fts_ws*' OR name GLOB 'candidates_bigrams_ws*')"
+        ).fetchall()
+    ]
+    for table in old:
+        execute(f"DROP TABLE {table}")
+    execute("DROP TABLE IF EXISTS search_postings")
+    execute("DROP TABLE IF EXISTS search_terms")
+    create(execute, 0)
+    last = -1
+    while True:
+        found = execute(
+            "SELECT rid, position, intro, summary, verdict, name, interviewers, questions_read,"
+            " body FROM candidates WHERE rid > ? ORDER BY rid LIMIT ?",
+            [last, _BATCH],
+        ).fetchall()
+        if not found:
+            return
+        last = found[-1][0]
+        asked: dict[int, list[Question]] = {}
+        for r in execute(
+            f"SELECT candidate_rid, {rows.QUESTION_COLUMNS} FROM questions"
+            " WHERE candidate_rid BETWEEN ? AND ? ORDER BY candidate_rid, seq",
+            [found[0][0], last],
+        ).fetchall():
+            asked.setdefault(r[0], []).append(rows.question([*r[1:], None]))
+        by_space: dict[int, list[tuple[int, tuple[str, str]]]] = {}
+        for rid, position, intro, summary, verdict, name, interviewers, read, body in found:
+            text = fulltext.doc_text(
+                position,
+                intro or "",
+                summary or "",
+                asked.get(rid, []),
+                verdict,
+                name,
+                rows.names(interviewers),
+                fulltext.searched_body(read, body),
+            )
+            by_space.setdefault(space_of(rid), []).append((rid, (text, fulltext.bigrams(text))))
+        for ws, some in by_space.items():
+            insert(db.conn, ws, some)

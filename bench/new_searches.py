@@ -3,7 +3,7 @@ postings (issue 47), in one run.
 
     git worktree add /tmp/base116 116dce0
     python bench/new_searches.py --count 2000                         # SQLite
-    python bench/new_searches.py --corpus /work/main/bench/.cache/corpus-100000-0 \
+    python bench/new_searches.py --corpus bench/.cache/corpus-100000-0 \
         --keep /tmp/ns-keep                                            # 100,000, kept
     python bench/new_searches.py --count 20000 --db postgresql://…    # PostgreSQL
 

@@ -146,3 +146,16 @@ def test_the_workspaces_bench_sets_many_beside_one() -> None:
     out = _run("bench/workspaces.py", "--repeat", "5", "--spaces", "2")
     assert "one workspace (baseline)" in out and "2 workspaces installed" in out
     assert "ack median ratio (many / one):" in out
+
+
+def test_the_relevance_bench_reports_every_judged_query() -> None:
+    """bench/relevance.py on SQLite (about 3 s): recall@10 and R-precision for each query
+    of the judged set (tests/relevance/judgments.yml) and over the set."""
+    import yaml
+
+    *table, last = _run("bench/relevance.py", "--json").strip().splitlines()
+    sqlite = json.loads(last)["backends"]["sqlite"]
+    judged = yaml.safe_load((ROOT / "tests/relevance/judgments.yml").read_text(encoding="utf-8"))
+    assert list(sqlite["queries"]) == [q["query"] for q in judged["queries"]]
+    assert 0 <= sqlite["r_precision"] <= 1 and 0 <= sqlite["recall_at_10"] <= 1
+    assert table[-1].startswith("sqlite: ") and any(line.startswith("overall") for line in table)

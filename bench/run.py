@@ -46,7 +46,6 @@ import oracle  # noqa: E402
 from support.fake_slack import FakeSlack  # noqa: E402
 from support.signed import command_body, post_signed  # noqa: E402
 
-from store import kept_postings  # noqa: E402
 from store.sqlite.driver import sqlite3  # noqa: E402  (the library the store uses)
 from store.sqlite.store import Store  # noqa: E402
 
@@ -164,32 +163,6 @@ def timed(fn: Callable[[], object], repeat: int) -> list[float]:
     return out
 
 
-@contextmanager
-def fts5_ranking() -> Iterator[None]:
-    """Searches ranked as before issue 39: FTS5's own bm25 over every match, no kept
-    postings read or kept (the baseline the kept postings are measured beside)."""
-    rank, missing = kept_postings.rank, kept_postings.missing
-    kept_postings.rank = lambda *a, **k: None  # type: ignore[assignment]
-    kept_postings.missing = lambda *a, **k: None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        kept_postings.rank, kept_postings.missing = rank, missing
-
-
-def kept_size(db: Path, count: int) -> dict[str, float]:
-    """The postings SQLite keeps for the terms searched (issue 39): how many, how big."""
-    conn = sqlite3.connect(str(db))
-    try:
-        (terms,) = conn.execute("SELECT count(*) FROM search_terms").fetchone()
-        (size,) = conn.execute(
-            "SELECT coalesce(sum(length(postings)), 0) FROM search_postings"
-        ).fetchone()
-    finally:
-        conn.close()
-    return {"terms": terms, "mb": size / 1e6, "bytes_per_transcript": size / max(count, 1)}
-
-
 def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[str, Any]:
     store = Store(db)
     rid_of = {r[1]: r[0] for r in store.db.execute("SELECT rid, id FROM candidates")}
@@ -202,11 +175,9 @@ def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[
         hits: dict[str, int] = {}
         exact: dict[str, bool] = {}
         first: list[float] = []
-        fts5_ms: list[float] = []
         for q in queries:
-            # issue 39: the same top 10 as FTS5's exact bm25 (bench/oracle.py), every query,
-            # from the first search (ranked by FTS5, which then keeps the terms' postings on
-            # SQLite: timed apart) and from a new search after it (the kept postings)
+            # the same top 10 as FTS5's exact bm25 (bench/oracle.py), every query, from
+            # the first search and from the same search again
             expected = oracle.exact_top(store.db, q)
             store.clear_search_cache()
             started = time.perf_counter()
@@ -225,8 +196,6 @@ def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[
                 store.search(q)
 
             cold_ms += timed(cold, repeat)
-            with fts5_ranking():  # the baseline: FTS5's bm25 over every match, as before
-                fts5_ms += timed(cold, max(3, repeat // 4))
             hits[q] = len(store.search(q, limit=1000))
         grep_ms: list[float] = []
         for q in queries[:2]:
@@ -249,8 +218,6 @@ def bench_search(db: Path, folder: Path, repeat: int, grep_repeat: int) -> dict[
             "hits_at_1000": hits,
             "exact_top10": exact,
             "first_search_max_ms": max(first),
-            "fts5_cold_p50_ms": statistics.median(fts5_ms),
-            "fts5_cold_p99_ms": pct(fts5_ms, 99),
             "count_floor_p99_ms": pct(floor, 99),
             "newest_1000_rank_p99_ms": pct(block, 99),
         }
@@ -711,8 +678,7 @@ def report(n: int, r: dict[str, Any]) -> str:
         "",
         "2. search   cached p50   p99   cold p50   p99 ms   grep -rl p50 ms   x faster (cold p50)"
         "   (p99 < 50 ms, >= 100x grep; cold judged)   top 10 = exact bm25   count floor p99 ms"
-        "   newest-1000 rank p99 ms   first search max ms (FTS5, then its terms kept)"
-        "   FTS5's ranking as before: cold p50  p99 ms",
+        "   newest-1000 rank p99 ms   first search max ms",
     ]
     for kind, s in se.items():
         same = sum(s["exact_top10"].values())
@@ -723,13 +689,6 @@ def report(n: int, r: dict[str, Any]) -> str:
             f" {verdict(s['vs_grep'], TARGETS['search_vs_grep'], True)}"
             f"   {same}/{len(s['exact_top10'])} queries   {s['count_floor_p99_ms']:8.1f}"
             f" {s['newest_1000_rank_p99_ms']:8.1f} {s.get('first_search_max_ms', 0.0):9.1f}"
-            f" {s.get('fts5_cold_p50_ms', 0.0):9.1f} {s.get('fts5_cold_p99_ms', 0.0):7.1f}"
-        )
-    if "kept" in r:
-        k = r["kept"]
-        lines.append(
-            f"   kept postings: {k['terms']} terms, {k['mb']:.1f} MB"
-            f" ({k['bytes_per_transcript']:.0f} bytes a transcript)"
         )
     lines += [
         "",
@@ -882,7 +841,6 @@ def main(argv: list[str] | None = None) -> int:
             figures["index"] = bench_index(folder, files, raw, work)
             db = work / "bench.db"
         figures["search"] = bench_search(db, folder, repeat, grep_repeat)
-        figures["kept"] = kept_size(db, args.count)
         figures["ranking"] = bench_ranking(db, args.seed, repeat)
         ids = [p.stem for p in files]
         figures["serve"] = bench_serve(db, ids, serve_repeat)

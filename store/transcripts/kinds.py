@@ -39,7 +39,7 @@ that can backtrack: the few patterns are bounded alternations."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Literal
@@ -318,11 +318,11 @@ def _questions(blocks: Sequence[Block]) -> list[Block]:
     ]
 
 
-def _question_bank(blocks: Sequence[Block], questions: int) -> bool:
+def _question_bank(blocks: Sequence[Block], questions: Callable[[], int]) -> bool:
     markers = sum(
         1 for b in blocks if b.kind in ("paragraph", "item", "heading") and reference_marker(b.text)
     )
-    return markers >= 2 or (markers >= 1 and markers * 2 >= max(questions, 1))
+    return markers >= 2 or (markers >= 1 and markers * 2 >= max(questions(), 1))
 
 
 def _study_notes(doc: Document, speakers: int) -> bool:
@@ -420,7 +420,15 @@ def _faq(doc: Document) -> bool:
 def kind_of(doc: Document, markdown: bool) -> Kind:
     """What the file is: the family of interview record it reads as, or NotATranscript
     with a reason naming what it looks like."""
-    questions = len(_questions(doc.blocks))
+    counted: list[int] = []
+
+    def questions() -> int:
+        """The questions asked, counted only where the answer needs them: a file of the
+        labelled layout (most files) is known without reading every paragraph so."""
+        if not counted:
+            counted.append(len(_questions(doc.blocks)))
+        return counted[0]
+
     asking, answering = dialogue_sides(doc.text)
     speakers = asking + answering
     if _question_bank(doc.blocks, questions) or _bank_title(doc):
@@ -437,10 +445,10 @@ def kind_of(doc: Document, markdown: bool) -> Kind:
         raise NotATranscript(FAQ)
     if asking and answering:
         return Kind("dialogue", f"{asking} lines of the asking side, {answering} of the answering")
-    if _own_notes(doc, questions):
+    if _own_notes(doc, questions()):
         raise NotATranscript(OWN_NOTES)
-    if questions >= 2:
-        return Kind("question_list", f"{questions} questions asked")
+    if questions() >= 2:
+        return Kind("question_list", f"{questions()} questions asked")
     if _article(doc):
         raise NotATranscript(ARTICLE)
     raise NotATranscript(NO_LABELS)

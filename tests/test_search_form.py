@@ -21,6 +21,7 @@ from support.slackbot import Bot, all_text, start_bot
 from test_home import click, open_home
 
 from bot.cli import cli
+from bot.search_pool import SearchPool
 from store import fulltext, scripts
 from store.errors import QueryTooLong
 from store.models import Question, Transcript
@@ -139,6 +140,8 @@ def test_sixteen_terms_are_searched_and_seventeen_refused(many: Store) -> None:
     assert (refused.value.reason, refused.value.found, refused.value.most) == ("terms", 17, 16)
     # terms are counted as typed, after folding: the same term twice is one
     assert [h.id for h in many.search(" ".join([*TERMS[:16], "ｗ０１Ｘ"]))] == ["all17"]
+    # naming a candidate by so many words: none named (the search refused, not run)
+    assert many.resolve(" ".join(TERMS)).matches == []
 
 
 def test_a_query_longer_than_512_characters_is_refused(many: Store) -> None:
@@ -146,6 +149,20 @@ def test_a_query_longer_than_512_characters_is_refused(many: Store) -> None:
     with pytest.raises(QueryTooLong) as refused:
         many.search("w01x " + "a" * 508)
     assert (refused.value.reason, refused.value.found) == ("chars", 513)
+
+
+@pytest.mark.sqlite_only
+def test_the_refusal_crosses_the_search_workers(many: Store, db_target: str) -> None:
+    """`serve` ranks in worker processes: the refusal comes back as itself, reason and
+    all, and the worker goes on answering."""
+    pool = SearchPool(db_target, workers=1).start()
+    try:
+        with pytest.raises(QueryTooLong) as refused:
+            pool.search(" ".join(TERMS), 10, False, "relevance")
+        assert (refused.value.reason, refused.value.found, refused.value.most) == ("terms", 17, 16)
+        assert [h.id for h in pool.search("w17x", 10, False, "relevance")] == ["all17"]
+    finally:
+        pool.stop()
 
 
 @pytest.mark.sqlite_only

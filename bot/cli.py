@@ -13,6 +13,7 @@ import click
 
 from handlers.i18n import reason_text
 from store.claims.check import claims_of
+from store.errors import QueryTooLong
 from store.factory import Backend
 from store.indexer import default_workers, index_paths
 from store.models import Candidate, IndexResult, Locale, Question, plain_years
@@ -289,9 +290,16 @@ def search(
     if not words:
         raise BadUsage("cli_empty_query")
     store = open_space(db_path, workspace)
-    hits = store.search(
-        " ".join(words), limit=limit, sort="newest" if sort == "newest" else "relevance"
-    )
+    try:
+        hits = store.search(
+            " ".join(words), limit=limit, sort="newest" if sort == "newest" else "relevance"
+        )
+    except QueryTooLong as refused:  # nothing searched: say why, as a usage error
+        raise BadUsage(
+            "search_too_many_terms" if refused.reason == "terms" else "search_too_long",
+            found=refused.found,
+            most=refused.most,
+        ) from refused
     if as_json:
         echo_json([h.model_dump(include=SEARCH_KEYS) for h in hits])
         return

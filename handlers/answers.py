@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from store.errors import SearchBusyError
+from store.errors import QueryTooLong, SearchBusyError
 from store.models import DIGEST_CATEGORIES, Candidate
 from store.people_lines import person_line
 
@@ -36,6 +36,7 @@ from .views.lists import (
     digest_list_view,
     list_view,
     overview_view,
+    refused_search,
     search_view,
 )
 from .views.loops import place_block
@@ -123,6 +124,8 @@ def on_search(route: Route, asked: Asked) -> list[Outgoing]:
         hits = store.search(query, limit=PAGE_SIZE, sort="newest" if newest else "relevance")
     except SearchBusyError:  # a burst beyond what the workers can rank in good time
         return [Outgoing(notice(t(loc, "search_busy")))]
+    except QueryTooLong as refused:  # nothing searched rather than part of it
+        return [Outgoing(notice(refused_search(refused, loc)))]
     msg = search_view(query, hits, loc, asked.posted_by, newest=newest)
     return [Outgoing(msg, post=asked.posting, kind="search")]
 

@@ -47,6 +47,25 @@ class SearchBusyError(StoreError):
     took too long: a polite "busy, try again" rather than a late answer."""
 
 
+class QueryTooLong(Exception):
+    """A search the store will not run: its query has more distinct terms than a search
+    matches (`fulltext.MAX_TERMS`) or more characters than it reads
+    (`fulltext.MAX_QUERY_CHARS`). Raised by `fulltext.parse` before anything is
+    searched, never cut short silently. Not a StoreError: nothing is wrong with the
+    database; the one who asked says it differently. `reason` is "terms" or "chars",
+    `found` how many the query has, `most` how many are allowed."""
+
+    def __init__(self, reason: str, found: int, most: int) -> None:
+        super().__init__(reason, found, most)  # as given: it crosses the search workers
+        self.reason = reason
+        self.found = found
+        self.most = most
+
+    def __str__(self) -> str:
+        what = "distinct terms" if self.reason == "terms" else "characters"
+        return f"the query has {self.found} {what}; a search takes at most {self.most}"
+
+
 class UnreachableError(StoreError):
     """The database server cannot be reached (down, refusing, a wrong address)."""
 

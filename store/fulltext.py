@@ -20,10 +20,18 @@ jieba and all the words must match, ranked after the exact matches.
 Ranking: every match is ranked by FTS5's own bm25 (IDF included), the newest first
 among equals. `sort="newest"` lists matches newest first instead.
 
-One script: the indexed text and every query are folded to simplified characters, one
-character for one (`scripts.fold`: offsets and lengths hold), so `崗位` finds `岗位` and
-the other way round, with bm25's figures as if both were written alike. What users see
-(snippets, highlights) is cut from the text as written.
+One form: the indexed text and every query go through the same fold,
+`scripts.search_form`, character by character: compatibility forms as their plain
+letters (NFKC: `ＴｅｎｓｏｒＦｌｏｗ` is `tensorflow`, `ﬁ` is `fi`, `⾏` is `行`, `①` is `1`),
+case folded (`Straße` is `strasse`), traditional characters as simplified ones (`崗位`
+finds `岗位` and the other way round), with bm25's figures as if all were written alike.
+A letter followed by combining marks is not composed (`e` + U+0301 is not `é`). What
+users see (snippets, highlights) is cut from the text as written: the fold may change a
+text's length (`ﬁ` -> `fi`), so a match is mapped back to the characters that gave it.
+
+What is not searched is refused, never cut: a query of more than `MAX_TERMS` distinct
+terms or longer than `MAX_QUERY_CHARS` characters raises `QueryTooLong`
+(store/errors.py) before anything is searched.
 
 Nothing user-typed ever reaches FTS5's query syntax unquoted: every term becomes a
 double-quoted string with its quotes doubled, so AND/OR/NOT, `*`, `:`, `-`,
@@ -34,16 +42,16 @@ from __future__ import annotations
 
 import re
 import threading
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .errors import QueryTooLong
 from .models import Question, Transcript
-from .scripts import fold
+from .scripts import search_form, search_form_mapped
 
-MAX_TERMS = 16
-_MAX_QUERY_CHARS = 512
+MAX_TERMS = 16  # distinct terms a query may have, as typed (after folding)
+MAX_QUERY_CHARS = 512  # characters a query may have, as typed (runs of spaces as one)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # The characters a CJK term is made of (a regex class body); anything else is not CJK.
 CJK_RANGES = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -72,8 +80,8 @@ def doc_text(
     body: str = "",
 ) -> str:
     """The exact string indexed for one candidate: its text as written (`written_text`)
-    in one script (`scripts.fold`)."""
-    return fold(
+    in its search form (`scripts.search_form`, what every query is folded with too)."""
+    return search_form(
         written_text(position, intro, summary, questions, verdict, name, interviewers, body)
     )
 
@@ -190,15 +198,20 @@ def segment(text: str) -> list[str]:
 
 
 def warm() -> None:
-    """Load the segmenter's dictionary and the one-script table now (call at startup,
-    before serving requests)."""
-    _segment(fold("分詞"))
+    """Load the segmenter's dictionary and the search form's tables now (call at
+    startup, before serving requests)."""
+    _segment(search_form("分詞"))
 
 
 def parse(query: str, segment: bool = True) -> Query:
-    """Raw user text -> search terms. Never raises."""
-    text = unicodedata.normalize("NFKC", query[:_MAX_QUERY_CHARS])
-    text = fold(_CONTROL.sub(" ", text).casefold())
+    """Raw user text -> search terms, folded as the index is (`scripts.search_form`).
+    QueryTooLong when it is longer than MAX_QUERY_CHARS or has more than MAX_TERMS
+    distinct terms: nothing of it is searched then. The words of a Chinese phrase
+    (searched when the phrase is not found) are its first MAX_TERMS."""
+    typed = " ".join(_CONTROL.sub(" ", query).split())
+    if len(typed) > MAX_QUERY_CHARS:
+        raise QueryTooLong("chars", len(typed), MAX_QUERY_CHARS)
+    text = search_form(typed)
     exact: list[Term] = []
     words: list[Term] = []
     split = False
@@ -215,11 +228,14 @@ def parse(query: str, segment: bool = True) -> Query:
                 pieces = [w for w in _segment(run) if len(w) >= 2] or [run]
                 split = split or pieces != [run]
             words.extend(t for t in (_term(p) for p in pieces) if t is not None)
-    return Query(_dedup(exact), _dedup(words) if split else None)
+    distinct = _dedup(exact)
+    if len(distinct) > MAX_TERMS:
+        raise QueryTooLong("terms", len(distinct), MAX_TERMS)
+    return Query(distinct, _dedup(words)[:MAX_TERMS] if split else None)
 
 
 def _dedup(found: list[Term]) -> list[Term]:
-    return list(dict.fromkeys(found))[:MAX_TERMS]
+    return list(dict.fromkeys(found))
 
 
 def terms(query: str) -> list[Term]:
@@ -253,14 +269,15 @@ def match_expressions(query_terms: Sequence[Term]) -> Match | None:
 
 
 def find(text: str, term: Term) -> tuple[int, int] | None:
-    """Where `term` first occurs in `text` (case-folded, in one script), as the index
-    would match it."""
-    folded = fold(text).casefold()
+    """Where `term` first occurs in `text` as the index would match it (in its search
+    form), as a span of `text` as written: the whole characters that gave the match."""
+    mapped = search_form_mapped(text)
+    folded = mapped.text
     if term.kind == "short":
         m = re.search(f"(?<![0-9a-z]){re.escape(term.text)}(?![0-9a-z])", folded)
-        return (m.start(), m.end()) if m else None
+        return mapped.written(m.start(), m.end()) if m else None
     at = folded.find(term.text)
-    return (at, at + len(term.text)) if at >= 0 else None
+    return mapped.written(at, at + len(term.text)) if at >= 0 else None
 
 
 @dataclass(frozen=True)

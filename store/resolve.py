@@ -11,6 +11,7 @@ from typing import Any
 
 from . import fulltext
 from .engine import Clause, Engine
+from .errors import QueryTooLong
 from .models import CandidateSummary, SearchHit
 from .rows import NEWEST_FIRST
 
@@ -87,7 +88,10 @@ def resolve(
     )
     if by_position:
         return Resolution(text, by_position)
-    hits = search(text, limit)
+    try:
+        hits = search(text, limit)
+    except QueryTooLong:  # more than a search takes: no candidate is named by so much
+        return Resolution(text, [])
     if not hits:
         return Resolution(text, [])
     ids, params = engine.in_list("id", [h.id for h in hits])

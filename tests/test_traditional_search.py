@@ -139,7 +139,7 @@ def test_the_upgrade_indexes_the_release_before_s_traditional_text_in_one_script
     with monkeypatch.context() as before:
         kept = [s for s in steps.STEPS if s.sqlite != "m027_one_script_index"]
         before.setattr(steps, "STEPS", kept)
-        before.setattr(fulltext, "fold", lambda text: text)
+        before.setattr(fulltext, "search_form", lambda text: text)
         old = open_store(upgraded)
         assert not index_paths(old, [folder]).failed
         assert [h.id for h in old.search("陳大文")] == ["chan"]

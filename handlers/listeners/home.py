@@ -20,7 +20,7 @@ from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from store.claims.counts import count_claims
-from store.errors import SearchBusyError
+from store.errors import QueryTooLong, SearchBusyError
 
 from ..audit import AuditEvent, record
 from ..blocks import read_value
@@ -48,6 +48,7 @@ from ..views.home import (
     search_modal,
     summary_modal,
 )
+from ..views.lists import refused_search
 from ..views.requests import home_note
 from .access import home_allowed
 
@@ -131,7 +132,9 @@ def search_results(query: str, user: str, deps: Deps) -> dict[str, Any]:
     try:
         hits = deps.store.search(query, limit=SEARCH_RESULTS) if query.strip() else None
     except SearchBusyError:
-        return search_modal(query, None, deps.locale, busy=True)
+        return search_modal(query, None, deps.locale, t(deps.locale, "search_busy"))
+    except QueryTooLong as refused:  # nothing searched: say why, the query left to edit
+        return search_modal(query, None, deps.locale, refused_search(refused, deps.locale))
     if hits is not None:
         record(deps.store, [AuditEvent(user, "lookup:search")])
     return search_modal(query, hits, deps.locale)

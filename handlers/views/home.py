@@ -128,10 +128,10 @@ def home_view(
 
 
 def search_modal(
-    query: str, hits: Sequence[SearchHit] | None, locale: Locale, busy: bool = False
+    query: str, hits: Sequence[SearchHit] | None, locale: Locale, said: str | None = None
 ) -> dict[str, Any]:
-    """The search modal: the input (Enter searches), and the results under it (or, when
-    every search worker was busy, a word saying to try again)."""
+    """The search modal: the input (Enter searches), and the results under it (or, in
+    their place, what `said`: every search worker busy, a query not searched and why)."""
     blocks: list[Any] = [
         InputBlock(
             block_id=SEARCH_BLOCK,
@@ -142,8 +142,8 @@ def search_modal(
             ),
         )
     ]
-    if busy:
-        blocks.append(section(t(locale, "search_busy")))
+    if said is not None:
+        blocks.append(section(said))
     if hits is not None:
         q, _ = fit(query, 100)
         if not hits:

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from slack_sdk.models.blocks import Block
 
+from store.errors import QueryTooLong
 from store.models import DIGEST_CATEGORIES, CandidateSummary, DigestData, DigestLine, SearchHit
 from store.request_models import Request
 
@@ -100,6 +101,17 @@ def _snippet(hit: SearchHit, locale: Locale) -> str:
     if not match:
         return where + before + after
     return where + spaced(before, f"*{match}*", after)
+
+
+def refused_search(refused: QueryTooLong, locale: Locale) -> str:
+    """Why a query was not searched (more terms or characters than a search takes) and
+    what to do instead."""
+    return t(
+        locale,
+        "search_too_many_terms" if refused.reason == "terms" else "search_too_long",
+        found=refused.found,
+        most=refused.most,
+    )
 
 
 def search_view(

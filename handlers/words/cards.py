@@ -289,6 +289,16 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "抱歉，出了点问题，已记录下来。请稍后再试。",
         "en": "Sorry, something went wrong on my side. It has been logged; please try again.",
     },
+    "search_too_many_terms": {
+        "zh": "一次搜索最多 {most} 个词，这次有 {found} 个，所以没有搜索：请去掉一些词再搜。",
+        "en": "A search takes at most {most} words and this one has {found}, so nothing was"
+        " searched: leave some out and search again.",
+    },
+    "search_too_long": {
+        "zh": "一次搜索最多 {most} 个字，这次有 {found} 个，所以没有搜索：请写短一些再搜。",
+        "en": "A search takes at most {most} characters and this one has {found}, so nothing"
+        " was searched: say it in fewer words and search again.",
+    },
     "search_busy": {
         "zh": "现在搜索的人太多，请稍后再试。",
         "en": "Too many searches at once right now: please try again in a moment.",

@@ -135,7 +135,8 @@ class HitSearch(Base):
     ) -> list[SearchHit]:
         """Candidates containing every term of `query`, best first (or newest first).
         Matches of a Chinese phrase as typed come before matches of its words.
-        Never raises on input; SearchBusyError when a pool ranks searches and is full."""
+        QueryTooLong (store/errors.py) for more terms or characters than a search takes;
+        SearchBusyError when a pool ranks searches and is full. Never raises on other input."""
         pool = self.search_pool
         if pool is not None:
             return pool.search(query, limit, snippets, sort, self.ws)

@@ -19,16 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import psycopg
 import pytest
 from click.testing import CliRunner
 
 from bot.cli import cli
 from bot.erasure import erase_space
 from store import bm25, fulltext, kept_postings, rows, term_counts
-from store.factory import is_pg_url, open_store
+from store.factory import open_store
 from store.indexer import index_paths
-from store.pg import kept as pg_kept
 from store.sqlite import kept, space_index
 from store.sqlite.driver import sqlite3
 from store.sqlite.store import Store
@@ -106,14 +104,13 @@ def searched(db: str, query: str) -> list[str]:
     return [h["id"] for h in hits if not h["partial"]]
 
 
-@pytest.mark.both_backends
 def test_kept_terms_give_the_exact_top_10_before_and_after_every_write(
     db_target: str, tmp_path: Path
 ) -> None:
     folder = tmp_path / "corpus"
     write_corpus(folder, 120, seed=0)
-    reference = db_target if not is_pg_url(db_target) else str(tmp_path / "oracle.db")
-    dbs = list(dict.fromkeys((reference, db_target)))
+    reference = db_target
+    dbs = [db_target]
     for db in dbs:
         debrief("index", str(folder), "--db", db, "--json")
     for query in ALL_QUERIES:
@@ -139,16 +136,6 @@ def test_kept_terms_give_the_exact_top_10_before_and_after_every_write(
         debrief("forget", victim, "--yes", "--db", db)
     for query in ALL_QUERIES:
         assert searched(db_target, query) == exact(reference, query), query
-    if is_pg_url(db_target):  # the figures the trigger keeps are the candidates' own
-        with psycopg.connect(db_target) as conn:
-            kept_figures = conn.execute(
-                "SELECT rows, tri_tokens, bi_tokens FROM search_figures WHERE ws = 0"
-            ).fetchone()
-            counted = conn.execute(
-                "SELECT count(*), sum(greatest(fts_len - 2, 0)), sum(terms_len)"
-                " FROM candidates WHERE ws = 0"
-            ).fetchone()
-        assert kept_figures == counted
 
 
 # -- SQLite's own: the kept postings themselves ------------------------------------------
@@ -206,17 +193,7 @@ def test_a_term_outside_ascii_and_cjk_is_ranked_by_fts5(indexed: Store) -> None:
 
 @contextmanager
 def writer_at_work(db: str) -> Iterator[None]:
-    """Another process in the middle of a save: SQLite's write lock; on PostgreSQL the
-    `fts_version` row every full-text write takes first (pg008)."""
-    if is_pg_url(db):
-        conn = psycopg.connect(db, autocommit=False)
-        conn.execute("UPDATE fts_version SET version = version")
-        try:
-            yield
-        finally:
-            conn.rollback()
-            conn.close()
-        return
+    """Another process in the middle of a save: SQLite's write lock."""
     other = sqlite3.connect(db)
     other.execute("BEGIN IMMEDIATE")
     try:
@@ -230,7 +207,6 @@ def kept_count(store: Any) -> int:
     return int(store._scalar("SELECT count(*) FROM search_terms"))
 
 
-@pytest.mark.both_backends
 def test_a_search_never_waits_for_a_writer_to_keep_a_term(db_target: str, tmp_path: Path) -> None:
     folder = tmp_path / "corpus"
     write_corpus(folder, 30, seed=4)
@@ -249,7 +225,6 @@ def test_a_search_never_waits_for_a_writer_to_keep_a_term(db_target: str, tmp_pa
         store.close()
 
 
-@pytest.mark.both_backends
 def test_postings_read_before_a_write_are_not_kept(
     db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -260,7 +235,7 @@ def test_postings_read_before_a_write_are_not_kept(
     extra.mkdir()
     (extra / "late.txt").write_text(transcript("TensorFlow TensorFlow TensorFlow"), "utf-8")
     store, other = open_store(db_target), open_store(db_target)
-    module: Any = pg_kept if is_pg_url(db_target) else kept
+    module: Any = kept
     real = module.build
 
     def build_then_a_save(*args: Any) -> Any:

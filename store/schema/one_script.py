@@ -10,16 +10,15 @@ written.
 - SQLite: the index is contentless (FTS5, `content=''`): a row is taken out by giving the
   text it was indexed with (as written: every earlier step indexed `written_text`), then
   put in again, folded, in its space's two tables.
-- PostgreSQL: `fts` (the folded, case-folded text), `terms` and their lengths are
-  updated, which takes the candidate out of the frequency rows (trigger
-  `candidates_blocks`), and its new rows are written, as a save writes them.
+- PostgreSQL: `fts` (the folded, case-folded text), `terms` and their lengths were
+  updated, and the candidate's frequency rows written again; since pg035, which indexes
+  every candidate's stored text folded and drops those, nothing is done here.
 
-Both read the candidates a batch at a time, in rid order.
+SQLite reads the candidates a batch at a time, in rid order.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .. import fulltext, rows
@@ -75,31 +74,6 @@ def m027_one_script_index(db: sqlite_utils.Database) -> None:
 
 
 def pg027_one_script_index(conn: psycopg.Connection[Any]) -> None:
-    """Each candidate whose `fts` holds a traditional character, indexed folded."""
-    from ..pg.postings import Rows, text_array
-
-    last = -1
-    while True:
-        found = conn.execute(
-            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT %s",
-            [last, _BATCH],
-        ).fetchall()
-        if not found:
-            return
-        last = int(found[-1][0])
-        written = Rows()
-        for rid, fts in found:
-            folded = fold(fts or "")
-            if folded == (fts or ""):
-                continue
-            # what a save of the same text writes (pg/indexing.py `counted_text`): `fts`
-            # is case-folded already, and bigrams() case-folds as it did for the save
-            tokens = fulltext.bigrams(folded).split()
-            counts = Counter(tokens)
-            conn.execute(
-                "UPDATE candidates SET fts = %s, fts_len = %s, terms = %s::text[],"
-                " terms_len = %s WHERE rid = %s",
-                [folded, len(folded), text_array(list(counts)), len(tokens), rid],
-            )
-            written.add(int(rid), counts, len(tokens), folded)
-        written.write(conn)
+    """Nothing since pg035: it indexes every candidate's stored text again, folded
+    (`fulltext.doc_text`), and drops the columns and rows this step rewrote; their code
+    went with it."""

@@ -28,6 +28,7 @@ from . import (
     one_script,
     pg_first,
     pg_search,
+    pg_text_search,
     sqlite_first,
 )
 from . import workspaces as ws
@@ -319,6 +320,9 @@ STEPS: list[Step] = [
             f"UPDATE candidates SET mtime_ns = {REPARSE_MTIME:d}",
         ),
     ),
+    # Issue 47: PostgreSQL ranks with its own text search (a tsvector under RUM), and
+    # what ranked by hand before goes.
+    _pg("pg035_text_search", pg_text_search.pg035_text_search),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

@@ -5,6 +5,7 @@ Skipped, loudly, where no PostgreSQL server can be started (see tests/pg_fixture
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from support.pg_fixtures import fresh_pg_url
+from support.pg_fixtures import fresh_pg_url, in_database
 from test_search import CORPUS, _transcript
 
 from bot.leader import LeaderGate
@@ -322,3 +323,29 @@ def test_a_process_ranks_at_most_two_searches_at_once(
         for t in threads:
             t.join(10)
     assert not any(t.is_alive() for t in threads) and inside == [0, 2]
+
+
+def test_a_server_without_the_rum_extension_is_refused_with_its_package(
+    request: pytest.FixtureRequest,
+) -> None:
+    """A role that may not create the extension (RUM is not a trusted extension), on a
+    database of its own: the store says what to install or ask for, and leaves the
+    database without a half-made schema."""
+    base: str = request.getfixturevalue("pg_server")
+    role = f"plain_{os.getpid()}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"CREATE DATABASE {role} OWNER {role}")
+    try:
+        url = in_database(base, role)
+        url += ("&" if "?" in url else "?") + f"user={role}"
+        with pytest.raises(StoreError) as refused:
+            PgStore(url)
+        assert "postgresql-15-rum" in str(refused.value)
+        assert "CREATE EXTENSION rum" in str(refused.value)
+        with psycopg.connect(url) as conn:
+            assert conn.execute("SELECT to_regclass('_migrations')").fetchone() == (None,)
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {role} WITH (FORCE)")
+            conn.execute(f"DROP ROLE IF EXISTS {role}")

@@ -52,9 +52,10 @@ def create_rum(conn: Conn) -> None:
         with conn.transaction():
             conn.execute("CREATE EXTENSION IF NOT EXISTS rum")
     except psycopg.Error as exc:
+        why = exc.diag.message_primary or str(exc).strip()
         raise StoreError(
             "PostgreSQL search needs the RUM extension, which this server could not"
-            f" create ({str(exc).strip()}): install the server's package (on Debian or"
+            f" create ({why}): install the server's package (on Debian or"
             f" Ubuntu: apt-get install {RUM_PACKAGE}, matching the server's version), then"
             " start Debrief again; a role that is not a superuser needs one to run"
             " CREATE EXTENSION rum in this database first (see docs/running.md)"

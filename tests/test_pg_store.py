@@ -23,6 +23,7 @@ from store.fulltext import Sort
 from store.indexer import index_paths
 from store.pg import PgStore
 from store.pg import migrations as pg_migrations
+from store.schema import steps
 from store.schema.steps import known
 from store.sqlite.store import Store
 
@@ -349,3 +350,39 @@ def test_a_server_without_the_rum_extension_is_refused_with_its_package(
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {role} WITH (FORCE)")
             conn.execute(f"DROP ROLE IF EXISTS {role}")
+
+
+def test_a_database_at_the_schema_before_pg035_is_searched_by_its_engine_after_it(
+    pg_url: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saved at pg034 (the hand-made index's columns and tables there, this release's
+    `tsv` not yet): after pg035 every candidate is found, in the order a database made
+    by this release gives, and nothing of the hand-made index is left."""
+    with monkeypatch.context() as before:
+        before.setattr(steps, "STEPS", [s for s in steps.STEPS if s.pg != "pg035_text_search"])
+        # this release writes `tsv` with a save: at pg034 the row is saved with its text
+        before.setattr(PgStore, "_index_columns", lambda self, indexed: ({}, None))
+        old = PgStore(pg_url)
+        for cid, summary, answers in CORPUS:
+            old.save(_transcript(cid, summary, answers))
+        assert old._scalar("SELECT to_regclass('b_postings') IS NOT NULL")
+        old.close()
+    upgraded = PgStore(pg_url)
+    try:
+        assert "pg035_text_search" in {r[0] for r in upgraded._all("SELECT name FROM _migrations")}
+        for gone in ("b_postings", "b_words", "block_lengths", "search_terms", "search_figures"):
+            assert upgraded._scalar(f"SELECT to_regclass('{gone}')") is None, gone
+        fresh = PgStore(fresh_pg_url(request))
+        try:
+            for cid, summary, answers in CORPUS:
+                fresh.save(_transcript(cid, summary, answers))
+            for query in [*QUERIES, "分布式", "TensorFlow"]:
+                sorts: tuple[Sort, ...] = ("relevance", "newest")
+                for sort in sorts:
+                    ours = [(h.id, h.score) for h in upgraded.search(query, sort=sort)]
+                    assert ours == [(h.id, h.score) for h in fresh.search(query, sort=sort)]
+            assert upgraded.search("分布式")
+        finally:
+            fresh.close()
+    finally:
+        upgraded.close()

@@ -9,7 +9,10 @@ terms drawn from the corpus text with a fixed seed), the same ones on both:
 - gin: `WHERE tsv @@ q ORDER BY ts_rank(tsv, q) DESC, rid DESC LIMIT 10` (every match's
   tsvector read from the heap to rank it);
 - rum: `WHERE tsv @@ q ORDER BY tsv <=> q LIMIT 10` (the order from the index: a second
-  sort key, `rid DESC`, makes the planner read and sort every match instead, as GIN).
+  sort key, `rid DESC`, makes the planner read and sort every match instead, as GIN),
+  with RUM's score of the ten, as store/pg/search.py asks it;
+- rum-new: the same matches newest first (`ORDER BY rid DESC`), as the product's
+  `--sort newest`.
 
     python bench/pg_engines.py --corpus bench/.cache/corpus-100000-0 --count 20000 \\
         --url "postgresql://postgres@/debrief?host=/tmp/devpg&port=55432"
@@ -87,8 +90,11 @@ def mixes(files: list[Path], per_mix: int, seed: int) -> dict[str, list[str]]:
 SQL = {
     "gin": f"SELECT rid FROM {SCHEMA}.t_gin WHERE tsv @@ %(q)s::tsquery"
     " ORDER BY ts_rank(tsv, %(q)s::tsquery) DESC, rid DESC LIMIT 10",
-    "rum": f"SELECT rid FROM {SCHEMA}.t_rum WHERE tsv @@ %(q)s::tsquery"
-    " ORDER BY tsv <=> %(q)s::tsquery LIMIT 10",
+    "rum": f"SELECT rid, rum_ts_score(tsv, %(q)s::tsquery) FROM {SCHEMA}.t_rum"
+    " WHERE tsv @@ %(q)s::tsquery ORDER BY tsv <=> %(q)s::tsquery LIMIT 10",
+    # the product's newest first (store/pg/search.py)
+    "rum-new": f"SELECT rid FROM {SCHEMA}.t_rum WHERE tsv @@ %(q)s::tsquery"
+    " ORDER BY rid DESC LIMIT 10",
 }
 
 
@@ -114,7 +120,7 @@ def main() -> None:
             print(f"{len(files)} transcripts loaded and indexed twice in {seconds:.0f} s")
         queries = mixes(files, args.per_mix, args.seed)
         print(f"load average before: {os.getloadavg()}")
-        print(f"{'mix':<10} {'engine':<6} {'p50 ms':>8} {'p99 ms':>8} {'matches p50':>12}")
+        print(f"{'mix':<10} {'engine':<7} {'p50 ms':>8} {'p99 ms':>8} {'matches p50':>12}")
         for mix, qs in queries.items():
             # alternate the engines query by query, so both see the same cache state
             times: dict[str, list[float]] = {e: [] for e in SQL}
@@ -127,14 +133,13 @@ def main() -> None:
                     f"SELECT count(*) FROM {SCHEMA}.t_gin WHERE tsv @@ %s::tsquery", [literal]
                 ).fetchone()
                 matches.append(int(row[0]) if row else 0)
-                answers = {}
                 for engine, sql in SQL.items():
                     started = time.perf_counter()
-                    answers[engine] = conn.execute(sql, {"q": literal}).fetchall()
+                    conn.execute(sql, {"q": literal}).fetchall()
                     times[engine].append((time.perf_counter() - started) * 1000)
             for engine, ts in times.items():
                 print(
-                    f"{mix:<10} {engine:<6} {pct(ts, 0.5):8.1f} {pct(ts, 0.99):8.1f}"
+                    f"{mix:<10} {engine:<7} {pct(ts, 0.5):8.1f} {pct(ts, 0.99):8.1f}"
                     f" {statistics.median(matches):12.0f}"
                 )
         print(f"load average after: {os.getloadavg()}")

@@ -94,8 +94,8 @@ def _term(term: Term) -> str | None:
             return quoted(text) + ":*"
         return _phrase([text[i : i + 2] for i in range(len(text) - 1)])
     words = _WORDS.findall(text)
-    if not words:
-        return None
+    if not words or any(len(w.encode()) > MAX_LEXEME_BYTES for w in words):
+        return None  # nothing indexed, or a word too long to be (`document`)
     if len(words) == 1:
         return quoted(words[0]) + ":*"
     return _phrase(words)

@@ -17,7 +17,8 @@ terms drawn from the corpus text with a fixed seed), the same ones on both:
     python bench/pg_engines.py --corpus bench/.cache/corpus-100000-0 --count 20000 \\
         --url "postgresql://postgres@/debrief?host=/tmp/devpg&port=55432"
 
-Prints p50/p99 (ms) per mix and engine, the matches' median, and the load average.
+Prints p50/p99 (ms) per mix and engine, the matches' median, what inserting the next
+`--inserts` transcripts costs each index, and the load average.
 Everything lives in a schema of its own, dropped at the end.
 """
 
@@ -109,6 +110,7 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=20000)
     ap.add_argument("--per-mix", type=int, default=40)
     ap.add_argument("--seed", type=int, default=47)
+    ap.add_argument("--inserts", type=int, default=500, help="transcripts inserted, timed")
     ap.add_argument("--url", default=os.environ.get("DEBRIEF_TEST_PG"))
     ap.add_argument("--reuse", action="store_true", help="the tables of a run with --keep")
     ap.add_argument("--keep", action="store_true", help="leave the tables for --reuse")
@@ -142,6 +144,21 @@ def main() -> None:
                     f"{mix:<10} {engine:<7} {pct(ts, 0.5):8.1f} {pct(ts, 0.99):8.1f}"
                     f" {statistics.median(matches):12.0f}"
                 )
+        # what each index costs a save: the next transcripts inserted one by one (in one
+        # transaction, then deleted: the tables hold what they held)
+        extra = sorted(args.corpus.glob("*.txt"))[args.count : args.count + args.inserts]
+        docs = [lexemes.document(fold(p.read_text("utf-8", "replace"))) for p in extra]
+        for table in ("t_gin", "t_rum"):
+            started = time.perf_counter()
+            with conn.transaction():
+                for i, literal in enumerate(docs, args.count + 1):
+                    conn.execute(
+                        f"INSERT INTO {SCHEMA}.{table} (rid, tsv) VALUES (%s, %s::tsvector)",
+                        [i, literal],
+                    )
+                spent = time.perf_counter() - started
+                conn.execute(f"DELETE FROM {SCHEMA}.{table} WHERE rid > %s", [args.count])
+            print(f"insert into {table}: {spent / max(len(docs), 1) * 1000:.1f} ms a transcript")
         print(f"load average after: {os.getloadavg()}")
         if not args.keep:
             conn.execute(f"DROP SCHEMA {SCHEMA} CASCADE")

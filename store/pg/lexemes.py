@@ -34,10 +34,10 @@ from ..fulltext import CJK_RANGES, Term
 MAX_POSITION = 16383  # tsvector's highest position
 MAX_POSITIONS = 256  # positions a lexeme keeps
 MAX_LEXEME_BYTES = 2046  # a lexeme must be under 2 KB (2047 bytes with its length)
-# A tsvector's lexemes and positions must fit in 1 MB: lexemes are added, in the text's
-# order, while this many bytes (each lexeme's bytes and a 4-byte entry, 2 bytes a
-# position) are not spent; the text after that point is not searchable (a transcript
-# of several hundred thousand distinct words, far beyond any interview).
+# A tsvector's lexemes and positions must fit in 1 MB: lexemes are added, in the order
+# they first occur, while this many bytes (each lexeme's bytes and a 4-byte entry, 2
+# bytes a position) are not spent; the words first seen after that point are not
+# searchable (a transcript of a hundred thousand distinct words, far beyond any interview).
 _BUDGET = 900_000
 
 _TOKENS = re.compile(f"([{CJK_RANGES}]+)|([^\\W_{CJK_RANGES}]+[#+]*)")
@@ -46,43 +46,36 @@ _WORDS = re.compile(f"[^\\W_{CJK_RANGES}]+[#+]*")
 
 def quoted(lexeme: str) -> str:
     """A lexeme as both literals take it: in single quotes, quotes and backslashes doubled."""
-    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def tokens(text: str) -> list[tuple[str, int]]:
-    """(lexeme, position) of every token of `text`, in order (positions from 1, not cut)."""
-    found: list[tuple[str, int]] = []
-    at = 1
-    for m in _TOKENS.finditer(text.casefold()):
-        run, word = m.group(1), m.group(2)
-        if word is not None:
-            found.append((word, at))
-            at += 1
-            continue
-        found.extend((run[i : i + 2], at + i) for i in range(len(run) - 1))
-        at += len(run)  # its bigrams, then one empty position
-    return found
+    if "'" in lexeme or "\\" in lexeme:
+        lexeme = lexeme.replace("\\", "\\\\").replace("'", "''")
+    return f"'{lexeme}'"
 
 
 def document(text: str) -> str:
-    """The `tsvector` literal of a candidate's indexed text."""
+    """The `tsvector` literal of a candidate's indexed text: each lexeme in the order it
+    first occurs, with its positions (ascending)."""
     positions: dict[str, list[int]] = {}
+    at = 1
+    for run, word in _TOKENS.findall(text.casefold()):
+        if word:
+            positions.setdefault(word, []).append(at)
+            at += 1
+            continue
+        for i in range(len(run) - 1):
+            positions.setdefault(run[i : i + 2], []).append(at + i)
+        at += len(run)  # its bigrams, then one empty position
+    parts: list[str] = []
     spent = 0
-    for lexeme, at in tokens(text):
-        kept = positions.get(lexeme)
-        if kept is None:
-            size = len(lexeme.encode())
-            if size > MAX_LEXEME_BYTES or spent + size + 4 > _BUDGET:
-                continue
-            spent += size + 4
-            kept = positions[lexeme] = []
-        if at <= MAX_POSITION and len(kept) < MAX_POSITIONS and spent + 2 <= _BUDGET:
-            kept.append(at)
-            spent += 2
-    return " ".join(
-        quoted(lexeme) + (":" + ",".join(map(str, kept)) if kept else "")
-        for lexeme, kept in positions.items()
-    )
+    for lexeme, found in positions.items():
+        size = len(lexeme.encode())
+        if size > MAX_LEXEME_BYTES:
+            continue
+        kept = [p for p in found[:MAX_POSITIONS] if p <= MAX_POSITION]
+        spent += size + 4 + 2 * len(kept)
+        if spent > _BUDGET:
+            break
+        parts.append(quoted(lexeme) + (":" + ",".join(map(str, kept)) if kept else ""))
+    return " ".join(parts)
 
 
 def _term(term: Term) -> str | None:

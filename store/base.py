@@ -73,8 +73,6 @@ class Shared:
         self.audit_writer: Any = None  # audit._AuditWriter (SQLite's one writer thread)
         self.audit_key: bytes | None = None  # the pseudonym key, once read
         self.closes = 0  # SQLite: how many times close() ran (older connections are shut)
-        # PostgreSQL: document frequencies, each data space's own
-        self.idf: dict[Any, tuple[float, float]] = {}  # by (ws, term)
         self.slots: threading.BoundedSemaphore | None = None  # PostgreSQL: searches at once
 
 

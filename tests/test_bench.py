@@ -106,7 +106,11 @@ def test_bench_compares_postgresql_with_sqlite(request: pytest.FixtureRequest) -
     url = fresh_pg_url(request)
     table, last = _bench("--db", url, "--count", "200", "--quick", "--json")
     figures = json.loads(last)
-    assert figures["count"] == 200 and figures["same_hits"], figures["differing_hits"]
+    assert figures["count"] == 200
+    # PostgreSQL's text search finds a Latin term of 3+ characters at the start of a word
+    # where SQLite finds any substring (docs/reference.md): there alone, fewer matches
+    for query, (lite, pg) in figures["differing_hits"].items():
+        assert query.isascii() and len(query) >= 3 and pg < lite, (query, lite, pg)
     assert figures["index_s"]["sqlite"] > 0 and figures["index_s"]["postgresql"] > 0
     for backend in ("sqlite", "postgresql"):
         assert set(figures["search"][backend]) == {"cjk-2", "cjk-long", "ascii", "mixed"}

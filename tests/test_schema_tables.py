@@ -19,10 +19,7 @@ FULL_TEXT = {
     "sqlite": re.compile(
         r"^((candidates_fts|candidates_bigrams)(_\d+)?(_\w+)?|search_terms|search_postings)$"
     ),
-    "pg": re.compile(
-        r"^(b_postings|b_words|b_runs|block_lengths|vocabulary|run_vocabulary|long_words"
-        r"|long_runs|fts_version|search_terms|search_postings|search_figures)$"
-    ),
+    "pg": re.compile(r"^fts_version$"),
 }
 """The tables each backend builds from the candidates' text: not declared, built again
 by migrate-db."""

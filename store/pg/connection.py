@@ -4,8 +4,7 @@ The primitives of store/base.py on PostgreSQL: one connection per thread (a stor
 shared between threads), autocommit outside explicit transactions, every write atomic
 (`_write`). Inside `batch()` an index run's writes share one transaction that
 commits every `max_seconds`; each write is a savepoint, so one that fails is rolled
-back alone and no half-written candidate is ever committed. The batch's frequency rows
-(`postings.Rows`) are written just before each commit, in key order.
+back alone and no half-written candidate is ever committed.
 
 psycopg's errors become the store's (`said`): the server down (UnreachableError), a
 full disk, a lock wait given up (BusyError), any other a StoreError, which the CLI
@@ -41,7 +40,6 @@ from ..errors import (
 )
 from .engine import ENGINE
 from .migrations import migrate
-from .postings import Rows
 
 Conn = psycopg.Connection[Any]
 
@@ -131,11 +129,10 @@ class PgConnection(Base):
                     raise NoDatabaseError(self.path) from exc
                 raise UnreachableError(f"cannot connect to {self.path}: {exc}".strip()) from exc
             conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
-            # ranking a common term groups many postings: in memory, not in batches on
-            # disk (PostgreSQL's default is 4 MB; a few connections per thread at most)
+            # sorting a common term's matches (newest first): in memory, not in batches
+            # on disk (PostgreSQL's default is 4 MB; a few connections per thread at most)
             conn.execute(f"SET work_mem = '{WORK_MEM}'")
-            # compiling a query costs ~100 ms and runs none of Debrief's faster: ranking
-            # over unnested blocks (pg015) without nested loops looks costly to the planner
+            # compiling a query costs ~100 ms and runs none of Debrief's faster
             conn.execute("SET jit = off")
             self._local.conn = conn
             with self._all_lock:
@@ -171,25 +168,14 @@ class PgConnection(Base):
     @contextmanager
     def batch(self, max_seconds: float = 0.25) -> Iterator[Callable[[], None]]:
         """Group an index run's writes into few commits (each write stays atomic, as a
-        savepoint); the yielded `tick()` commits once the batch has run `max_seconds`.
-        Saves inside it leave their frequency rows in `batch_rows()`, written in key
-        order just before each commit (`debrief index` commits seldom, so the rows of
-        many transcripts then fill the B-trees in order)."""
+        savepoint); the yielded `tick()` commits once the batch has run `max_seconds`."""
         conn = self.conn
-        rows = Rows()
         started = time.monotonic()
         with self._said():
             conn.execute("BEGIN")
-        self._local.rows = rows
 
         def commit() -> None:
-            # the frequency rows go in here: data refused now is refused at the commit
             with self._said():
-                try:
-                    self._batch_written(conn, rows)
-                    rows.write(conn)
-                except ValueError as exc:  # a value psycopg cannot send
-                    raise UnstorableError(exc) from exc
                 conn.execute("COMMIT")
 
         def tick() -> None:
@@ -204,22 +190,10 @@ class PgConnection(Base):
             yield tick
             commit()
         except BaseException:
-            rows.clear()
             if not conn.closed and not conn.broken:
                 with self._said():
                     conn.execute("ROLLBACK")
             raise
-        finally:
-            self._local.rows = None
-
-    def _batch_written(self, conn: Any, rows: Rows) -> None:
-        """A batch's frequency rows are about to be written, before its commit (the
-        full-text part of the store adds what goes with them)."""
-
-    def batch_rows(self) -> Rows | None:
-        """The frequency rows of this thread's open batch (None outside a batch)."""
-        rows: Rows | None = getattr(self._local, "rows", None)
-        return rows
 
     @contextmanager
     def waiting_at_most(self, seconds: float) -> Iterator[None]:
@@ -288,16 +262,9 @@ _VACUUMED = (
     "replies",
     "posts",
     "audit",
-    # the keys of the full text: a forgotten candidate's own words (their name, say)
-    "b_postings",
-    "b_words",
-    "b_runs",
-    "vocabulary",
-    "run_vocabulary",
-    "long_words",
-    "long_runs",
-    "search_terms",  # the terms searched: a forgotten candidate's name among them
 )
+"""Vacuumed after an erasure: the deleted rows' space is freed, and the entries of
+`candidates`' indexes (its text search's among them, store/pg/indexing.py) taken out."""
 
 
 class QmarkReader:

@@ -2,7 +2,7 @@
 
 Every table the bot keeps (`store/schema/tables.py`, in its order) is copied row for
 row in one PostgreSQL transaction (all of it lands, or none of it): candidates with
-their questions (and the full-text columns built from the same text as SQLite's index),
+their questions (and their `tsv` built from the same text as SQLite's index),
 reviews (thread replies and button decisions), posts, digests, the audit, what was
 forgotten and erased, meta, claims, the workspaces.
 Row ids are kept, so "newest first" is the same order on both; then the counts of every
@@ -22,8 +22,7 @@ from ..models import Question
 from ..schema.tables import TABLES
 from ..sqlite.store import Store
 from .connection import Conn
-from .indexing import counted_text
-from .postings import Rows
+from .lexemes import document
 
 if TYPE_CHECKING:
     from . import PgStore
@@ -91,11 +90,6 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
         if "workspaces" in present:  # space 0 as the migration made it: SQLite's instead
             conn.execute("DELETE FROM oauth_states")
             conn.execute("DELETE FROM workspaces")
-        # kept postings (store/kept_postings.py) of searches made on the empty target
-        # would miss every candidate copied: none is kept, searches keep them again
-        conn.execute("DELETE FROM search_postings")
-        conn.execute("DELETE FROM search_terms")
-        frequencies = Rows()  # the candidates' postings, words and runs (pg/postings.py)
         for spec in tables:
             table = spec.name
             theirs = _columns(conn, table)
@@ -113,21 +107,15 @@ def _copy(src: Store, dst: PgStore) -> dict[str, tuple[int, int]]:
                         rows.names(r.get("interviewers")),
                         fulltext.searched_body(r.get("questions_read", 1), r.get("body")),
                     )
-                    tokens = fulltext.bigrams(text)
-                    fts, counted = counted_text(text, tokens)
-                    frequencies.add(int(r["rid"]), counted.counts, counted.tokens, fts)
-                    r = r | {"fts": fts, "fts_len": len(fts), "terms": list(counted.counts)}
-                    r["terms_len"] = counted.tokens
+                    r = r | {"tsv": document(text)}
                 if not cols:
                     cols = [c for c in theirs if c in r]
                 batch.append([_clean(r[c]) for c in cols])
                 if len(batch) >= _BATCH:
                     _insert(conn, table, cols, batch)
-                    frequencies.write(conn)
                     batch = []
             if batch:
                 _insert(conn, table, cols, batch)
-            frequencies.write(conn)
             key = spec.identity
             if key:
                 # candidates: the identity numbers space 0's rids alone; other spaces own

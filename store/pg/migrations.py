@@ -30,16 +30,6 @@ def pending(conn: Conn) -> list[str]:
     return schema.pending("pg", _done(conn))
 
 
-def _forget_kept_postings(conn: Conn) -> None:
-    """A step may rewrite the indexed text itself (pg027 did), past the writes that keep
-    the searched terms' postings in step (store/kept_postings.py): after any step, the
-    kept postings are dropped; searches keep them again."""
-    found = conn.execute("SELECT to_regclass('search_terms')").fetchone()
-    if found is not None and found[0] is not None:
-        conn.execute("DELETE FROM search_postings")
-        conn.execute("DELETE FROM search_terms")
-
-
 def migrate(conn: Conn) -> list[str]:
     """Apply what is missing, in one transaction; return the names applied."""
     applied: list[str] = []
@@ -54,7 +44,6 @@ def migrate(conn: Conn) -> list[str]:
             if name in done:
                 continue
             step.run("pg", conn)
-            _forget_kept_postings(conn)
             conn.execute(
                 "INSERT INTO _migrations (name, applied_at) VALUES (%s, %s)",
                 [name, datetime.now(UTC).isoformat(timespec="microseconds")],

@@ -5,8 +5,8 @@ for several `debrief serve` replicas sharing one database.
 module at store/'s top holds its queries once) with what is PostgreSQL's own:
 
 - `connection.py`: connections, transactions, batches, advisory locks;
-- `indexing.py` and `postings.py`: the full-text columns and frequency rows of a save;
-  `search.py` and `figures.py`: bm25 over them, with each data space's own figures;
+- `indexing.py` and `lexemes.py`: the `tsv` column of a save; `search.py`: PostgreSQL's
+  text search over it (a RUM index), each data space's matches alone;
 - `migrations.py`: running the schema's steps (`store/schema/`);
 - here: backups (pg_dump), the health check, the database's size.
 

@@ -10,20 +10,16 @@ count), so bm25 for them is an index scan instead of a pass over the matches' te
 since pg015 it is a view over compressed rows (a row per term and block of 128
 candidates), as `words` and `runs` are.
 
-Bodies only: `store/schema/steps.py` lists them in order. psycopg and the postings'
-code are imported when a step runs (on PostgreSQL), never by SQLite."""
+All of it went in pg035 (store/schema/pg_text_search.py), but `fts_version`: PostgreSQL
+ranks with its own text search since. Bodies only: `store/schema/steps.py` lists them
+in order; psycopg is imported when a step runs (on PostgreSQL), never by SQLite."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
-
-from .. import fulltext
 
 if TYPE_CHECKING:
     import psycopg
-
-    from ..pg.postings import Row
 
     Conn = psycopg.Connection[Any]
 
@@ -42,31 +38,15 @@ def _drop_rows_trigger(conn: Conn, table: str, where: str, column: str) -> None:
     )
 
 
-def _backfill(conn: Conn, table: str, rows_of: Callable[[int, str], Iterable[Row]]) -> None:
-    """Write `table`'s rows for the candidates already saved, 500 at a time."""
-    from ..pg.postings import copy_rows
-
-    last = 0
-    while True:
-        batch = conn.execute(
-            "SELECT rid, fts FROM candidates WHERE rid > %s ORDER BY rid LIMIT 500", [last]
-        ).fetchall()
-        if not batch:
-            break
-        last = int(batch[-1][0])
-        copy_rows(conn, table, (row for rid, fts in batch for row in rows_of(int(rid), fts)))
-
-
 def pg004_postings(conn: Conn) -> None:
     """Each CJK bigram's and short Latin word's frequency per candidate (what SQLite's
-    bigram table keeps in its index), built here for the candidates already saved."""
-    from ..pg.postings import postings
-
+    bigram table keeps in its index). Built for the candidates already saved until
+    pg035, which drops the table and indexes their stored text itself: the rows it
+    would drop are not written any more (their code went with pg035)."""
     conn.execute(
         'CREATE TABLE postings (term TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
-    _backfill(conn, "postings", lambda rid, fts: postings(rid, fulltext.bigrams(fts).split()))
     conn.execute("ALTER TABLE postings ADD PRIMARY KEY (term, rid) INCLUDE (tf, dl)")
     # `term = ANY(OLD.terms)` keeps the delete on the primary key
     _drop_rows_trigger(conn, "postings", "term = ANY(OLD.terms) AND rid = OLD.rid", "terms")
@@ -75,15 +55,13 @@ def pg004_postings(conn: Conn) -> None:
 def pg005_words(conn: Conn) -> None:
     """Each Latin word's (3+ letters and digits) frequency per candidate, and the
     vocabulary of those words under pg_trgm: a Latin search term's frequency is then
-    added up from the words containing it instead of counted in every match's text."""
-    from ..pg.postings import words
-
+    added up from the words containing it instead of counted in every match's text.
+    (Not built for the candidates already saved since pg035: see pg004.)"""
     conn.execute(
         'CREATE TABLE words (word TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
     conn.execute('CREATE TABLE vocabulary (word TEXT COLLATE "C" PRIMARY KEY)')
-    _backfill(conn, "words", words)
     conn.execute("ALTER TABLE words ADD PRIMARY KEY (word, rid) INCLUDE (tf, dl)")
     conn.execute("CREATE INDEX vocabulary_trgm ON vocabulary USING gin (word gin_trgm_ops)")
     _drop_rows_trigger(
@@ -98,15 +76,13 @@ def pg005_words(conn: Conn) -> None:
 def pg006_runs(conn: Conn) -> None:
     """Each run of characters with punctuation (`c++`, `client/server`) per candidate,
     and their vocabulary: a search term with punctuation is then counted from the runs
-    containing it, as a Latin word is from `words`, instead of in every match's text."""
-    from ..pg.postings import runs
-
+    containing it, as a Latin word is from `words`, instead of in every match's text.
+    (Not built for the candidates already saved since pg035: see pg004.)"""
     conn.execute(
         'CREATE TABLE runs (run TEXT COLLATE "C" NOT NULL, rid BIGINT NOT NULL,'
         " tf INTEGER NOT NULL, dl INTEGER NOT NULL)"
     )
     conn.execute('CREATE TABLE run_vocabulary (run TEXT COLLATE "C" PRIMARY KEY)')
-    _backfill(conn, "runs", runs)
     conn.execute("ALTER TABLE runs ADD PRIMARY KEY (run, rid) INCLUDE (tf, dl)")
     # A delete finds a candidate's runs by rid: what the text calls a run is Python's
     # regex, which a trigger cannot repeat exactly.
@@ -168,6 +144,7 @@ def pg010_long_keys(conn: Conn) -> None:
     conn.execute("CREATE INDEX candidates_source ON candidates USING hash (source)")
 
 
+BLOCK_BITS = 7  # 128 candidates a block (the code that wrote them went with pg035)
 _BLOCK_TABLES = (
     ("postings", "term", "b_postings"),
     ("words", "word", "b_words"),
@@ -227,8 +204,6 @@ def pg015_blocks(conn: Conn) -> None:
     its blocks when it is deleted or its text changes (a save writes the new ones after
     its upsert, postings.Rows), and a word no candidate holds any more leaves the
     vocabulary (it may be a forgotten candidate's name)."""
-    from ..pg.postings import BLOCK_BITS
-
     size = 1 << BLOCK_BITS
     for _, key, block_table in _BLOCK_TABLES:
         conn.execute(

@@ -25,10 +25,9 @@ from ..sqlite import space_index
 from . import (
     REPARSE_MTIME,
     candidate_loops,
-    kept_tables,
-    one_script,
     pg_first,
     pg_search,
+    pg_text_search,
     sqlite_first,
 )
 from . import workspaces as ws
@@ -240,13 +239,9 @@ STEPS: list[Step] = [
     ),
     # Issue 36: 繁體 and 简体 alike. The full-text index holds each text in one script
     # (simplified, character for character); the rows indexed as written before, where
-    # they hold a traditional character, are indexed again (one_script.py).
-    # (Its SQLite body went with issue 47: m035 indexes every row again, folded.)
-    Step(
-        "m027_one_script_index",
-        "pg027_one_script_index",
-        on_pg=one_script.pg027_one_script_index,
-    ),
+    # they hold a traditional character, were indexed again. (Both bodies went with
+    # issue 47: m035 and pg035 index every row again from the stored text, folded.)
+    Step("m027_one_script_index", "pg027_one_script_index"),
     # Issue 38: the candidate is a person; their interviews one loop (candidate_loops.py).
     Step(
         "m028_candidate_loops",
@@ -254,14 +249,10 @@ STEPS: list[Step] = [
         on_sqlite=candidate_loops.m028_candidate_loops,
         on_pg=candidate_loops.pg028_candidate_loops,
     ),
-    # Issue 39: the postings kept for the terms each space searches, so that bm25 over
-    # every match is read from arrays (store/kept_postings.py).
-    Step(
-        "m029_kept_postings",
-        "pg029_kept_postings",
-        on_sqlite=kept_tables.m029_kept_postings,
-        on_pg=kept_tables.pg029_kept_postings,
-    ),
+    # Issue 39 kept the postings of the terms each space searched (its tables and, on
+    # PostgreSQL, each space's bm25 figures); issue 47 dropped them (m035, pg035), so a
+    # database that never had them is not given them first.
+    Step("m029_kept_postings", "pg029_kept_postings"),
     # Issue 45: two people who share a name and a position (one split off the other),
     # or an explicit key with two names, recorded as two (store/alikes.py), so that a
     # later interview matching both joins neither until someone picks.
@@ -326,6 +317,9 @@ STEPS: list[Step] = [
     # tables become `contentless_delete=1`, space_index.py), and every space's index is
     # built again from the stored text with today's folding; the kept postings go.
     _sqlite("m035_deletable_index", space_index.m035_deletable_index),
+    # Issue 47: PostgreSQL ranks with its own text search (a tsvector under RUM), and
+    # what ranked by hand before goes.
+    _pg("pg035_text_search", pg_text_search.pg035_text_search),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

@@ -5,9 +5,10 @@ erasing a whole space empties it, how `migrate-db` copies it.
 The code that goes over tables reads this: `forget` and `erasure_state`
 (`store/audit.py`), erasing a space (`store/spaces.py`), `migrate-db`
 (`store/pg/copy.py`). Adding a table: its query module, its schema step
-(`store/schema/steps.py`) and a line here. The full-text tables are not here: each
-backend builds them from the candidates' text (SQLite's FTS5 tables, PostgreSQL's
-postings), and migrate-db rebuilds them."""
+(`store/schema/steps.py`) and a line here. The full-text tables are not here: SQLite
+builds them from the candidates' text (its FTS5 tables); PostgreSQL's is the `tsv`
+column of `candidates` (and `fts_version`, the answer cache's key), which migrate-db
+builds from the same text."""
 
 from __future__ import annotations
 

@@ -176,6 +176,7 @@ def pg_server() -> Iterator[str]:
         url = server.url
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+        conn.execute("CREATE EXTENSION IF NOT EXISTS rum SCHEMA public")
     try:
         yield url
     finally:
@@ -209,6 +210,7 @@ def _template(base: str) -> str:
                 conn.execute(f"CREATE DATABASE {name}")
             with psycopg.connect(in_database(base, name), autocommit=True) as conn:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+                conn.execute("CREATE EXTENSION IF NOT EXISTS rum SCHEMA public")
             open_store(in_database(base, name)).close()
             _pristine[base] = _Pristine.of(in_database(base, name))
             _templates[base] = name

@@ -74,7 +74,16 @@ def _fill(store: Any) -> None:
                 self.conn.execute(DISK_FULL)
 
         backend._write = refused  # a save
-        backend._batch_written = refused  # the rows a batch writes at its commit
+        import psycopg
+
+        execute = psycopg.Connection.execute
+
+        def commit_refused(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            if query == "COMMIT":  # a batch's commit (its rows' last pages)
+                execute(self, DISK_FULL)
+            return execute(self, query, *args, **kwargs)
+
+        psycopg.Connection.execute = commit_refused  # type: ignore[method-assign]
         return
     pages = store.db.execute("PRAGMA page_count").fetchone()[0]
     store.db.execute(f"PRAGMA max_page_count = {pages}")

@@ -113,7 +113,10 @@ def written_text(
 
 def bigrams(text: str) -> str:
     """The `candidates_bigrams` row of a text: every CJK bigram occurrence, then its
-    short Latin words, space separated (repeats kept: bm25 counts them)."""
+    short Latin words, space separated (repeats kept: bm25 counts them). Of an indexed
+    text (`doc_text`, case folded already) it is a function of the text alone (Unicode
+    keeps case folding stable), so the row a candidate was indexed with is made again
+    exactly from the text it was given."""
     folded = text.casefold()
     return " ".join(_BIGRAM_RE.findall(folded)) + " " + " ".join(_SHORT_RE.findall(folded))
 

@@ -75,31 +75,19 @@ def test_the_facts_are_saved_and_read_back(store: Store, tmp_path: Path) -> None
 def _as_before_the_facts(store: Store) -> None:
     """The database as a release that did not keep the facts left it: no such columns,
     no such migration, and (SQLite) the full-text rows indexed without the names."""
-    from store import fulltext, rows
-    from store.sqlite.space_index import indexed_questions
+    from store import fulltext
+    from store.sqlite import space_index
 
     with store.tx() as tx:
         if store.engine.name == "sqlite":
             found = tx.execute(
-                "SELECT rid, position, intro, summary, verdict, name, interviewers FROM candidates"
+                "SELECT rid, position, intro, summary, verdict FROM candidates"
             ).fetchall()
-            for rid, p, i, s, v, name, who in found:
-                questions = indexed_questions(tx.execute, rid)
-                now = fulltext.doc_text(p, i or "", s or "", questions, v, name, rows.names(who))
+            for rid, p, i, s, v in found:
+                questions = space_index.indexed_questions(tx.execute, rid)
                 old = fulltext.doc_text(p, i or "", s or "", questions, v)
-                for table, column, text in (
-                    ("candidates_fts", "text", now),
-                    ("candidates_bigrams", "bigrams", fulltext.bigrams(now)),
-                ):
-                    tx.execute(
-                        f"INSERT INTO {table} ({table}, rowid, {column}) VALUES ('delete', ?, ?)",
-                        [rid, text],
-                    )
-                tx.execute("INSERT INTO candidates_fts (rowid, text) VALUES (?, ?)", [rid, old])
-                tx.execute(
-                    "INSERT INTO candidates_bigrams (rowid, bigrams) VALUES (?, ?)",
-                    [rid, fulltext.bigrams(old)],
-                )
+                space_index.delete(tx.execute, rid)
+                space_index.insert(tx.conn, 0, [(rid, (old, fulltext.bigrams(old)))])
         tx.execute("DROP INDEX candidates_name")
         tx.execute("DROP INDEX candidates_newest")
         for column in FACTS:

@@ -76,12 +76,19 @@ def odd_folder(folder: Path) -> set[str]:
 
 QUERIES = {
     "kubernetes": {f"n{i:02d}" for i in range(0, NORMAL, 3)} | {"key", "deep"},
-    LONG_WORD: {"key"},  # a query is cut at 512 characters: still only in that word
+    LONG_WORD[:500]: {"key"},  # (a query of more than 512 characters is refused)
     LONG_WORD[1500:1540]: {"key"},
-    LONG_RUN: {"plus"},
+    LONG_RUN[:500]: {"plus"},
     "k300+k301": {"plus"},
     "分布式": {f"n{i:02d}" for i in range(NORMAL) if i % 3} | {"deep"},
 }
+
+
+# PostgreSQL indexes words (a lexeme under 2 KB), not substrings (store/pg/lexemes.py):
+# the long word is not in its index, so neither its start nor a piece of it finds it
+# there, and `k300+k301` is the words `k300+` and `k301` (a `+` ends a word, as in c++)
+# where the text holds `k301+`.
+PG_UNINDEXED = {LONG_WORD[:500], LONG_WORD[1500:1540], "k300+k301"}
 
 
 def debrief(*args: str) -> Ran:
@@ -112,6 +119,8 @@ def test_odd_files_are_indexed_with_the_rest(db_target: str, tmp_path: Path) -> 
     assert sorted(report["indexed"]) == sorted(ids)  # type: ignore[type-var]
     assert code == 0
     for query, expected in QUERIES.items():
+        if db_target.startswith("postgresql://") and query in PG_UNINDEXED:
+            expected = set()  # words, not substrings, on PostgreSQL (PG_UNINDEXED)
         assert set(search_ids(db_target, query)) == expected, query[:40]
     code, again = index_json(folder, db_target)  # nothing left to redo
     assert (code, again["indexed"], again["failed"]) == (0, [], [])
@@ -127,9 +136,9 @@ def test_odd_files_give_the_same_hits_on_both_backends(
     for db in targets:
         code, report = index_json(folder, db)
         assert code == 0 and report["failed"] == [], report["failed"]
-    for query in QUERIES:
-        sqlite_hits, pg_hits = (search_ids(db, query) for db in targets)
-        assert sqlite_hits == pg_hits, query[:40]
+    for query in QUERIES.keys() - PG_UNINDEXED:
+        sqlite_hits, pg_hits = (set(search_ids(db, query)) for db in targets)
+        assert sqlite_hits == pg_hits, query[:40]  # each backend ranks them its own way
 
 
 # -- a file the database refuses when its batch commits ------------------------------------
@@ -137,13 +146,19 @@ def test_odd_files_give_the_same_hits_on_both_backends(
 
 def refuse_at_commit(db: str) -> None:
     """Make the database refuse one file's data when the transaction holding it commits:
-    on PostgreSQL a `b_words` row (written at the batch's commit), on SQLite a
+    on PostgreSQL a deferred constraint trigger on its candidate's row, on SQLite a
     deferred foreign key its candidate's row breaks."""
     open_store(db, create=True).close()  # the schema, migrated
     if db.startswith("postgresql://"):
         with psycopg.connect(db, autocommit=True) as conn:
             conn.execute(
-                f"ALTER TABLE b_words ADD CONSTRAINT refused CHECK (word <> '{REFUSED_WORD}')"
+                "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                " RAISE check_violation USING MESSAGE = 'refused'; END $$"
+            )
+            conn.execute(
+                "CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON candidates"
+                " DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.id = 'poison')"
+                " EXECUTE FUNCTION refuse()"
             )
         return
     conn = sqlite3.connect(db)

@@ -99,7 +99,7 @@ def _query(text: str) -> str | None:
         ("@@@", None),  # nothing an index can look for: no candidate shown as matching
         ("ai @@@", None),
         ("", None),
-        ("\U00020000" * 600, None),  # a word no document indexes (over 2 KB)
+        ("\U00020000" * 512, None),  # a word no document indexes (over 2 KB)
     ],
 )
 def test_query(query: str, expected: str | None) -> None:

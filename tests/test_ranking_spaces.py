@@ -154,13 +154,13 @@ def test_within_a_space_the_scores_are_fts5_s_bm25_over_that_space_alone(
 
 
 @pytest.mark.sqlite_only
-def test_a_database_written_before_is_indexed_again_deletable_by_rowid_with_each_space_s_figures(
+def test_a_database_written_before_is_indexed_again_with_the_texts_to_delete_and_each_space_s_figures(
     db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Schema step m035 on a database the release before wrote (FTS5 tables that forget
-    could only empty by giving the text again): after it, each space finds what a database
-    indexed by this release finds, its tables are deletable by rowid, and forget takes a
-    candidate out by its rowid alone (FTS5's integrity check passes)."""
+    """Schema step m035 on a database the release before wrote (FTS5 rows that forget
+    could only take out by computing their text again): after it, each space finds what a
+    database indexed by this release finds, and every row's text is kept to delete it
+    with (FTS5's integrity check passes)."""
     from store.schema import steps
     from store.sqlite import space_index
 
@@ -169,19 +169,20 @@ def test_a_database_written_before_is_indexed_again_deletable_by_rowid_with_each
     assert len(before) == len(steps.STEPS) - 1
     b = folder(tmp_path, "b", B_BODIES)
 
-    def old_create(execute: Any, ws: int) -> None:  # the release before's tables
-        if space_index.exists(execute, ws):
-            return
+    def old_insert(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
+        """The release before kept no text beside its rows."""
+        space_index.create(conn.execute, ws)
         tri, bi = space_index.tables(ws)
-        execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', content='')")
-        execute(
-            f"CREATE VIRTUAL TABLE {bi} USING fts5("
-            "bigrams, tokenize=\"unicode61 tokenchars '#+'\", content='')"
+        conn.executemany(
+            f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [(r, i[0]) for r, i in found]
+        )
+        conn.executemany(
+            f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
         )
 
     with monkeypatch.context() as m:
         m.setattr(steps, "STEPS", before)
-        m.setattr(space_index, "create", old_create)
+        m.setattr(space_index, "insert", old_insert)
         debrief(db_target, "index", str(folder(tmp_path, "zero", B_BODIES[:3])), "--json")
         install(db_target, A)
         install(db_target, B)
@@ -198,11 +199,8 @@ def test_a_database_written_before_is_indexed_again_deletable_by_rowid_with_each
     store = open_store(db_target)
     try:
         con = store.db  # type: ignore[attr-defined]
-        made = con.execute(
-            "SELECT count(*) FROM sqlite_master WHERE name GLOB 'candidates_*' AND type = 'table'"
-            " AND sql LIKE '%USING fts5(%' AND sql NOT LIKE '%contentless_delete=1%'"
-        ).fetchone()[0]
-        assert made == 0
+        kept = con.execute("SELECT count(*) FROM search_texts").fetchone()[0]
+        assert kept == con.execute("SELECT count(*) FROM candidates").fetchone()[0] == 51
         assert con.execute("SELECT 1 FROM pragma_table_list('search_postings')").fetchone() is None
         for table in ("candidates_fts", "candidates_bigrams"):
             con.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 0)")

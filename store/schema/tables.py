@@ -6,7 +6,8 @@ The code that goes over tables reads this: `forget` and `erasure_state`
 (`store/audit.py`), erasing a space (`store/spaces.py`), `migrate-db`
 (`store/pg/copy.py`). Adding a table: its query module, its schema step
 (`store/schema/steps.py`) and a line here. The full-text tables are not here: SQLite
-builds them from the candidates' text (its FTS5 tables); PostgreSQL's is the `tsv`
+builds them from the candidates' text (its FTS5 tables, and `search_texts`, the text
+each row was given, written and deleted with them); PostgreSQL's is the `tsv`
 column of `candidates` (and `fts_version`, the answer cache's key), which migrate-db
 builds from the same text."""
 

@@ -10,9 +10,13 @@ company's transcripts (issue 34). So each space has a pair of its own:
 - space n's are `candidates_fts_ws<n>` and `candidates_bigrams_ws<n>`, made alike by the
   space's first save and dropped when the space is erased.
 
-Since m035 (issue 47) every table is `contentless_delete=1`: a candidate is taken out by
-its rowid (`delete`), so nothing of it is left whatever changed since it was indexed.
-The text itself is never stored twice: it lives in `candidates` and `questions`.
+A contentless table forgets a row only when given the very text it indexed. Since m035
+(issue 47) that text is kept, compressed, in `search_texts` (one row a candidate, written
+with its index rows, deleted with them): `delete` gives it back, so nothing of a
+forgotten candidate is left whatever changed since it was indexed (a folding table, a
+parser). FTS5's `contentless_delete=1` would delete by rowid alone, but needs SQLite
+3.43: Python's own sqlite3 is older on many systems (3.40 on Debian 12), where the
+store runs without pysqlite3's wheel (not built for ARM) and where tools open the file.
 
 Python's sqlite3 cannot register an FTS5 auxiliary function, so a bm25 over one table
 with a space's own figures (from fts5vocab and counters) would be a ranking of our own,
@@ -24,6 +28,7 @@ deleted and searched in the same table whichever view of the store handles it.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -79,23 +84,27 @@ def exists(execute: Execute, ws: int) -> bool:
 
 
 def create(execute: Execute, ws: int) -> None:
-    """Space `ws`'s tables (m035), unless it has them: contentless, and
-    `contentless_delete=1`, so that a row is deleted by its rowid alone."""
+    """Space `ws`'s tables, contentless (the text is not stored in them), unless it has
+    them."""
     if exists(execute, ws):
         return
     tri, bi = tables(ws)
-    deletable = "content='', contentless_delete=1"
-    execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', {deletable})")
+    execute(f"CREATE VIRTUAL TABLE {tri} USING fts5(text, tokenize='trigram', content='')")
     execute(
         f"CREATE VIRTUAL TABLE {bi} USING fts5("
-        f"bigrams, tokenize=\"unicode61 tokenchars '#+'\", {deletable})"
+        "bigrams, tokenize=\"unicode61 tokenchars '#+'\", content='')"
     )
     for table in (tri, bi):
         execute(f"INSERT INTO {table} ({table}, rank) VALUES ('hashsize', {_HASHSIZE:d})")
 
 
 def drop(execute: Execute, ws: int) -> None:
-    """An erased space's tables go (space 0's stay: its rows went one by one)."""
+    """An erased space's tables go, and the texts they were given (space 0's tables
+    stay: its rows went one by one)."""
+    low = ws << SPACE_BITS
+    execute(
+        "DELETE FROM search_texts WHERE rid BETWEEN ? AND ?", [low, low + (1 << SPACE_BITS) - 1]
+    )
     if ws == 0:
         return
     for table in tables(ws):
@@ -105,7 +114,8 @@ def drop(execute: Execute, ws: int) -> None:
 def insert(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
     """Index candidates of space `ws`, (rid, `fulltext.indexed`) each, on a sqlite3
     connection: each table's rows in one statement, which FTS5 keeps in memory until the
-    commit and writes as one segment. Makes the space's tables on its first save."""
+    commit and writes as one segment, and the text given to it kept (`search_texts`,
+    compressed) for the day it is deleted. Makes the space's tables on its first save."""
     create(conn.execute, ws)
     tri, bi = tables(ws)
     conn.executemany(
@@ -114,26 +124,40 @@ def insert(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None
     conn.executemany(
         f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
     )
+    conn.executemany(
+        "INSERT OR REPLACE INTO search_texts (rid, text) VALUES (?, ?)",
+        [(r, zlib.compress(i[0].encode("utf-8"), 1)) for r, i in found],
+    )
 
 
 def delete(execute: Execute, rid: int) -> None:
-    """Take a candidate out of its space's index by its rowid alone: nothing is computed
-    again from text or tables that may have changed since it was indexed (issue 47), so
-    none of its terms is left to match or to read (fts5vocab)."""
+    """Take a candidate out of its space's index with exactly the text it was given
+    (kept by `insert`; the bigram row is a pure function of it): nothing is computed
+    again from the candidate's text or a folding table that may have changed since
+    (issue 47), so none of its terms is left to match or to read (fts5vocab)."""
+    row = execute("SELECT text FROM search_texts WHERE rid = ?", [rid]).fetchone()
     ws = space_of(rid)
-    if exists(execute, ws):
-        for table in tables(ws):
-            execute(f"DELETE FROM {table} WHERE rowid = ?", [rid])
+    if row is None or not exists(execute, ws):
+        return
+    text = zlib.decompress(row[0]).decode("utf-8")
+    tri, bi = tables(ws)
+    execute(f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text])
+    execute(
+        f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
+        [rid, fulltext.bigrams(text)],
+    )
+    execute("DELETE FROM search_texts WHERE rid = ?", [rid])
 
 
 _BATCH = 500
 
 
 def m035_deletable_index(db: Any) -> None:
-    """Schema step m035 (issue 47): every space's index made again, deletable by rowid
-    (`create`), from the stored text as a save indexes it now (`fulltext.indexed`: one
-    script, compatibility forms folded); the postings kept for searched terms (m029)
-    go. Earlier steps that moved or re-indexed rows (m024, m027) left that to this one."""
+    """Schema step m035 (issue 47): every space's index made again from the stored text
+    as a save indexes it now (`fulltext.indexed`: one script, compatibility forms
+    folded), keeping the text each row was given (`search_texts`) so that it is deleted
+    exactly; the postings kept for searched terms (m029) go. Earlier steps that moved or
+    re-indexed rows (m024, m027) left that to this one."""
     execute = db.execute
     old = [
         r[0]
@@ -147,6 +171,7 @@ def m035_deletable_index(db: Any) -> None:
         execute(f"DROP TABLE {table}")
     execute("DROP TABLE IF EXISTS search_postings")
     execute("DROP TABLE IF EXISTS search_terms")
+    execute("CREATE TABLE search_texts (rid INTEGER PRIMARY KEY, text BLOB NOT NULL)")
     create(execute, 0)
     last = -1
     while True:

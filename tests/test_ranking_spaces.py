@@ -153,6 +153,20 @@ def test_within_a_space_the_scores_are_fts5_s_bm25_over_that_space_alone(
         )  # printed to 6 places
 
 
+def insert_keeping_no_text(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
+    """The release before issue 47's save: its FTS5 rows, and no text kept beside them."""
+    from store.sqlite import space_index
+
+    space_index.create(conn.execute, ws)
+    tri, bi = space_index.tables(ws)
+    conn.executemany(
+        f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [(r, i[0]) for r, i in found]
+    )
+    conn.executemany(
+        f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
+    )
+
+
 @pytest.mark.sqlite_only
 def test_a_database_written_before_is_indexed_again_with_the_texts_to_delete_and_each_space_s_figures(
     db_target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -169,20 +183,9 @@ def test_a_database_written_before_is_indexed_again_with_the_texts_to_delete_and
     assert len(before) == len(steps.STEPS) - 1
     b = folder(tmp_path, "b", B_BODIES)
 
-    def old_insert(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
-        """The release before kept no text beside its rows."""
-        space_index.create(conn.execute, ws)
-        tri, bi = space_index.tables(ws)
-        conn.executemany(
-            f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [(r, i[0]) for r, i in found]
-        )
-        conn.executemany(
-            f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
-        )
-
     with monkeypatch.context() as m:
         m.setattr(steps, "STEPS", before)
-        m.setattr(space_index, "insert", old_insert)
+        m.setattr(space_index, "insert", insert_keeping_no_text)
         debrief(db_target, "index", str(folder(tmp_path, "zero", B_BODIES[:3])), "--json")
         install(db_target, A)
         install(db_target, B)

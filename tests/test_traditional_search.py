@@ -16,7 +16,7 @@ import pytest
 from support.cli import debrief as run_debrief
 from support.release_before import release_before
 from support.slackbot import Bot, all_text
-from test_ranking_spaces import A, B, install
+from test_ranking_spaces import A, B, insert_keeping_no_text, install
 
 from store import fulltext
 from store.factory import open_store
@@ -128,18 +128,6 @@ def test_candidate_search_on_the_wire_finds_the_other_script(bot: Bot, tmp_path:
 # -- a database of the release before ------------------------------------------------------
 
 
-def _insert_keeping_no_text(conn: Any, ws: int, found: list[tuple[int, tuple[str, str]]]) -> None:
-    """The release before's save: its FTS5 rows, no text kept beside them."""
-    space_index.create(conn.execute, ws)
-    tri, bi = space_index.tables(ws)
-    conn.executemany(
-        f"INSERT INTO {tri} (rowid, text) VALUES (?, ?)", [(r, i[0]) for r, i in found]
-    )
-    conn.executemany(
-        f"INSERT INTO {bi} (rowid, bigrams) VALUES (?, ?)", [(r, i[1]) for r, i in found]
-    )
-
-
 def test_the_upgrade_indexes_the_release_before_s_traditional_text_in_one_script(
     backend: str,
     db_target: str,
@@ -158,7 +146,7 @@ def test_the_upgrade_indexes_the_release_before_s_traditional_text_in_one_script
         kept = [s for s in steps.STEPS if s.sqlite not in later and s.pg not in later]
         before.setattr(steps, "STEPS", kept)
         before.setattr(fulltext, "search_form", lambda text: text)
-        before.setattr(space_index, "insert", _insert_keeping_no_text)
+        before.setattr(space_index, "insert", insert_keeping_no_text)
         if backend == "postgresql":
             before.setattr(PgStore, "_index_columns", lambda self, indexed: ({}, None))
         old = open_store(upgraded)

@@ -365,13 +365,29 @@ def test_a_database_at_the_schema_before_pg035_is_searched_by_its_engine_after_i
         old = PgStore(pg_url)
         for cid, summary, answers in CORPUS:
             old.save(_transcript(cid, summary, answers))
-        assert old._scalar("SELECT to_regclass('b_postings') IS NOT NULL")
+        with old.tx() as tx:  # what the release before's steps (pg004-pg029) left
+            tx.execute("CREATE TABLE b_postings (term TEXT, block BIGINT)")
+            tx.execute("CREATE VIEW postings AS SELECT term FROM b_postings")
+            tx.execute("CREATE TABLE words (word TEXT, rid BIGINT)")  # a table before pg015
+            tx.execute("CREATE TABLE search_figures (ws BIGINT PRIMARY KEY)")
+            tx.execute(
+                "CREATE FUNCTION candidates_drop_blocks() RETURNS trigger LANGUAGE plpgsql"
+                " AS $$ BEGIN RETURN OLD; END $$"
+            )
+            tx.execute(
+                "CREATE TRIGGER candidates_blocks BEFORE DELETE ON candidates"
+                " FOR EACH ROW EXECUTE FUNCTION candidates_drop_blocks()"
+            )
+        assert old.count() == len(CORPUS)
         old.close()
     upgraded = PgStore(pg_url)
     try:
         assert "pg035_text_search" in {r[0] for r in upgraded._all("SELECT name FROM _migrations")}
-        for gone in ("b_postings", "b_words", "block_lengths", "search_terms", "search_figures"):
+        for gone in ("b_postings", "postings", "words", "search_figures"):
             assert upgraded._scalar(f"SELECT to_regclass('{gone}')") is None, gone
+        assert not upgraded._scalar(
+            "SELECT count(*) FROM pg_trigger WHERE tgname = 'candidates_blocks'"
+        )
         fresh = PgStore(fresh_pg_url(request))
         try:
             for cid, summary, answers in CORPUS:

@@ -123,13 +123,16 @@ STEPS: list[Step] = [
             "CREATE INDEX IF NOT EXISTS replies_reviewer ON replies (reviewer, candidate_id, ts)",
         ),
     ),
-    _pg("pg004_postings", pgs.pg004_postings),
-    _pg("pg005_words", pgs.pg005_words),
-    _pg("pg006_runs", pgs.pg006_runs),
-    _pg("pg007_no_terms_index", pgs.pg007_no_terms_index),
+    # pg004-pg017 built and tuned a hand-made index for ranking on PostgreSQL; pg035
+    # drops whatever of it a database holds, so only their names are left here, and
+    # what outlives them (pg_search.py).
+    Step(None, "pg004_postings"),
+    Step(None, "pg005_words"),
+    Step(None, "pg006_runs"),
+    Step(None, "pg007_no_terms_index"),
     _pg("pg008_fts_version", pgs.pg008_fts_version),
-    _pg("pg009_candidates_length", pgs.pg009_candidates_length),
-    _pg("pg010_long_keys", pgs.pg010_long_keys),
+    Step(None, "pg009_candidates_length"),
+    _pg("pg010_long_keys", pgs.pg010_path_index),
     # The content and path a removed candidate last had, kept while anything recorded
     # about them (a post, a reply, a decision) still names their id: a different file
     # that comes later with the same name gets an id of its own, not their history.
@@ -164,9 +167,9 @@ STEPS: list[Step] = [
         on_sqlite=s1.m016_requests_reminders_webhooks,
         on_pg=p1.pg014_requests_reminders_webhooks,
     ),
-    _pg("pg015_blocks", pgs.pg015_blocks),
-    _pg("pg016_no_text_trigram_index", pgs.pg016_no_text_trigram_index),
-    _pg("pg017_cheaper_candidate_writes", pgs.pg017_cheaper_candidate_writes),
+    Step(None, "pg015_blocks"),
+    Step(None, "pg016_no_text_trigram_index"),
+    Step(None, "pg017_cheaper_candidate_writes"),
     Step(
         "m017_workspaces",
         "pg018_workspaces",

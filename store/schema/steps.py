@@ -316,9 +316,9 @@ STEPS: list[Step] = [
             f"UPDATE candidates SET mtime_ns = {REPARSE_MTIME:d}",
         ),
     ),
-    # Issue 47: forget takes a candidate out of the SQLite index by its rowid alone (the
-    # tables become `contentless_delete=1`, space_index.py), and every space's index is
-    # built again from the stored text with today's folding; the kept postings go.
+    # Issue 47: forget takes a candidate out of the SQLite index with the very text it
+    # was indexed with, kept since (`search_texts`, space_index.py): every space's index
+    # is built again from the stored text with today's folding; the kept postings go.
     _sqlite("m035_deletable_index", space_index.m035_deletable_index),
     # Issue 47: PostgreSQL ranks with its own text search (a tsvector under RUM), and
     # what ranked by hand before goes.

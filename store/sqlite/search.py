@@ -8,7 +8,8 @@ Ranking is FTS5's own bm25 over every match (`rank`), the newest first among equ
 A query with terms in both tables adds the two tables' bm25 scores. Each data space has
 its own two tables (space_index.py), so bm25's figures (row count, average sizes,
 document frequencies) are the space's own: another space's transcripts never move its
-order. A save inserts a candidate's rows; forget deletes them by rowid (space_index.py).
+order. A save inserts a candidate's rows and keeps the text they were given; forget
+deletes them with that text (space_index.py).
 
 bm25 scores every match, so a term found in most transcripts costs time in proportion
 to its matches. The ranked rowids of recent queries are therefore kept, each
@@ -73,8 +74,8 @@ class FullText(HitSearch, Connection):
             space_index.insert(tx.conn, ws, some)
 
     def _unindex(self, tx: Tx, rid: int) -> None:
-        """By rowid alone (`contentless_delete=1`): nothing of the candidate is computed
-        again, from text or a folding table that may have changed since."""
+        """With the text its rows were given, kept since (space_index.py): nothing of the
+        candidate is computed again, from text or a folding table that may have changed."""
         batch = self._deferring()
         if batch is not None and batch.fulltext.pop(rid, None) is not None:
             return  # saved earlier in this batch: its rows were never written

@@ -66,7 +66,10 @@ class FullText(HitSearch, Indexing):
         low, high = self.rid_range
         params = {"q": q, "low": low, "high": high, "n": limit}
         with self._said():
-            found = self.conn.execute(_SQL[sort], params).fetchall()
+            # never prepared: psycopg prepares a statement run five times, and PostgreSQL
+            # then plans it once for any query, which reads RUM's matches without its
+            # order (100-180 ms against 2-40 ms at 5,000 transcripts)
+            found = self.conn.execute(_SQL[sort], params, prepare=False).fetchall()
         ranked = [(int(r[0]), float(r[1])) for r in found]
         return sorted(ranked, key=lambda r: (-r[1], -r[0])) if sort == "relevance" else ranked
 

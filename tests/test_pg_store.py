@@ -122,6 +122,24 @@ def test_search_finds_the_same_candidates_as_sqlite(pg_url: str, tmp_path: Path)
         assert ours_newest == [h.id for h in lite.search(query, sort="newest")], query
 
 
+def test_a_search_is_planned_for_its_own_query_never_prepared(pg_url: str) -> None:
+    """psycopg prepares a statement it has run five times, and PostgreSQL may then keep
+    one generic plan for every query, which reads RUM's matches without their order (ten
+    times slower): searches are never prepared, however many run on one connection."""
+    store = PgStore(pg_url)
+    try:
+        for cid, summary, answers in CORPUS:
+            store.save(_transcript(cid, summary, answers))
+        for query in [*QUERIES, *QUERIES]:
+            for sort in ("relevance", "newest"):
+                store.clear_search_cache()
+                store.search(query, sort=sort)  # type: ignore[arg-type]
+        prepared = store._all("SELECT statement FROM pg_prepared_statements")
+        assert not [r for r in prepared if "tsv" in str(r[0])]
+    finally:
+        store.close()
+
+
 def test_a_duplicated_reply_is_recorded_once_whichever_replica_gets_it(
     replicas: tuple[PgStore, PgStore],
 ) -> None:

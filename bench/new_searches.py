@@ -45,7 +45,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -63,10 +62,9 @@ from run import (  # noqa: E402
     ERROR_REPLY,
     SECRET,
     build_corpus,
-    free_port,
     loadavg,
     pct,
-    serve_env,
+    start_serve,
     stop_serve,
 )
 from support.fake_slack import FakeSlack  # noqa: E402
@@ -283,29 +281,9 @@ def _drop_pg(server: str, name: str) -> None:
 def start_tree_serve(
     tree: Path, fake: FakeSlack, target: str, extra: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """`debrief serve` of `tree` (its own modules: run from it, on its PYTHONPATH), as
-    bench/run.py's start_serve starts this tree's."""
-    port = free_port()
-    env = serve_env(fake, target, {"DEBRIEF_LOG_LEVEL": "warning", **(extra or {})})
-    env["PYTHONPATH"] = str(tree)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
-        cwd=tree,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=1):
-                return proc, url
-        except OSError:
-            if time.time() > deadline or proc.poll() is not None:
-                stop_serve(proc)
-                raise SystemExit(f"debrief serve of {tree} did not start") from None
-            time.sleep(0.1)
+    """`debrief serve` of `tree` (its own modules), as bench/run.py starts this tree's."""
+    env = {"DEBRIEF_LOG_LEVEL": "warning", **(extra or {})}
+    return start_serve(fake, target, env, tree=tree, seconds=120)
 
 
 class Asker:

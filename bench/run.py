@@ -351,20 +351,28 @@ def serve_env(
 
 
 def start_serve(
-    fake: FakeSlack, db: str | Path, env_extra: dict[str, str] | None = None
+    fake: FakeSlack,
+    db: str | Path,
+    env_extra: dict[str, str] | None = None,
+    tree: Path = ROOT,
+    seconds: float = 60,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `debrief serve` (HTTP mode, loopback) on `db` against the fake Slack Web
-    API; return (process, base URL) once /healthz answers."""
+    """Start `debrief serve` (HTTP mode, loopback) of `tree` (this one, or another
+    checkout, run from it on its own PYTHONPATH) on `db` against the fake Slack Web API;
+    return (process, base URL) once /healthz answers, within `seconds`."""
     port = free_port()
+    env = serve_env(fake, db, env_extra)
+    if tree != ROOT:
+        env["PYTHONPATH"] = str(tree)
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot", "serve", "--port", str(port), "--host", "127.0.0.1"],
-        cwd=ROOT,
-        env=serve_env(fake, db, env_extra),
+        cwd=tree,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
+    deadline = time.time() + seconds
     while True:
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1):
@@ -372,7 +380,7 @@ def start_serve(
         except OSError:
             if time.time() > deadline or proc.poll() is not None:
                 stop_serve(proc)
-                raise SystemExit("debrief serve did not start") from None
+                raise SystemExit(f"debrief serve of {tree} did not start") from None
             time.sleep(0.1)
 
 

@@ -135,10 +135,10 @@ def delete(execute: Execute, rid: int) -> None:
     (kept by `insert`; the bigram row is a pure function of it): nothing is computed
     again from the candidate's text or a folding table that may have changed since
     (issue 47), so none of its terms is left to match or to read (fts5vocab)."""
-    row = execute("SELECT text FROM search_texts WHERE rid = ?", [rid]).fetchone()
+    row = execute("DELETE FROM search_texts WHERE rid = ? RETURNING text", [rid]).fetchone()
     ws = space_of(rid)
     if row is None or not exists(execute, ws):
-        return
+        return  # (the kept text goes in any case: nothing of the candidate stays)
     text = zlib.decompress(row[0]).decode("utf-8")
     tri, bi = tables(ws)
     execute(f"INSERT INTO {tri} ({tri}, rowid, text) VALUES ('delete', ?, ?)", [rid, text])
@@ -146,7 +146,6 @@ def delete(execute: Execute, rid: int) -> None:
         f"INSERT INTO {bi} ({bi}, rowid, bigrams) VALUES ('delete', ?, ?)",
         [rid, fulltext.bigrams(text)],
     )
-    execute("DELETE FROM search_texts WHERE rid = ?", [rid])
 
 
 _BATCH = 500

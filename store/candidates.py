@@ -175,6 +175,8 @@ class CandidateStore(HitSearch, Base):
             "kind": t.kind,
             "questions_read": int(t.questions_read),
             "body": text(t.body),
+            "title": text(t.title),
+            "origin": rows.origin_json(t.origin),
             "source": text(t.source),
             "hash": t.hash,
             "mtime_ns": mtime_ns,
@@ -312,7 +314,8 @@ class CandidateStore(HitSearch, Base):
     def get_candidate(self, candidate_id: str) -> Candidate | None:
         found = self._rows(
             f"SELECT rid, id, position, years, years_text, {rows.FACT_COLUMNS}, intro, summary,"
-            f" verdict, kind, questions_read, body, source, hash, first_indexed_at, candidate_ref,"
+            f" verdict, kind, questions_read, body, title, origin, source, hash, first_indexed_at,"
+            " candidate_ref,"
             f" candidate_key FROM candidates WHERE {self.space}"
             " AND id = ?",
             [candidate_id],

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from .api import IndexTarget
 from .errors import UnstorableError
-from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile
+from .models import IndexResult, IndexWarning, ParseFailure, SkippedFile, ZoomRecording
 from .schema import REPARSE_MTIME
 from .transcripts.bounded import Stopped, bounded_map
 from .transcripts.errors import READ_TOO_LONG, READER_FAILED, ParseError
@@ -60,6 +60,7 @@ from .transcripts.files import (
 from .transcripts.formats import MAX_DOCUMENT_BYTES
 from .transcripts.parser import content_hash, transcript_id
 from .transcripts.warnings import warnings_of
+from .zoom import with_meeting
 
 Progress = Callable[[int, int], None]
 logger = logging.getLogger(__name__)
@@ -351,6 +352,7 @@ def index_paths(
     refused = [s.path for s in result.skipped]  # links not followed: out of the index
     state = store.file_state()
     forgotten = store.forgotten()
+    meetings = store.meeting_facts()  # files a meeting tool brought (issue 48): by path
     seen = {source_path(f.path) for f in files}
     ids = _Ids(state, seen, roots, store.retired(), store.file_interviews())
     total = len(files)
@@ -381,7 +383,7 @@ def index_paths(
 
     def write(item: Prepared) -> None:
         try:
-            _write_one(store, item, by_path[item.path], ids, forgotten, result, webhook)
+            _write_one(store, item, by_path[item.path], ids, forgotten, result, webhook, meetings)
         except ParseError as exc:
             result.failed.append(failure(item.shown, exc))
         except UnstorableError as exc:
@@ -447,8 +449,10 @@ def _write_one(
     forgotten: dict[str, tuple[str, str]],
     result: IndexResult,
     webhook: bool = False,
+    meetings: dict[str, ZoomRecording] | None = None,
 ) -> None:
     known = ids.state.get(item.shown)
+    meeting = (meetings or {}).get(item.shown)
     had = ids.known(item.shown)
     if known and item.hash and known[1] == item.hash and known[2] != REPARSE_MTIME:
         for cid in had:  # touched, same content
@@ -485,6 +489,8 @@ def _write_one(
             # every interview of a file carries the file's id and content hash: what the
             # next run compares, and what forget keeps (erased until the file changes)
             transcript = transcript.model_copy(update={"id": cid, "hash": item.hash})
+        if meeting is not None:  # what the meeting says where the transcript says nothing
+            transcript = with_meeting(transcript, meeting)
         store.save(
             transcript,
             item.mtime_ns,

@@ -64,6 +64,17 @@ class Question(BaseModel):
     answer_recorded: bool = True
 
 
+class Origin(BaseModel):
+    """Where an interview came from when nobody brought its file (issue 48): the meeting
+    whose cloud transcript Debrief took from Zoom by itself."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["zoom"] = "zoom"
+    meeting_id: int | str  # as Zoom gives it: a number (a string only if Zoom sent one)
+    meeting_uuid: str
+
+
 class Transcript(_PlainYears):
     """One interview, as parsed from one file."""
 
@@ -94,6 +105,10 @@ class Transcript(_PlainYears):
     # "questions could not be read from this file": no count, no unanswered, no claim
     questions_read: bool = True
     body: str = ""  # the interview's text as written (plain text), filled by the reader
+    # the meeting's topic, where it came from a meeting tool by itself (issue 48); None
+    # for a file somebody brought
+    title: str | None = None
+    origin: Origin | None = None
     source: str = ""
     hash: str = ""
 
@@ -367,3 +382,39 @@ class HealthCheck(BaseModel):
     schema_version: str
     schema_current: bool
     pending_migrations: list[str] = Field(default_factory=list)
+
+
+class ZoomRecording(BaseModel):
+    """A Zoom cloud transcript Debrief was told of (the webhook) or found (`zoom sync`):
+    waiting to be fetched, or what became of it (issue 48, store/zoom.py). What the
+    meeting says of the interview (`topic`, `start_time`, its host) is kept until the
+    interview is forgotten; how to fetch it, until it is fetched."""
+
+    ws: int = 0
+    meeting_uuid: str
+    file_id: str
+    meeting_id: str  # Zoom's number, as text
+    account_id: str
+    topic: str | None = None
+    start_time: str  # UTC, ISO 8601, as Zoom says it
+    timezone: str | None = None  # the meeting's own zone, as Zoom says it
+    host_email: str | None = None
+    host_id: str | None = None
+    download_url: str | None = None
+    download_token: str | None = Field(default=None, repr=False)
+    via: Literal["webhook", "poll"] = "webhook"
+    state: Literal["waiting", "taken", "refused", "failed"] = "waiting"
+    attempts: int = 0
+    next_at: str = ""
+    last_error: str | None = None
+    interviewed_at: str | None = None  # the start, in the workspace's zone (ISO, minutes)
+    interviewer: str | None = None  # the host as Slack names them, else their e-mail
+    candidate_id: str | None = None
+    path: str | None = None  # the saved transcript (as the index names its source)
+    created_at: str = ""
+    finished_at: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Its claim among the uploads: once per meeting and transcript file."""
+        return f"zoom:{self.meeting_uuid}:{self.file_id}"

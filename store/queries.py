@@ -19,6 +19,7 @@ from .spaces import SpaceStore
 from .threads import ThreadStore
 from .uploads import UploadStore
 from .webhooks import WebhookStore
+from .zoom import ZoomStore
 
 
 class Queries(
@@ -30,6 +31,7 @@ class Queries(
     RequestStore,
     HandoffStore,
     WebhookStore,
+    ZoomStore,
     HomeStore,
     UploadStore,
     DigestStore,

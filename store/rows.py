@@ -28,6 +28,7 @@ from .models import (
     IndexResult,
     IndexRun,
     Note,
+    Origin,
     Question,
     SearchHit,
 )
@@ -100,6 +101,21 @@ def names(stored: object) -> list[str]:
     return [n for n in found if isinstance(n, str)] if isinstance(found, list) else []
 
 
+def origin_json(found: Origin | None) -> str | None:
+    """An interview's origin as its column holds it: a JSON object, NULL for none."""
+    return None if found is None else found.model_dump_json()
+
+
+def origin(stored: object) -> Origin | None:
+    """The origin column back; anything but what `origin_json` wrote is none."""
+    if not isinstance(stored, str) or not stored:
+        return None
+    try:
+        return Origin.model_validate_json(stored)
+    except ValueError:
+        return None
+
+
 def facts(r: Row) -> dict[str, Any]:
     """Who and when (FACT_COLUMNS) of a row, as the models name them."""
     return {
@@ -126,6 +142,8 @@ def candidate(r: Row, questions: list[Question], reviews: Reviews) -> Candidate:
         kind="meeting" if r.get("kind") == "meeting" else "notes",
         questions_read=bool(r.get("questions_read", 1)),
         body=r.get("body") or "",
+        title=r.get("title"),
+        origin=origin(r.get("origin")),
         source=r["source"] or "",
         hash=r["hash"],
         indexed_at=r["first_indexed_at"],

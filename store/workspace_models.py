@@ -75,6 +75,15 @@ class WorkspaceSettings(BaseModel):
     # independent review (issue 38): a reviewer asked sees nobody else's decisions until
     # they record theirs; None: DEBRIEF_INDEPENDENT_REVIEW's
     independent_review: bool | None = None
+    # its Zoom account (issue 48): the Server-to-Server OAuth app's account and client
+    # ids, its client secret and its webhook's secret token, both encrypted with
+    # DEBRIEF_TOKEN_KEY as tokens are (never shown back), and where its Zoom interviews'
+    # cards go (None: its digest channel)
+    zoom_account_id: str | None = None
+    zoom_client_id: str | None = None
+    zoom_client_secret_enc: str | None = Field(default=None, repr=False)
+    zoom_secret_token_enc: str | None = Field(default=None, repr=False)
+    zoom_channel: str | None = None
     version: int = 0
     saved_by: str | None = None
     saved_at: str | None = None

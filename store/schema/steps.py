@@ -102,6 +102,33 @@ def _reply_order(execute: Callable[[str], Any], text: str) -> None:
     )
 
 
+def _zoom(execute: Callable[[str], Any], text: str) -> None:
+    """m036 / pg036 (issue 48): an interview's title and origin (where a meeting tool
+    brought it by itself), and Zoom's cloud transcripts waiting to be fetched or taken
+    (`text`: a column compared bytewise). Once a transcript is taken, its row keeps what
+    the meeting says of the interview (the indexer gives it to the interview each time
+    the file is read) until `forget` erases the interview; the once-only rule is the
+    upload's claim (`uploads`, key `zoom:{uuid}:{file id}`), which outlives it."""
+    execute("ALTER TABLE candidates ADD COLUMN title TEXT")
+    execute("ALTER TABLE candidates ADD COLUMN origin TEXT")
+    execute(
+        "CREATE TABLE IF NOT EXISTS zoom_recordings (ws INTEGER NOT NULL DEFAULT 0,"
+        f" meeting_uuid {text} NOT NULL, file_id {text} NOT NULL, meeting_id TEXT NOT NULL,"
+        " account_id TEXT NOT NULL, topic TEXT, start_time TEXT NOT NULL,"
+        " timezone TEXT, host_email TEXT, host_id TEXT, download_url TEXT,"
+        " download_token TEXT, via TEXT NOT NULL, state TEXT NOT NULL,"
+        " attempts INTEGER NOT NULL DEFAULT 0, next_at TEXT NOT NULL, claimed_by TEXT,"
+        " claimed_until TEXT, last_error TEXT, interviewed_at TEXT, interviewer TEXT,"
+        f" candidate_id {text}, path TEXT, created_at TEXT NOT NULL, finished_at TEXT,"
+        " PRIMARY KEY (ws, meeting_uuid, file_id))"
+    )
+    execute("CREATE INDEX IF NOT EXISTS zoom_recordings_due ON zoom_recordings (state, next_at)")
+    execute("CREATE INDEX IF NOT EXISTS zoom_recordings_path ON zoom_recordings (ws, path)")
+    execute(
+        "CREATE INDEX IF NOT EXISTS zoom_recordings_candidate ON zoom_recordings (ws, candidate_id)"
+    )
+
+
 STEPS: list[Step] = [
     Step("m001_transcripts", "pg001_schema", on_sqlite=s1.m001_transcripts, on_pg=p1.pg001_schema),
     _sqlite("m002_posts", s1.m002_posts),
@@ -323,6 +350,13 @@ STEPS: list[Step] = [
     # Issue 47: PostgreSQL ranks with its own text search (a tsvector under RUM), and
     # what ranked by hand before goes.
     _pg("pg035_text_search", pg_text_search.pg035_text_search),
+    # Issue 48: Zoom's cloud transcripts arrive by themselves (bot/zoom.py).
+    Step(
+        "m036_zoom",
+        "pg036_zoom",
+        on_sqlite=lambda db: _zoom(db.execute, "TEXT"),
+        on_pg=lambda conn: _zoom(conn.execute, 'TEXT COLLATE "C"'),
+    ),
 ]
 """Every step, in the order they run: each backend's own steps keep their order here."""
 

@@ -102,6 +102,13 @@ TABLES: tuple[Table, ...] = (
         emptied="rows",
     ),
     Table("webhook_events", key="event_id", subject="candidate_id", forget="rows", emptied="rows"),
+    Table(
+        "zoom_recordings",
+        key="meeting_uuid, file_id",
+        subject="candidate_id",
+        forget="rows",
+        emptied="rows",
+    ),
     Table("workspaces", space=None, key="ws", identity="ws"),
     Table("installations", space=None, key="ws"),
     Table("oauth_states", space=None, key="state"),

@@ -33,6 +33,7 @@ from .cli_common import (
     workspace_option,
 )
 from .cli_slack import ask, digest, remind, serve
+from .cli_zoom import zoom
 from .export import export
 from .loops import link, loop, unlink
 from .migrate_db import migrate_db
@@ -205,6 +206,10 @@ def candidate_json(c: Candidate) -> dict[str, Any]:
         "verdict": c.verdict,
         "kind": c.kind,
         **unread,
+        # where a meeting tool brought it by itself (issue 48): the meeting's topic, and
+        # the meeting; None for a file somebody brought
+        "title": c.title,
+        "origin": c.origin.model_dump() if c.origin is not None else None,
         "source": c.source,
         "decisions": [d.model_dump() for d in c.decisions],
         "followups": [f.model_dump() for f in c.followups],
@@ -380,6 +385,8 @@ cli.add_command(retention)
 cli.add_command(migrate_workspace)
 cli.add_command(migrate_db)
 cli.add_command(export)
+# Zoom's cloud transcripts (bot/cli_zoom.py)
+cli.add_command(zoom)
 
 
 def main() -> None:

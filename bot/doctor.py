@@ -22,10 +22,11 @@ from .doctor_check import Check
 from .doctor_database import DatabaseChecks
 from .doctor_files import FileChecks
 from .doctor_slack import SlackChecks
+from .doctor_zoom import ZoomChecks
 from .settings import Settings
 
 
-class Doctor(SlackChecks, DatabaseChecks, FileChecks):
+class Doctor(ZoomChecks, SlackChecks, DatabaseChecks, FileChecks):
     """The checks of one deployment, said in `locale`."""
 
     def checks(self) -> list[Check]:
@@ -39,6 +40,7 @@ class Doctor(SlackChecks, DatabaseChecks, FileChecks):
             *self.database(),
             *self.permissions(),
             *self.transcripts(),
+            *self.zoom(),
         ]
 
 

@@ -37,6 +37,7 @@ REQUIRED_SCOPES = (
     "channels:read",
     "groups:read",
     "users:read",
+    "users:read.email",
     "im:write",
 )
 """The bot scopes manifest.yml asks for (a test keeps the two in step)."""

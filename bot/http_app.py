@@ -17,6 +17,7 @@ from slack_sdk.signature import SignatureVerifier
 from .http_limits import MAX_BODY, readable, signed
 
 EVENTS_PATH = "/slack/events"
+ZOOM_PATH = "/zoom/events"  # Zoom's webhook (bot/zoom.py)
 
 logger = logging.getLogger("debrief.http")
 
@@ -88,14 +89,17 @@ def install_pages(app: App) -> WsgiApp | None:
     return application
 
 
-def health_app(health: Health, app: App | None = None) -> WsgiApp:
+def health_app(health: Health, app: App | None = None, zoom: WsgiApp | None = None) -> WsgiApp:
     """`GET /healthz`: what Socket Mode serves, where Slack's events come over the
-    WebSocket; and, installed in many workspaces, the install pages."""
+    WebSocket; installed in many workspaces, the install pages; with `zoom`, Zoom's
+    webhook at `POST /zoom/events` (bot/zoom.py)."""
     pages = install_pages(app) if app is not None else None
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == "/healthz" and environ.get("REQUEST_METHOD") == "GET":
             return health.answer(start_response)
+        if zoom is not None and environ.get("PATH_INFO") == ZOOM_PATH:
+            return zoom(environ, start_response)
         if pages is not None:
             return pages(environ, start_response)
         return _plain(start_response, "404 Not Found", "not found")
@@ -103,13 +107,17 @@ def health_app(health: Health, app: App | None = None) -> WsgiApp:
     return application
 
 
-def wsgi_app(app: App, signing_secret: str, health: Health | None = None) -> WsgiApp:
+def wsgi_app(
+    app: App, signing_secret: str, health: Health | None = None, zoom: WsgiApp | None = None
+) -> WsgiApp:
     """POST /slack/events, checked before anything reads it: a request that is not
     signed by Slack within the last 5 minutes (no or a non-numeric timestamp, a body
     that is not UTF-8 included) gets 401 and does no work; a signed one whose body is
     not a JSON object or a form gets 400. Never a 500. GET /healthz answers probes;
-    installed in many workspaces, GET /slack/install and /slack/oauth_redirect install.
-    Until `health` says the bot is ready, Slack's requests get 503 (Slack retries)."""
+    installed in many workspaces, GET /slack/install and /slack/oauth_redirect install;
+    with `zoom`, POST /zoom/events is Zoom's webhook (bot/zoom.py, which checks Zoom's
+    signature itself). Until `health` says the bot is ready, Slack's requests get 503
+    (Slack retries)."""
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
     verifier = SignatureVerifier(signing_secret)
     health = health or Health(ready=True)
@@ -119,6 +127,8 @@ def wsgi_app(app: App, signing_secret: str, health: Health | None = None) -> Wsg
         path, method = environ.get("PATH_INFO"), environ.get("REQUEST_METHOD")
         if path == "/healthz" and method == "GET":
             return health.answer(start_response)
+        if zoom is not None and path == ZOOM_PATH:
+            return zoom(environ, start_response)
         if path != EVENTS_PATH:
             if pages is not None:
                 return pages(environ, start_response)

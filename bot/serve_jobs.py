@@ -31,6 +31,31 @@ class ServeJobs:
         self.watcher: Any = None  # keeps the transcripts folder indexed
         self.jobs: list[Any] = []  # the daily ones: retention, the digest, the reminders
         self.resumer: threading.Thread | None = None
+        self.zoom: Any = None  # fetches Zoom's transcripts (bot/zoom.py), once Slack answers
+
+    def zoom_woken(self) -> None:
+        """A transcript was queued (Zoom's webhook): the fetcher looks at once."""
+        if self.zoom is not None:
+            self.zoom.wake()
+
+    def start_zoom(self, app: DebriefApp) -> None:
+        """Zoom's transcripts: the fetcher (every replica: each transcript is claimed by
+        one), and, with DEBRIEF_ZOOM_POLL, `zoom sync` at that pace."""
+        from .zoom import ZoomFetcher, ZoomPoller, app_spaces
+
+        settings = self.settings
+        if not settings.many_workspaces and not settings.zoom_account_id:
+            logger.info("DEBRIEF_ZOOM_ACCOUNT_ID is not set: Zoom's transcripts are not taken")
+            return
+        fetcher = ZoomFetcher(settings, self.store, app_spaces(app, settings, self.store))
+        self.zoom = fetcher.start()
+        self.jobs.append(fetcher)
+        if settings.zoom_poll:
+            self.jobs.append(ZoomPoller(settings, self.store, fetcher, settings.zoom_poll).start())
+            logger.info("zoom: recordings are looked for every %d s", settings.zoom_poll)
+        logger.info(
+            "zoom: transcripts of meetings whose topic matches %s are taken", settings.zoom_topics
+        )
 
     def start_local(self) -> None:
         """What needs no Slack: the word splitter's dictionary, the folder, retention."""
@@ -99,6 +124,7 @@ class ServeJobs:
         from .digest import Digester
 
         settings = self.settings
+        self.start_zoom(app)
         if settings.many_workspaces:
             self._start_per_workspace(app)
             return

@@ -138,16 +138,17 @@ def serve_http(
     on_stop: Callable[[], None] = lambda: None,
     health: Health | None = None,
     on_listening: Callable[[Callable[[], None]], None] = lambda stop: None,
+    zoom: WsgiApp | None = None,
 ) -> None:
-    """HTTP mode until SIGTERM (or SIGINT): then take no new requests, let those under
-    way and the listeners they started finish, call `on_stop`, and return, within
+    """HTTP mode (with `zoom`, Zoom's webhook beside Slack's events) until SIGTERM (or
+    SIGINT): then take no new requests, let those under way and the listeners they started finish, call `on_stop`, and return, within
     STOP_SECONDS."""
 
     def stopped() -> None:
         finish_listeners(app, time.monotonic() + STOP_SECONDS - 1)
         on_stop()
 
-    serve_wsgi(wsgi_app(app, signing_secret, health), host, port, stopped, on_listening)
+    serve_wsgi(wsgi_app(app, signing_secret, health, zoom), host, port, stopped, on_listening)
 
 
 def wait_for_stop(

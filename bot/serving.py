@@ -202,6 +202,13 @@ def serve(settings: Settings, host: str, port: int, health_port: bool) -> None:
 
     mode = settings.require_slack()
     serving = Serving(settings, mode)
+    zoom = None
+    if settings.many_workspaces or settings.zoom_account_id:  # Zoom's webhook (bot/zoom.py)
+        from .zoom import webhook_app, zoom_decrypt
+
+        zoom = webhook_app(
+            settings, serving.store, zoom_decrypt(settings), serving.running.zoom_woken
+        )
     try:
         if mode == "http":
             assert settings.signing_secret is not None
@@ -214,10 +221,11 @@ def serve(settings: Settings, host: str, port: int, health_port: bool) -> None:
                 serving.stop,
                 serving.health,
                 serving.begin,
+                zoom,
             )
         elif health_port:
             logger.info("Socket Mode; /healthz on %s:%d", host, port)
-            pages = health_app(serving.health, serving.app)
+            pages = health_app(serving.health, serving.app, zoom)
             serve_wsgi(pages, host, port, serving.stop, serving.begin)
         elif settings.many_workspaces:  # the install pages need a port to be served on
             serving.stop()

@@ -17,6 +17,7 @@ from store.models import Locale
 from store.workspace_models import WorkspaceSettings
 
 from .settings_values import (
+    ZOOM_TOPICS_DEFAULT,
     ApiUrl,
     AskLimit,
     Blank,
@@ -30,6 +31,7 @@ from .settings_values import (
     LogFormat,
     LogLevel,
     OnOff,
+    PollSeconds,
     Problem,
     RedirectUri,
     RotationMinutes,
@@ -40,6 +42,7 @@ from .settings_values import (
     Watch,
     WebhookSecret,
     WebhookUrl,
+    ZoomTopics,
     ids,
     known_zone,
 )
@@ -147,6 +150,23 @@ class Settings(BaseSettings):
     token_rotation_minutes: RotationMinutes = Field(
         120, validation_alias="DEBRIEF_TOKEN_ROTATION_MINUTES"
     )
+
+    # Zoom's cloud transcripts (issue 48, bot/zoom.py): the Server-to-Server OAuth app's
+    # account and credentials, the webhook's secret token, which meetings are interviews
+    # (their topic, a regular expression matched case-insensitively), where their cards
+    # go (default: the digest channel), how often `serve` asks Zoom for what the webhook
+    # missed (off by default), and Zoom's addresses (tests and proxies set them).
+    zoom_account_id: Blank = Field(None, validation_alias="DEBRIEF_ZOOM_ACCOUNT_ID")
+    zoom_client_id: Blank = Field(None, validation_alias="DEBRIEF_ZOOM_CLIENT_ID")
+    zoom_client_secret: Blank = Field(
+        None, validation_alias="DEBRIEF_ZOOM_CLIENT_SECRET", repr=False
+    )
+    zoom_secret_token: Blank = Field(None, validation_alias="DEBRIEF_ZOOM_SECRET_TOKEN", repr=False)
+    zoom_topics: ZoomTopics = Field(ZOOM_TOPICS_DEFAULT, validation_alias="DEBRIEF_ZOOM_TOPICS")
+    zoom_channel: ChannelId = Field(None, validation_alias="DEBRIEF_ZOOM_CHANNEL")
+    zoom_poll: PollSeconds = Field(None, validation_alias="DEBRIEF_ZOOM_POLL")
+    zoom_api_url: ApiUrl = Field("https://api.zoom.us/v2/", validation_alias="DEBRIEF_ZOOM_API_URL")
+    zoom_oauth_url: ApiUrl = Field("https://zoom.us/", validation_alias="DEBRIEF_ZOOM_OAUTH_URL")
 
     @property
     def allowed_users(self) -> list[str]:

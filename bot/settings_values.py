@@ -180,6 +180,41 @@ def _token_key(value: str | None) -> str | None:
     return value
 
 
+ZOOM_TOPICS_DEFAULT = "面试|面試|面談|interview|[一二三四终終]面|HR面"
+
+
+def _zoom_topics(value: str) -> str:
+    """A regular expression Python can compile (matched case-insensitively); blank: the
+    default."""
+    value = value.strip() or ZOOM_TOPICS_DEFAULT
+    try:
+        re.compile(value, re.IGNORECASE)
+    except re.error as exc:
+        raise Problem("setting_not_regex", detail=str(exc)) from None
+    return value
+
+
+_DURATION = re.compile(r"(\d{1,6})\s*(s|m|min|h)?", re.IGNORECASE)
+_UNIT_S = {"s": 1, "m": 60, "min": 60, "h": 3600}
+
+
+def _zoom_poll(value: object) -> object:
+    """`off` (or blank): no poll; else a duration such as `15m`, `1h`, `90s` (a bare
+    number is minutes), from one minute to a day, in seconds."""
+    if value is None or isinstance(value, int):
+        return value
+    text = str(value).strip().lower()
+    if text in ("", "off", "0"):
+        return None
+    m = _DURATION.fullmatch(text)
+    if m is None:
+        raise Problem("setting_not_poll")
+    seconds = int(m.group(1)) * _UNIT_S[(m.group(2) or "m").lower()]
+    if not 60 <= seconds <= 86400:
+        raise Problem("setting_poll_range")
+    return seconds
+
+
 Blank = Annotated[str | None, AfterValidator(_blank_is_none)]  # a blank variable: unset
 UserIds = Annotated[str, _ids_like(USER_ID_RE, "setting_not_user_id")]  # U…, W…, S…
 ChannelIds = Annotated[str, _ids_like(CHANNEL_ID_RE, "setting_not_channel_id")]
@@ -201,4 +236,6 @@ LocaleName = Annotated[Literal["zh", "en"], BeforeValidator(_lower)]
 LogLevel = Annotated[Literal["debug", "info", "warning", "error"], BeforeValidator(_lower)]
 LogFormat = Annotated[Literal["text", "json"], BeforeValidator(_lower)]
 Watch = Annotated[Literal["auto", "poll"], BeforeValidator(_lower)]
+ZoomTopics = Annotated[str, AfterValidator(_zoom_topics)]
+PollSeconds = Annotated[int | None, BeforeValidator(_zoom_poll)]
 OnOff = Annotated[Literal["on", "off"], BeforeValidator(_lower)]

@@ -33,7 +33,7 @@ import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from store.private import private_dir
 from store.transcripts import reader
 from store.transcripts.bounded import run_bounded
 from store.transcripts.errors import NotATranscript, ParseError, Unreadable
+from store.transcripts.files import source_path
 from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import content_hash
 
@@ -145,8 +146,16 @@ def _save(folder: Path, name: str, file_id: str, data: bytes) -> Path:
         part.unlink(missing_ok=True)
 
 
-def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
-    """Parse, save and index one downloaded file; what to answer."""
+def take_file(
+    info: dict[str, Any],
+    data: bytes,
+    deps: Deps,
+    on_saved: Callable[[str], None] | None = None,
+    folder: Path | None = None,
+) -> Outcome:
+    """Parse, save and index one downloaded file; what to answer. `on_saved`: told the
+    saved file's path (as the index names its source) before it is indexed; `folder`:
+    where to save it (DEBRIEF_UPLOADS by default)."""
     locale, store = deps.locale, deps.store
     name = str(info.get("name") or info.get("title") or info.get("id") or "upload")
     if len(data) > byte_limit(data, name):
@@ -164,9 +173,11 @@ def take_file(info: dict[str, Any], data: bytes, deps: Deps) -> Outcome:
         run_bounded(reader.read_interviews, data, name)
     except ParseError as exc:
         return _parse_reply(exc, deps)
-    folder = Path(deps.uploads or "uploads")
+    folder = folder or Path(deps.uploads or "uploads")
     path = _save(folder, name, str(info.get("id") or ""), data)
     try:
+        if on_saved is not None:
+            on_saved(source_path(os.path.abspath(path)))
         result = index_paths(store, [path], stopped={}, webhook=deps.webhook)
     except BaseException:
         path.unlink(missing_ok=True)  # nothing was indexed from it: not kept
@@ -243,6 +254,30 @@ def _release(deps: Deps, key: str) -> None:
         logger.exception("could not release the claim on a shared file")
 
 
+def indexed_message(outcome: Outcome, deps: Deps, posted_by: str) -> Message | None:
+    """The card of what a file became (`outcome.kind` "indexed"): the first interview's
+    summary, with the people it may be (issue 45) and, for a file of several, all of
+    their ids (issue 46); None when it is gone meanwhile."""
+    if outcome.candidate_id is None:
+        return None
+    candidate = deps.store.get_candidate(outcome.candidate_id)
+    if candidate is None:
+        return None
+    message = summary_view(candidate, deps.locale, posted_by)
+    alike = deps.store.people_alike(candidate.id)  # issue 45: whose it is, to pick
+    if alike is not None:
+        said = alike_blocks(candidate.id, candidate.name or candidate.id, alike, deps.locale, True)
+        message.blocks[2:2] = [b.to_dict() for b in said]
+    if len(outcome.interviews) > 1:  # issue 46: a file of several, each indexed
+        ids = t(deps.locale, "name_separator").join(
+            escape(fit(i, 100)[0]) for i in outcome.interviews[:20]
+        )
+        several = t(deps.locale, "upload_several", count=len(outcome.interviews), ids=ids)
+        message.blocks[0:0] = [section(several).to_dict()]  # above the card
+        message.text = f"{several}\n{message.text}"
+    return message
+
+
 def _answer(
     outcome: Outcome, event: dict[str, Any], deps: Deps, client: WebClient, shared: bool = False
 ) -> None:
@@ -252,23 +287,7 @@ def _answer(
     message = outcome.reply
     kind = ""
     if outcome.kind == "indexed" and outcome.candidate_id:
-        candidate = deps.store.get_candidate(outcome.candidate_id)
-        if candidate is None:
-            return
-        message, kind = summary_view(candidate, deps.locale, user or "?"), "summary"
-        alike = deps.store.people_alike(candidate.id)  # issue 45: whose it is, to pick
-        if alike is not None:
-            said = alike_blocks(
-                candidate.id, candidate.name or candidate.id, alike, deps.locale, True
-            )
-            message.blocks[2:2] = [b.to_dict() for b in said]
-        if len(outcome.interviews) > 1:  # issue 46: a file of several, each indexed
-            ids = t(deps.locale, "name_separator").join(
-                escape(fit(i, 100)[0]) for i in outcome.interviews[:20]
-            )
-            several = t(deps.locale, "upload_several", count=len(outcome.interviews), ids=ids)
-            message.blocks[0:0] = [section(several).to_dict()]  # above the card
-            message.text = f"{several}\n{message.text}"
+        message, kind = indexed_message(outcome, deps, user or "?"), "summary"
     if message is None:
         return
     thread = str(event.get("thread_ts") or ts)

@@ -325,4 +325,50 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "无法启动：{url} 的 Slack 拒绝了 SLACK_APP_TOKEN（{error}）：在 Basic Information → App-Level Tokens 生成一个带 connections:write 的新令牌",
         "en": "cannot start: Slack at {url} refused SLACK_APP_TOKEN ({error}): generate a new app-level token with connections:write under Basic Information → App-Level Tokens",
     },
+    # debrief zoom sync (bot/cli_zoom.py)
+    "cli_zoom_bad_date": {
+        "zh": "--from 应为日期，例如 2026-11-01（收到 {value}）",
+        "en": "--from must be a date such as 2026-11-01 (got {value})",
+    },
+    "cli_zoom_not_set": {
+        "zh": "没有连接 Zoom：设置 DEBRIEF_ZOOM_ACCOUNT_ID、DEBRIEF_ZOOM_CLIENT_ID 和"
+        " DEBRIEF_ZOOM_CLIENT_SECRET（安装在多个工作区时，由工作区管理员在主页标签中设置）",
+        "en": "Zoom is not connected: set DEBRIEF_ZOOM_ACCOUNT_ID, DEBRIEF_ZOOM_CLIENT_ID and"
+        " DEBRIEF_ZOOM_CLIENT_SECRET (installed in many workspaces, each workspace's admins"
+        " set them in App Home)",
+    },
+    "cli_zoom_no_credentials": {
+        "zh": "zoom sync 需要 Zoom 应用的凭据：设置 DEBRIEF_ZOOM_CLIENT_ID 和"
+        " DEBRIEF_ZOOM_CLIENT_SECRET",
+        "en": "zoom sync needs the Zoom app's credentials: set DEBRIEF_ZOOM_CLIENT_ID and"
+        " DEBRIEF_ZOOM_CLIENT_SECRET",
+    },
+    "cli_zoom_synced": {
+        "zh": "Zoom：{meetings} 场有文字记录的会议，其中 {passed} 场按主题不是面试（未下载）；"
+        "新取 {queued} 份，{seen} 份之前已取过。",
+        "en": "Zoom: {meetings} meetings with a transcript, {passed} of them not interviews"
+        " by their topic (not downloaded); {queued} transcripts to take, {seen} taken before.",
+    },
+    "cli_zoom_taken": {
+        "zh": "已收录 {count} 场面试：{ids}",
+        "en": "Indexed {count} interviews: {ids}",
+    },
+    "cli_zoom_refused": {
+        "zh": "{count} 份文字记录不是面试，未收录（已告知频道）。",
+        "en": "{count} transcripts are not interviews and were not indexed (the channel was told).",
+    },
+    "cli_zoom_failed": {
+        "zh": "{count} 份文字记录多次尝试后仍无法从 Zoom 取得（已告知频道）。",
+        "en": "{count} transcripts could not be fetched from Zoom after several tries"
+        " (the channel was told).",
+    },
+    "cli_zoom_waiting": {
+        "zh": "{count} 份文字记录稍后再试：debrief serve 或下次 zoom sync 会继续。",
+        "en": "{count} transcripts are to be tried again later: debrief serve, or the next"
+        " zoom sync, goes on with them.",
+    },
+    "cli_zoom_list_failed": {
+        "zh": "无法列出 Zoom 账号 {account} 的录制：{reason}",
+        "en": "Could not list the recordings of Zoom account {account}: {reason}",
+    },
 }

@@ -257,4 +257,40 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "下一次在 {when}（{zone}）发到 {channel}；上一次：{last}",
         "en": "next at {when} ({zone}) in {channel}; last sent {last}",
     },
+    # Zoom (bot/doctor_zoom.py)
+    "doctor_zoom_unset": {
+        "zh": "未连接 Zoom（DEBRIEF_ZOOM_ACCOUNT_ID 未设置）",
+        "en": "Zoom is not connected (DEBRIEF_ZOOM_ACCOUNT_ID is not set)",
+    },
+    "doctor_zoom_no_credentials": {
+        "zh": "没有 Zoom 应用凭据（DEBRIEF_ZOOM_CLIENT_ID、DEBRIEF_ZOOM_CLIENT_SECRET）："
+        "webhook 可用事件自带的下载令牌下载，但 zoom sync 和过期的下载链接无法处理",
+        "en": "no Zoom app credentials (DEBRIEF_ZOOM_CLIENT_ID, DEBRIEF_ZOOM_CLIENT_SECRET):"
+        " the webhook downloads with each event's download token, but zoom sync and expired"
+        " download links cannot work",
+    },
+    "doctor_zoom_token_failed": {
+        "zh": "Zoom 拒绝了应用凭据，拿不到令牌：{error}",
+        "en": "Zoom gave no token for the app's credentials: {error}",
+    },
+    "doctor_zoom_token_ok": {
+        "zh": "Zoom 应用凭据可用：拿到了令牌",
+        "en": "the Zoom app's credentials work: a token was had",
+    },
+    "doctor_zoom_no_secret_token": {
+        "zh": "DEBRIEF_ZOOM_SECRET_TOKEN 未设置：/zoom/events 无法验证 Zoom 的签名，会拒绝所有事件",
+        "en": "DEBRIEF_ZOOM_SECRET_TOKEN is not set: /zoom/events cannot check Zoom's"
+        " signatures and refuses every event",
+    },
+    "doctor_zoom_no_channel": {
+        "zh": "没有频道可发 Zoom 面试的卡片：设置 DEBRIEF_ZOOM_CHANNEL 或 DEBRIEF_DIGEST_CHANNEL",
+        "en": "no channel for the Zoom interviews' cards: set DEBRIEF_ZOOM_CHANNEL or"
+        " DEBRIEF_DIGEST_CHANNEL",
+    },
+    "doctor_zoom_never": {"zh": "从未", "en": "never"},
+    "doctor_zoom_poll_off": {"zh": "关闭", "en": "off"},
+    "doctor_zoom_last": {
+        "zh": "webhook 上次带来文字记录：{webhook}；轮询（每 {every}）上次：{poll}",
+        "en": "the webhook last brought a transcript: {webhook}; the poll (every {every}): {poll}",
+    },
 }

@@ -136,4 +136,21 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "required when DEBRIEF_WEBHOOK_URL is set: each request is signed with it,"
         " and the receiver checks the signature with it",
     },
+    "setting_not_regex": {
+        "zh": "应为正则表达式（不区分大小写），例如 面试|interview：{detail}",
+        "en": "must be a regular expression (matched ignoring case) such as"
+        " interview|面试: {detail}",
+    },
+    "setting_not_poll": {
+        "zh": "应为 off 或时长，例如 15m、1h、90s（只写数字即分钟）",
+        "en": "must be off or a duration such as 15m, 1h or 90s (a bare number is minutes)",
+    },
+    "setting_poll_range": {
+        "zh": "应在 1 分钟到 1 天之间",
+        "en": "must be from one minute to one day",
+    },
+    "setting_zoom_incomplete": {
+        "zh": "连接 Zoom 需要同时设置 {variables}",
+        "en": "connecting Zoom needs {variables} as well",
+    },
 }

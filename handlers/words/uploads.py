@@ -45,4 +45,16 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "Sorry, something went wrong while saving this file, so it was not indexed."
         " Please share it again later.",
     },
+    # Zoom's cloud transcripts (handlers/zoom_arrivals.py): what the channel's admins are told
+    "zoom_refused": {
+        "zh": "{when} 开始的 Zoom 会议有文字记录，但没有作为面试收录：{reason}",
+        "en": "The Zoom meeting that started at {when} has a transcript, but it was not"
+        " indexed as an interview: {reason}",
+    },
+    "zoom_failed": {
+        "zh": "{when} 开始的 Zoom 会议的文字记录多次尝试后仍无法从 Zoom 取得（{reason}）。"
+        "运行 `debrief zoom sync` 会再试一次。",
+        "en": "Could not fetch the transcript of the Zoom meeting that started at {when}"
+        " from Zoom after several tries ({reason}). Running `debrief zoom sync` tries again.",
+    },
 }

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from support import bot_server
 from support.fake_slack import FakeClock, FakeSlack
+from support.fake_zoom import FakeZoom
 from support.pg_fixtures import (  # noqa: F401  (a fixture and a hook)
     fresh_pg_url,
     migrated_pg_url,
@@ -172,6 +173,20 @@ def _bot_server_vacated(_bot_server: None) -> Iterator[None]:
     """A test's bot is out of the run's server at the test's end, even one never stopped."""
     yield
     bot_server.vacate()
+
+
+@pytest.fixture(scope="session")
+def zoom_server() -> Iterator[FakeZoom]:
+    """The fake Zoom of the whole run (of one xdist worker): `zoom` resets it."""
+    with FakeZoom(name="fake-zoom-shared") as fake:
+        yield fake
+
+
+@pytest.fixture
+def zoom(zoom_server: FakeZoom) -> FakeZoom:
+    """The run's fake Zoom, as a new one would be (its wall clock: `zoom.clock = ...`)."""
+    zoom_server.reset()
+    return zoom_server
 
 
 @pytest.fixture

@@ -396,3 +396,31 @@ def test_a_method_without_its_scope_is_refused() -> None:
         with pytest.raises(SlackApiError) as refused:
             client.conversations_open(users="UREVIEW1")
         assert refused.value.response["error"] == "missing_scope"
+
+
+def test_users_are_looked_up_by_email_as_slack_does() -> None:
+    """users.lookupByEmail needs users:read.email (which manifest.yml does not ask for):
+    without it the call is refused; with it, a member is found by any casing of their
+    address and described as users.info describes them, and an unknown address is
+    `users_not_found`."""
+    with FakeSlack() as fake:
+        client = WebClient(token="xoxb-test", base_url=fake.base_url)
+        fake.emails["li.lei@example.com"] = "U0LILEI"
+        assert error_of(lambda: client.users_lookupByEmail(email="li.lei@example.com")) == (
+            "missing_scope"
+        )
+    with FakeSlack(scopes=[*manifest_scopes(), "users:read.email"]) as fake:
+        client = WebClient(token="xoxb-test", base_url=fake.base_url)
+        fake.emails["li.lei@example.com"] = "U0LILEI"
+        fake.users["U0LILEI"] = "李雷"
+        found = client.users_lookupByEmail(email="Li.Lei@Example.com")["user"]
+        assert found["id"] == "U0LILEI" and found["profile"]["display_name"] == "李雷"
+        assert found["profile"]["email"] == "Li.Lei@Example.com"
+        assert found == {
+            **client.users_info(user="U0LILEI")["user"],
+            "profile": found["profile"],
+        }
+        assert error_of(lambda: client.users_lookupByEmail(email="han.meimei@example.com")) == (
+            "users_not_found"
+        )
+        assert error_of(lambda: client.users_lookupByEmail(email="")) == "invalid_arguments"

@@ -10,6 +10,9 @@
   test run, ``reset()`` between tests; ``fake_slack_http`` - its HTTP side, which refuses
   the requests of an earlier test.
 * ``socket_mode`` - ``FakeSocketModeServer``, a local Socket Mode endpoint.
+* ``fake_zoom`` - ``FakeZoom``, a strict fake Zoom (OAuth, users and cloud recordings,
+  downloads) that also posts Zoom's signed webhooks: one per test run, ``reset()`` between
+  tests; ``fake_zoom_http`` - its HTTP side, what it answers each request.
 * ``signed`` - request bodies and signatures exactly as Slack sends them.
 * ``slackbot`` - the real app on loopback, wired to the fake Slack; ``bot_server`` - the
   bot's HTTP server, one per test run, answering with the app of the test now running.

@@ -126,6 +126,7 @@ class FakeSlack(HttpServer):
         self.org_owners: set[str] = set()
         self.usergroups: dict[str, list[str]] = {}
         self.users: dict[str, str] = {}  # user id -> display name, for users.info
+        self.emails: dict[str, str] = {}  # email -> user id, for users.lookupByEmail
         self.unknown_users: set[str] = set()  # ids users.info does not know
         self.user_teams: dict[str, str] = {}  # Slack Connect users: id -> their own team
         # conversations.info: channels shared with another organisation (Slack Connect:

@@ -34,6 +34,7 @@ METHOD_SCOPES: dict[str, frozenset[str]] = {
     "reactions.add": frozenset({"reactions:write"}),
     "reactions.remove": frozenset({"reactions:write"}),
     "users.info": frozenset({"users:read"}),
+    "users.lookupByEmail": frozenset({"users:read.email"}),
     "usergroups.users.list": frozenset({"usergroups:read"}),
     "files.info": frozenset({"files:read"}),
     "conversations.history": frozenset(),  # channels:history or groups:history or im:history

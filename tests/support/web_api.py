@@ -405,6 +405,24 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
     user = str(call.params["user"])
     if user in fake.unknown_users or not re.fullmatch(r"[UW][A-Z0-9]{2,}", user):
         return {"error": "user_not_found"}
+    return {"user": _user_object(fake, call, user)}
+
+
+def _users_lookup_by_email(fake: FakeSlack, call: Call) -> Result:
+    """The member ``fake.emails`` gives the address to (compared as Slack does, without
+    regard to case), described as users.info describes them, with the address in their
+    profile; ``users_not_found`` for an address no member has."""
+    email = str(call.params["email"]).strip().lower()
+    found = next((uid for addr, uid in fake.emails.items() if addr.lower() == email), None)
+    if found is None or found in fake.unknown_users:
+        return {"error": "users_not_found"}
+    described = _user_object(fake, call, found)
+    described["profile"]["email"] = str(call.params["email"]).strip()
+    return {"user": described}
+
+
+def _user_object(fake: FakeSlack, call: Call, user: str) -> dict[str, Any]:
+    """A member as users.info and users.lookupByEmail describe them."""
     name = fake.users.get(user, "")
     profile = {"display_name": name, "real_name": name}
     issued = fake.oauth.identity(call.token)  # asked with an install's token: its workspace
@@ -414,6 +432,8 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
         "id": user,
         "team_id": team,
         "name": name.lower(),
+        "deleted": False,
+        "is_bot": False,
         "profile": profile,
         "is_admin": user in fake.admins or user in fake.owners,  # owners are admins too
         "is_owner": user in fake.owners,
@@ -431,7 +451,7 @@ def _users_info(fake: FakeSlack, call: Call) -> Result:
             "is_owner": user in fake.org_owners,
             "teams": [team],
         }
-    return {"user": found}
+    return found
 
 
 def _conversations_open(fake: FakeSlack, call: Call) -> Result:
@@ -491,6 +511,7 @@ METHODS: dict[str, Method] = {
     "reactions.remove": _reactions_remove,
     "usergroups.users.list": _usergroups_users_list,
     "users.info": _users_info,
+    "users.lookupByEmail": _users_lookup_by_email,
     "views.open": _views_open,
     "views.publish": _views_publish,
     "views.push": _views_push,

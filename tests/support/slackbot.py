@@ -17,6 +17,7 @@ from bot.app import DebriefApp, create_app
 from bot.http_app import wsgi_app
 from bot.server import listener_executors
 from bot.settings import Settings, load_settings
+from bot.zoom import ZoomFetcher, app_spaces, webhook_app, zoom_decrypt
 from handlers.sending.pacing import Pacer
 from store.factory import open_store
 from store.sqlite.store import Store
@@ -92,12 +93,16 @@ class Bot:
     settings: Settings
     work: Tracker | None = field(default=None, repr=False)
     app: DebriefApp | None = field(default=None, repr=False)
+    # with a Zoom account in its settings: the fetcher serve runs (bot/zoom.py)
+    zoom: ZoomFetcher | None = field(default=None, repr=False)
 
     def close(self) -> None:
         """Its background readers and listeners end while its fake Slack is still up:
         after, they would log refused connections into a later test. Its server takes
         no more requests (the run's is free for the next test's bot)."""
         self.server.stop()
+        if self.zoom is not None:
+            self.zoom.stop()
         if self.app is not None:
             self.app.close()
         if self.work is not None:
@@ -121,6 +126,10 @@ class Bot:
     @property
     def events_url(self) -> str:
         return self.server.url + "/slack/events"
+
+    @property
+    def zoom_url(self) -> str:
+        return self.server.url + "/zoom/events"
 
     def command(self, text: str, name: str = "cmd", **kw: Any) -> tuple[int, float]:
         """Send a signed /candidate; return (status, seconds to the acknowledgement)."""
@@ -215,6 +224,8 @@ def start_bot(
     *,
     own_server: bool = False,
     post_interval: float = TEST_POST_INTERVAL,
+    zoom_schedule: tuple[float, ...] = (0.05, 0.1, 0.2),
+    zoom_fetching: bool = True,
     **settings: Any,
 ) -> Bot:
     """The app over HTTP on loopback; `clock` (aware datetimes) stands for the time of
@@ -222,7 +233,10 @@ def start_bot(
     unless another bot is on it or `own_server` asks for a server of its own (a bot that
     outlives one test needs one: the run's is vacated at the end of each test).
     `post_interval`: the bot's posts to one channel are spaced this far apart; short,
-    unless the test looks at the spacing (`POST_INTERVAL`, Slack's one a second)."""
+    unless the test looks at the spacing (`POST_INTERVAL`, Slack's one a second). With
+    a Zoom account in `settings`, Zoom's webhook is served at /zoom/events and its
+    fetcher runs (unless `zoom_fetching` is off; its retries `zoom_schedule` apart), as
+    serve runs them."""
     values: dict[str, Any] = {
         "bot_token": "xoxb-test",
         "signing_secret": SECRET,
@@ -233,10 +247,19 @@ def start_bot(
     store = open_store(s.db_path)
     app = create_app(s, store, clock=clock, pacer=Pacer(post_interval))
     work = Tracker(app)
-    wsgi: Any = wsgi_app(app, SECRET)
+    fetcher = None
+    zoom_app = None
+    if s.zoom_account_id or s.many_workspaces:  # Zoom's webhook and fetcher, as serve has them
+        fetcher = ZoomFetcher(
+            s, store, app_spaces(app, s, store), schedule=zoom_schedule, poll_s=0.05
+        )
+        zoom_app = webhook_app(s, store, zoom_decrypt(s), fetcher.wake)
+        if zoom_fetching:
+            fetcher.start()
+    wsgi: Any = wsgi_app(app, SECRET, None, zoom_app)
     server: BotServer | None = None if own_server else bot_server.lease(wsgi)
     if server is None:
         server = WsgiServer(wsgi).start()
-    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app)
+    bot = Bot(fake=fake, server=server, store=store, settings=s, work=work, app=app, zoom=fetcher)
     fake.bots.append(bot)  # their listeners finish before this fake Slack goes away
     return bot

@@ -72,6 +72,7 @@ def test_the_bot_asks_for_what_it_uses(manifest: dict[str, Any]) -> None:
             "groups:history",
             "usergroups:read",
             "users:read",
+            "users:read.email",  # a Zoom interview's host, by their e-mail (issue 48)
             "files:read",
             "im:history",
             "channels:read",

@@ -173,6 +173,7 @@ def test_an_interview_arrives_as_one_interview_with_its_card_once(
     (card,) = cards(fake_slack)
     assert "thread_ts" not in card or not card["thread_ts"]  # a top-level message
     assert "Zhang San" in text_of(card)
+    assert "Zoom 会议「技术二面 - 张三」" in text_of(card)  # where it came from
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
     assert len(bot.store.zoom_recordings()) == 1
     shown = show(db_target, taken.candidate_id)
@@ -327,6 +328,23 @@ def test_a_recording_the_reader_refuses_is_said_once_and_no_card(
     assert refused.topic is None  # nothing of it is kept but its start
     told = wait_until("the notice", lambda: cards(fake_slack) or None)
     assert len(told) == 1 and "2026-12-03 14:30" in text_of(told[0])
+    assert bot.store.count() == 0
+    bot.stop()
+
+
+def test_a_transcript_past_the_readers_limit_is_refused_with_that_reason(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path)
+    cue = "\n\n{n}\n00:00:01.000 --> 00:00:02.000\n王面试官: 请介绍一下你自己。"
+    huge = INTERVIEW + "".join(cue.format(n=n) for n in range(9, 120_000)).encode()
+    assert len(huge) > 5 * 1024 * 1024
+    meeting = interview(zoom, transcript=huge)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (refused,) = arrived(bot)
+    assert refused.state == "refused"
+    (told,) = wait_until("the notice", lambda: cards(fake_slack) or None)
+    assert "MB" in text_of(told)  # the reader's reason: too large, and its limit
     assert bot.store.count() == 0
     bot.stop()
 

@@ -260,6 +260,10 @@ WORDS: dict[str, dict[Locale, str]] = {
         " strong no hire to record a decision; “Q2: …” records a follow-up answer.",
     },
     "posted_by": {"zh": "由 {user} 发布", "en": "Posted by {user}"},
+    "from_zoom_meeting": {
+        "zh": "来自 Zoom 会议「{title}」",
+        "en": "from the Zoom meeting “{title}”",
+    },
     "not_in_channel": {
         "zh": "我还不在这个频道里，无法发帖。请先邀请我： `/invite @Debrief`",
         "en": "I am not in this channel, so I cannot post here. Invite me with `/invite @Debrief`.",

@@ -138,6 +138,8 @@ def sync_command(
             click.echo(t(loc, "cli_zoom_failed", count=failed))
         if waiting_now:
             click.echo(t(loc, "cli_zoom_waiting", count=waiting_now))
+        if not settings.bot_token and not settings.many_workspaces and taken:
+            click.echo(t(loc, "cli_zoom_no_slack"), err=True)
         for account, why in synced.failed.items():
             click.echo(t(loc, "cli_zoom_list_failed", account=account, reason=why), err=True)
     if synced.failed:

@@ -61,7 +61,7 @@ class ZoomChecks(DatabaseChecks):
                 )
                 poll = self.age(last["poll"]) if "poll" in last else self.say("doctor_zoom_never")
                 every = (
-                    f"{settings.zoom_poll // 60} min"
+                    self.say("doctor_zoom_poll_every", minutes=settings.zoom_poll // 60)
                     if settings.zoom_poll
                     else self.say("doctor_zoom_poll_off")
                 )

@@ -14,6 +14,7 @@ import pytest
 from support.cli import Ran
 from support.cli import debrief as run_debrief
 from support.fake_slack import FakeSlack
+from support.fake_zoom import FakeZoom
 from support.socket_mode import FakeSocketModeServer
 
 from store.sqlite.store import Store
@@ -343,3 +344,36 @@ def test_installed_in_many_workspaces_the_token_key_must_decrypt_every_token(
     # a setting missing: named
     code, checks = doctor(fake_slack, db, **many | {"SLACK_STATE_SECRET": ""})
     assert code == 1 and "SLACK_STATE_SECRET" in checks["install"]["detail"]
+
+
+# -- Zoom (issue 48) ----------------------------------------------------------------------------
+
+
+def test_zoom_is_checked_when_connected(fake_slack: FakeSlack, db: Path, zoom: FakeZoom) -> None:
+    code, checks = doctor(fake_slack, db)
+    assert checks["zoom"]["status"] == "skip"  # not connected: nothing to fix
+    zoom_env = {
+        "DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id,
+        "DEBRIEF_ZOOM_CLIENT_ID": zoom.client_id,
+        "DEBRIEF_ZOOM_CLIENT_SECRET": zoom.client_secret,
+        "DEBRIEF_ZOOM_SECRET_TOKEN": zoom.secret_token,
+        "DEBRIEF_ZOOM_API_URL": zoom.api_url,
+        "DEBRIEF_ZOOM_OAUTH_URL": zoom.oauth_url,
+        "DEBRIEF_ZOOM_CHANNEL": "C0ZOOM",
+    }
+    code, checks = doctor(fake_slack, db, **zoom_env)
+    assert checks["zoom"]["status"] == "ok" and "token" in checks["zoom"]["detail"]
+    assert zoom.token_requests == 1
+    arrivals = checks["zoom arrivals"]["detail"]
+    assert (
+        "webhook last brought a transcript: never" in arrivals
+        and "(DEBRIEF_ZOOM_POLL off)" in arrivals
+    )
+    code, checks = doctor(fake_slack, db, **(zoom_env | {"DEBRIEF_ZOOM_CLIENT_SECRET": "wrong"}))
+    assert code != 0 and checks["zoom"]["status"] == "fail"
+    assert "wrong" not in checks["zoom"]["detail"]  # never the secret itself
+    bare = {"DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id, "DEBRIEF_ZOOM_API_URL": zoom.api_url}
+    code, checks = doctor(fake_slack, db, **bare)
+    assert checks["zoom"]["status"] == "warn"  # the webhook alone: no sync, no expired links
+    assert checks["zoom webhook"]["status"] == "warn"  # no secret token: every event refused
+    assert "DEBRIEF_ZOOM_SECRET_TOKEN" in checks["zoom webhook"]["detail"]

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from support.cli import Ran, serve_stopped_by_settings
 
+from bot.settings import SettingsError, load_settings
+
 BASE_ENV = {
     "SLACK_BOT_TOKEN": "xoxb-test",
     "SLACK_SIGNING_SECRET": "secret",
@@ -176,3 +178,27 @@ def test_socket_mode_installed_in_many_workspaces_needs_a_port(tmp_path: Path) -
     )
     assert done.returncode == 2, done.stderr
     assert "--port" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_zoom_settings_are_read_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    settings = load_settings()
+    assert settings.zoom_poll is None  # off unless asked
+    assert settings.zoom_topics == "面试|面試|面談|interview|[一二三四终終]面|HR面"
+    assert settings.zoom_api_url == "https://api.zoom.us/v2/"
+    assert settings.zoom_oauth_url == "https://zoom.us/"
+    for said, seconds in (("15m", 900), ("1h", 3600), ("90s", 90), ("20", 1200), ("off", None)):
+        monkeypatch.setenv("DEBRIEF_ZOOM_POLL", said)
+        assert load_settings().zoom_poll == seconds
+    for bad in ("soon", "10s", "2d"):
+        monkeypatch.setenv("DEBRIEF_ZOOM_POLL", bad)
+        with pytest.raises(SettingsError, match="DEBRIEF_ZOOM_POLL"):
+            load_settings()
+    monkeypatch.delenv("DEBRIEF_ZOOM_POLL")
+    monkeypatch.setenv("DEBRIEF_ZOOM_TOPICS", "面试(")
+    with pytest.raises(SettingsError, match="DEBRIEF_ZOOM_TOPICS"):
+        load_settings()
+    monkeypatch.setenv("DEBRIEF_ZOOM_TOPICS", "screen|onsite")
+    assert load_settings().zoom_topics == "screen|onsite"
+    monkeypatch.setenv("DEBRIEF_ZOOM_CHANNEL", "#hiring")
+    with pytest.raises(SettingsError, match="DEBRIEF_ZOOM_CHANNEL"):
+        load_settings()

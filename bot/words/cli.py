@@ -367,6 +367,11 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "{count} transcripts are to be tried again later: debrief serve, or the next"
         " zoom sync, goes on with them.",
     },
+    "cli_zoom_no_slack": {
+        "zh": "SLACK_BOT_TOKEN 未设置：面试已收录，但卡片没有发到 Slack。",
+        "en": "SLACK_BOT_TOKEN is not set: the interviews are indexed, but no card was posted"
+        " in Slack.",
+    },
     "cli_zoom_list_failed": {
         "zh": "无法列出 Zoom 账号 {account} 的录制：{reason}",
         "en": "Could not list the recordings of Zoom account {account}: {reason}",

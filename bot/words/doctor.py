@@ -288,9 +288,10 @@ WORDS: dict[str, dict[Locale, str]] = {
         " DEBRIEF_DIGEST_CHANNEL",
     },
     "doctor_zoom_never": {"zh": "从未", "en": "never"},
-    "doctor_zoom_poll_off": {"zh": "关闭", "en": "off"},
+    "doctor_zoom_poll_off": {"zh": "DEBRIEF_ZOOM_POLL 关闭", "en": "DEBRIEF_ZOOM_POLL off"},
+    "doctor_zoom_poll_every": {"zh": "每 {minutes} 分钟", "en": "every {minutes} min"},
     "doctor_zoom_last": {
-        "zh": "webhook 上次带来文字记录：{webhook}；轮询（每 {every}）上次：{poll}",
-        "en": "the webhook last brought a transcript: {webhook}; the poll (every {every}): {poll}",
+        "zh": "webhook 上次带来文字记录：{webhook}；轮询（{every}）上次：{poll}",
+        "en": "the webhook last brought a transcript: {webhook}; the poll ({every}): {poll}",
     },
 }

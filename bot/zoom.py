@@ -81,7 +81,10 @@ EVENTS = ("recording.completed", "recording.transcript_completed")
 SCHEDULE_S: tuple[float, ...] = (2.0, 10.0, 60.0, 300.0, 900.0, 1800.0, 3600.0)
 """The pause after the 1st, 2nd, … failed try of a transcript; one try more than pauses."""
 POLL_S = 5.0  # how often the fetcher asks the store for due transcripts
-LEASE_S = 600.0  # how long a claimed transcript is ours: longer than a download and a read
+LEASE_S = 30.0
+"""How long a claimed transcript is ours without a word: its taking renews it every third
+of that (`_Holding`), so a process killed mid-way holds it at most this long."""
+STOP_WAIT_S = 5.0  # how long `stop` lets a transcript being taken finish
 SYNC_DAYS = 30  # `zoom sync` looks this many days back unless told a date
 _PLAIN_TOKEN = re.compile(r"[A-Za-z0-9_\-]{1,200}")
 
@@ -516,17 +519,18 @@ class ZoomFetcher:
         if not taken:
             return None
         r = taken[0]
-        try:
-            space = self.spaces(r.ws)
-            if space is None:
-                return self._later(r, None, "its workspace is not installed")
-            data = self._download(r, space)
-            return self._take(r, space, data)
-        except ZoomError as exc:
-            return self._later(r, self.spaces(r.ws), str(exc), exc.wait)
-        except Exception as exc:  # a bug, a full disk, the database: tried again later
-            logger.exception("zoom: could not take a transcript")
-            return self._later(r, None, f"{type(exc).__name__} (see the log)")
+        with _Holding(self.store, r, self.claimer, self.lease_s):
+            try:
+                space = self.spaces(r.ws)
+                if space is None:
+                    return self._later(r, None, "its workspace is not installed")
+                data = self._download(r, space)
+                return self._take(r, space, data)
+            except ZoomError as exc:
+                return self._later(r, self.spaces(r.ws), str(exc), exc.wait)
+            except Exception as exc:  # a bug, a full disk, the database: tried again later
+                logger.exception("zoom: could not take a transcript")
+                return self._later(r, None, f"{type(exc).__name__} (see the log)")
 
     def _download(self, r: ZoomRecording, space: ZoomSpace) -> bytes:
         """The transcript's bytes: with the event's download token, else (none, or it
@@ -659,12 +663,44 @@ class ZoomFetcher:
                 self._wake.wait(wait)
 
     def stop(self) -> None:
-        """No new try; one under way finishes."""
+        """No new try; one under way has a few seconds to finish, then what this
+        process still holds is given back: the next process takes it at once."""
         self._stopping.set()
         self._wake.set()
         thread, self._thread = self._thread, None
         if thread is not None:
-            thread.join(timeout=30)
+            thread.join(timeout=STOP_WAIT_S)
+        try:
+            self.store.zoom_release(self.claimer)
+        except StoreError as exc:
+            logger.warning("zoom: could not give back the transcripts being fetched (%s)", exc)
+
+
+class _Holding:
+    """While a claimed transcript is being taken, its lease renewed every third of it
+    from a thread of its own."""
+
+    def __init__(self, store: Backend, r: ZoomRecording, claimer: str, lease_s: float) -> None:
+        self.args = (store, r, claimer, lease_s)
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._renew, name="debrief-zoom-lease", daemon=True)
+
+    def _renew(self) -> None:
+        store, r, claimer, lease_s = self.args
+        while not self._done.wait(lease_s / 3):
+            try:
+                if not store.zoom_renew(r, claimer, lease_s):
+                    return
+            except StoreError as exc:
+                logger.warning("zoom: could not renew a transcript's lease (%s)", exc)
+
+    def __enter__(self) -> _Holding:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join(timeout=5)
 
 
 # -- zoom sync ---------------------------------------------------------------------------------
@@ -787,4 +823,4 @@ class ZoomPoller:
         self._stopping.set()
         thread, self._thread = self._thread, None
         if thread is not None:
-            thread.join(timeout=30)
+            thread.join(timeout=STOP_WAIT_S)

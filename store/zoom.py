@@ -127,6 +127,32 @@ class ZoomStore(Base):
                 taken.append(ZoomRecording(**r))
         return taken
 
+    def zoom_renew(self, r: ZoomRecording, claimer: str, lease_s: float) -> bool:
+        """Hold a claimed transcript `lease_s` seconds more (its taking goes on); False
+        when it is not ours any more."""
+        until = _iso(datetime.now(UTC) + timedelta(seconds=lease_s))
+        with self.tx() as tx:
+            return (
+                tx.execute(
+                    f"UPDATE zoom_recordings SET claimed_until = ? WHERE {_ROW}"
+                    " AND claimed_by = ? AND state = 'waiting'",
+                    [until, r.ws, r.meeting_uuid, r.file_id, claimer],
+                ).rowcount
+                == 1
+            )
+
+    def zoom_release(self, claimer: str) -> int:
+        """Give back every transcript `claimer` holds and has not finished (a process
+        that stops): another process, or the next start, takes them at once."""
+        with self.tx() as tx:
+            return int(
+                tx.execute(
+                    "UPDATE zoom_recordings SET claimed_until = NULL"
+                    " WHERE claimed_by = ? AND state = 'waiting' AND claimed_until IS NOT NULL",
+                    [claimer],
+                ).rowcount
+            )
+
     def zoom_put_off(
         self, r: ZoomRecording, claimer: str, error: str, next_at: datetime | None
     ) -> bool:

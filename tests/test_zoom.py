@@ -19,6 +19,7 @@ from support.slackbot import Bot, start_bot
 from support.waiting import wait_until
 
 from bot.cli import cli
+from bot.zoom import ZoomFetcher
 from store.models import Transcript, ZoomRecording
 from store.zoom import with_meeting
 
@@ -274,6 +275,32 @@ def test_a_restart_between_the_acknowledgement_and_the_download_still_fetches_it
     wait_until("the card", lambda: cards(fake_slack) or None)
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
     second.stop()
+
+
+def test_a_process_that_stops_or_dies_mid_download_leaves_it_to_the_next(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_fetching=False)
+    first, second = (
+        interview(zoom, "一面 A"),
+        interview(zoom, "一面 B", transcript=INTERVIEW.replace(b"Zhang San", b"Qian Er")),
+    )
+    for meeting in (first, second):
+        event = zoom.event("recording.completed", meeting)
+        assert zoom.deliver(bot.zoom_url, event)[0] == 200
+    # one process took the first and stopped (SIGTERM): it gives it back as it goes
+    stopping = ZoomFetcher(bot.settings, bot.store, lambda ws: None, claimer="stopping")
+    assert len(bot.store.claim_zoom_recordings("stopping", 30.0, limit=1)) == 1
+    stopping.stop()
+    # another took the second and died (SIGKILL): its lease runs out
+    assert len(bot.store.claim_zoom_recordings("killed", 0.3, limit=1)) == 1
+    assert bot.zoom is not None
+    bot.zoom.start()
+    done = arrived(bot, 2)
+    assert {r.state for r in done} == {"taken"}
+    assert zoom.downloads(str(first.transcript_file_id)) == 1
+    assert zoom.downloads(str(second.transcript_file_id)) == 1
+    bot.stop()
 
 
 def test_429_5xx_a_cut_download_and_an_expired_token_are_tried_again_and_never_lost(

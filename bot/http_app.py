@@ -14,7 +14,7 @@ from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk.signature import SignatureVerifier
 
-from .http_limits import MAX_BODY, readable, signed
+from .http_limits import bounded_body, readable, signed
 
 EVENTS_PATH = "/slack/events"
 ZOOM_PATH = "/zoom/events"  # Zoom's webhook (bot/zoom.py)
@@ -135,13 +135,9 @@ def wsgi_app(
             return _plain(start_response, "404 Not Found", "not found")
         if method != "POST":
             return _plain(start_response, "405 Method Not Allowed", "POST only")
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = -1
-        if length < 0 or length > MAX_BODY:
+        body = bounded_body(environ)
+        if body is None:
             return _plain(start_response, "413 Content Too Large", "request body too large")
-        body = environ["wsgi.input"].read(length) if length else b""
         timestamp = str(environ.get("HTTP_X_SLACK_REQUEST_TIMESTAMP") or "")
         signature = str(environ.get("HTTP_X_SLACK_SIGNATURE") or "")
         if not signed(verifier, body, timestamp, signature):

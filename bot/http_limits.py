@@ -90,3 +90,16 @@ class DeadlineChannel(HTTPChannel):  # type: ignore[misc]
         if since is not None and not self.requests and time.monotonic() - since > REQUEST_SECONDS:
             self.will_close = True
         return bool(super().readable())
+
+
+def bounded_body(environ: dict[str, Any]) -> bytes | None:
+    """A request's body, read once its Content-Length says it holds at most MAX_BODY
+    bytes; None when it says more (or nothing sensible): nothing is read then."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    if length < 0 or length > MAX_BODY:
+        return None
+    body: bytes = environ["wsgi.input"].read(length) if length else b""
+    return body

@@ -29,7 +29,6 @@ import logging
 import os
 import random
 import socket
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -42,7 +41,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from handlers.audit import AuditEvent, record
-from store.errors import StoreError
+
+from .schedule import DueLoop
 
 if TYPE_CHECKING:
     from store.export_models import WebhookEvent
@@ -207,9 +207,7 @@ class Deliverer:
         self.claimer = claimer or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.receiver = where(url) if url else "each workspace's own URL"
         self._random = random.Random()
-        self._wake = threading.Event()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = DueLoop(self.deliver_due, poll_s, "debrief-webhook", logger)
 
     @classmethod
     def from_settings(cls, settings: Settings, store: Backend, **options: Any) -> Deliverer:
@@ -242,7 +240,7 @@ class Deliverer:
 
     def deliver_one(self) -> Tried | None:
         """Take one due event and try it; None when none was due (or serve is stopping)."""
-        if self._stopping.is_set():
+        if self._loop.stopping:
             return None
         taken = self.store.claim_webhook_events(self.claimer, self.lease_s, limit=1)
         if not taken:
@@ -315,41 +313,17 @@ class Deliverer:
     # -- the thread --------------------------------------------------------------------
 
     def start(self) -> Deliverer:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="debrief-webhook", daemon=True)
-            self._thread.start()
+        if self._loop.start():
             logger.info("webhook: hiring decisions are sent to %s", self.receiver)
         return self
 
     def wake(self) -> None:
         """Look for due events now (a decision was just recorded)."""
-        self._wake.set()
-
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            self._wake.clear()
-            try:
-                wait = self.deliver_due()
-            except StoreError as exc:  # the database is busy or away: it comes back
-                wait = self.poll_s
-                logger.warning(
-                    "webhook: cannot read the events to deliver (%s): trying again in %s",
-                    exc,
-                    _seconds(wait),
-                )
-            except Exception:
-                wait = self.poll_s
-                logger.exception("webhook: delivering failed; trying again in %s", _seconds(wait))
-            if wait > 0:
-                self._wake.wait(wait)
+        self._loop.wake()
 
     def stop(self) -> None:
         """No new attempt; one under way finishes (at most the POST's timeout)."""
-        self._stopping.set()
-        self._wake.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout=self.timeout_s + 2)
+        self._loop.stop(self.timeout_s + 2)
 
 
 def _seconds(pause: float) -> str:

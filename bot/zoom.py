@@ -61,7 +61,8 @@ from store.errors import StoreError
 from store.models import ZoomRecording
 from store.transcripts.formats import MAX_BYTES
 
-from .http_limits import MAX_BODY
+from .http_limits import bounded_body
+from .schedule import DueLoop
 from .zoom_api import Credentials, ZoomApi, ZoomError, download
 
 if TYPE_CHECKING:
@@ -304,13 +305,9 @@ def webhook_app(
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") != "POST":
             return _plain(start_response, "405 Method Not Allowed", "POST only")
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = -1
-        if length < 0 or length > MAX_BODY:
+        body = bounded_body(environ)
+        if body is None:
             return _plain(start_response, "413 Content Too Large", "request body too large")
-        body = environ["wsgi.input"].read(length) if length else b""
         timestamp = str(environ.get("HTTP_X_ZM_REQUEST_TIMESTAMP") or "")
         signature = str(environ.get("HTTP_X_ZM_SIGNATURE") or "")
         try:
@@ -496,9 +493,7 @@ class ZoomFetcher:
         self.lease_s = lease_s
         self.claimer = claimer or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._apis: dict[Credentials, ZoomApi] = {}
-        self._wake = threading.Event()
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = DueLoop(self.fetch_due, poll_s, "debrief-zoom", logger)
 
     def api(self, credentials: Credentials) -> ZoomApi:
         """One API client per account (its token kept between transcripts)."""
@@ -513,7 +508,7 @@ class ZoomFetcher:
 
     def fetch_one(self) -> Fetched | None:
         """Take one due transcript and try it; None when none was due."""
-        if self._stopping.is_set():
+        if self._loop.stopping:
             return None
         taken = self.store.claim_zoom_recordings(self.claimer, self.lease_s, limit=1)
         if not taken:
@@ -640,36 +635,17 @@ class ZoomFetcher:
     # -- the thread ----------------------------------------------------------------------
 
     def start(self) -> ZoomFetcher:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="debrief-zoom", daemon=True)
-            self._thread.start()
+        self._loop.start()
         return self
 
     def wake(self) -> None:
-        self._wake.set()
-
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            self._wake.clear()
-            try:
-                wait = self.fetch_due()
-            except StoreError as exc:
-                wait = self.poll_s
-                logger.warning("zoom: cannot read the transcripts to fetch (%s)", exc)
-            except Exception:
-                wait = self.poll_s
-                logger.exception("zoom: fetching failed; trying again")
-            if wait > 0:
-                self._wake.wait(wait)
+        """Look for due transcripts now (one was just queued)."""
+        self._loop.wake()
 
     def stop(self) -> None:
         """No new try; one under way has a few seconds to finish, then what this
         process still holds is given back: the next process takes it at once."""
-        self._stopping.set()
-        self._wake.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout=STOP_WAIT_S)
+        self._loop.stop(STOP_WAIT_S)
         try:
             self.store.zoom_release(self.claimer)
         except StoreError as exc:
@@ -787,8 +763,8 @@ def sync(
 
 
 class ZoomPoller:
-    """`serve`'s `zoom sync` every DEBRIEF_ZOOM_POLL seconds (the first at start), the
-    fetcher woken after each."""
+    """`serve`'s `zoom sync` every DEBRIEF_ZOOM_POLL seconds (the first at start:
+    apscheduler, as the daily jobs), the fetcher woken after each that queued any."""
 
     def __init__(
         self, settings: Settings, store: Backend, fetcher: ZoomFetcher, every_s: float
@@ -797,30 +773,26 @@ class ZoomPoller:
         self.store = store
         self.fetcher = fetcher
         self.every_s = every_s
-        self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
         self.last: Synced | None = None
+        self._scheduler: Any = None
 
     def start(self) -> ZoomPoller:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="debrief-zoom-poll", daemon=True)
-            self._thread.start()
+        from .schedule import every
+
+        if self._scheduler is None:
+            self._scheduler = every(self.run, self.settings.tz, self.every_s, "zoom-poll")
         return self
 
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            try:
-                self.last = sync(self.settings, self.store)
-                if self.last.queued or self.last.again:
-                    self.fetcher.wake()
-            except StoreError as exc:
-                logger.warning("zoom: the poll cannot reach the database (%s)", exc)
-            except Exception:
-                logger.exception("zoom: the poll failed; trying again at the next")
-            self._stopping.wait(self.every_s)
+    def run(self) -> None:
+        try:
+            self.last = sync(self.settings, self.store)
+            if self.last.queued or self.last.again:
+                self.fetcher.wake()
+        except StoreError as exc:
+            logger.warning("zoom: the poll cannot reach the database (%s)", exc)
+        except Exception:
+            logger.exception("zoom: the poll failed; trying again at the next")
 
     def stop(self) -> None:
-        self._stopping.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout=STOP_WAIT_S)
+        if self._scheduler is not None:
+            self._scheduler.shutdown(wait=False)

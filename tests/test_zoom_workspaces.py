@@ -399,6 +399,11 @@ def test_an_event_s_account_selects_the_workspace_and_no_other(two: Bot, zoom: F
     assert zoom.downloads(str(second.transcript_file_id)) == 0
     assert not any(second.uuid in r.path for r in zoom.requests)
 
+    # Beta's Zoom app checks the endpoint with Beta's token, as saved in App Home
+    zoom.secret_token = BETA_TOKEN
+    status, validated = zoom.validate_endpoint(bot.zoom_url)
+    assert status == 200 and zoom.validation_ok(validated)
+
     # Beta's own event, with Beta's token: Beta's interview, its card in Beta's channel
     third = interview_meeting(zoom, "终面 陈同学 后端")
     event = zoom.event("recording.transcript_completed", third, account_id=BETA_ACCOUNT)

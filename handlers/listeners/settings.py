@@ -40,6 +40,7 @@ from ..views.settings import (
     settings_modal,
 )
 from ..views.webhook import WebhookChange, parse_webhook, with_webhook
+from ..views.zoom import parse_zoom, with_zoom, without_token, zoom_changed
 from .home import publish_home
 
 logger = logging.getLogger("handlers.settings")
@@ -81,9 +82,11 @@ def on_submit_ack(ack: Ack, body: dict[str, Any], context: BoltContext) -> None:
     if own is not None and _stale(view, own.version):  # under the first field, left open
         errors = {USERS: t(deps.locale, "settings_stale")}
     if not errors:
-        errors = parse_settings(view, deps.locale)[1]
+        values, errors = parse_settings(view, deps.locale)
         if deps.seal is not None and own is not None:
+            allowed = (values.allowed_channels or []) if values is not None else []
             errors = errors | _webhook(view, own, deps.locale)[1]
+            errors = errors | parse_zoom(view, own, allowed, deps.locale)[1]
     deps.acked.said(request_key(body), not errors)  # before the lazy listener goes on
     if errors:
         ack(response_action="errors", errors=errors)
@@ -112,6 +115,10 @@ def on_submit(body: dict[str, Any], client: WebClient, context: BoltContext) -> 
         if hook_errors:
             return
         values = with_webhook(values, own, change, deps.seal)  # the secret of `own`
+        zoom, zoom_errors = parse_zoom(view, own, values.allowed_channels or [], deps.locale)
+        if zoom_errors:
+            return
+        values = with_zoom(values, own, zoom, deps.seal)  # its secrets likewise (issue 48)
     version = None
     if own.version == over:
         version = deps.store.save_workspace_settings(deps.store.ws, values, user, over)
@@ -120,8 +127,14 @@ def on_submit(body: dict[str, Any], client: WebClient, context: BoltContext) -> 
         stale = Message(text=t(deps.locale, "settings_stale"))  # their modal is closed
         direct_message(client, user, stale, "tell an admin their save was not kept")
         return
-    record(deps.store, [AuditEvent(user, "settings")])
+    events = [AuditEvent(user, "settings")]
+    if zoom_changed(own, values):  # its secrets are never shown: say who changed them
+        events.append(AuditEvent(user, "settings:zoom"))
+    record(deps.store, events)
     logger.info("a workspace's settings saved (version %d)", version)
+    if without_token(values) and zoom_changed(own, values):
+        note = Message(text=t(deps.locale, "settings_zoom_no_token"))
+        direct_message(client, user, note, "tell an admin their Zoom account has no webhook")
     publish_home(user, deps_of(context), client)
 
 

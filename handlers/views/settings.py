@@ -35,6 +35,7 @@ from .shared import parse_shared, shared_block
 from .timezone import TIMEZONE as TIMEZONE
 from .timezone import parse_timezone, timezone_block
 from .webhook import webhook_blocks
+from .zoom import zoom_blocks
 
 SETTINGS = "ws_settings"  # the Home tab's button, and the modal's callback_id
 _GROUP_RE = re.compile(r"S[A-Z0-9]+")
@@ -75,6 +76,11 @@ def merged(own: WorkspaceSettings, defaults: WorkspaceSettings) -> WorkspaceSett
         webhook_url=own.webhook_url,  # a workspace's own: never the environment's
         webhook_secret_enc=own.webhook_secret_enc,
         allow_shared_channels=own.allow_shared_channels,  # its admins' alone (issue 34)
+        zoom_account_id=own.zoom_account_id,  # its own Zoom account (issue 48)
+        zoom_client_id=own.zoom_client_id,
+        zoom_client_secret_enc=own.zoom_client_secret_enc,
+        zoom_secret_token_enc=own.zoom_secret_token_enc,
+        zoom_channel=own.zoom_channel,
         version=own.version,
         saved_by=own.saved_by,
     )
@@ -175,6 +181,7 @@ def settings_modal(now: WorkspaceSettings, locale: Locale) -> dict[str, Any]:
         shared_block(now, locale),
         independent_block(now, locale),
         *webhook_blocks(now, locale),
+        *zoom_blocks(now, locale),
         ContextBlock(elements=[mrkdwn(t(locale, "settings_footer"))]),
     ]
     view = View(

@@ -1,5 +1,5 @@
-"""The App Home tab, a workspace's settings modal (its time zone and webhook among them),
-the daily digest, and who may not see candidates."""
+"""The App Home tab, a workspace's settings modal (its time zone, webhook and Zoom account
+among them), the daily digest, and who may not see candidates."""
 
 from __future__ import annotations
 
@@ -130,6 +130,77 @@ WORDS: dict[str, dict[Locale, str]] = {
     "settings_hook_no_url": {
         "zh": "密钥要和地址一起填写",
         "en": "A secret goes with a URL: give the URL too",
+    },
+    # a workspace's own Zoom account (handlers/views/zoom.py, issue 48)
+    "settings_zoom_account": {"zh": "Zoom 账户 ID", "en": "Zoom account ID"},
+    "settings_zoom_account_hint": {
+        "zh": "Zoom 的 Server-to-Server OAuth 应用里的 Account ID。留空：不从 Zoom 取面试记录。",
+        "en": "The Account ID of your Zoom Server-to-Server OAuth app. Empty: no transcripts"
+        " from Zoom.",
+    },
+    "settings_zoom_client": {"zh": "Zoom Client ID", "en": "Zoom client ID"},
+    "settings_zoom_client_hint": {
+        "zh": "和 Client Secret 一起，用来从 Zoom 下载和同步面试记录。",
+        "en": "With the client secret: to download and sync transcripts from Zoom.",
+    },
+    "settings_zoom_secret": {"zh": "Zoom Client Secret", "en": "Zoom client secret"},
+    "settings_zoom_secret_set": {
+        "zh": "已设置（不会显示）。留空则保留；输入新的则替换。",
+        "en": "Set (never shown). Leave empty to keep it; type a new one to replace it.",
+    },
+    "settings_zoom_secret_unset": {"zh": "未设置。", "en": "Not set."},
+    "settings_zoom_token": {
+        "zh": "Zoom Webhook Secret Token",
+        "en": "Zoom webhook secret token",
+    },
+    "settings_zoom_token_unset": {
+        "zh": "未设置：没有它，Zoom 发来的 Webhook 事件都会被拒绝，面试记录只能在 Debrief"
+        "与 Zoom 同步时取来（如果部署方开启了同步）。",
+        "en": "Not set: without it every webhook event Zoom sends is refused, and transcripts"
+        " come only when Debrief syncs with Zoom (if its operators turned syncing on).",
+    },
+    "settings_zoom_channel": {"zh": "Zoom 面试记录发到", "en": "Post Zoom interviews to"},
+    "settings_zoom_channel_hint": {
+        "zh": "不选：发到每日摘要的频道。",
+        "en": "None chosen: the daily digest channel.",
+    },
+    "settings_zoom_clear": {"zh": "Zoom", "en": "Zoom"},
+    "settings_zoom_clear_option": {
+        "zh": "断开本工作区的 Zoom 账户（清除全部 Zoom 设置和密钥）",
+        "en": "Disconnect this workspace's Zoom account (clear every Zoom setting and secret)",
+    },
+    "settings_zoom_bad_id": {
+        "zh": "只能包含字母、数字、- 和 _，最多 64 个字符",
+        "en": "Only letters, digits, - and _, up to 64 characters",
+    },
+    "settings_zoom_long_secret": {
+        "zh": "最多 {most} 个字符",
+        "en": "Up to {most} characters",
+    },
+    "settings_zoom_no_account": {
+        "zh": "请填写 Zoom 账户 ID：其他 Zoom 设置都属于这个账户",
+        "en": "Give the Zoom account ID: the other Zoom settings belong to it",
+    },
+    "settings_zoom_no_client": {
+        "zh": "Client Secret 要和 Client ID 一起填写",
+        "en": "A client secret goes with its client ID: give the client ID too",
+    },
+    "settings_zoom_no_secret": {
+        "zh": "请填写这个 Client ID 的 Client Secret",
+        "en": "Give this client ID's client secret",
+    },
+    "settings_zoom_channel_not_allowed": {
+        "zh": "Zoom 面试记录的频道必须是可以显示候选人的频道之一",
+        "en": "The Zoom interviews' channel must be one of the channels candidates may be shown in",
+    },
+    "settings_zoom_no_token": {
+        "zh": "Zoom 账户已保存，但没有 Webhook Secret Token：Zoom 发来的事件都会被拒绝，"
+        "面试记录只能在 Debrief 与 Zoom 同步时取来（如果部署方开启了同步）。要让面试一结束就收到，"
+        "请在工作区设置里填写 Zoom 应用的 Secret Token。",
+        "en": "The Zoom account is saved, but without a webhook secret token: every event Zoom"
+        " sends is refused, and transcripts come only when Debrief syncs with Zoom (if its"
+        " operators turned syncing on). To have them as soon as an interview ends, give the"
+        " Zoom app's secret token in the workspace settings.",
     },
     "home_refreshed": {
         "zh": "每次打开本页都会更新。",

@@ -7,7 +7,8 @@ must exit 0; the ones that need Slack, a server, PostgreSQL or a container (`ser
 subcommand, each flag and the arguments must be what the CLI takes. Every `debrief …`
 written inline in backticks names a real subcommand and real flags. The reference's
 synopsis lists every subcommand with every flag; its `--json` table names exactly the
-keys each command prints; the README's card is what the quickstart prints."""
+keys each command prints; the README's card is what the quickstart prints. A group's
+commands (`debrief zoom sync`) count as commands of their own."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PAGES = [p for p in PAGES if not p.name.startswith("plan-")]
 REFERENCE = ROOT / "docs" / "reference.md"
 SEPARATORS = {"&&", "||", ";", "|"}
-# Parsed, not run: they wait for Slack, serve, need PostgreSQL or change nothing here.
-NOT_RUN = {"serve", "doctor", "migrate-db"}
+# Parsed, not run: they wait for Slack, serve, need PostgreSQL or Zoom, or change nothing here.
+NOT_RUN = {"serve", "doctor", "migrate-db", "zoom"}
 CID = "000_9e6b3ecb0732fcf3"
 
 
@@ -93,12 +94,39 @@ def options(command: click.Command) -> set[str]:
     return {o for p in command.params if isinstance(p, click.Option) for o in p.opts}
 
 
+def command_of(args: list[str]) -> tuple[str, click.Command, list[str]]:
+    """The command the words name (within a group: `zoom sync`), and the words after it."""
+    command: click.Command = cli.commands[args[0]]
+    name, rest = [args[0]], list(args[1:])
+    while isinstance(command, click.Group) and rest and rest[0] in command.commands:
+        name.append(rest[0])
+        command = command.commands[rest.pop(0)]
+    return " ".join(name), command, rest
+
+
+def leaf_commands() -> dict[str, click.Command]:
+    """Every command that runs, by its words: `index`, …, `zoom sync`."""
+    found: dict[str, click.Command] = {}
+
+    def walk(prefix: str, group: click.Group) -> None:
+        for name, command in group.commands.items():
+            words = f"{prefix} {name}".strip()
+            if isinstance(command, click.Group):
+                walk(words, command)
+            else:
+                found[words] = command
+
+    walk("", cli)
+    return found
+
+
 def check_parses(args: list[str]) -> None:
     """The subcommand exists, takes each flag shown, and its parser accepts the words."""
-    command = cli.commands[args[0]]
-    flags = {a.split("=", 1)[0] for a in args[1:] if a.startswith("--")}
-    assert flags <= options(command), f"debrief {args[0]} has no {flags - options(command)}"
-    command.make_context(args[0], list(args[1:]))
+    name, command, rest = command_of(args)
+    assert not isinstance(command, click.Group), f"debrief {name}: which of its commands?"
+    flags = {a.split("=", 1)[0] for a in rest if a.startswith("--")}
+    assert flags <= options(command), f"debrief {name} has no {flags - options(command)}"
+    command.make_context(name, rest)
 
 
 @pytest.fixture
@@ -149,6 +177,7 @@ def test_the_commands_are_found() -> None:
     ]
     assert (["migrate-db", "--to", "postgresql://debrief:secret@db.internal/debrief", "--db",
              "./debrief.db"], False) in shown["docs/running.md"]  # fmt: skip
+    assert (["zoom", "sync", "--from", "2026-11-01"], False) in shown["docs/running.md"]
     assert sum(runs for args, runs in shown["docs/reference.md"]) >= 15
 
 
@@ -162,8 +191,9 @@ def inline_commands(text: str) -> Iterator[list[str]]:
 def test_every_inline_command_names_real_flags(page: Path) -> None:
     for words in inline_commands(page.read_text("utf-8")):
         assert words[0] in cli.commands, f"`debrief {' '.join(words)}`: no such command"
-        flags = {w.split("=", 1)[0] for w in words[1:] if w.startswith("--")}
-        known = options(cli.commands[words[0]])
+        _name, command, rest = command_of(words)
+        flags = {w.split("=", 1)[0] for w in rest if w.startswith("--")}
+        known = options(command)
         assert flags <= known, f"`debrief {' '.join(words)}`: no {flags - known}"
 
 
@@ -174,15 +204,17 @@ def synopsis() -> dict[str, set[str]]:
     shown: dict[str, set[str]] = {}
     for line in block.splitlines():
         if line.startswith("debrief "):
-            name = line.split()[1]
+            words = line.split()[1:]
+            name = command_of(words)[0] if words[0] in cli.commands else words[0]
             shown.setdefault(name, set()).update(re.findall(r"--[a-z-]+", line))
     return shown
 
 
 def test_the_reference_lists_every_command_with_every_flag() -> None:
     shown = synopsis()
-    assert set(shown) == set(cli.commands)
-    for name, command in cli.commands.items():
+    commands = leaf_commands()
+    assert set(shown) == set(commands)
+    for name, command in commands.items():
         long_flags = {o for o in options(command) if o.startswith("--")} - {"--help"}
         assert shown[name] == long_flags, name
 
@@ -202,15 +234,15 @@ PLACEHOLDERS = {
     '"/candidate …"': '"/candidate 总结 000"',
     "T…": "T0123ABCD",
 }
-# Rows not run here: they need PostgreSQL, or a workspace installed through OAuth.
-NOT_RUN_JSON = {"migrate-db", "forget --workspace"}
+# Rows not run here: they need PostgreSQL, Zoom, or a workspace installed through OAuth.
+NOT_RUN_JSON = {"migrate-db", "forget --workspace", "zoom sync"}
 
 
 def test_the_json_table_names_exactly_the_keys_each_command_prints(workdir: Path) -> None:
     indexed(workdir)
     rows = json_table()
-    with_json = {n for n, c in cli.commands.items() if "--json" in options(c)}
-    assert {command.split()[1] for command, _keys in rows} == with_json
+    with_json = {n for n, c in leaf_commands().items() if "--json" in options(c)}
+    assert {command_of(shlex.split(command)[1:])[0] for command, _keys in rows} == with_json
     checked = set()
     for command, keys in rows:
         for placeholder, value in PLACEHOLDERS.items():
@@ -228,8 +260,8 @@ def test_the_json_table_names_exactly_the_keys_each_command_prints(workdir: Path
             assert printed, f"{command} printed an empty list: nothing to compare"
             printed = printed[0]
         assert len(keys) == len(set(keys)) and set(keys) == set(printed), command
-        checked.add(args[0])
-    assert checked == with_json - {"migrate-db"}
+        checked.add(command_of(args)[0])
+    assert checked == with_json - {"migrate-db", "zoom sync"}
 
 
 def test_the_readme_card_is_what_the_quickstart_prints(workdir: Path) -> None:

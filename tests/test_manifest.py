@@ -1,17 +1,27 @@
 """manifest.yml is a valid Slack app manifest that asks for what the bot uses, no more;
 manifest.http.yml and manifest.distributed.yml are the same app in HTTP mode and for
-installs in many workspaces."""
+installs in many workspaces. manifest.zoom.json is the Zoom app's, in the shape of Zoom's
+App Manifest, in step with the code: the events bot/zoom.py takes, the path
+bot/http_app.py serves them at, the scopes of the requests bot/zoom_api.py makes."""
 
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import jsonschema
 import pytest
 import yaml
+from support.fake_zoom import FakeZoom
 from support.spec import MANIFEST_SCHEMA
+
+from bot.http_app import ZOOM_PATH
+from bot.zoom import EVENTS
+from bot.zoom_api import Credentials, ZoomApi, download
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -134,3 +144,114 @@ def test_only_the_distributed_app_subscribes_to_uninstalls(manifest: dict[str, A
         assert not set(events) & set(INSTALL_EVENTS)
         assert "redirect_urls" not in single["oauth_config"]
         assert single["settings"]["token_rotation_enabled"] is False
+
+
+# -- the Zoom app ---------------------------------------------------------------------------
+
+# What each request Debrief makes of Zoom needs of the app: one of Zoom's granular scopes,
+# or none (the token itself is had with the app's credentials; the file store Zoom
+# redirects a download to is reached without the token). A request this table does not
+# know fails the test below: a new call to Zoom comes with its scope in the manifest.
+ZOOM_SCOPE_OF: list[tuple[str, str, str | None]] = [
+    ("POST", r"/oauth/token", None),
+    ("GET", r"/v2/accounts/[^/]+/recordings", "cloud_recording:read:list_account_recordings:admin"),
+    ("GET", r"/v2/users", "user:read:list_users:admin"),
+    ("GET", r"/v2/users/[^/]+/recordings", "cloud_recording:read:list_user_recordings:admin"),
+    ("GET", r"/rec/download/[^/]+", "cloud_recording:read:recording:admin"),
+    ("GET", r"/cdn/[^/]+/[^/]+", None),
+]
+ZOOM_VTT = b"WEBVTT\n\n1\n00:00:01.000 --> 00:00:04.000\nInterviewer: Hello.\n"
+
+
+@pytest.fixture
+def zoom_manifest() -> dict[str, Any]:
+    data = json.loads((ROOT / "manifest.zoom.json").read_text("utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def scopes_needed(requests: list[tuple[str, str]]) -> set[str]:
+    """The scopes these requests need (ZOOM_SCOPE_OF); a request it does not know fails."""
+    needed: set[str] = set()
+    for method, path in requests:
+        found = [s for m, p, s in ZOOM_SCOPE_OF if m == method and re.fullmatch(p, path)]
+        assert len(found) == 1, f"{method} {path}: which scope does it need? (ZOOM_SCOPE_OF)"
+        if found[0] is not None:
+            needed.add(found[0])
+    return needed
+
+
+def test_the_zoom_manifest_has_the_shape_of_zooms_app_manifest(
+    zoom_manifest: dict[str, Any],
+) -> None:
+    """The sections and fields Zoom's App Manifest documents (developers.zoom.us, Build
+    flow → Manifests → Schema), and no others."""
+    assert set(zoom_manifest) == {"display_information", "oauth_information", "features"}
+    shown = zoom_manifest["display_information"]
+    assert set(shown) == {"display_name", "description", "long_description"}
+    assert all(isinstance(v, str) and v for v in shown.values())
+    oauth = zoom_manifest["oauth_information"]
+    assert set(oauth) == {"scopes", "scope_description"}
+    for scope in oauth["scopes"]:
+        assert set(scope) == {"scope", "optional"} and scope["optional"] is False
+    features = zoom_manifest["features"]
+    assert set(features) == {"products", "event_subscription"}
+    assert features["products"] == ["ZOOM_MEETING"]
+    subscription = features["event_subscription"]
+    assert set(subscription) == {"enable", "events"} and subscription["enable"] is True
+    for events in subscription["events"]:
+        assert set(events) == {
+            "subscription_name",
+            "event_types",
+            "development_webhook_url",
+            "production_webhook_url",
+        }
+
+
+def test_the_zoom_app_subscribes_to_what_the_webhook_takes_where_it_is_served(
+    zoom_manifest: dict[str, Any],
+) -> None:
+    [events] = zoom_manifest["features"]["event_subscription"]["events"]
+    assert events["event_types"] == list(EVENTS)
+    for key in ("development_webhook_url", "production_webhook_url"):
+        url = urlsplit(events[key])
+        assert url.scheme == "https" and url.hostname == "debrief.example.com", key
+        assert url.path == ZOOM_PATH, key
+    # the host to replace is named, as the Slack manifests name theirs
+    described = zoom_manifest["display_information"]["long_description"]
+    assert "https://debrief.example.com/zoom/events" in described
+
+
+def test_the_zoom_app_asks_for_the_scopes_of_the_requests_debrief_makes(
+    zoom_manifest: dict[str, Any], zoom: FakeZoom
+) -> None:
+    """Every request bot/zoom_api.py makes of the fake Zoom, for `zoom sync` (the
+    account's list, and each user's where Zoom does not offer it) and for a download
+    with the app's own token, needs a scope the manifest lists; and each scope listed is
+    needed by one of them."""
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(days=2)
+    meeting = zoom.add_meeting(
+        topic="二面 Backend", start_time=start, host_email="host@example.com", transcript=ZOOM_VTT
+    )
+    api = ZoomApi(
+        Credentials(zoom.account_id, zoom.client_id, zoom.client_secret),
+        zoom.api_url,
+        zoom.oauth_url,
+    )
+    first, last = date.today() - timedelta(days=40), date.today() + timedelta(days=1)
+    listed = list(api.meetings(first, last))  # the account's list, over two windows
+    zoom.disable_account_recordings()
+    listed += list(api.meetings(first, last))  # each user's instead
+    assert [m["uuid"] for m in listed] == [meeting.uuid, meeting.uuid]
+    url = meeting.transcript_url
+    assert url is not None
+    assert download(url, api.token(), 1 << 20) == ZOOM_VTT
+
+    needed = scopes_needed([(r.method, r.path) for r in zoom.requests])
+    listed_scopes = [s["scope"] for s in zoom_manifest["oauth_information"]["scopes"]]
+    assert len(listed_scopes) == len(set(listed_scopes))
+    assert set(listed_scopes) == needed
+    # each scope is explained where Zoom shows it
+    description = zoom_manifest["oauth_information"]["scope_description"]
+    for scope in needed:
+        assert scope.split(":")[2] in description, scope

@@ -52,7 +52,7 @@ def sync_command(
 ) -> None:
     """Take the Zoom transcripts of interviews since DATE that Debrief does not have."""
     from .app import create_app
-    from .zoom import ZoomFetcher, app_spaces, sync, zoom_accounts, zoom_decrypt
+    from .zoom import ZoomFetcher, app_spaces, sync, unposted, zoom_accounts, zoom_decrypt
 
     settings = settings_for(db_path)
     loc = settings.locale
@@ -62,6 +62,7 @@ def sync_command(
             first = date.fromisoformat(since.strip())
         except ValueError:
             raise BadUsage("cli_zoom_bad_date", value=since) from None
+    slack = bool(settings.bot_token) or settings.many_workspaces
     store = open_store(db_path, create=True)
     accounts = zoom_accounts(settings, store, zoom_decrypt(settings))
     if workspace is not None:
@@ -69,13 +70,17 @@ def sync_command(
         accounts = [a for a in accounts if a.ws == ws]
     if not accounts:
         raise BadUsage("cli_zoom_not_set")
+    settings.require_zoom_pair()
     if not any(a.credentials for a in accounts):
         raise BadUsage("cli_zoom_no_credentials")
     synced = sync(settings, store, first, accounts)
-    app = create_app(settings, store, verify_token=False)
+    # with Slack (a bot token, or the installs of many workspaces): the cards posted as
+    # serve posts them; without, the interviews indexed and nothing posted
+    app = create_app(settings, store, verify_token=False) if slack else None
     fetched: list[Any] = []
     try:
-        fetcher = ZoomFetcher(settings, store, app_spaces(app, settings, store))
+        spaces = app_spaces(app, settings, store) if app is not None else unposted(settings, store)
+        fetcher = ZoomFetcher(settings, store, spaces)
         deadline = time.monotonic() + FETCH_FOR_S
         while True:
             while (tried := fetcher.fetch_one()) is not None:
@@ -92,7 +97,8 @@ def sync_command(
                 break
             time.sleep(min(soon) + 0.05)
     finally:
-        app.close()
+        if app is not None:
+            app.close()
     taken = [f.candidate_id for f in fetched if f.outcome == "indexed" and f.candidate_id]
     refused = sum(1 for f in fetched if f.outcome in ("not_transcript", "parse_error"))
     failed = sum(1 for f in fetched if f.outcome == "failed")
@@ -138,7 +144,7 @@ def sync_command(
             click.echo(t(loc, "cli_zoom_failed", count=failed))
         if waiting_now:
             click.echo(t(loc, "cli_zoom_waiting", count=waiting_now))
-        if not settings.bot_token and not settings.many_workspaces and taken:
+        if not slack and taken:
             click.echo(t(loc, "cli_zoom_no_slack"), err=True)
         for account, why in synced.failed.items():
             click.echo(t(loc, "cli_zoom_list_failed", account=account, reason=why), err=True)

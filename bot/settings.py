@@ -284,6 +284,17 @@ class Settings(BaseSettings):
         if not self.token_key:
             raise SettingsError("setting_no_token_key")
 
+    def require_zoom_pair(self) -> None:
+        """The Zoom app's client id and secret go together: one without the other is a
+        half-made setting, said rather than ignored."""
+        pair = {
+            "DEBRIEF_ZOOM_CLIENT_ID": self.zoom_client_id,
+            "DEBRIEF_ZOOM_CLIENT_SECRET": self.zoom_client_secret,
+        }
+        missing = [name for name, value in pair.items() if not value]
+        if len(missing) == 1:
+            raise SettingsError("setting_zoom_incomplete", variables=missing[0])
+
     def _check_serving(self) -> None:
         """What only `serve` needs: a readable transcripts folder, a digest it may post."""
         if self.transcripts:
@@ -292,6 +303,7 @@ class Settings(BaseSettings):
                 raise SettingsError("setting_no_folder", folder=self.transcripts)
             if not os.access(folder, os.R_OK | os.X_OK):
                 raise SettingsError("setting_unreadable_folder", folder=self.transcripts)
+        self.require_zoom_pair()
         allowed = self.allowed_channels
         if self.digest_channel and allowed and self.digest_channel not in allowed:
             raise SettingsError("setting_digest_not_allowed", channel=self.digest_channel)

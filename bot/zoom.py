@@ -420,6 +420,22 @@ def app_spaces(app: DebriefApp, settings: Settings, store: Backend) -> SpaceOf:
     return space
 
 
+def unposted(settings: Settings, store: Backend) -> SpaceOf:
+    """One workspace without a Slack token (`zoom sync` run where only the database and
+    Zoom are at hand): its transcripts taken, nothing posted."""
+    from handlers.deps import Deps
+
+    deps = Deps(store, settings.locale, str(settings.uploads_dir), tz=settings.tz)
+
+    def space(ws: int) -> ZoomSpace | None:
+        if ws != 0:
+            return None
+        account = next((a for a in zoom_accounts(settings, store) if a.ws == 0), None)
+        return ZoomSpace(deps, None, account)
+
+    return space
+
+
 def zoom_decrypt(settings: Settings) -> Callable[[str], str] | None:
     """What opens a workspace's sealed Zoom secrets (installed in many workspaces)."""
     if settings.many_workspaces and settings.token_key:

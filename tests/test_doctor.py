@@ -377,3 +377,15 @@ def test_zoom_is_checked_when_connected(fake_slack: FakeSlack, db: Path, zoom: F
     assert checks["zoom"]["status"] == "warn"  # the webhook alone: no sync, no expired links
     assert checks["zoom webhook"]["status"] == "warn"  # no secret token: every event refused
     assert "DEBRIEF_ZOOM_SECRET_TOKEN" in checks["zoom webhook"]["detail"]
+
+
+def test_an_app_installed_before_users_read_email_is_warned_not_failed(
+    fake_slack: FakeSlack, db: Path
+) -> None:
+    fake_slack.scopes = tuple(s for s in fake_slack.scopes if s != "users:read.email")
+    code, checks = doctor(fake_slack, db)
+    assert code == 0 and checks["scopes"]["status"] == "warn"
+    assert "users:read.email" in checks["scopes"]["detail"]
+    fake_slack.scopes = tuple(s for s in fake_slack.scopes if s != "im:write")
+    code, checks = doctor(fake_slack, db)
+    assert code != 0 and checks["scopes"]["status"] == "fail"

@@ -501,6 +501,27 @@ def test_zoom_sync_reads_each_users_recordings_where_the_account_list_is_refused
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
 
 
+def test_zoom_sync_without_slack_indexes_and_says_nothing_was_posted(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    now = datetime.now(UTC).replace(microsecond=0)
+    meeting = interview(zoom, "终面 钱二", start_time=now - timedelta(days=1))
+    env = {
+        "DEBRIEF_UPLOADS": str(tmp_path / "uploads"),
+        "DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id,
+        "DEBRIEF_ZOOM_CLIENT_ID": zoom.client_id,
+        "DEBRIEF_ZOOM_CLIENT_SECRET": zoom.client_secret,
+        "DEBRIEF_ZOOM_API_URL": zoom.api_url,
+        "DEBRIEF_ZOOM_OAUTH_URL": zoom.oauth_url,
+        "DEBRIEF_LOCALE": "en",
+    }
+    out = CliRunner().invoke(cli, ["zoom", "sync", "--db", db_target], env=env)
+    assert out.exit_code == 0, out.output
+    assert "Indexed 1 interviews" in out.output and "SLACK_BOT_TOKEN is not set" in out.output
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 1
+    assert fake_slack.calls("chat.postMessage") == []
+
+
 def test_a_forgotten_zoom_interview_is_erased_and_not_fetched_again(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:
@@ -526,6 +547,10 @@ def test_zoom_sync_says_what_is_missing(db_target: str, tmp_path: Path) -> None:
     env = {"DEBRIEF_ZOOM_ACCOUNT_ID": "acc"}
     out = CliRunner().invoke(cli, ["zoom", "sync", "--db", db_target], env=env)
     assert out.exit_code == 2 and "DEBRIEF_ZOOM_CLIENT_ID" in out.output
+    out = CliRunner().invoke(
+        cli, ["zoom", "sync", "--db", db_target], env=env | {"DEBRIEF_ZOOM_CLIENT_ID": "c"}
+    )
+    assert out.exit_code == 2 and "DEBRIEF_ZOOM_CLIENT_SECRET" in out.output
     env |= {"DEBRIEF_ZOOM_CLIENT_ID": "c", "DEBRIEF_ZOOM_CLIENT_SECRET": "s"}
     out = CliRunner().invoke(
         cli, ["zoom", "sync", "--db", db_target, "--from", "yesterday"], env=env

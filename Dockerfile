@@ -14,7 +14,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY handlers ./handlers
 COPY store ./store
-COPY manifest.yml manifest.http.yml ./
+COPY manifest.yml manifest.http.yml manifest.zoom.json ./
 RUN pip install . \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin debrief \
     && mkdir -p /data /transcripts \

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from store.errors import StoreError
@@ -520,6 +521,17 @@ class ZoomFetcher:
             )
         return found
 
+    def zooms_own(self, url: str) -> bool:
+        """Whether `url` is on Zoom's hosts (zoom.us and below, or the hosts of
+        DEBRIEF_ZOOM_API_URL and DEBRIEF_ZOOM_OAUTH_URL): the only place the account's
+        own token is sent. A download token is the event's, for its URL alone."""
+        host = (urlsplit(url).hostname or "").lower()
+        ours = {
+            (urlsplit(self.settings.zoom_api_url).hostname or "").lower(),
+            (urlsplit(self.settings.zoom_oauth_url).hostname or "").lower(),
+        }
+        return bool(host) and (host in ours or host == "zoom.us" or host.endswith(".zoom.us"))
+
     # -- one transcript ------------------------------------------------------------------
 
     def fetch_one(self) -> Fetched | None:
@@ -558,6 +570,8 @@ class ZoomFetcher:
                 logger.info("zoom: the download token no longer works: using the account's")
         if creds is None:
             raise ZoomError("no download token, and no Zoom app credentials to fetch it with")
+        if not self.zooms_own(r.download_url):
+            raise ZoomError("the download URL is not Zoom's: the app's token is not sent there")
         api = self.api(creds)
         try:
             return download(r.download_url, api.token(), MAX_BYTES)

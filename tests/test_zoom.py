@@ -603,3 +603,15 @@ def test_serve_takes_zoom_s_webhook_and_polls_beside_slack(
     assert "Traceback" not in serve.log
     assert zoom.downloads(str(missed.transcript_file_id)) == 1
     assert zoom.downloads(str(live.transcript_file_id)) == 1
+
+
+def test_the_accounts_token_goes_to_zoom_s_hosts_alone() -> None:
+    from bot.settings import load_settings
+
+    settings = load_settings(zoom_api_url="http://127.0.0.1:5555/v2/")
+    fetcher = ZoomFetcher(settings, None, lambda ws: None)  # type: ignore[arg-type]
+    assert fetcher.zooms_own("https://us06web.zoom.us/rec/download/abc")
+    assert fetcher.zooms_own("https://zoom.us/rec/download/abc")
+    assert fetcher.zooms_own("http://127.0.0.1:6000/rec/download/abc")  # the API's host
+    assert not fetcher.zooms_own("https://zoom.us.example.com/rec/download/abc")
+    assert not fetcher.zooms_own("https://evil.example/rec/download/abc")

@@ -279,31 +279,42 @@ class ZoomApi:
     def meetings(self, first: date, last: date) -> Iterator[dict[str, Any]]:
         """Every recorded meeting of the account that started from `first` to `last`
         (UTC dates, both included), as Zoom lists it, with its recording files: the
-        account's list where Zoom offers it, else each user's."""
+        account's list where Zoom offers it, else each user's (`GET users`), else, where
+        the app may not list users either, its own user's (`users/me`)."""
         windows: list[tuple[date, date]] = []
         start = first
         while start <= last:
             end = min(last, start + timedelta(days=WINDOW_DAYS - 1))
             windows.append((start, end))
             start = end + timedelta(days=1)
+        spans = [{"from": a.isoformat(), "to": b.isoformat()} for a, b in windows]
         account = f"accounts/{self.credentials.account_id}/recordings"
         try:
-            for a, b in windows:
-                yield from self._pages(
-                    account, {"from": a.isoformat(), "to": b.isoformat()}, "meetings"
-                )
+            for span in spans:
+                yield from self._pages(account, span, "meetings")
             return
         except ZoomError as exc:
-            if exc.retry or exc.status in (None, 401):
+            if not _not_offered(exc):
                 raise
             # not a master account (or no such list here): each user's recordings instead
-        for user in self._pages("users", {"status": "active"}, "users"):
+        try:
+            users = list(self._pages("users", {"status": "active"}, "users"))
+        except ZoomError as exc:
+            if not _not_offered(exc):
+                raise
+            users = [{"id": "me"}]  # the app may not list users: its own user's
+        for user in users:
             user_id = str(user.get("id") or "")
             if not user_id:
                 continue
             email = str(user.get("email") or "")
-            for a, b in windows:
-                params = {"from": a.isoformat(), "to": b.isoformat()}
-                for meeting in self._pages(f"users/{user_id}/recordings", params, "meetings"):
+            for span in spans:
+                for meeting in self._pages(f"users/{user_id}/recordings", span, "meetings"):
                     # a user's list leaves out the host's e-mail: the user's own it is
                     yield {"host_email": email, **meeting} if email else meeting
+
+
+def _not_offered(exc: ZoomError) -> bool:
+    """Zoom refusing a list itself (a 4xx other than a refused token or its rate): the
+    next way of listing is tried instead."""
+    return not exc.retry and exc.status is not None and exc.status != 401

@@ -501,6 +501,21 @@ def test_zoom_sync_reads_each_users_recordings_where_the_account_list_is_refused
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
 
 
+def test_zoom_sync_reads_its_own_users_recordings_where_it_may_not_list_users(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    zoom.disable_account_recordings()
+    zoom.fail("users", 400)  # an app without the scope to list users
+    zoom.fail("recordings", 429, retry_after=1)  # Zoom's rate: waited for, tried again
+    now = datetime.now(UTC).replace(microsecond=0)
+    meeting = interview(zoom, "技术面试 郑十", start_time=now - timedelta(days=2))
+    out = sync(db_target, zoom, fake_slack, tmp_path, "--json")
+    assert out.exit_code == 0, out.output
+    assert len(json.loads(out.output)["indexed"]) == 1
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 1
+    assert any(r.path.endswith("/users/me/recordings") for r in zoom.requests)
+
+
 def test_zoom_sync_without_slack_indexes_and_says_nothing_was_posted(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

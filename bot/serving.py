@@ -204,7 +204,8 @@ def serve(settings: Settings, host: str, port: int, health_port: bool) -> None:
     serving = Serving(settings, mode)
     zoom = None
     if settings.many_workspaces or settings.zoom_account_id:  # Zoom's webhook (bot/zoom.py)
-        from .zoom import webhook_app, zoom_decrypt
+        from .zoom import zoom_decrypt
+        from .zoom_events import webhook_app
 
         zoom = webhook_app(
             settings, serving.store, zoom_decrypt(settings), serving.running.zoom_woken

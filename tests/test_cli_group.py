@@ -86,4 +86,5 @@ def test_every_command_is_attached() -> None:
         "show",
         "stats",
         "unlink",
+        "zoom",  # zoom sync (issue 48)
     ]

@@ -191,8 +191,11 @@ def test_show_json_keeps_its_keys_and_gains_only_the_named_ones(indexed: str) ->
         "indexed_at",
         "outcome",  # the hiring decision, null before one is recorded
         "candidate_key",  # who the candidate is: their interviews' one key (issue 38)
+        "title",  # a meeting's topic, where a meeting tool brought it (issue 48): null here
+        "origin",  # that meeting ({"kind": "zoom", …}): null for a file somebody brought
         *FACTS,
     }
+    assert shown["title"] is None and shown["origin"] is None
     listed = as_json(indexed, "list")
     assert all(
         set(r)

@@ -20,8 +20,8 @@ from support.fake_zoom import FakeZoom
 from support.spec import MANIFEST_SCHEMA
 
 from bot.http_app import ZOOM_PATH
-from bot.zoom import EVENTS
 from bot.zoom_api import Credentials, ZoomApi, download
+from bot.zoom_events import EVENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -90,6 +90,7 @@ def used_in_every_way(fake: FakeSlack) -> None:
     fake.org_owners.add("UOO")
     fake.usergroups["S1"] = ["U1"]
     fake.users["U1"] = "One"
+    fake.emails["one@example.com"] = "U1"
     fake.unknown_users.add("UX")
     fake.user_teams["UEXT"] = "T0THER"
     fake.shared_channels.add("CSHARED")

@@ -367,7 +367,10 @@ def test_an_event_s_account_selects_the_workspace_and_no_other(two: Bot, zoom: F
     status, answer = zoom.deliver(bot.zoom_url, event, secret=ALPHA_TOKEN)
     assert (status, json.loads(answer)) == (200, {"status": "queued"})
     alpha = bot.store.in_workspace(space(bot, ALPHA))
-    wait_until("Alpha's interview", lambda: alpha.count() == 1)
+    wait_until(  # indexed, then marked taken: the row says it last
+        "Alpha's interview",
+        lambda: [r.state for r in alpha.zoom_recordings()] == ["taken"] and alpha.count() == 1,
+    )
     (taken,) = alpha.zoom_recordings()
     assert (taken.account_id, taken.meeting_uuid, taken.state) == (
         ALPHA_ACCOUNT,
@@ -410,7 +413,10 @@ def test_an_event_s_account_selects_the_workspace_and_no_other(two: Bot, zoom: F
     status, _ = zoom.deliver(bot.zoom_url, event, secret=BETA_TOKEN)
     assert status == 200
     beta = bot.store.in_workspace(space(bot, BETA))
-    wait_until("Beta's interview", lambda: beta.count() == 1)
+    wait_until(
+        "Beta's interview",
+        lambda: [r.state for r in beta.zoom_recordings()] == ["taken"] and beta.count() == 1,
+    )
     calls = bot.fake.wait_for("chat.postMessage", count=len(calls) + 1)
     to_beta = [c for c in calls if c.params.get("channel") == "CBETA"]
     assert (

@@ -17,7 +17,8 @@ from bot.app import DebriefApp, create_app
 from bot.http_app import wsgi_app
 from bot.server import listener_executors
 from bot.settings import Settings, load_settings
-from bot.zoom import ZoomFetcher, app_spaces, webhook_app, zoom_decrypt
+from bot.zoom import ZoomFetcher, app_spaces, zoom_decrypt
+from bot.zoom_events import webhook_app
 from handlers.sending.pacing import Pacer
 from store.factory import open_store
 from store.sqlite.store import Store

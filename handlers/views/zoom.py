@@ -71,8 +71,21 @@ class ZoomChange:
     keep: bool = False
 
 
-def _secret_hint(saved: str | None, unset: str, locale: Locale) -> Any:
-    return plain(t(locale, "settings_zoom_secret_set" if saved else unset))
+def _secret_hint(saved: str | None, unset: str, locale: Locale) -> str:
+    return t(locale, "settings_zoom_secret_set" if saved else unset)
+
+
+def _typed_field(
+    block_id: str, label: str, hint: str, initial: str | None, max_length: int
+) -> InputBlock:
+    """An optional line of text (`initial`: what is shown in it; a secret: None)."""
+    return InputBlock(
+        block_id=block_id,
+        label=plain(label),
+        element=PlainTextInputElement(action_id="v", initial_value=initial, max_length=max_length),
+        optional=True,
+        hint=plain(hint),
+    )
 
 
 def zoom_blocks(now: WorkspaceSettings, locale: Locale) -> list[InputBlock]:
@@ -80,37 +93,33 @@ def zoom_blocks(now: WorkspaceSettings, locale: Locale) -> list[InputBlock]:
     option = Option(value=CLEAR, text=plain(t(locale, "settings_zoom_clear_option")))
     channels_only = ConversationFilter(include=["public", "private"], exclude_bot_users=True)
     return [
-        InputBlock(
-            block_id=ZOOM_ACCOUNT,
-            label=plain(t(locale, "settings_zoom_account")),
-            element=PlainTextInputElement(
-                action_id="v", initial_value=now.zoom_account_id or None, max_length=MAX_ID
-            ),
-            optional=True,
-            hint=plain(t(locale, "settings_zoom_account_hint")),
+        _typed_field(
+            ZOOM_ACCOUNT,
+            t(locale, "settings_zoom_account"),
+            t(locale, "settings_zoom_account_hint"),
+            now.zoom_account_id or None,
+            MAX_ID,
         ),
-        InputBlock(
-            block_id=ZOOM_CLIENT,
-            label=plain(t(locale, "settings_zoom_client")),
-            element=PlainTextInputElement(
-                action_id="v", initial_value=now.zoom_client_id or None, max_length=MAX_ID
-            ),
-            optional=True,
-            hint=plain(t(locale, "settings_zoom_client_hint")),
+        _typed_field(
+            ZOOM_CLIENT,
+            t(locale, "settings_zoom_client"),
+            t(locale, "settings_zoom_client_hint"),
+            now.zoom_client_id or None,
+            MAX_ID,
         ),
-        InputBlock(
-            block_id=ZOOM_SECRET,
-            label=plain(t(locale, "settings_zoom_secret")),
-            element=PlainTextInputElement(action_id="v", max_length=MAX_SECRET),
-            optional=True,
-            hint=_secret_hint(now.zoom_client_secret_enc, "settings_zoom_secret_unset", locale),
+        _typed_field(
+            ZOOM_SECRET,
+            t(locale, "settings_zoom_secret"),
+            _secret_hint(now.zoom_client_secret_enc, "settings_zoom_secret_unset", locale),
+            None,
+            MAX_SECRET,
         ),
-        InputBlock(
-            block_id=ZOOM_TOKEN,
-            label=plain(t(locale, "settings_zoom_token")),
-            element=PlainTextInputElement(action_id="v", max_length=MAX_SECRET),
-            optional=True,
-            hint=_secret_hint(now.zoom_secret_token_enc, "settings_zoom_token_unset", locale),
+        _typed_field(
+            ZOOM_TOKEN,
+            t(locale, "settings_zoom_token"),
+            _secret_hint(now.zoom_secret_token_enc, "settings_zoom_token_unset", locale),
+            None,
+            MAX_SECRET,
         ),
         InputBlock(
             block_id=ZOOM_CHANNEL,

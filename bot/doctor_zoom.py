@@ -46,7 +46,10 @@ class ZoomChecks(DatabaseChecks):
                     try:
                         api.token()
                     except ZoomError as exc:
-                        yield self.check(name, "fail", "doctor_zoom_token_failed", error=str(exc))
+                        # refused (the credentials), or not had now (the network, Zoom down)
+                        refused = exc.status in (400, 401, 403)
+                        said = "doctor_zoom_token_failed" if refused else "doctor_zoom_unreachable"
+                        yield self.check(name, "fail", said, error=str(exc))
                     else:
                         yield self.check(name, "ok", "doctor_zoom_token_ok")
                 if not account.secret_token:

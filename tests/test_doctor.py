@@ -371,7 +371,11 @@ def test_zoom_is_checked_when_connected(fake_slack: FakeSlack, db: Path, zoom: F
     )
     code, checks = doctor(fake_slack, db, **(zoom_env | {"DEBRIEF_ZOOM_CLIENT_SECRET": "wrong"}))
     assert code != 0 and checks["zoom"]["status"] == "fail"
+    assert "gave no token" in checks["zoom"]["detail"]
     assert "wrong" not in checks["zoom"]["detail"]  # never the secret itself
+    zoom.fail("token", 503)  # Zoom down: said so, never "refused"
+    code, checks = doctor(fake_slack, db, **zoom_env)
+    assert checks["zoom"]["status"] == "fail" and "just now" in checks["zoom"]["detail"]
     bare = {"DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id, "DEBRIEF_ZOOM_API_URL": zoom.api_url}
     code, checks = doctor(fake_slack, db, **bare)
     assert checks["zoom"]["status"] == "warn"  # the webhook alone: no sync, no expired links

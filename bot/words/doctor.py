@@ -273,6 +273,10 @@ WORDS: dict[str, dict[Locale, str]] = {
         "zh": "Zoom 拒绝了应用凭据，拿不到令牌：{error}",
         "en": "Zoom gave no token for the app's credentials: {error}",
     },
+    "doctor_zoom_unreachable": {
+        "zh": "暂时无法从 Zoom（DEBRIEF_ZOOM_OAUTH_URL）取得令牌：{error}",
+        "en": "could not get a token from Zoom (DEBRIEF_ZOOM_OAUTH_URL) just now: {error}",
+    },
     "doctor_zoom_token_ok": {
         "zh": "Zoom 应用凭据可用：拿到了令牌",
         "en": "the Zoom app's credentials work: a token was had",

@@ -345,9 +345,10 @@ WORDS: dict[str, dict[Locale, str]] = {
     },
     "cli_zoom_synced": {
         "zh": "Zoom：{meetings} 场有文字记录的会议，其中 {passed} 场按主题不是面试（未下载）；"
-        "新取 {queued} 份，{seen} 份之前已取过。",
+        "新取 {queued} 份，{seen} 份之前已经知道（已取或正在取）。",
         "en": "Zoom: {meetings} meetings with a transcript, {passed} of them not interviews"
-        " by their topic (not downloaded); {queued} transcripts to take, {seen} taken before.",
+        " by their topic (not downloaded); {queued} transcripts to take, {seen} known before"
+        " (taken or under way).",
     },
     "cli_zoom_taken": {
         "zh": "已收录 {count} 场面试：{ids}",

@@ -588,7 +588,7 @@ def sync(
                 for r in recordings:
                     if space.queue_zoom_recording(r):
                         found.queued.append(r)
-                    elif space.requeue_zoom_recording(r.meeting_uuid, r.file_id):
+                    elif space.requeue_zoom_recording(r):
                         found.again += 1
                     else:
                         found.seen += 1

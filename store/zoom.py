@@ -86,15 +86,24 @@ class ZoomStore(Base):
             )
         return True
 
-    def requeue_zoom_recording(self, meeting_uuid: str, file_id: str) -> bool:
+    def requeue_zoom_recording(self, r: ZoomRecording) -> bool:
         """Try again a transcript that could not be fetched after the last try (`zoom
-        sync` found it again): due now, its tries counted afresh."""
+        sync` found it again): due now, its tries counted afresh, fetched from where Zoom
+        lists it now (the last try dropped the old URL and token)."""
         with self.tx() as tx:
             return (
                 tx.execute(
                     "UPDATE zoom_recordings SET state = 'waiting', attempts = 0, next_at = ?,"
-                    f" claimed_until = NULL WHERE {_ROW} AND state = 'failed'",
-                    [utcnow(), self.ws, meeting_uuid, file_id],
+                    " claimed_until = NULL, download_url = ?, download_token = ?"
+                    f" WHERE {_ROW} AND state = 'failed'",
+                    [
+                        utcnow(),
+                        r.download_url,
+                        r.download_token,
+                        self.ws,
+                        r.meeting_uuid,
+                        r.file_id,
+                    ],
                 ).rowcount
                 == 1
             )

@@ -630,3 +630,24 @@ def test_the_accounts_token_goes_to_zoom_s_hosts_alone() -> None:
     assert fetcher.zooms_own("http://127.0.0.1:6000/rec/download/abc")  # the API's host
     assert not fetcher.zooms_own("https://zoom.us.example.com/rec/download/abc")
     assert not fetcher.zooms_own("https://evil.example/rec/download/abc")
+
+
+def test_zoom_sync_fetches_again_a_transcript_that_failed_after_the_last_try(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # the webhook's transcript could not be fetched after the last try (its download
+    # URL dropped then); zoom sync lists it again: fetched with the URL Zoom lists now
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_schedule=(0.05, 0.05))
+    now = datetime.now(UTC).replace(microsecond=0)
+    meeting = interview(zoom, "二面 吴九", start_time=now - timedelta(days=1))
+    zoom.fail("download", 500, times=3)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (failed,) = arrived(bot)
+    assert failed.state == "failed"
+    wait_until("the notice", lambda: cards(fake_slack) or None)
+    bot.stop()
+    out = sync(db_target, zoom, fake_slack, tmp_path, "--json")
+    assert out.exit_code == 0, out.output
+    said = json.loads(out.output)
+    assert said["retried"] == 1 and len(said["indexed"]) == 1, said
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 1

@@ -644,6 +644,10 @@ def test_zoom_sync_fetches_again_a_transcript_that_failed_after_the_last_try(
     assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
     (failed,) = arrived(bot)
     assert failed.state == "failed"
+    # no candidate to forget it with: nothing of the meeting is kept but its start (the
+    # topic names the candidate; forget and retention would never reach it)
+    assert (failed.topic, failed.host_email, failed.host_id) == (None, None, None)
+    assert failed.start_time
     wait_until("the notice", lambda: cards(fake_slack) or None)
     bot.stop()
     out = sync(db_target, zoom, fake_slack, tmp_path, "--json")
@@ -651,3 +655,5 @@ def test_zoom_sync_fetches_again_a_transcript_that_failed_after_the_last_try(
     said = json.loads(out.output)
     assert said["retried"] == 1 and len(said["indexed"]) == 1, said
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
+    shown = show(db_target, said["indexed"][0])
+    assert shown["title"] == "二面 吴九" and shown["round"] == "二面"  # the listing's again

@@ -396,6 +396,26 @@ def test_a_transcript_past_the_readers_limit_is_told_with_its_true_size(
     assert f"{len(huge) / 1e6:.1f}" in text_of(told), text_of(told)  # not a size it never read
 
 
+def test_the_card_shows_the_topic_as_zoom_wrote_it_and_pings_nobody(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path)
+    meeting = interview(zoom, "R&D 二面 <!channel> <@U0HOST>")
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (card,) = wait_until("the card", lambda: cards(fake_slack) or None)
+    bot.stop()
+    (fact,) = [
+        e["text"]
+        for b in card["blocks"]
+        if b["type"] == "context"
+        for e in b["elements"]
+        if "U0HOST" in e["text"]
+    ]
+    # escaped once, as Slack reads mrkdwn: shown as written, no @channel, no mention
+    assert "R&amp;D 二面 &lt;!channel&gt; &lt;@U0HOST&gt;" in fact, fact
+    assert "<!channel>" not in fact and "<@U0HOST>" not in fact
+
+
 def test_a_channel_shared_with_another_organisation_gets_no_card(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

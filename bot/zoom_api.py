@@ -30,7 +30,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from http.client import HTTPException, IncompleteRead
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -70,11 +71,24 @@ def _host(url: str) -> str:
 
 
 def _wait(headers: Any) -> float | None:
+    """The seconds Zoom's `Retry-After` asks for: a number of seconds, or (past a daily
+    limit, as Zoom's docs show it) the date and time to try again."""
     value = headers.get("Retry-After") if headers is not None else None
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        at = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            at = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    return max(0.0, (at - datetime.now(UTC)).total_seconds())
 
 
 def _said(status: int, body: bytes) -> str:
@@ -249,14 +263,14 @@ class ZoomApi:
     def get_patiently(
         self, path: str, params: dict[str, Any], tries: int = 5, most_wait: float = 30.0
     ) -> dict[str, Any]:
-        """`get`, waiting and trying again on a 429 (as long as Zoom asks, at most
-        `most_wait` seconds) or a 5xx, `tries` times in all."""
+        """`get`, waiting and trying again on a 429 (as long as Zoom asks; longer than
+        `most_wait` seconds: not waited for) or a 5xx, `tries` times in all."""
         for attempt in range(1, tries + 1):
             try:
                 return self.get(path, params)
             except ZoomError as exc:
-                if not exc.retry or attempt == tries:
-                    raise
+                if not exc.retry or attempt == tries or (exc.wait or 0.0) > most_wait:
+                    raise  # (a wait longer than we may: the next sync, or the fetcher's)
                 pause = exc.wait if exc.wait is not None else float(2 ** (attempt - 1))
                 time.sleep(min(most_wait, pause))
         raise AssertionError("unreachable")  # pragma: no cover

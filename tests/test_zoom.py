@@ -323,6 +323,23 @@ def test_429_5xx_a_cut_download_and_an_expired_token_are_tried_again_and_never_l
     bot.stop()
 
 
+def test_zoom_s_daily_limit_is_waited_for_until_the_time_it_names(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # Zoom's docs: past a daily limit, Retry-After is the date and time to try again
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_fetching=False)
+    meeting = interview(zoom)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    later = (datetime.now(UTC) + timedelta(minutes=40)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    zoom.fail("download", 429, retry_after=later)  # type: ignore[arg-type]
+    assert bot.zoom is not None
+    tried = bot.zoom.fetch_one()
+    assert tried is not None and tried.outcome == "later" and tried.next_at is not None
+    assert tried.next_at > datetime.now(UTC) + timedelta(minutes=30)  # not the first 2 s
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 0
+    bot.stop()
+
+
 def test_after_the_last_try_the_channel_is_told_once_which_meeting(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

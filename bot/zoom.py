@@ -400,7 +400,8 @@ class ZoomFetcher:
         interviewed_at = local.strftime("%Y-%m-%dT%H:%M") if local is not None else None
         interviewer = interviewer_of(space.client, r.host_email)
         day = local.strftime("%Y-%m-%d") if local is not None else "zoom"
-        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id}
+        size = getattr(data, "size", len(data))  # the whole file's, past the limit read
+        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id, "size": size}
         folder = Path(deps.uploads or "uploads") / "zoom"
         saved: list[str] = []
 

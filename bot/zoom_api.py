@@ -141,6 +141,13 @@ class _NoTokenElsewhere(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoTokenElsewhere)
 
 
+class Downloaded(bytes):
+    """A file's bytes as read (at most the limit + 1) and `size`, the whole file's as
+    its answer declared it (Content-Length), else as many bytes as were read."""
+
+    size: int
+
+
 def _read_whole(answer: Any, limit: int, refuse_more: bool = True) -> bytes:
     """The answer's body, at most `limit` bytes (past it: ZoomError, or with
     `refuse_more` False the first `limit` + 1 bytes, for the caller to refuse); an
@@ -156,10 +163,10 @@ def _read_whole(answer: Any, limit: int, refuse_more: bool = True) -> bytes:
     return data
 
 
-def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> bytes:
+def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> Downloaded:
     """A recording file's bytes, fetched with `bearer` (a download token or an access
     token): at most `limit` + 1 (more than `limit` is the reader's to refuse, with its
-    reason); ZoomError when it cannot be had whole."""
+    reason and the file's declared `size`); ZoomError when it cannot be had whole."""
     if urlsplit(url).scheme not in ("http", "https"):
         raise ZoomError("not an http(s) download URL", retry=False)
     request = urllib.request.Request(
@@ -167,7 +174,11 @@ def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> b
     )
     try:
         with _OPENER.open(request, timeout=timeout) as answer:
-            return _read_whole(answer, limit, refuse_more=False)
+            found = Downloaded(_read_whole(answer, limit, refuse_more=False))
+            length = answer.headers.get("Content-Length")
+            declared = int(length) if length is not None and length.isdigit() else 0
+            found.size = max(len(found), declared)
+            return found
     except ZoomError:
         raise
     except (urllib.error.URLError, OSError, HTTPException) as exc:

@@ -393,12 +393,6 @@ def test_a_transcript_past_the_readers_limit_is_refused_with_that_reason(
     bot.stop()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the download stops at the limit + 1 byte and the notice names that as the"
-    " file's size (5.2 MB for a 7 MB file): the size Zoom declared (Content-Length, or the"
-    " file's file_size) should be said, or none",
-)
 def test_a_transcript_past_the_readers_limit_is_told_with_its_true_size(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

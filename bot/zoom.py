@@ -392,7 +392,7 @@ class ZoomFetcher:
 
     def _take(self, r: ZoomRecording, space: ZoomSpace, data: bytes) -> Fetched:
         from handlers.audit import AuditEvent, record
-        from handlers.uploads import take_file
+        from handlers.uploads import Outcome, take_file
         from handlers.zoom_arrivals import post_arrival, tell_admins
 
         deps = space.deps
@@ -410,6 +410,13 @@ class ZoomFetcher:
             deps.store.zoom_saving(r, path, interviewed_at, interviewer)
 
         outcome = take_file(info, data, deps, on_saved=on_saved, folder=folder)
+        if outcome.kind == "duplicate" and r.path and outcome.candidate_id:
+            # indexed from this very meeting by a try that stopped before marking it
+            # taken (a fault, a process killed): this meeting's, its card still owed
+            known = deps.store.get_candidate(outcome.candidate_id)
+            if known is not None and known.source == r.path:
+                outcome = Outcome("indexed", outcome.candidate_id, path=r.path)
+                saved.append(r.path)
         path = saved[0] if saved and outcome.kind == "indexed" else None
         if not deps.store.zoom_finished(r, self.claimer, outcome.kind, outcome.candidate_id, path):
             logger.info("zoom: a transcript was taken, but was no longer ours to mark")

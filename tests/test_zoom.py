@@ -340,6 +340,41 @@ def test_zoom_s_daily_limit_is_waited_for_until_the_time_it_names(
     bot.stop()
 
 
+def test_a_fault_after_the_interview_was_indexed_still_gives_its_card(
+    fake_slack: FakeSlack,
+    zoom: FakeZoom,
+    db_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the database (or the process) goes away once the interview is indexed and before
+    # the transcript is marked taken: the next try finds the same bytes indexed, from
+    # this very meeting, and the card is still owed
+    from store.errors import StoreError
+    from store.zoom import ZoomStore
+
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_fetching=False)
+    meeting = interview(zoom)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    finished = ZoomStore.zoom_finished
+
+    def gone(*args: Any, **kwargs: Any) -> bool:
+        raise StoreError("the database went away")
+
+    monkeypatch.setattr(ZoomStore, "zoom_finished", gone)
+    assert bot.zoom is not None
+    first = bot.zoom.fetch_one()
+    assert first is not None and first.outcome == "later"
+    assert bot.store.count() == 1 and cards(fake_slack) == []
+    monkeypatch.setattr(ZoomStore, "zoom_finished", finished)
+    bot.zoom.start()
+    (taken,) = arrived(bot)
+    assert taken.state == "taken" and taken.candidate_id
+    (card,) = wait_until("the card", lambda: cards(fake_slack) or None)
+    assert "Zhang San" in text_of(card)
+    bot.stop()
+
+
 def test_after_the_last_try_the_channel_is_told_once_which_meeting(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

@@ -564,9 +564,13 @@ def sync(
     since: date | None = None,
     accounts: Sequence[ZoomAccount] | None = None,
     api_of: Callable[[Credentials], ZoomApi] | None = None,
+    retry_failed: bool = True,
 ) -> Synced:
     """Queue the transcripts of every interview meeting since `since` that the webhook
-    missed (the same filter, the same once-only rule); fetching is the fetcher's."""
+    missed (the same filter, the same once-only rule); fetching is the fetcher's. One
+    that could not be fetched after the last try is tried again with `retry_failed`
+    (`zoom sync`, as its notice says), not by serve's poll (its notice would come back
+    after each round of tries)."""
     found = Synced()
     if accounts is None:
         accounts = zoom_accounts(settings, store, zoom_decrypt(settings))
@@ -596,7 +600,7 @@ def sync(
                 for r in recordings:
                     if space.queue_zoom_recording(r):
                         found.queued.append(r)
-                    elif space.requeue_zoom_recording(r):
+                    elif retry_failed and space.requeue_zoom_recording(r):
                         found.again += 1
                     else:
                         found.seen += 1
@@ -633,7 +637,7 @@ class ZoomPoller:
 
     def run(self) -> None:
         try:
-            self.last = sync(self.settings, self.store)
+            self.last = sync(self.settings, self.store, retry_failed=False)
             if self.last.queued or self.last.again:
                 self.fetcher.wake()
         except StoreError as exc:

@@ -391,6 +391,30 @@ def test_after_the_last_try_the_channel_is_told_once_which_meeting(
     bot.stop()
 
 
+def test_serve_s_poll_does_not_try_a_failed_transcript_again_and_again(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # the channel was told once that it could not be fetched, and that `zoom sync`
+    # tries again: the poll every DEBRIEF_ZOOM_POLL is not that, or the notice would
+    # come back after each round of tries for as long as Zoom lists the meeting
+    from bot.zoom import ZoomPoller
+
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_schedule=(0.05, 0.05))
+    meeting = interview(zoom)
+    zoom.fail("download", 500, times=3)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (failed,) = arrived(bot)
+    assert failed.state == "failed"
+    wait_until("the notice", lambda: cards(fake_slack) or None)
+    assert bot.zoom is not None
+    poller = ZoomPoller(bot.settings, bot.store, bot.zoom, 900)
+    poller.run()
+    assert poller.last is not None and poller.last.again == 0 and poller.last.seen == 1
+    (still,) = bot.store.zoom_recordings()
+    assert still.state == "failed"
+    bot.stop()
+
+
 def test_a_recording_the_reader_refuses_is_said_once_and_no_card(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:

@@ -200,7 +200,7 @@ _UNIT_S = {"s": 1, "m": 60, "min": 60, "h": 3600}
 
 def _zoom_poll(value: object) -> object:
     """`off` (or blank): no poll; else a duration such as `15m`, `1h`, `90s` (a bare
-    number is minutes), from one minute to a day, in seconds."""
+    number is minutes), from one second to a day, in seconds."""
     if value is None or isinstance(value, int):
         return value
     text = str(value).strip().lower()
@@ -210,7 +210,7 @@ def _zoom_poll(value: object) -> object:
     if m is None:
         raise Problem("setting_not_poll")
     seconds = int(m.group(1)) * _UNIT_S[(m.group(2) or "m").lower()]
-    if not 60 <= seconds <= 86400:
+    if not 1 <= seconds <= 86400:
         raise Problem("setting_poll_range")
     return seconds
 

@@ -392,7 +392,7 @@ class ZoomFetcher:
 
     def _take(self, r: ZoomRecording, space: ZoomSpace, data: bytes) -> Fetched:
         from handlers.audit import AuditEvent, record
-        from handlers.uploads import take_file
+        from handlers.uploads import Outcome, take_file
         from handlers.zoom_arrivals import post_arrival, tell_admins
 
         deps = space.deps
@@ -400,7 +400,8 @@ class ZoomFetcher:
         interviewed_at = local.strftime("%Y-%m-%dT%H:%M") if local is not None else None
         interviewer = interviewer_of(space.client, r.host_email)
         day = local.strftime("%Y-%m-%d") if local is not None else "zoom"
-        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id}
+        size = getattr(data, "size", len(data))  # the whole file's, past the limit read
+        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id, "size": size}
         folder = Path(deps.uploads or "uploads") / "zoom"
         saved: list[str] = []
 
@@ -409,6 +410,13 @@ class ZoomFetcher:
             deps.store.zoom_saving(r, path, interviewed_at, interviewer)
 
         outcome = take_file(info, data, deps, on_saved=on_saved, folder=folder)
+        if outcome.kind == "duplicate" and r.path and outcome.candidate_id:
+            # indexed from this very meeting by a try that stopped before marking it
+            # taken (a fault, a process killed): this meeting's, its card still owed
+            known = deps.store.get_candidate(outcome.candidate_id)
+            if known is not None and known.source == r.path:
+                outcome = Outcome("indexed", outcome.candidate_id, path=r.path)
+                saved.append(r.path)
         path = saved[0] if saved and outcome.kind == "indexed" else None
         if not deps.store.zoom_finished(r, self.claimer, outcome.kind, outcome.candidate_id, path):
             logger.info("zoom: a transcript was taken, but was no longer ours to mark")
@@ -556,9 +564,13 @@ def sync(
     since: date | None = None,
     accounts: Sequence[ZoomAccount] | None = None,
     api_of: Callable[[Credentials], ZoomApi] | None = None,
+    retry_failed: bool = True,
 ) -> Synced:
     """Queue the transcripts of every interview meeting since `since` that the webhook
-    missed (the same filter, the same once-only rule); fetching is the fetcher's."""
+    missed (the same filter, the same once-only rule); fetching is the fetcher's. One
+    that could not be fetched after the last try is tried again with `retry_failed`
+    (`zoom sync`, as its notice says), not by serve's poll (its notice would come back
+    after each round of tries)."""
     found = Synced()
     if accounts is None:
         accounts = zoom_accounts(settings, store, zoom_decrypt(settings))
@@ -588,7 +600,7 @@ def sync(
                 for r in recordings:
                     if space.queue_zoom_recording(r):
                         found.queued.append(r)
-                    elif space.requeue_zoom_recording(r.meeting_uuid, r.file_id):
+                    elif retry_failed and space.requeue_zoom_recording(r):
                         found.again += 1
                     else:
                         found.seen += 1
@@ -625,7 +637,7 @@ class ZoomPoller:
 
     def run(self) -> None:
         try:
-            self.last = sync(self.settings, self.store)
+            self.last = sync(self.settings, self.store, retry_failed=False)
             if self.last.queued or self.last.again:
                 self.fetcher.wake()
         except StoreError as exc:

@@ -30,7 +30,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from http.client import HTTPException, IncompleteRead
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -70,11 +71,24 @@ def _host(url: str) -> str:
 
 
 def _wait(headers: Any) -> float | None:
+    """The seconds Zoom's `Retry-After` asks for: a number of seconds, or (past a daily
+    limit, as Zoom's docs show it) the date and time to try again."""
     value = headers.get("Retry-After") if headers is not None else None
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        at = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            at = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    return max(0.0, (at - datetime.now(UTC)).total_seconds())
 
 
 def _said(status: int, body: bytes) -> str:
@@ -127,6 +141,13 @@ class _NoTokenElsewhere(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoTokenElsewhere)
 
 
+class Downloaded(bytes):
+    """A file's bytes as read (at most the limit + 1) and `size`, the whole file's as
+    its answer declared it (Content-Length), else as many bytes as were read."""
+
+    size: int
+
+
 def _read_whole(answer: Any, limit: int, refuse_more: bool = True) -> bytes:
     """The answer's body, at most `limit` bytes (past it: ZoomError, or with
     `refuse_more` False the first `limit` + 1 bytes, for the caller to refuse); an
@@ -142,10 +163,10 @@ def _read_whole(answer: Any, limit: int, refuse_more: bool = True) -> bytes:
     return data
 
 
-def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> bytes:
+def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> Downloaded:
     """A recording file's bytes, fetched with `bearer` (a download token or an access
     token): at most `limit` + 1 (more than `limit` is the reader's to refuse, with its
-    reason); ZoomError when it cannot be had whole."""
+    reason and the file's declared `size`); ZoomError when it cannot be had whole."""
     if urlsplit(url).scheme not in ("http", "https"):
         raise ZoomError("not an http(s) download URL", retry=False)
     request = urllib.request.Request(
@@ -153,7 +174,11 @@ def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> b
     )
     try:
         with _OPENER.open(request, timeout=timeout) as answer:
-            return _read_whole(answer, limit, refuse_more=False)
+            found = Downloaded(_read_whole(answer, limit, refuse_more=False))
+            length = answer.headers.get("Content-Length")
+            declared = int(length) if length is not None and length.isdigit() else 0
+            found.size = max(len(found), declared)
+            return found
     except ZoomError:
         raise
     except (urllib.error.URLError, OSError, HTTPException) as exc:
@@ -249,14 +274,14 @@ class ZoomApi:
     def get_patiently(
         self, path: str, params: dict[str, Any], tries: int = 5, most_wait: float = 30.0
     ) -> dict[str, Any]:
-        """`get`, waiting and trying again on a 429 (as long as Zoom asks, at most
-        `most_wait` seconds) or a 5xx, `tries` times in all."""
+        """`get`, waiting and trying again on a 429 (as long as Zoom asks; longer than
+        `most_wait` seconds: not waited for) or a 5xx, `tries` times in all."""
         for attempt in range(1, tries + 1):
             try:
                 return self.get(path, params)
             except ZoomError as exc:
-                if not exc.retry or attempt == tries:
-                    raise
+                if not exc.retry or attempt == tries or (exc.wait or 0.0) > most_wait:
+                    raise  # (a wait longer than we may: the next sync, or the fetcher's)
                 pause = exc.wait if exc.wait is not None else float(2 ** (attempt - 1))
                 time.sleep(min(most_wait, pause))
         raise AssertionError("unreachable")  # pragma: no cover

@@ -153,13 +153,15 @@ def take_file(
     on_saved: Callable[[str], None] | None = None,
     folder: Path | None = None,
 ) -> Outcome:
-    """Parse, save and index one downloaded file; what to answer. `on_saved`: told the
+    """Parse, save and index one downloaded file (`info`: its name, id, and `size` when
+    more was declared than `data` holds); what to answer. `on_saved`: told the
     saved file's path (as the index names its source) before it is indexed; `folder`:
     where to save it (DEBRIEF_UPLOADS by default)."""
     locale, store = deps.locale, deps.store
     name = str(info.get("name") or info.get("title") or info.get("id") or "upload")
-    if len(data) > byte_limit(data, name):
-        return _parse_reply(_too_large(len(data), byte_limit(data, name)), deps)
+    if len(data) > byte_limit(data, name):  # its size: what was read, or more if declared
+        size = max(len(data), int(info.get("size") or 0))
+        return _parse_reply(_too_large(size, byte_limit(data, name)), deps)
     digest = content_hash(data)
     known = store.candidate_with_hash(digest)
     if known is not None:

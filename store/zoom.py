@@ -13,8 +13,8 @@ interview, or was already one), `refused` (the reader said it is not an intervie
 `failed` (it could not be fetched after the last try). Taken, it keeps the meeting's
 facts the indexer gives the interview each time its file is read (`meeting_facts`);
 `forget` deletes it with the interview (store/schema/tables.py). How to fetch it (the
-URL and the event's download token) is dropped once it is finished, and so is the topic
-of a recording that became no interview.
+URL and the event's download token) is dropped once it is finished, and so are the topic
+and host of a recording that became no interview or could not be fetched.
 """
 
 from __future__ import annotations
@@ -86,15 +86,28 @@ class ZoomStore(Base):
             )
         return True
 
-    def requeue_zoom_recording(self, meeting_uuid: str, file_id: str) -> bool:
+    def requeue_zoom_recording(self, r: ZoomRecording) -> bool:
         """Try again a transcript that could not be fetched after the last try (`zoom
-        sync` found it again): due now, its tries counted afresh."""
+        sync` found it again): due now, its tries counted afresh, fetched from where Zoom
+        lists it now, with the meeting's topic and host (the last try dropped them)."""
         with self.tx() as tx:
             return (
                 tx.execute(
                     "UPDATE zoom_recordings SET state = 'waiting', attempts = 0, next_at = ?,"
-                    f" claimed_until = NULL WHERE {_ROW} AND state = 'failed'",
-                    [utcnow(), self.ws, meeting_uuid, file_id],
+                    " claimed_until = NULL, download_url = ?, download_token = ?, topic = ?,"
+                    " host_email = ?, host_id = ?"
+                    f" WHERE {_ROW} AND state = 'failed'",
+                    [
+                        utcnow(),
+                        r.download_url,
+                        r.download_token,
+                        r.topic,
+                        r.host_email,
+                        r.host_id,
+                        self.ws,
+                        r.meeting_uuid,
+                        r.file_id,
+                    ],
                 ).rowcount
                 == 1
             )
@@ -160,7 +173,14 @@ class ZoomStore(Base):
         failed for good. False when the row was not ours any more."""
         state = "waiting" if next_at is not None else "failed"
         finished = None if next_at is not None else utcnow()
-        forget_how = "" if next_at is not None else ", download_url = NULL, download_token = NULL"
+        # after the last try: nothing of the meeting but its start (no candidate to
+        # forget it with; `zoom sync` lists the rest again)
+        forget_how = (
+            ""
+            if next_at is not None
+            else ", download_url = NULL, download_token = NULL, topic = NULL, host_email = NULL,"
+            " host_id = NULL"
+        )
         with self.tx() as tx:
             return (
                 tx.execute(

@@ -186,10 +186,17 @@ def test_the_zoom_settings_are_read_and_checked(monkeypatch: pytest.MonkeyPatch)
     assert settings.zoom_topics == "面试|面試|面談|interview|[一二三四终終]面|HR面"
     assert settings.zoom_api_url == "https://api.zoom.us/v2/"
     assert settings.zoom_oauth_url == "https://zoom.us/"
-    for said, seconds in (("15m", 900), ("1h", 3600), ("90s", 90), ("20", 1200), ("off", None)):
+    for said, seconds in (
+        ("15m", 900),
+        ("1h", 3600),
+        ("90s", 90),
+        ("20", 1200),
+        ("off", None),
+        ("5s", 5),  # a test, or a team that wants its cards within seconds without a URL
+    ):
         monkeypatch.setenv("DEBRIEF_ZOOM_POLL", said)
         assert load_settings().zoom_poll == seconds
-    for bad in ("soon", "10s", "2d"):
+    for bad in ("soon", "0s", "2d"):
         monkeypatch.setenv("DEBRIEF_ZOOM_POLL", bad)
         with pytest.raises(SettingsError, match="DEBRIEF_ZOOM_POLL"):
             load_settings()

@@ -323,6 +323,58 @@ def test_429_5xx_a_cut_download_and_an_expired_token_are_tried_again_and_never_l
     bot.stop()
 
 
+def test_zoom_s_daily_limit_is_waited_for_until_the_time_it_names(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # Zoom's docs: past a daily limit, Retry-After is the date and time to try again
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_fetching=False)
+    meeting = interview(zoom)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    later = (datetime.now(UTC) + timedelta(minutes=40)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    zoom.fail("download", 429, retry_after=later)  # type: ignore[arg-type]
+    assert bot.zoom is not None
+    tried = bot.zoom.fetch_one()
+    assert tried is not None and tried.outcome == "later" and tried.next_at is not None
+    assert tried.next_at > datetime.now(UTC) + timedelta(minutes=30)  # not the first 2 s
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 0
+    bot.stop()
+
+
+def test_a_fault_after_the_interview_was_indexed_still_gives_its_card(
+    fake_slack: FakeSlack,
+    zoom: FakeZoom,
+    db_target: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the database (or the process) goes away once the interview is indexed and before
+    # the transcript is marked taken: the next try finds the same bytes indexed, from
+    # this very meeting, and the card is still owed
+    from store.errors import StoreError
+    from store.zoom import ZoomStore
+
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_fetching=False)
+    meeting = interview(zoom)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    finished = ZoomStore.zoom_finished
+
+    def gone(*args: Any, **kwargs: Any) -> bool:
+        raise StoreError("the database went away")
+
+    monkeypatch.setattr(ZoomStore, "zoom_finished", gone)
+    assert bot.zoom is not None
+    first = bot.zoom.fetch_one()
+    assert first is not None and first.outcome == "later"
+    assert bot.store.count() == 1 and cards(fake_slack) == []
+    monkeypatch.setattr(ZoomStore, "zoom_finished", finished)
+    bot.zoom.start()
+    (taken,) = arrived(bot)
+    assert taken.state == "taken" and taken.candidate_id
+    (card,) = wait_until("the card", lambda: cards(fake_slack) or None)
+    assert "Zhang San" in text_of(card)
+    bot.stop()
+
+
 def test_after_the_last_try_the_channel_is_told_once_which_meeting(
     fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
 ) -> None:
@@ -336,6 +388,30 @@ def test_after_the_last_try_the_channel_is_told_once_which_meeting(
     assert len(told) == 1
     assert "2026-12-03 14:30" in text_of(told[0])  # the meeting, by its start time
     assert "张三" not in text_of(told[0])  # its topic is not repeated
+    bot.stop()
+
+
+def test_serve_s_poll_does_not_try_a_failed_transcript_again_and_again(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # the channel was told once that it could not be fetched, and that `zoom sync`
+    # tries again: the poll every DEBRIEF_ZOOM_POLL is not that, or the notice would
+    # come back after each round of tries for as long as Zoom lists the meeting
+    from bot.zoom import ZoomPoller
+
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_schedule=(0.05, 0.05))
+    meeting = interview(zoom)
+    zoom.fail("download", 500, times=3)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (failed,) = arrived(bot)
+    assert failed.state == "failed"
+    wait_until("the notice", lambda: cards(fake_slack) or None)
+    assert bot.zoom is not None
+    poller = ZoomPoller(bot.settings, bot.store, bot.zoom, 900)
+    poller.run()
+    assert poller.last is not None and poller.last.again == 0 and poller.last.seen == 1
+    (still,) = bot.store.zoom_recordings()
+    assert still.state == "failed"
     bot.stop()
 
 
@@ -374,6 +450,40 @@ def test_a_transcript_past_the_readers_limit_is_refused_with_that_reason(
     assert "MB" in text_of(told)  # the reader's reason: too large, and its limit
     assert bot.store.count() == 0
     bot.stop()
+
+
+def test_a_transcript_past_the_readers_limit_is_told_with_its_true_size(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path)
+    cue = "\n\n{n}\n00:00:01.000 --> 00:00:02.000\n王面试官: 请介绍一下你自己。"
+    huge = INTERVIEW + "".join(cue.format(n=n) for n in range(9, 120_000)).encode()
+    meeting = interview(zoom, transcript=huge)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    arrived(bot)
+    (told,) = wait_until("the notice", lambda: cards(fake_slack) or None)
+    bot.stop()
+    assert f"{len(huge) / 1e6:.1f}" in text_of(told), text_of(told)  # not a size it never read
+
+
+def test_the_card_shows_the_topic_as_zoom_wrote_it_and_pings_nobody(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path)
+    meeting = interview(zoom, "R&D 二面 <!channel> <@U0HOST>")
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (card,) = wait_until("the card", lambda: cards(fake_slack) or None)
+    bot.stop()
+    (fact,) = [
+        e["text"]
+        for b in card["blocks"]
+        if b["type"] == "context"
+        for e in b["elements"]
+        if "U0HOST" in e["text"]
+    ]
+    # escaped once, as Slack reads mrkdwn: shown as written, no @channel, no mention
+    assert "R&amp;D 二面 &lt;!channel&gt; &lt;@U0HOST&gt;" in fact, fact
+    assert "<!channel>" not in fact and "<@U0HOST>" not in fact
 
 
 def test_a_channel_shared_with_another_organisation_gets_no_card(
@@ -630,3 +740,30 @@ def test_the_accounts_token_goes_to_zoom_s_hosts_alone() -> None:
     assert fetcher.zooms_own("http://127.0.0.1:6000/rec/download/abc")  # the API's host
     assert not fetcher.zooms_own("https://zoom.us.example.com/rec/download/abc")
     assert not fetcher.zooms_own("https://evil.example/rec/download/abc")
+
+
+def test_zoom_sync_fetches_again_a_transcript_that_failed_after_the_last_try(
+    fake_slack: FakeSlack, zoom: FakeZoom, db_target: str, tmp_path: Path
+) -> None:
+    # the webhook's transcript could not be fetched after the last try (its download
+    # URL dropped then); zoom sync lists it again: fetched with the URL Zoom lists now
+    bot = zoom_bot(fake_slack, zoom, db_target, tmp_path, zoom_schedule=(0.05, 0.05))
+    now = datetime.now(UTC).replace(microsecond=0)
+    meeting = interview(zoom, "二面 吴九", start_time=now - timedelta(days=1))
+    zoom.fail("download", 500, times=3)
+    assert zoom.deliver(bot.zoom_url, zoom.event("recording.completed", meeting))[0] == 200
+    (failed,) = arrived(bot)
+    assert failed.state == "failed"
+    # no candidate to forget it with: nothing of the meeting is kept but its start (the
+    # topic names the candidate; forget and retention would never reach it)
+    assert (failed.topic, failed.host_email, failed.host_id) == (None, None, None)
+    assert failed.start_time
+    wait_until("the notice", lambda: cards(fake_slack) or None)
+    bot.stop()
+    out = sync(db_target, zoom, fake_slack, tmp_path, "--json")
+    assert out.exit_code == 0, out.output
+    said = json.loads(out.output)
+    assert said["retried"] == 1 and len(said["indexed"]) == 1, said
+    assert zoom.downloads(str(meeting.transcript_file_id)) == 1
+    shown = show(db_target, said["indexed"][0])
+    assert shown["title"] == "二面 吴九" and shown["round"] == "二面"  # the listing's again

@@ -146,8 +146,8 @@ WORDS: dict[str, dict[Locale, str]] = {
         "en": "must be off or a duration such as 15m, 1h or 90s (a bare number is minutes)",
     },
     "setting_poll_range": {
-        "zh": "应在 1 分钟到 1 天之间",
-        "en": "must be from one minute to one day",
+        "zh": "应在 1 秒到 1 天之间",
+        "en": "must be from one second to one day",
     },
     "setting_zoom_incomplete": {
         "zh": "连接 Zoom 需要同时设置 {variables}",

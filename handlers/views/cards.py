@@ -230,7 +230,7 @@ def summary_view(
     if c.name:  # else the id is the header's first word already
         facts.append(escape(c.id))
     if c.origin is not None and c.title:  # issue 48: the meeting it came from by itself
-        facts.append(t(locale, "from_zoom_meeting", title=escape(fit(c.title, 150)[0])))
+        facts.append(t(locale, "from_zoom_meeting", title=fit(c.title, 150)[0]))
     blocks: list[Block] = [
         header(headline(c, locale)),
         context(" · ".join(f for f in facts if f)),

@@ -108,6 +108,12 @@ def zoom_settings(zoom: FakeZoom, **more: Any) -> dict[str, Any]:
     } | more
 
 
+def zoom_env(zoom: FakeZoom, tmp: Path, **more: str) -> dict[str, str]:
+    """`zoom_settings` as a process reads them: DEBRIEF_ZOOM_* and the uploads folder."""
+    named = {f"DEBRIEF_{k.upper()}": str(v) for k, v in zoom_settings(zoom).items()}
+    return named | {"DEBRIEF_UPLOADS": str(tmp / "uploads")} | more
+
+
 def zoom_bot(fake: FakeSlack, zoom: FakeZoom, db: str, tmp: Path, **more: Any) -> Bot:
     settings = zoom_settings(zoom, uploads=str(tmp / "uploads")) | more
     fake.member_channels.add(CHANNEL)
@@ -542,18 +548,7 @@ def test_what_the_meeting_says_fills_only_what_the_transcript_does_not() -> None
 
 def sync(db: str, zoom: FakeZoom, fake: FakeSlack, tmp: Path, *args: str) -> Any:
     fake.member_channels.add(CHANNEL)
-    env = {
-        "SLACK_BOT_TOKEN": "xoxb-test",
-        "SLACK_API_URL": fake.base_url,
-        "DEBRIEF_UPLOADS": str(tmp / "uploads"),
-        "DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id,
-        "DEBRIEF_ZOOM_CLIENT_ID": zoom.client_id,
-        "DEBRIEF_ZOOM_CLIENT_SECRET": zoom.client_secret,
-        "DEBRIEF_ZOOM_SECRET_TOKEN": zoom.secret_token,
-        "DEBRIEF_ZOOM_API_URL": zoom.api_url,
-        "DEBRIEF_ZOOM_OAUTH_URL": zoom.oauth_url,
-        "DEBRIEF_ZOOM_CHANNEL": CHANNEL,
-    }
+    env = zoom_env(zoom, tmp, SLACK_BOT_TOKEN="xoxb-test", SLACK_API_URL=fake.base_url)
     return CliRunner().invoke(cli, ["zoom", "sync", "--db", db, *args], env=env)
 
 
@@ -631,15 +626,7 @@ def test_zoom_sync_without_slack_indexes_and_says_nothing_was_posted(
 ) -> None:
     now = datetime.now(UTC).replace(microsecond=0)
     meeting = interview(zoom, "终面 钱二", start_time=now - timedelta(days=1))
-    env = {
-        "DEBRIEF_UPLOADS": str(tmp_path / "uploads"),
-        "DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id,
-        "DEBRIEF_ZOOM_CLIENT_ID": zoom.client_id,
-        "DEBRIEF_ZOOM_CLIENT_SECRET": zoom.client_secret,
-        "DEBRIEF_ZOOM_API_URL": zoom.api_url,
-        "DEBRIEF_ZOOM_OAUTH_URL": zoom.oauth_url,
-        "DEBRIEF_LOCALE": "en",
-    }
+    env = zoom_env(zoom, tmp_path, DEBRIEF_LOCALE="en")
     out = CliRunner().invoke(cli, ["zoom", "sync", "--db", db_target], env=env)
     assert out.exit_code == 0, out.output
     assert "Indexed 1 interviews" in out.output and "SLACK_BOT_TOKEN is not set" in out.output
@@ -700,21 +687,15 @@ def test_serve_takes_zoom_s_webhook_and_polls_beside_slack(
         start_time=now - timedelta(hours=1),
         transcript=INTERVIEW.replace(b"Zhang San", b"Wu Jiu"),
     )
-    env = {
-        "SLACK_BOT_TOKEN": "xoxb-test",
-        "SLACK_SIGNING_SECRET": "secret",
-        "SLACK_API_URL": fake_slack.base_url,
-        "DEBRIEF_DB": db_target,
-        "DEBRIEF_UPLOADS": str(tmp_path / "uploads"),
-        "DEBRIEF_ZOOM_ACCOUNT_ID": zoom.account_id,
-        "DEBRIEF_ZOOM_CLIENT_ID": zoom.client_id,
-        "DEBRIEF_ZOOM_CLIENT_SECRET": zoom.client_secret,
-        "DEBRIEF_ZOOM_SECRET_TOKEN": zoom.secret_token,
-        "DEBRIEF_ZOOM_API_URL": zoom.api_url,
-        "DEBRIEF_ZOOM_OAUTH_URL": zoom.oauth_url,
-        "DEBRIEF_ZOOM_CHANNEL": CHANNEL,
-        "DEBRIEF_ZOOM_POLL": "1h",
-    }
+    env = zoom_env(
+        zoom,
+        tmp_path,
+        SLACK_BOT_TOKEN="xoxb-test",
+        SLACK_SIGNING_SECRET="secret",
+        SLACK_API_URL=fake_slack.base_url,
+        DEBRIEF_DB=db_target,
+        DEBRIEF_ZOOM_POLL="1h",
+    )
     serve = ServeProcess(env)
     try:
         wait_until("serve is up", lambda: (serve.healthz() or (0, ""))[0] == 200, timeout=60)

@@ -51,7 +51,7 @@ from store.transcripts.formats import byte_limit, too_large_error
 from store.transcripts.parser import content_hash
 
 from .audit import AuditEvent, record
-from .blocks import Message, escape, fit, section
+from .blocks import Message, fit, section
 from .deps import Deps
 from .downloads import DownloadError, download, refused_unread, size_limit
 from .i18n import reason_text, t
@@ -271,9 +271,7 @@ def indexed_message(outcome: Outcome, deps: Deps, posted_by: str) -> Message | N
         said = alike_blocks(candidate.id, candidate.name or candidate.id, alike, deps.locale, True)
         message.blocks[2:2] = [b.to_dict() for b in said]
     if len(outcome.interviews) > 1:  # issue 46: a file of several, each indexed
-        ids = t(deps.locale, "name_separator").join(
-            escape(fit(i, 100)[0]) for i in outcome.interviews[:20]
-        )
+        ids = t(deps.locale, "name_separator").join(fit(i, 100)[0] for i in outcome.interviews[:20])
         several = t(deps.locale, "upload_several", count=len(outcome.interviews), ids=ids)
         message.blocks[0:0] = [section(several).to_dict()]  # above the card
         message.text = f"{several}\n{message.text}"

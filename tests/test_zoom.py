@@ -748,3 +748,19 @@ def test_zoom_sync_fetches_again_a_transcript_that_failed_after_the_last_try(
     assert zoom.downloads(str(meeting.transcript_file_id)) == 1
     shown = show(db_target, said["indexed"][0])
     assert shown["title"] == "二面 吴九" and shown["round"] == "二面"  # the listing's again
+
+
+def test_names_and_keys_from_files_are_escaped_once_in_the_alike_lines() -> None:
+    """`fit` escapes: escaping its result again showed `R&D` as `R&amp;D` (found beside
+    the Zoom card's topic, issue 48's review)."""
+    import json as _json
+
+    from handlers.views.alike import alike_blocks
+    from store.loop_models import Alike
+
+    pending = alike_blocks("iv", "R&D <张三>", Alike(why="split", pending=True), "zh", False)
+    said = _json.dumps([b.to_dict() for b in pending], ensure_ascii=False)
+    assert "R&amp;D &lt;张三&gt;" in said and "&amp;amp;" not in said
+    conflict = alike_blocks("iv", "x", Alike(why="conflict", ref="A&B"), "en", False)
+    said = _json.dumps([b.to_dict() for b in conflict], ensure_ascii=False)
+    assert "A&amp;B" in said and "&amp;amp;" not in said

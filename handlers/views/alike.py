@@ -61,7 +61,7 @@ def alike_blocks(
     key with two names; nothing once it was picked after a split."""
     shown = alike.people[:PEOPLE_SHOWN]
     if alike.pending:
-        head = t(locale, "alike_pending", name=escape(fit(name, 100)[0]), count=len(alike.people))
+        head = t(locale, "alike_pending", name=fit(name, 100)[0], count=len(alike.people))
         blocks: list[Block] = [section(head)]
         lines = [f"*{_who(s, locale)}*\n{apart_line(s, locale)}" for s in shown]
         for i, s in enumerate(shown):
@@ -79,7 +79,7 @@ def alike_blocks(
             blocks.append(actions([other]))
         return blocks
     if alike.why == "conflict":
-        key = escape(fit(alike.ref or "", 60)[0])
+        key = fit(alike.ref or "", 60)[0]
         lines = [t(locale, "alike_conflict", ref=f"`{key}`")]
         lines += [f"• *{_who(s, locale)}* · {apart_line(s, locale)}" for s in shown]
         return [section("\n".join(lines))]

@@ -67,8 +67,8 @@ logger = logging.getLogger("debrief.zoom")
 
 SCHEDULE_S: tuple[float, ...] = (2.0, 10.0, 60.0, 300.0, 900.0, 1800.0, 3600.0)
 """The pause after the 1st, 2nd, … failed try of a transcript; one try more than pauses."""
-POLL_S = 5.0  # how often the fetcher asks the store for due transcripts
-LEASE_S = 30.0
+POLL_S = 2.0  # how often the fetcher asks the store for due transcripts (a restart's, a replica's)
+LEASE_S = 15.0
 """How long a claimed transcript is ours without a word: its taking renews it every third
 of that (`_Holding`), so a process killed mid-way holds it at most this long."""
 STOP_WAIT_S = 5.0  # how long `stop` lets a transcript being taken finish

@@ -236,6 +236,8 @@ def test_an_admin_connects_their_workspace_s_zoom_account_and_its_secrets_stay_s
     everything = whole_database(bot)
     assert ALPHA_SECRET not in everything and ALPHA_TOKEN not in everything  # sealed at rest
     assert bot.store.workspace_settings(space(bot, BETA)).zoom_account_id is None
+    bot.idle()
+    bot.store.flush_audit()  # audited through the queue
     audit = [tuple(r) for r in bot.store._all("SELECT action, actor FROM audit WHERE ws = ?", [ws])]
     assert ("settings:zoom", "UADMIN") in audit
 
@@ -343,6 +345,8 @@ def test_someone_not_an_admin_cannot_change_or_clear_the_zoom_account(
     assert kept.version == before.version and kept.zoom_account_id == ALPHA_ACCOUNT
     assert kept.zoom_secret_token_enc == before.zoom_secret_token_enc
     assert "their-token-77" not in whole_database(bot)
+    bot.idle()  # the refusals are audited after the acknowledgement, through the queue
+    bot.store.flush_audit()
     audit = [tuple(r) for r in bot.store._all("SELECT action, actor FROM audit WHERE ws = ?", [ws])]
     assert audit.count(("refused:settings", "UOTHER")) == 2
     # an event signed with the token they typed is Zoom's for nobody
@@ -370,6 +374,7 @@ def test_an_event_s_account_selects_the_workspace_and_no_other(two: Bot, zoom: F
     wait_until(  # indexed, then marked taken: the row says it last
         "Alpha's interview",
         lambda: [r.state for r in alpha.zoom_recordings()] == ["taken"] and alpha.count() == 1,
+        30,  # fetched and read twice in a process of its own: seconds on a loaded machine
     )
     (taken,) = alpha.zoom_recordings()
     assert (taken.account_id, taken.meeting_uuid, taken.state) == (
@@ -416,6 +421,7 @@ def test_an_event_s_account_selects_the_workspace_and_no_other(two: Bot, zoom: F
     wait_until(
         "Beta's interview",
         lambda: [r.state for r in beta.zoom_recordings()] == ["taken"] and beta.count() == 1,
+        30,
     )
     calls = bot.fake.wait_for("chat.postMessage", count=len(calls) + 1)
     to_beta = [c for c in calls if c.params.get("channel") == "CBETA"]

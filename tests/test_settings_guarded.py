@@ -18,8 +18,8 @@ from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
 from support.settings_ui import click_settings as clicked
-from support.settings_ui import where
-from support.signed import action_body, event_payload, post_signed
+from support.settings_ui import submit_settings
+from support.signed import event_payload, post_signed
 from support.slackbot import SECRET, Bot, all_text
 from support.waiting import wait_until
 from support.web_api import METHODS, Call
@@ -82,29 +82,8 @@ def submit(
     org: bool = False,
 ) -> dict[str, Any]:
     """`user` saves `modal` (opened earlier) with `changes` made to what it showed."""
-    payload = {
-        "type": "view_submission",
-        **where(team, ORG if org else None),
-        "user": {"id": user, "username": user, "name": user, "team_id": team},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {
-            "id": "VSET",
-            "team_id": team,
-            "type": "modal",
-            "callback_id": modal.get("callback_id"),
-            "private_metadata": modal.get("private_metadata", ""),
-            "hash": "h1",
-            "blocks": modal["blocks"],
-            "state": {"values": as_shown(modal) | (changes or {})},
-        },
-        "response_urls": [],
-    }
-    status, _h, body = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    return json.loads(body) if body.strip() else {}
+    values = as_shown(modal) | (changes or {})
+    return submit_settings(bot, user, team, values, ORG if org else None, modal)
 
 
 def users(*ids: str) -> dict[str, Any]:

@@ -24,9 +24,8 @@ from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
 from support.servers import free_port
-from support.settings_ui import click_settings
-from support.signed import action_body, post_signed
-from support.slackbot import SECRET, Bot
+from support.settings_ui import click_settings, submit_settings
+from support.slackbot import Bot
 from support.waiting import wait_until
 from test_webhook import (
     CANDIDATES,
@@ -40,7 +39,7 @@ from test_webhook import (
 
 from bot.cli import cli
 from bot.webhook import Deliverer
-from handlers.views.settings import DECIDERS, SETTINGS
+from handlers.views.settings import DECIDERS
 from store.factory import Backend, open_store
 from store.indexer import index_paths
 
@@ -102,29 +101,7 @@ def submit_webhook(
             "v": {"type": "checkboxes", "selected_options": [{"value": "clear"}] if clear else []}
         },
     }
-    payload = {
-        "type": "view_submission",
-        "team": {"id": team, "domain": team.lower()},
-        "user": {"id": "UADMIN", "username": "admin", "name": "admin", "team_id": team},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {
-            "id": "VSET",
-            "team_id": team,
-            "type": "modal",
-            "callback_id": SETTINGS,
-            "private_metadata": "",
-            "hash": "h1",
-            "blocks": [],
-            "state": {"values": values},
-        },
-        "response_urls": [],
-    }
-    status, _h, body = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    return json.loads(body) if body.strip() else {}
+    return submit_settings(bot, "UADMIN", team, values)
 
 
 def open_settings(bot: Bot, team: str) -> dict[str, Any]:

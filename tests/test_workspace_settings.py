@@ -15,7 +15,8 @@ from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.installed import install, start_installed_bot
 from support.settings_ui import click_settings as clicked
-from support.signed import action_body, command_body, event_body, post_signed
+from support.settings_ui import submit_settings
+from support.signed import command_body, event_body, post_signed
 from support.slackbot import SECRET, Bot, all_text
 
 from handlers.i18n import t
@@ -79,29 +80,7 @@ def click_settings(bot: Bot, user: str) -> dict[str, Any]:
 
 
 def submit(bot: Bot, user: str, values: dict[str, Any]) -> dict[str, Any]:
-    payload = {
-        "type": "view_submission",
-        "team": {"id": BETA, "domain": "beta"},
-        "user": {"id": user, "username": user, "name": user, "team_id": BETA},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {
-            "id": "VSET",
-            "team_id": BETA,
-            "type": "modal",
-            "callback_id": SETTINGS,
-            "private_metadata": "",
-            "hash": "h1",
-            "blocks": [],
-            "state": {"values": values},
-        },
-        "response_urls": [],
-    }
-    status, _h, body = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    return json.loads(body) if body.strip() else {}
+    return submit_settings(bot, user, BETA, values)
 
 
 def state(

@@ -23,15 +23,14 @@ from support.fake_oauth import Installer
 from support.fake_slack import FakeSlack
 from support.fake_zoom import FakeZoom, Meeting
 from support.installed import TOKEN_KEY, install, start_installed_bot
-from support.settings_ui import click_settings
-from support.signed import action_body, post_signed
-from support.slackbot import SECRET, Bot
+from support.settings_ui import click_settings, submit_settings
+from support.slackbot import Bot
 from support.waiting import wait_until
 
 from bot.oauth_cipher import TokenCipher
 from bot.zoom import zoom_accounts, zoom_decrypt
 from handlers.i18n import t
-from handlers.views.settings import CHANNELS, SETTINGS
+from handlers.views.settings import CHANNELS
 from handlers.views.zoom import (
     ZOOM_ACCOUNT,
     ZOOM_CHANNEL,
@@ -141,29 +140,7 @@ def submit_zoom(
     }
     if not zoom_fields:
         values = {CHANNELS: values[CHANNELS]}
-    payload = {
-        "type": "view_submission",
-        "team": {"id": team, "domain": team.lower()},
-        "user": {"id": user, "username": user, "name": user, "team_id": team},
-        "api_app_id": "A1",
-        "token": "verification-token",
-        "trigger_id": bot.fake.trigger_id(),
-        "view": {
-            "id": "VSET",
-            "team_id": team,
-            "type": "modal",
-            "callback_id": SETTINGS,
-            "private_metadata": "",
-            "hash": "h1",
-            "blocks": [],
-            "state": {"values": values},
-        },
-        "response_urls": [],
-    }
-    status, _h, body = post_signed(bot.events_url, action_body(payload), SECRET)
-    assert status == 200
-    bot.idle()
-    return json.loads(body) if body.strip() else {}
+    return submit_settings(bot, user, team, values)
 
 
 def connect(bot: Bot, team: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -51,3 +52,41 @@ def click_settings(bot: Bot, user: str, team: str, org: str | None = None) -> di
     view = call.json_param("view")
     assert isinstance(view, dict)
     return view
+
+
+def submit_settings(
+    bot: Bot,
+    user: str,
+    team: str,
+    values: dict[str, Any],
+    org: str | None = None,
+    modal: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """`user` of `team` saves the settings modal with these `values` (its state, as
+    Slack sends it); with `modal`, the modal opened earlier (its callback id, private
+    metadata and blocks). What the bot answered the submission with ({} when nothing)."""
+    shown = modal or {}
+    payload = {
+        "type": "view_submission",
+        **where(team, org),
+        "user": {"id": user, "username": user, "name": user, "team_id": team},
+        "api_app_id": "A1",
+        "token": "verification-token",
+        "trigger_id": bot.fake.trigger_id(),
+        "view": {
+            "id": "VSET",
+            "team_id": team,
+            "type": "modal",
+            "callback_id": shown.get("callback_id", SETTINGS),
+            "private_metadata": shown.get("private_metadata", ""),
+            "hash": "h1",
+            "blocks": shown.get("blocks", []),
+            "state": {"values": values},
+        },
+        "response_urls": [],
+    }
+    status, _h, body = post_signed(bot.events_url, action_body(payload), SECRET)
+    assert status == 200
+    bot.idle()
+    answer: dict[str, Any] = json.loads(body) if body.strip() else {}
+    return answer

@@ -91,11 +91,15 @@ class ZoomAccount:
 
 
 def zoom_accounts(
-    settings: Settings, store: Backend | None, decrypt: Callable[[str], str] | None = None
+    settings: Settings,
+    store: Backend | None,
+    decrypt: Callable[[str], str] | None = None,
+    ws: int | None = None,
 ) -> list[ZoomAccount]:
     """Every Zoom account Debrief takes transcripts from: the environment's (one
     workspace), or each installed workspace's own (App Home, secrets decrypted; none
-    without a database to read them from)."""
+    without a database to read them from); with `ws`, that data space's alone (the
+    others' settings are not read, their secrets not decrypted)."""
     if not settings.many_workspaces:
         if not settings.zoom_account_id:
             return []
@@ -117,6 +121,8 @@ def zoom_accounts(
     found: list[ZoomAccount] = []
     for space in store.workspaces() if store is not None else []:
         if not space.slack_key or space.uninstalled_at or space.erased_at:
+            continue
+        if ws is not None and space.ws != ws:
             continue
         assert store is not None
         own = store.workspace_settings(space.ws)
@@ -216,7 +222,8 @@ def app_spaces(app: DebriefApp, settings: Settings, store: Backend) -> SpaceOf:
     decrypt = zoom_decrypt(settings)
 
     def space(ws: int) -> ZoomSpace | None:
-        account = next((a for a in zoom_accounts(settings, store, decrypt) if a.ws == ws), None)
+        mine = zoom_accounts(settings, store, decrypt, ws)  # per transcript: its space's alone
+        account = next((a for a in mine if a.ws == ws), None)
         if app.spaces is None:
             if ws != 0:
                 return None

@@ -30,6 +30,7 @@ from store.errors import StoreError
 from store.models import ZoomRecording
 
 from .http_limits import bounded_body
+from .webhook import signature as signature_of  # Zoom signs as Slack does, and as we sign
 from .zoom import ZoomAccount, is_interview, recordings_of, zoom_accounts
 
 if TYPE_CHECKING:
@@ -43,12 +44,6 @@ logger = logging.getLogger("debrief.zoom")
 EVENTS = ("recording.completed", "recording.transcript_completed")
 MAX_SKEW_S = 300  # a signed request's timestamp within 5 minutes of now, either way
 _PLAIN_TOKEN = re.compile(r"[A-Za-z0-9_\-]{1,200}")
-
-
-def zoom_signature(secret: str, timestamp: str, body: bytes) -> str:
-    """`v0=` and the hex HMAC-SHA256 of `v0:{timestamp}:{body}` under `secret`."""
-    base = b"v0:" + timestamp.encode("ascii", "replace") + b":" + body
-    return "v0=" + hmac.new(secret.encode("utf-8"), base, hashlib.sha256).hexdigest()
 
 
 def fresh(timestamp: str, now: float | None = None) -> bool:
@@ -70,7 +65,7 @@ def signed_by(
         return []
     found: list[ZoomAccount] = []
     for secret in dict.fromkeys(a.secret_token for a in accounts if a.secret_token):
-        if hmac.compare_digest(zoom_signature(secret, timestamp, body), signature):
+        if hmac.compare_digest(signature_of(secret, timestamp, body), signature):
             found += [a for a in accounts if a.secret_token == secret]
     return found
 

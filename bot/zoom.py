@@ -52,7 +52,7 @@ from store.models import ZoomRecording
 from store.transcripts.formats import MAX_BYTES
 
 from .schedule import DueLoop
-from .zoom_api import Credentials, ZoomApi, ZoomError, download
+from .zoom_api import Credentials, Downloaded, ZoomApi, ZoomError, download
 
 if TYPE_CHECKING:
     from slack_sdk import WebClient
@@ -364,15 +364,14 @@ class ZoomFetcher:
                 space = self.spaces(r.ws)
                 if space is None:
                     return self._later(r, None, "its workspace is not installed")
-                data = self._download(r, space)
-                return self._take(r, space, data)
+                return self._take(r, space, self._download(r, space))
             except ZoomError as exc:
                 return self._later(r, self.spaces(r.ws), str(exc), exc.wait)
             except Exception as exc:  # a bug, a full disk, the database: tried again later
                 logger.exception("zoom: could not take a transcript")
                 return self._later(r, None, f"{type(exc).__name__} (see the log)")
 
-    def _download(self, r: ZoomRecording, space: ZoomSpace) -> bytes:
+    def _download(self, r: ZoomRecording, space: ZoomSpace) -> Downloaded:
         """The transcript's bytes: with the event's download token, else (none, or it
         no longer works) with the account's OAuth token."""
         if not r.download_url:
@@ -397,7 +396,7 @@ class ZoomFetcher:
                 api.forget_token()
             raise
 
-    def _take(self, r: ZoomRecording, space: ZoomSpace, data: bytes) -> Fetched:
+    def _take(self, r: ZoomRecording, space: ZoomSpace, got: Downloaded) -> Fetched:
         from handlers.audit import AuditEvent, record
         from handlers.uploads import Outcome, take_file
         from handlers.zoom_arrivals import post_arrival, tell_admins
@@ -407,8 +406,8 @@ class ZoomFetcher:
         interviewed_at = local.strftime("%Y-%m-%dT%H:%M") if local is not None else None
         interviewer = interviewer_of(space.client, r.host_email)
         day = local.strftime("%Y-%m-%d") if local is not None else "zoom"
-        size = getattr(data, "size", len(data))  # the whole file's, past the limit read
-        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id, "size": size}
+        # its size: the whole file's, where more was declared than the limit let be read
+        info = {"name": f"{r.topic or 'zoom'}-{day}.vtt", "id": r.file_id, "size": got.size}
         folder = Path(deps.uploads or "uploads") / "zoom"
         saved: list[str] = []
 
@@ -416,7 +415,7 @@ class ZoomFetcher:
             saved.append(path)
             deps.store.zoom_saving(r, path, interviewed_at, interviewer)
 
-        outcome = take_file(info, data, deps, on_saved=on_saved, folder=folder)
+        outcome = take_file(info, got.data, deps, on_saved=on_saved, folder=folder)
         if outcome.kind == "duplicate" and r.path and outcome.candidate_id:
             # indexed from this very meeting by a try that stopped before marking it
             # taken (a fault, a process killed): this meeting's, its card still owed

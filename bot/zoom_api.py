@@ -141,10 +141,12 @@ class _NoTokenElsewhere(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoTokenElsewhere)
 
 
-class Downloaded(bytes):
+@dataclass(frozen=True)
+class Downloaded:
     """A file's bytes as read (at most the limit + 1) and `size`, the whole file's as
     its answer declared it (Content-Length), else as many bytes as were read."""
 
+    data: bytes
     size: int
 
 
@@ -174,11 +176,10 @@ def download(url: str, bearer: str, limit: int, timeout: float = TIMEOUT_S) -> D
     )
     try:
         with _OPENER.open(request, timeout=timeout) as answer:
-            found = Downloaded(_read_whole(answer, limit, refuse_more=False))
+            data = _read_whole(answer, limit, refuse_more=False)
             length = answer.headers.get("Content-Length")
             declared = int(length) if length is not None and length.isdigit() else 0
-            found.size = max(len(found), declared)
-            return found
+            return Downloaded(data, max(len(data), declared))
     except ZoomError:
         raise
     except (urllib.error.URLError, OSError, HTTPException) as exc:

@@ -245,7 +245,7 @@ def test_the_zoom_app_asks_for_the_scopes_of_the_requests_debrief_makes(
     assert [m["uuid"] for m in listed] == [meeting.uuid, meeting.uuid]
     url = meeting.transcript_url
     assert url is not None
-    assert download(url, api.token(), 1 << 20) == ZOOM_VTT
+    assert download(url, api.token(), 1 << 20).data == ZOOM_VTT
 
     needed = scopes_needed([(r.method, r.path) for r in zoom.requests])
     listed_scopes = [s["scope"] for s in zoom_manifest["oauth_information"]["scopes"]]
